@@ -1,0 +1,109 @@
+# mcserv — build, run and test.
+#
+#   make            build/mcserv and build/mcbench (gcc, -O2, warnings are errors)
+#   make run        install missing dependencies, build, run the server in run/
+#   make test       install missing dependencies, then every check and test:
+#                   gcc and clang builds, generated tables, format, unit tests,
+#                   end-to-end tests with real clients, and all of it again
+#                   under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make bench      the default benchmark set (see BENCHMARKS.md)
+#
+# Variables: CC (compiler), BUILD (output folder), SAN=1 (sanitizer build).
+
+CC      ?= cc
+BUILD   ?= build
+SAN     ?=
+RUN_DIR ?= run
+
+CFLAGS_COMMON = -std=c17 -D_GNU_SOURCE -Isrc -Wall -Wextra -Werror -g -MMD -MP
+ifeq ($(SAN),1)
+  OPTFLAGS = -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+  LDSAN    = -fsanitize=address,undefined
+else
+  OPTFLAGS = -O2
+  LDSAN    =
+endif
+CFLAGS  += $(CFLAGS_COMMON) $(OPTFLAGS)
+LDFLAGS += $(LDSAN)
+LDLIBS   = -ldeflate -lcrypto -lm
+LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
+LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
+
+# The shared library of codecs and data structures (server, bench, tests).
+LIB_SRC    := $(wildcard src/core/*.c src/proto/*.c src/data/*.c src/world/*.c) src/game/packets.c
+SERVER_SRC := $(wildcard src/net/*.c) $(filter-out src/game/packets.c,$(wildcard src/game/*.c)) src/main.c
+BENCH_SRC  := $(wildcard src/bench/*.c)
+UNIT_SRC   := $(wildcard tests/unit/*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+LIB      := $(BUILD)/libmc.a
+MCSERV   := $(BUILD)/mcserv
+MCBENCH  := $(BUILD)/mcbench
+UNIT     := $(BUILD)/unit_tests
+
+.PHONY: all run test deps unit e2e check-generated generate format format-check bench clean fuzz
+
+all: $(MCSERV) $(MCBENCH)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(if $(findstring src/bench/,$<),$(LUA_CFLAGS)) -c $< -o $@
+
+$(LIB): $(call obj,$(LIB_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(MCSERV): $(call obj,$(SERVER_SRC)) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(MCBENCH): $(call obj,$(BENCH_SRC)) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LUA_LIBS) $(LDLIBS)
+
+$(UNIT): $(call obj,$(UNIT_SRC)) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ -ljansson $(LDLIBS)
+
+unit: $(UNIT)
+	./$(UNIT)
+
+deps:
+	@tools/install-deps.sh
+
+run:
+	@tools/install-deps.sh build
+	@$(MAKE) --no-print-directory all
+	@mkdir -p $(RUN_DIR)
+	cd $(RUN_DIR) && exec ../$(MCSERV)
+
+test: deps
+	@tests/run-all.sh
+
+e2e: $(MCSERV)
+	MCSERV=$(abspath $(MCSERV)) node --test --test-reporter=spec tests/e2e/
+
+# Generated tables: rebuild them, or check the committed copies are current.
+generate:
+	node tools/gen_data.js src/data
+
+check-generated:
+	@tmp=$$(mktemp -d) && node tools/gen_data.js $$tmp && \
+	  if diff -r -q src/data $$tmp >/dev/null; then echo "generated tables: up to date"; rm -rf $$tmp; \
+	  else diff -r src/data $$tmp | head -20; rm -rf $$tmp; \
+	       echo "generated tables are stale: run 'make generate' and commit src/data"; exit 1; fi
+
+C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null | grep -v '^src/data/' ; \
+            git ls-files --others --exclude-standard '*.c' '*.h' 2>/dev/null | grep -v '^src/data/')
+
+format:
+	clang-format -i $(C_FILES)
+
+format-check:
+	@clang-format --dry-run --Werror $(C_FILES) && echo "format: clean"
+
+bench: deps all
+	bench/run.sh --default
+
+clean:
+	rm -rf build build-*
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

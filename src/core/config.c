@@ -1,0 +1,482 @@
+/*
+ * config.c — see config.h.
+ *
+ * Properties syntax handled (java.util.Properties): '#' and '!' comment lines,
+ * key/value separated by '=', ':' or whitespace, backslash escapes (\t \n \r
+ * \f \uXXXX and any other escaped character taken literally), and lines
+ * continued with a trailing backslash.
+ */
+#include "core/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "core/log.h"
+
+#define CONFIG_MAX_FILE (1u << 20) /* 1 MiB: a properties file is a few KB */
+
+enum key_kind { K_INT, K_BOOL, K_STRING, K_GAMEMODE, K_LEVEL_TYPE, K_DIFFICULTY, K_OTHER };
+
+struct key_def {
+    const char *key;
+    const char *def; /* default written to a new file */
+    enum key_kind kind;
+    size_t offset; /* into struct server_config; unused for K_OTHER */
+    long min, max; /* K_INT range; K_STRING max length in bytes (max) */
+};
+
+#define OFF(f) offsetof(struct server_config, f)
+
+/* Vanilla 1.20.1 keys in the order vanilla writes them (alphabetical). */
+static const struct key_def keys[] = {
+    {"allow-flight", "false", K_OTHER, 0, 0, 0},
+    {"allow-nether", "true", K_OTHER, 0, 0, 0},
+    {"broadcast-console-to-ops", "true", K_OTHER, 0, 0, 0},
+    {"broadcast-rcon-to-ops", "true", K_OTHER, 0, 0, 0},
+    {"difficulty", "easy", K_DIFFICULTY, OFF(difficulty), 0, 3},
+    {"enable-command-block", "false", K_OTHER, 0, 0, 0},
+    {"enable-jmx-monitoring", "false", K_OTHER, 0, 0, 0},
+    {"enable-query", "false", K_OTHER, 0, 0, 0},
+    {"enable-rcon", "false", K_OTHER, 0, 0, 0},
+    {"enable-status", "true", K_BOOL, OFF(enable_status), 0, 0},
+    {"enforce-secure-profile", "true", K_OTHER, 0, 0, 0},
+    {"enforce-whitelist", "false", K_OTHER, 0, 0, 0},
+    {"entity-broadcast-range-percentage", "100", K_OTHER, 0, 0, 0},
+    {"force-gamemode", "false", K_OTHER, 0, 0, 0},
+    {"function-permission-level", "2", K_OTHER, 0, 0, 0},
+    {"gamemode", "survival", K_GAMEMODE, OFF(gamemode), 0, 3},
+    {"generate-structures", "true", K_OTHER, 0, 0, 0},
+    {"generator-settings", "{}", K_OTHER, 0, 0, 0},
+    {"hardcore", "false", K_BOOL, OFF(hardcore), 0, 0},
+    {"hide-online-players", "false", K_BOOL, OFF(hide_online_players), 0, 0},
+    {"initial-disabled-packs", "", K_OTHER, 0, 0, 0},
+    {"initial-enabled-packs", "vanilla", K_OTHER, 0, 0, 0},
+    {"level-name", "world", K_STRING, OFF(level_name), 0,
+     sizeof(((struct server_config *)0)->level_name) - 1},
+    {"level-seed", "", K_STRING, OFF(level_seed), 0,
+     sizeof(((struct server_config *)0)->level_seed) - 1},
+    {"level-type", "minecraft:flat", K_LEVEL_TYPE, OFF(level_type), 0, 0},
+    {"max-chained-neighbor-updates", "1000000", K_OTHER, 0, 0, 0},
+    {"max-players", "20", K_INT, OFF(max_players), 0, 1000000},
+    {"max-tick-time", "60000", K_OTHER, 0, 0, 0},
+    {"max-world-size", "29999984", K_OTHER, 0, 0, 0},
+    {"motd", "A Minecraft Server", K_STRING, OFF(motd), 0,
+     sizeof(((struct server_config *)0)->motd) - 1},
+    {"network-compression-threshold", "256", K_INT, OFF(compression_threshold), -1, 8388608},
+    {"online-mode", "false", K_BOOL, OFF(online_mode), 0, 0},
+    {"op-permission-level", "4", K_OTHER, 0, 0, 0},
+    {"player-idle-timeout", "0", K_OTHER, 0, 0, 0},
+    {"prevent-proxy-connections", "false", K_OTHER, 0, 0, 0},
+    {"pvp", "true", K_OTHER, 0, 0, 0},
+    {"query.port", "25565", K_OTHER, 0, 0, 0},
+    {"rate-limit", "0", K_OTHER, 0, 0, 0},
+    {"rcon.password", "", K_OTHER, 0, 0, 0},
+    {"rcon.port", "25575", K_OTHER, 0, 0, 0},
+    {"require-resource-pack", "false", K_OTHER, 0, 0, 0},
+    {"resource-pack", "", K_OTHER, 0, 0, 0},
+    {"resource-pack-prompt", "", K_OTHER, 0, 0, 0},
+    {"resource-pack-sha1", "", K_OTHER, 0, 0, 0},
+    {"server-ip", "", K_STRING, OFF(server_ip), 0,
+     sizeof(((struct server_config *)0)->server_ip) - 1},
+    {"server-port", "25565", K_INT, OFF(server_port), 0, 65535},
+    {"simulation-distance", "10", K_INT, OFF(simulation_distance), 3, 32},
+    {"spawn-animals", "true", K_OTHER, 0, 0, 0},
+    {"spawn-monsters", "true", K_OTHER, 0, 0, 0},
+    {"spawn-npcs", "true", K_OTHER, 0, 0, 0},
+    {"spawn-protection", "16", K_OTHER, 0, 0, 0},
+    {"sync-chunk-writes", "true", K_OTHER, 0, 0, 0},
+    {"text-filtering-config", "", K_OTHER, 0, 0, 0},
+    {"use-native-transport", "true", K_OTHER, 0, 0, 0},
+    {"view-distance", "10", K_INT, OFF(view_distance), 2, 32},
+    {"white-list", "false", K_OTHER, 0, 0, 0},
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static const char new_file_header[] =
+    "#Minecraft server properties (written by mcserv)\n"
+    "# online-mode=false: mcserv does not yet authenticate players with Mojang,\n"
+    "# so any name can join. Keep this server on a trusted network or behind a\n"
+    "# proxy that authenticates. mcserv refuses online-mode=true until it can\n"
+    "# honour it, rather than silently running insecurely.\n"
+    "# level-type=minecraft:flat: the generator mcserv has today.\n";
+
+void config_defaults(struct server_config *cfg)
+{
+    char err[256];
+    memset(cfg, 0, sizeof *cfg);
+    /* Parsing the empty text applies every default through the same code. */
+    config_parse("", 0, cfg, err, sizeof err);
+}
+
+int32_t config_java_string_hash(const char *s)
+{
+    uint32_t h = 0;
+    const uint8_t *p = (const uint8_t *)s;
+    while (*p) {
+        uint32_t cp;
+        int n;
+        if (*p < 0x80)
+            cp = *p, n = 1;
+        else if ((*p & 0xE0) == 0xC0 && p[1])
+            cp = (uint32_t)(*p & 0x1F) << 6 | (p[1] & 0x3F), n = 2;
+        else if ((*p & 0xF0) == 0xE0 && p[1] && p[2])
+            cp = (uint32_t)(*p & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F), n = 3;
+        else if ((*p & 0xF8) == 0xF0 && p[1] && p[2] && p[3])
+            cp = (uint32_t)(*p & 0x07) << 18 | (uint32_t)(p[1] & 0x3F) << 12 |
+                 (uint32_t)(p[2] & 0x3F) << 6 | (p[3] & 0x3F),
+            n = 4;
+        else
+            cp = *p, n = 1;
+        if (cp >= 0x10000) {
+            cp -= 0x10000;
+            h = 31 * h + (0xD800 + (cp >> 10));
+            h = 31 * h + (0xDC00 + (cp & 0x3FF));
+        } else {
+            h = 31 * h + cp;
+        }
+        p += n;
+    }
+    return (int32_t)h;
+}
+
+/* Appends the UTF-8 encoding of cp to out. */
+static size_t put_utf8(char *out, uint32_t cp)
+{
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | cp >> 6);
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    out[0] = (char)(0xE0 | cp >> 12);
+    out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[2] = (char)(0x80 | (cp & 0x3F));
+    return 3;
+}
+
+/*
+ * Reads one logical line from text[*pos..len) with continuations joined and
+ * escapes decoded into key/value. Returns 0 at the end, 1 for a pair,
+ * 2 for a blank/comment line.
+ */
+static int next_pair(const char *text, size_t len, size_t *pos, char *key, size_t kcap, char *val,
+                     size_t vcap)
+{
+    size_t i = *pos;
+    if (i >= len) return 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\f')) i++;
+    if (i >= len || text[i] == '\n' || text[i] == '\r' || text[i] == '#' || text[i] == '!') {
+        while (i < len && text[i] != '\n') i++;
+        *pos = i < len ? i + 1 : i;
+        return 2;
+    }
+    char *out = key;
+    size_t cap = kcap, o = 0;
+    int in_key = 1, after_sep = 0;
+    while (i < len) {
+        char c = text[i];
+        if (c == '\n' || c == '\r') {
+            i++;
+            break;
+        }
+        if (in_key && (c == '=' || c == ':' || c == ' ' || c == '\t' || c == '\f')) {
+            key[o < kcap ? o : kcap - 1] = 0;
+            in_key = 0;
+            out = val;
+            cap = vcap;
+            o = 0;
+            /* Skip whitespace, then at most one '=' or ':', then whitespace. */
+            while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\f')) i++;
+            if (i < len && (text[i] == '=' || text[i] == ':')) i++;
+            while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\f')) i++;
+            after_sep = 1;
+            continue;
+        }
+        char tmp[4];
+        size_t tn = 1;
+        tmp[0] = c;
+        if (c == '\\' && i + 1 < len) {
+            char e = text[i + 1];
+            i += 2;
+            if (e == '\n' || e == '\r') { /* continuation: skip newline and leading space */
+                if (e == '\r' && i < len && text[i] == '\n') i++;
+                while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\f')) i++;
+                continue;
+            }
+            switch (e) {
+            case 't': tmp[0] = '\t'; break;
+            case 'n': tmp[0] = '\n'; break;
+            case 'r': tmp[0] = '\r'; break;
+            case 'f': tmp[0] = '\f'; break;
+            case 'u': {
+                uint32_t cp = 0;
+                int k;
+                for (k = 0; k < 4 && i < len && isxdigit((unsigned char)text[i]); k++, i++)
+                    cp = cp * 16 + (uint32_t)(isdigit((unsigned char)text[i])
+                                                  ? text[i] - '0'
+                                                  : (tolower((unsigned char)text[i]) - 'a' + 10));
+                tn = put_utf8(tmp, cp);
+                break;
+            }
+            default: tmp[0] = e; break;
+            }
+        } else {
+            i++;
+        }
+        for (size_t k = 0; k < tn; k++)
+            if (o + 1 < cap)
+                out[o++] = tmp[k];
+            else
+                o = cap; /* mark overflow */
+    }
+    (void)after_sep;
+    if (in_key) {
+        key[o < kcap ? o : kcap - 1] = 0;
+        val[0] = 0;
+    } else {
+        val[o < vcap ? o : vcap - 1] = 0;
+        if (o >= vcap) val[vcap - 1] = 1; /* overflow marker: caught by length checks */
+    }
+    *pos = i;
+    return 1;
+}
+
+static int parse_long(const char *s, long *out)
+{
+    if (!*s) return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end) return -1;
+    *out = v;
+    return 0;
+}
+
+static int apply(const struct key_def *k, const char *val, struct server_config *cfg, char *err,
+                 size_t errlen)
+{
+    char *field = (char *)cfg + k->offset;
+    long v;
+    switch (k->kind) {
+    case K_OTHER: return 0;
+    case K_INT:
+        if (parse_long(val, &v) < 0 || v < k->min || v > k->max) {
+            snprintf(err, errlen, "%s: expected a whole number from %ld to %ld, got '%s'", k->key,
+                     k->min, k->max, val);
+            return -1;
+        }
+        *(int *)field = (int)v;
+        return 0;
+    case K_BOOL:
+        if (strcmp(val, "true") == 0)
+            *(bool *)field = true;
+        else if (strcmp(val, "false") == 0)
+            *(bool *)field = false;
+        else {
+            snprintf(err, errlen, "%s: expected true or false, got '%s'", k->key, val);
+            return -1;
+        }
+        return 0;
+    case K_STRING:
+        if (strlen(val) > (size_t)k->max) {
+            snprintf(err, errlen, "%s: longer than %ld bytes", k->key, k->max);
+            return -1;
+        }
+        memcpy(field, val, strlen(val) + 1);
+        return 0;
+    case K_GAMEMODE: {
+        static const char *const names[] = {"survival", "creative", "adventure", "spectator"};
+        for (int i = 0; i < 4; i++)
+            if (strcmp(val, names[i]) == 0 || (val[0] == '0' + i && !val[1])) {
+                *(enum gamemode *)field = (enum gamemode)i;
+                return 0;
+            }
+        snprintf(err, errlen, "%s: expected survival, creative, adventure or spectator, got '%s'",
+                 k->key, val);
+        return -1;
+    }
+    case K_DIFFICULTY: {
+        static const char *const names[] = {"peaceful", "easy", "normal", "hard"};
+        for (int i = 0; i < 4; i++)
+            if (strcmp(val, names[i]) == 0 || (val[0] == '0' + i && !val[1])) {
+                *(int *)field = i;
+                return 0;
+            }
+        snprintf(err, errlen, "%s: expected peaceful, easy, normal or hard, got '%s'", k->key, val);
+        return -1;
+    }
+    case K_LEVEL_TYPE: {
+        char low[64];
+        size_t n = strlen(val);
+        if (n >= sizeof low) n = sizeof low - 1;
+        for (size_t i = 0; i < n; i++) low[i] = (char)tolower((unsigned char)val[i]);
+        low[n] = 0;
+        if (strcmp(low, "minecraft:flat") == 0 || strcmp(low, "flat") == 0) {
+            *(enum level_type *)field = LEVEL_FLAT;
+            return 0;
+        }
+        if (strcmp(low, "minecraft:normal") == 0 || strcmp(low, "normal") == 0 ||
+            strcmp(low, "default") == 0) {
+            snprintf(err, errlen,
+                     "%s: '%s' terrain is not implemented yet; use level-type=minecraft:flat",
+                     k->key, val);
+            return -1;
+        }
+        snprintf(err, errlen, "%s: expected minecraft:flat, got '%s'", k->key, val);
+        return -1;
+    }
+    }
+    return 0;
+}
+
+static int64_t random_seed(void)
+{
+    int64_t s = 0;
+    if (getrandom(&s, sizeof s, 0) != (ssize_t)sizeof s) s = (int64_t)getpid() * 2654435761u;
+    return s;
+}
+
+int config_parse(const char *text, size_t len, struct server_config *cfg, char *err, size_t errlen)
+{
+    /* Defaults first, then what the file says. */
+    for (size_t i = 0; i < NKEYS; i++)
+        if (apply(&keys[i], keys[i].def, cfg, err, errlen) < 0) return -1;
+
+    size_t pos = 0;
+    char key[256], val[1024];
+    int r;
+    while ((r = next_pair(text, len, &pos, key, sizeof key, val, sizeof val)) != 0) {
+        if (r != 1) continue;
+        for (size_t i = 0; i < NKEYS; i++) {
+            if (strcmp(keys[i].key, key) != 0) continue;
+            if (apply(&keys[i], val, cfg, err, errlen) < 0) return -1;
+            break;
+        }
+    }
+    if (cfg->online_mode) {
+        snprintf(err, errlen,
+                 "online-mode=true is not supported yet: mcserv cannot authenticate players with "
+                 "Mojang. Set online-mode=false (and keep the server behind an authenticating "
+                 "proxy or on a trusted network)");
+        return -1;
+    }
+    long seed;
+    if (!cfg->level_seed[0])
+        cfg->seed = random_seed();
+    else if (parse_long(cfg->level_seed, &seed) == 0)
+        cfg->seed = seed;
+    else
+        cfg->seed = config_java_string_hash(cfg->level_seed);
+    return 0;
+}
+
+/* Escapes a value for a properties file (non-ASCII as \uXXXX, like vanilla). */
+static void write_escaped(FILE *f, const char *s)
+{
+    const uint8_t *p = (const uint8_t *)s;
+    while (*p) {
+        uint32_t cp = *p;
+        int n = 1;
+        if ((*p & 0xE0) == 0xC0 && p[1])
+            cp = (uint32_t)(*p & 0x1F) << 6 | (p[1] & 0x3F), n = 2;
+        else if ((*p & 0xF0) == 0xE0 && p[1] && p[2])
+            cp = (uint32_t)(*p & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F), n = 3;
+        if (cp == '\\' || cp == ':' || cp == '=' || cp == '#' || cp == '!')
+            fprintf(f, "\\%c", (char)cp);
+        else if (cp == '\n')
+            fputs("\\n", f);
+        else if (cp < 0x20 || cp >= 0x7f)
+            fprintf(f, "\\u%04X", cp & 0xFFFF);
+        else
+            fputc((int)cp, f);
+        p += n;
+    }
+}
+
+int config_load(const char *path, struct server_config *cfg, char *err, size_t errlen)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && errno != ENOENT) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fd >= 0) {
+        text = malloc(CONFIG_MAX_FILE + 1);
+        if (!text) {
+            close(fd);
+            snprintf(err, errlen, "%s: out of memory", path);
+            return -1;
+        }
+        ssize_t n;
+        while ((n = read(fd, text + len, CONFIG_MAX_FILE + 1 - len)) > 0) len += (size_t)n;
+        close(fd);
+        if (n < 0) {
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+            free(text);
+            return -1;
+        }
+        if (len > CONFIG_MAX_FILE) {
+            snprintf(err, errlen, "%s: larger than %u bytes", path, CONFIG_MAX_FILE);
+            free(text);
+            return -1;
+        }
+    }
+
+    memset(cfg, 0, sizeof *cfg);
+    if (config_parse(text ? text : "", len, cfg, err, errlen) < 0) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s: %s", path, err);
+        snprintf(err, errlen, "%s", msg);
+        free(text);
+        return -1;
+    }
+
+    /* Which known keys are missing? Append those (or write a new file). */
+    bool present[NKEYS] = {0};
+    size_t pos = 0;
+    char key[256], val[1024];
+    int r;
+    while (text && (r = next_pair(text, len, &pos, key, sizeof key, val, sizeof val)) != 0) {
+        if (r != 1) continue;
+        for (size_t i = 0; i < NKEYS; i++)
+            if (strcmp(keys[i].key, key) == 0) present[i] = true;
+    }
+    int missing = 0;
+    for (size_t i = 0; i < NKEYS; i++) missing += !present[i];
+    if (missing) {
+        FILE *f = fopen(path, text ? "a" : "w");
+        if (!f) {
+            log_warn("cannot write defaults to %s: %s", path, strerror(errno));
+        } else {
+            if (!text)
+                fputs(new_file_header, f);
+            else if (len && text[len - 1] != '\n')
+                fputc('\n', f);
+            for (size_t i = 0; i < NKEYS; i++) {
+                if (present[i]) continue;
+                fprintf(f, "%s=", keys[i].key);
+                write_escaped(f, keys[i].def);
+                fputc('\n', f);
+            }
+            if (fclose(f) != 0)
+                log_warn("writing %s: %s", path, strerror(errno));
+            else if (text)
+                log_info("added %d missing keys to %s with their defaults", missing, path);
+            else
+                log_info("wrote default %s", path);
+        }
+    }
+    free(text);
+    return 0;
+}

@@ -1,0 +1,491 @@
+/*
+ * play.c — players in the PLAY state: the join sequence, the chunk window
+ * each player sees, movement, keep-alive, and leaving.
+ *
+ * Join sequence (what the vanilla 1.20.1 client and mineflayer need, see
+ * docs/protocol notes): Login (play) → Abilities → Player Info (everyone,
+ * self included) → Synchronize Player Position → Set Center Chunk → chunks,
+ * nearest first → once the 3×3 around the player is out: Set Default Spawn
+ * Position, Update Time, Set Health (mineflayer's `spawn` needs health > 0),
+ * and the position again.
+ *
+ * Chunk window: a player holds the chunks within Chebyshev distance
+ * view_distance of its centre chunk. `loaded` is a bitmap over the
+ * (2*VIEW_DISTANCE_MAX+1)^2 offsets from the centre. Chunks are streamed in
+ * spiral order (nearest first) only while the connection has less than
+ * CHUNK_SEND_WINDOW bytes queued, so a join never floods the output buffer.
+ *
+ * Invariants:
+ *  1. A bit in `loaded` ⇔ the client was sent that chunk and not told to
+ *     unload it ⇔ the player holds one world viewer reference on it.
+ *  2. scan_pos only moves forward while the centre stays; a recentre or a
+ *     view-distance change resets it to 0.
+ *  3. Movement is ignored while a teleport is unconfirmed (as vanilla).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/log.h"
+#include "data/packet_ids.h"
+#include "data/registry_codec.h"
+#include "game/packets.h"
+#include "net/server.h"
+#include "proto/frame.h"
+
+#define WIN         (2 * VIEW_DISTANCE_MAX + 1)
+#define WIN_BYTES   ((WIN * WIN + 7) / 8)
+#define SPAWN_X     0.5
+#define SPAWN_Z     0.5
+#define MAX_COORD   3.0e7
+#define MAX_Y_COORD 2.0e7
+
+struct offset {
+    int8_t dx, dz;
+};
+
+static struct offset spiral[WIN * WIN];
+static int spiral_end[VIEW_DISTANCE_MAX + 1]; /* entries worth scanning per distance */
+
+static int cmp_offset(const void *a, const void *b)
+{
+    const struct offset *p = a, *q = b;
+    int da = p->dx * p->dx + p->dz * p->dz, db = q->dx * q->dx + q->dz * q->dz;
+    if (da != db) return da - db;
+    if (p->dx != q->dx) return p->dx - q->dx;
+    return p->dz - q->dz;
+}
+
+static void spiral_init(void)
+{
+    if (spiral_end[0]) return;
+    int n = 0;
+    for (int dx = -VIEW_DISTANCE_MAX; dx <= VIEW_DISTANCE_MAX; dx++)
+        for (int dz = -VIEW_DISTANCE_MAX; dz <= VIEW_DISTANCE_MAX; dz++)
+            spiral[n++] = (struct offset){(int8_t)dx, (int8_t)dz};
+    qsort(spiral, (size_t)n, sizeof spiral[0], cmp_offset);
+    for (int vd = 0; vd <= VIEW_DISTANCE_MAX; vd++) {
+        int end = 0;
+        for (int i = 0; i < n; i++)
+            if (abs(spiral[i].dx) <= vd && abs(spiral[i].dz) <= vd) end = i + 1;
+        spiral_end[vd] = end;
+    }
+}
+
+static inline int bit_index(int dx, int dz)
+{
+    return (dx + VIEW_DISTANCE_MAX) * WIN + (dz + VIEW_DISTANCE_MAX);
+}
+
+static inline bool bit_get(const uint8_t *bm, int i)
+{
+    return bm[i >> 3] & (1u << (i & 7));
+}
+
+static inline void bit_set(uint8_t *bm, int i)
+{
+    bm[i >> 3] |= (uint8_t)(1u << (i & 7));
+}
+
+static inline int32_t chunk_of(double v)
+{
+    return (int32_t)floor(v / 16.0);
+}
+
+/* --------------------------------------------------------------- broadcast */
+
+/* Frames srv->pkt once and queues the same bytes to every player but `except`. */
+static void broadcast_pkt(conn *except)
+{
+    static buf_t framed;
+    if (!framed.limit) buf_init(&framed, FRAME_MAX_PACKET + 16);
+    buf_reset(&framed);
+    if (srv->pkt.failed || frame_encode(&framed, srv->pkt.data, srv->pkt.len,
+                                        srv->cfg.compression_threshold, srv->compressor) < 0)
+        return;
+    for (size_t i = 0; i < srv->player_count; i++) {
+        conn *o = srv->players[i];
+        if (o != except) conn_send_raw(o, framed.data, framed.len);
+    }
+}
+
+static void broadcast_system_text(const char *json, size_t len)
+{
+    buf_reset(&srv->pkt);
+    pkt_cb_system_chat(&srv->pkt, json, len, false);
+    broadcast_pkt(NULL);
+}
+
+static void announce(const char *key, const char *name)
+{
+    buf_t j;
+    buf_init(&j, 1024);
+    buf_append(&j, "{\"translate\":\"", 14);
+    buf_append(&j, key, strlen(key));
+    buf_append(&j, "\",\"with\":[{\"text\":", 18);
+    json_append_string(&j, name, strlen(name));
+    buf_append(&j, "}],\"color\":\"yellow\"}", 20);
+    if (!j.failed) broadcast_system_text((const char *)j.data, j.len);
+    buf_free(&j);
+}
+
+/* ------------------------------------------------------------ chunk window */
+
+static void unload_chunk(conn *c, int32_t cx, int32_t cz)
+{
+    buf_reset(&srv->pkt);
+    pkt_cb_unload_chunk(&srv->pkt, cx, cz);
+    conn_send_pkt(c);
+    world_release(&srv->world, cx, cz, srv->now_ms);
+}
+
+/* Moves the window to (ncx, ncz) with distance nvd, unloading what falls out. */
+static void window_move(conn *c, int32_t ncx, int32_t ncz, int nvd)
+{
+    player *p = c->player;
+    uint8_t fresh[WIN_BYTES];
+    memset(fresh, 0, sizeof fresh);
+    for (int dx = -VIEW_DISTANCE_MAX; dx <= VIEW_DISTANCE_MAX; dx++)
+        for (int dz = -VIEW_DISTANCE_MAX; dz <= VIEW_DISTANCE_MAX; dz++) {
+            if (!bit_get(p->loaded, bit_index(dx, dz))) continue;
+            int32_t ax = p->center_x + dx, az = p->center_z + dz;
+            int32_t ndx = ax - ncx, ndz = az - ncz;
+            if (abs(ndx) <= nvd && abs(ndz) <= nvd)
+                bit_set(fresh, bit_index(ndx, ndz));
+            else if (!c->closed)
+                unload_chunk(c, ax, az);
+            else
+                world_release(&srv->world, ax, az, srv->now_ms);
+        }
+    memcpy(p->loaded, fresh, sizeof fresh);
+    bool moved = ncx != p->center_x || ncz != p->center_z;
+    p->center_x = ncx;
+    p->center_z = ncz;
+    p->view_distance = nvd;
+    p->scan_pos = 0;
+    if (moved && !c->closed) {
+        buf_reset(&srv->pkt);
+        pkt_cb_update_view_position(&srv->pkt, ncx, ncz);
+        conn_send_pkt(c);
+    }
+}
+
+static void send_spawn(conn *c)
+{
+    player *p = c->player;
+    buf_reset(&srv->pkt);
+    pkt_cb_spawn_position(&srv->pkt, (int32_t)floor(SPAWN_X), FLAT_SURFACE_Y + 1,
+                          (int32_t)floor(SPAWN_Z), 0.0f);
+    conn_send_pkt(c);
+    buf_reset(&srv->pkt);
+    pkt_cb_update_time(&srv->pkt, (int64_t)srv->tick_count,
+                       1000 + (int64_t)srv->tick_count % 24000);
+    conn_send_pkt(c);
+    buf_reset(&srv->pkt);
+    pkt_cb_update_health(&srv->pkt, 20.0f, 20, 5.0f);
+    conn_send_pkt(c);
+    buf_reset(&srv->pkt);
+    p->teleport_id++;
+    p->teleport_pending = true;
+    pkt_cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
+    conn_send_pkt(c);
+    p->spawned = true;
+}
+
+void play_stream_chunks(conn *c)
+{
+    player *p = c->player;
+    if (!p || c->closed || c->state != CS_PLAY) return;
+    int end = spiral_end[p->view_distance];
+    while (p->scan_pos < end && c->wbuf.len < CHUNK_SEND_WINDOW && !c->closed) {
+        struct offset o = spiral[p->scan_pos];
+        if (abs(o.dx) > p->view_distance || abs(o.dz) > p->view_distance ||
+            bit_get(p->loaded, bit_index(o.dx, o.dz))) {
+            p->scan_pos++;
+            continue;
+        }
+        int32_t cx = p->center_x + o.dx, cz = p->center_z + o.dz;
+        const buf_t *frame = world_acquire_frame(&srv->world, cx, cz);
+        if (!frame) {
+            log_error("cannot build chunk %d,%d (out of memory)", cx, cz);
+            return;
+        }
+        bit_set(p->loaded, bit_index(o.dx, o.dz));
+        p->chunks_sent++;
+        p->scan_pos++;
+        conn_send_raw(c, frame->data, frame->len);
+        if (!p->spawned && p->scan_pos >= 9) send_spawn(c);
+    }
+    if (!p->spawned && p->scan_pos >= end && !c->closed) send_spawn(c);
+}
+
+/* -------------------------------------------------------------------- join */
+
+static int8_t ability_flags(int gamemode)
+{
+    switch (gamemode) {
+    case 1: return 0x01 | 0x04 | 0x08; /* invulnerable, may fly, creative */
+    case 3: return 0x01 | 0x02 | 0x04; /* invulnerable, flying, may fly */
+    default: return 0;
+    }
+}
+
+static struct pkt_player_entry entry_of(const player *p)
+{
+    struct pkt_player_entry e = {p->uuid, p->name, p->gamemode, true, 0};
+    return e;
+}
+
+void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
+{
+    spiral_init();
+    player *p = calloc(1, sizeof *p);
+    uint8_t *loaded = calloc(1, WIN_BYTES);
+    if (!p || !loaded) {
+        free(p);
+        free(loaded);
+        conn_kick(c, "Server out of memory");
+        return;
+    }
+    memcpy(p->name, name, name_len);
+    p->name[name_len] = 0;
+    p->uuid = uuid;
+    p->loaded = loaded;
+    p->entity_id = srv->next_entity_id++;
+    p->gamemode = srv->cfg.gamemode;
+    p->x = SPAWN_X;
+    p->y = FLAT_SURFACE_Y + 1;
+    p->z = SPAWN_Z;
+    p->view_distance = srv->cfg.view_distance;
+    p->center_x = chunk_of(p->x);
+    p->center_z = chunk_of(p->z);
+    p->next_keepalive_ms = srv->now_ms + KEEPALIVE_INTERVAL;
+    c->player = p;
+    if (players_add(c) < 0) {
+        conn_kick(c, "Server out of memory");
+        return;
+    }
+
+    static const char *const worlds[] = {"minecraft:overworld", "minecraft:the_nether",
+                                         "minecraft:the_end"};
+    struct pkt_login l = {
+        .entity_id = p->entity_id,
+        .hardcore = srv->cfg.hardcore,
+        .gamemode = (uint8_t)p->gamemode,
+        .previous_gamemode = -1,
+        .world_names = worlds,
+        .world_name_count = 3,
+        .codec = registry_codec_nbt,
+        .codec_len = registry_codec_nbt_len,
+        .world_type = "minecraft:overworld",
+        .world_name = "minecraft:overworld",
+        .hashed_seed = hashed_seed(srv->cfg.seed),
+        .max_players = srv->cfg.max_players,
+        .view_distance = srv->cfg.view_distance,
+        .simulation_distance = srv->cfg.simulation_distance,
+        .reduced_debug_info = false,
+        .enable_respawn_screen = true,
+        .is_debug = false,
+        .is_flat = srv->cfg.level_type == LEVEL_FLAT,
+        .portal_cooldown = 0,
+    };
+    buf_reset(&srv->pkt);
+    pkt_cb_login(&srv->pkt, &l);
+    conn_send_pkt(c);
+
+    buf_reset(&srv->pkt);
+    pkt_cb_abilities(&srv->pkt, ability_flags(p->gamemode), 0.05f, 0.1f);
+    conn_send_pkt(c);
+
+    /* Everyone already here, and the new player, to the new player. */
+    for (size_t i = 0; i < srv->player_count; i += 64) {
+        struct pkt_player_entry entries[64];
+        size_t n = 0;
+        for (size_t k = i; k < srv->player_count && n < 64; k++)
+            entries[n++] = entry_of(srv->players[k]->player);
+        buf_reset(&srv->pkt);
+        pkt_cb_player_info_add(&srv->pkt, entries, n);
+        conn_send_pkt(c);
+    }
+    /* The new player to everyone else. */
+    struct pkt_player_entry self = entry_of(p);
+    buf_reset(&srv->pkt);
+    pkt_cb_player_info_add(&srv->pkt, &self, 1);
+    broadcast_pkt(c);
+
+    p->teleport_id = 1;
+    p->teleport_pending = true;
+    buf_reset(&srv->pkt);
+    pkt_cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
+    conn_send_pkt(c);
+
+    buf_reset(&srv->pkt);
+    pkt_cb_update_view_position(&srv->pkt, p->center_x, p->center_z);
+    conn_send_pkt(c);
+
+    char id[37];
+    uuid_format(&uuid, id);
+    log_info("%s[/%s] logged in with entity id %d at (%.1f, %.1f, %.1f), uuid %s", p->name, c->addr,
+             p->entity_id, p->x, p->y, p->z, id);
+    announce("multiplayer.player.joined", p->name);
+    play_stream_chunks(c);
+}
+
+/* -------------------------------------------------------------------- leave */
+
+void play_leave(conn *c)
+{
+    player *p = c->player;
+    if (!p) return;
+    /* Release every chunk the player held (no packets: it is leaving). */
+    for (int dx = -VIEW_DISTANCE_MAX; dx <= VIEW_DISTANCE_MAX; dx++)
+        for (int dz = -VIEW_DISTANCE_MAX; dz <= VIEW_DISTANCE_MAX; dz++)
+            if (bit_get(p->loaded, bit_index(dx, dz)))
+                world_release(&srv->world, p->center_x + dx, p->center_z + dz, srv->now_ms);
+    memset(p->loaded, 0, WIN_BYTES);
+    buf_reset(&srv->pkt);
+    pkt_cb_player_remove(&srv->pkt, &p->uuid, 1);
+    broadcast_pkt(c);
+    log_info("%s left the game", p->name);
+    announce("multiplayer.player.left", p->name);
+}
+
+/* --------------------------------------------------------------------- tick */
+
+void play_tick(conn *c)
+{
+    player *p = c->player;
+    if (!p) return;
+    if (p->keepalive_pending && srv->now_ms - p->keepalive_sent_ms >= KEEPALIVE_TIMEOUT) {
+        conn_kick(c, "Timed out");
+        return;
+    }
+    if (!p->keepalive_pending && srv->now_ms >= p->next_keepalive_ms) {
+        p->keepalive_id = clock_wall_ms();
+        p->keepalive_sent_ms = srv->now_ms;
+        p->keepalive_pending = true;
+        p->next_keepalive_ms = srv->now_ms + KEEPALIVE_INTERVAL;
+        buf_reset(&srv->pkt);
+        pkt_cb_keep_alive(&srv->pkt, p->keepalive_id);
+        conn_send_pkt(c);
+    }
+}
+
+/* ------------------------------------------------------------------ input */
+
+typedef void (*play_handler)(conn *c, rd_t *r);
+
+static void h_teleport_confirm(conn *c, rd_t *r)
+{
+    int32_t id = rd_varint(r);
+    if (!r->err && id == c->player->teleport_id) c->player->teleport_pending = false;
+}
+
+static void h_keep_alive(conn *c, rd_t *r)
+{
+    int64_t id = rd_i64(r);
+    player *p = c->player;
+    if (!r->err && p->keepalive_pending && id == p->keepalive_id) p->keepalive_pending = false;
+}
+
+static void h_settings(conn *c, rd_t *r)
+{
+    size_t len;
+    rd_string(r, 16, &len); /* locale */
+    int8_t vd = rd_i8(r);
+    rd_varint(r); /* chat mode */
+    rd_bool(r);   /* chat colours */
+    rd_u8(r);     /* skin parts */
+    rd_varint(r); /* main hand */
+    rd_bool(r);   /* text filtering */
+    rd_bool(r);   /* server listing */
+    if (r->err) return;
+    player *p = c->player;
+    int nvd = vd < srv->cfg.view_distance ? vd : srv->cfg.view_distance;
+    if (nvd < 2) nvd = 2;
+    if (nvd != p->view_distance) window_move(c, p->center_x, p->center_z, nvd);
+}
+
+static void moved(conn *c, double x, double y, double z, bool has_pos, float yaw, float pitch,
+                  bool has_look, bool on_ground)
+{
+    player *p = c->player;
+    if (has_pos && (!isfinite(x) || !isfinite(y) || !isfinite(z) || fabs(x) > MAX_COORD ||
+                    fabs(z) > MAX_COORD || fabs(y) > MAX_Y_COORD)) {
+        conn_kick(c, "Invalid move player packet received");
+        return;
+    }
+    if (has_look && (!isfinite(yaw) || !isfinite(pitch))) {
+        conn_kick(c, "Invalid move player packet received");
+        return;
+    }
+    if (p->teleport_pending) return;
+    if (has_pos) {
+        p->x = x;
+        p->y = y;
+        p->z = z;
+    }
+    if (has_look) {
+        p->yaw = yaw;
+        p->pitch = pitch;
+    }
+    p->on_ground = on_ground;
+    int32_t cx = chunk_of(p->x), cz = chunk_of(p->z);
+    if (cx != p->center_x || cz != p->center_z) window_move(c, cx, cz, p->view_distance);
+}
+
+static void h_position(conn *c, rd_t *r)
+{
+    double x = rd_f64(r), y = rd_f64(r), z = rd_f64(r);
+    bool g = rd_bool(r);
+    if (!r->err) moved(c, x, y, z, true, 0, 0, false, g);
+}
+
+static void h_position_look(conn *c, rd_t *r)
+{
+    double x = rd_f64(r), y = rd_f64(r), z = rd_f64(r);
+    float yaw = rd_f32(r), pitch = rd_f32(r);
+    bool g = rd_bool(r);
+    if (!r->err) moved(c, x, y, z, true, yaw, pitch, true, g);
+}
+
+static void h_look(conn *c, rd_t *r)
+{
+    float yaw = rd_f32(r), pitch = rd_f32(r);
+    bool g = rd_bool(r);
+    if (!r->err) moved(c, 0, 0, 0, false, yaw, pitch, true, g);
+}
+
+static void h_flying(conn *c, rd_t *r)
+{
+    bool g = rd_bool(r);
+    if (!r->err) moved(c, 0, 0, 0, false, 0, 0, false, g);
+}
+
+static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
+    [PKT_PLAY_SB_TELEPORT_CONFIRM] = h_teleport_confirm,
+    [PKT_PLAY_SB_KEEP_ALIVE] = h_keep_alive,
+    [PKT_PLAY_SB_SETTINGS] = h_settings,
+    [PKT_PLAY_SB_POSITION] = h_position,
+    [PKT_PLAY_SB_POSITION_LOOK] = h_position_look,
+    [PKT_PLAY_SB_LOOK] = h_look,
+    [PKT_PLAY_SB_FLYING] = h_flying,
+};
+
+void play_dispatch(conn *c, int32_t id, rd_t *r)
+{
+    if (id < 0 || id >= PKT_PLAY_SB_COUNT) {
+        conn_kick(c, "Unknown packet id");
+        return;
+    }
+    play_handler h = play_handlers[id];
+    if (!h) return; /* packets this server does not act on yet are read and ignored */
+    h(c, r);
+    if (r->err && !c->closed && c->state == CS_PLAY) {
+        char why[96];
+        snprintf(why, sizeof why, "Malformed packet 0x%02x: %s", id, rd_strerror(r->err));
+        conn_kick(c, why);
+    }
+}

@@ -1,0 +1,102 @@
+/*
+ * main.c — mcserv entry point: arguments, server directory, configuration,
+ * logging, then the event loop until stop.
+ *
+ * The working directory is the server directory, as with vanilla:
+ * server.properties, logs/ and server-icon.png live there.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/config.h"
+#include "core/log.h"
+#include "data/version.h"
+#include "net/server.h"
+
+static int mkdir_p_dir(const char *dir)
+{
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST) return -1;
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: mcserv [--dir DIR] [--port PORT] [--help] [--version]\n"
+            "\n"
+            "A Minecraft Java Edition %s server (protocol %d).\n"
+            "The working directory (or --dir) is the server directory: server.properties\n"
+            "is read there (and written with defaults when absent), logs go to logs/.\n"
+            "\n"
+            "  --dir DIR    use DIR as the server directory (created if missing)\n"
+            "  --port PORT  listen on PORT instead of server.properties' server-port\n"
+            "  --help       show this text\n"
+            "  --version    show the version\n"
+            "\n"
+            "Console commands: help, list, stop. SIGINT/SIGTERM stop cleanly.\n",
+            MC_VERSION_NAME, MC_PROTOCOL_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = NULL;
+    long port = -1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--version") == 0) {
+            printf("mcserv for Minecraft %s (protocol %d)\n", MC_VERSION_NAME, MC_PROTOCOL_VERSION);
+            return 0;
+        } else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc) {
+            dir = argv[++i];
+        } else if (strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
+            char *end;
+            port = strtol(argv[++i], &end, 10);
+            if (*end || port < 0 || port > 65535) {
+                fprintf(stderr, "mcserv: --port: expected 0..65535, got '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "nogui") == 0 || strcmp(argv[i], "--nogui") == 0) {
+            /* accepted for vanilla start-script compatibility */
+        } else {
+            fprintf(stderr, "mcserv: unknown argument '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (dir) {
+        if (mkdir_p_dir(dir) < 0 || chdir(dir) < 0) {
+            fprintf(stderr, "mcserv: cannot use server directory %s: %s\n", dir, strerror(errno));
+            return 1;
+        }
+    }
+    int lr = log_open_file("logs", "latest.log");
+    log_info("Starting mcserv for Minecraft %s (protocol %d)", MC_VERSION_NAME,
+             MC_PROTOCOL_VERSION);
+    if (lr < 0) log_warn("cannot open logs/latest.log: %s; logging to stderr only", strerror(-lr));
+
+    struct server_config cfg;
+    char err[1024];
+    if (config_load("server.properties", &cfg, err, sizeof err) < 0) {
+        log_error("%s", err);
+        log_error("fix server.properties and start again");
+        return 1;
+    }
+    if (port >= 0) cfg.server_port = (int)port;
+
+    static struct server s;
+    if (server_init(&s, &cfg) < 0) {
+        server_free(&s);
+        return 1;
+    }
+    int rc = server_run(&s);
+    server_free(&s);
+    log_info("Server stopped");
+    log_close();
+    return rc;
+}

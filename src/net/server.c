@@ -1,0 +1,685 @@
+/*
+ * server.c — listener, event loop, tick scheduling and connection I/O.
+ * See server.h for the loop pass and the connection lifecycle.
+ */
+#include "net/server.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libdeflate.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/log.h"
+#include "data/packet_ids.h"
+#include "data/version.h"
+#include "proto/frame.h"
+
+struct server *srv;
+
+/* epoll tags for the fixed descriptors; connections use their conn pointer. */
+static char tag_listen, tag_signal, tag_stdin;
+
+#define MAX_EVENTS     256
+#define LISTEN_BACKLOG 1024
+#define FD_RESERVE     32 /* descriptors kept free for logs, worlds, admin */
+
+/* ------------------------------------------------------------ output path */
+
+static void flush_list_add(conn *c)
+{
+    if (c->on_flush_list || c->closed) return;
+    c->on_flush_list = true;
+    c->next_flush = srv->flush_list;
+    srv->flush_list = c;
+}
+
+buf_t *pkt_begin(int32_t id)
+{
+    buf_reset(&srv->pkt);
+    wr_varint(&srv->pkt, id);
+    return &srv->pkt;
+}
+
+static void output_overflow(conn *c)
+{
+    log_warn("[%s] output over %u MiB (client not reading); dropping connection", c->addr,
+             CONN_OUTPUT_LIMIT >> 20);
+    c->wbuf.failed = 0;
+    conn_drop(c, NULL);
+}
+
+void conn_send_pkt(conn *c)
+{
+    if (c->closed) return;
+    if (srv->pkt.failed) {
+        log_error("[%s] packet too large to build; dropping connection", c->addr);
+        conn_drop(c, NULL);
+        return;
+    }
+    int threshold = c->compressed ? srv->cfg.compression_threshold : -1;
+    if (frame_encode(&c->wbuf, srv->pkt.data, srv->pkt.len, threshold, srv->compressor) < 0) {
+        output_overflow(c);
+        return;
+    }
+    flush_list_add(c);
+}
+
+void conn_send_raw(conn *c, const void *p, size_t n)
+{
+    if (c->closed) return;
+    buf_append(&c->wbuf, p, n);
+    if (c->wbuf.failed) {
+        output_overflow(c);
+        return;
+    }
+    flush_list_add(c);
+}
+
+static void epoll_mod(conn *c, uint32_t events)
+{
+    struct epoll_event ev = {.events = events, .data.ptr = c};
+    epoll_ctl(srv->epfd, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+/* Writes as much of c's output as the socket takes. Returns -1 if c closed. */
+static int conn_flush(conn *c)
+{
+    while (c->wbuf.len > 0) {
+        ssize_t n = write(c->fd, c->wbuf.data, c->wbuf.len);
+        if (n > 0) {
+            buf_consume(&c->wbuf, (size_t)n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (!c->want_write) {
+                c->want_write = true;
+                epoll_mod(c, EPOLLIN | EPOLLOUT);
+            }
+            return 0;
+        }
+        conn_drop(c, n < 0 ? strerror(errno) : "write returned 0");
+        return -1;
+    }
+    if (c->want_write) {
+        c->want_write = false;
+        epoll_mod(c, EPOLLIN);
+    }
+    buf_shrink_if_idle(&c->wbuf, 64u << 10);
+    if (c->state == CS_CLOSING) {
+        conn_drop(c, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+static void flush_all(void)
+{
+    conn *c = srv->flush_list;
+    srv->flush_list = NULL;
+    while (c) {
+        conn *next = c->next_flush;
+        c->on_flush_list = false;
+        if (!c->closed) conn_flush(c);
+        c = next;
+    }
+}
+
+/* -------------------------------------------------------- closing, freeing */
+
+static void players_remove(conn *c)
+{
+    int i = c->players_index;
+    if (i < 0) return;
+    conn *last = srv->players[srv->player_count - 1];
+    srv->players[i] = last;
+    last->players_index = i;
+    srv->player_count--;
+    c->players_index = -1;
+}
+
+int players_add(conn *c)
+{
+    if (srv->player_count == srv->player_cap) {
+        size_t ncap = srv->player_cap ? srv->player_cap * 2 : 64;
+        conn **np = realloc(srv->players, ncap * sizeof *np);
+        if (!np) return -1;
+        srv->players = np;
+        srv->player_cap = ncap;
+    }
+    c->players_index = (int)srv->player_count;
+    srv->players[srv->player_count++] = c;
+    status_invalidate();
+    return 0;
+}
+
+/* Takes a player out of the game (once): others are told, chunks released. */
+static void leave_game(conn *c)
+{
+    if (c->players_index < 0) return;
+    players_remove(c);
+    play_leave(c);
+    status_invalidate();
+}
+
+void conn_drop(conn *c, const char *why)
+{
+    if (c->closed) return;
+    if (why) log_info("[%s] connection closed: %s", c->addr, why);
+    leave_game(c);
+    epoll_ctl(srv->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+    close(c->fd);
+    c->fd = -1;
+    c->closed = true;
+    /* Unlink from the live list; freed at the end of the loop pass. */
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        srv->conns = c->next;
+    if (c->next) c->next->prev = c->prev;
+    c->next_free = srv->free_list;
+    srv->free_list = c;
+    srv->conn_count--;
+}
+
+void conn_kick(conn *c, const char *reason)
+{
+    if (c->closed || c->state == CS_CLOSING) return;
+    /* Status and legacy pings end through here too: not worth an info line. */
+    log_msg(c->state == CS_LOGIN || c->state == CS_PLAY ? LOG_INFO : LOG_DEBUG,
+            "[%s] %s%sdisconnected: %s", c->addr, c->player ? c->player->name : "",
+            c->player ? " " : "", reason);
+    if (c->state == CS_LOGIN || c->state == CS_PLAY) {
+        buf_t *b =
+            pkt_begin(c->state == CS_LOGIN ? PKT_LOGIN_CB_DISCONNECT : PKT_PLAY_CB_KICK_DISCONNECT);
+        buf_t json;
+        buf_init(&json, 4096);
+        buf_append(&json, "{\"text\":", 8);
+        json_append_string(&json, reason, strlen(reason));
+        buf_append(&json, "}", 1);
+        wr_string(b, (const char *)json.data, json.len);
+        buf_free(&json);
+        conn_send_pkt(c);
+    }
+    if (c->closed) return;
+    leave_game(c);
+    c->state = CS_CLOSING;
+    c->deadline_ms = srv->now_ms + CONN_CLOSING_GRACE;
+    shutdown(c->fd, SHUT_RD);
+    flush_list_add(c);
+}
+
+static void free_closed(void)
+{
+    conn *c = srv->free_list;
+    srv->free_list = NULL;
+    while (c) {
+        conn *next = c->next_free;
+        buf_free(&c->rbuf);
+        buf_free(&c->wbuf);
+        if (c->player) {
+            free(c->player->loaded);
+            free(c->player);
+        }
+        free(c);
+        c = next;
+    }
+}
+
+/* ------------------------------------------------------------- input path */
+
+static size_t max_frame_for(enum conn_state st)
+{
+    switch (st) {
+    case CS_HANDSHAKE: return 1024;
+    case CS_STATUS: return 64;
+    case CS_LOGIN: return 4096;
+    default: return FRAME_MAX_LENGTH;
+    }
+}
+
+static void dispatch(conn *c, const uint8_t *pkt, size_t len)
+{
+    rd_t r = rd_make(pkt, len);
+    int32_t id = rd_varint(&r);
+    if (r.err) {
+        conn_drop(c, "malformed packet id");
+        return;
+    }
+    switch (c->state) {
+    case CS_HANDSHAKE: handshake_dispatch(c, id, &r); break;
+    case CS_STATUS: status_dispatch(c, id, &r); break;
+    case CS_LOGIN: login_dispatch(c, id, &r); break;
+    case CS_PLAY: play_dispatch(c, id, &r); break;
+    case CS_CLOSING: break;
+    }
+}
+
+static void conn_parse(conn *c)
+{
+    size_t off = 0;
+    while (!c->closed && c->state != CS_CLOSING && off < c->rbuf.len) {
+        const uint8_t *in = c->rbuf.data + off;
+        size_t avail = c->rbuf.len - off;
+        if (c->state == CS_HANDSHAKE && in[0] == 0xFE) {
+            long n = legacy_ping(c, in, avail);
+            if (n == 0) break;
+            off += (size_t)n;
+            continue;
+        }
+        frame_limits lim = {max_frame_for(c->state), FRAME_MAX_PACKET};
+        if (c->state == CS_PLAY) lim.max_packet = FRAME_MAX_LENGTH; /* serverbound */
+        const uint8_t *pkt;
+        size_t plen;
+        long n = frame_decode(in, avail, &lim, c->compressed ? srv->cfg.compression_threshold : -1,
+                              srv->decompressor, &srv->scratch, &pkt, &plen);
+        if (n == 0) break;
+        if (n < 0) {
+            char why[128];
+            snprintf(why, sizeof why, "%s (state %d)", frame_strerror((int)n), c->state);
+            if (c->state == CS_PLAY)
+                conn_kick(c, why);
+            else
+                conn_drop(c, why);
+            break;
+        }
+        off += (size_t)n;
+        dispatch(c, pkt, plen);
+    }
+    if (!c->closed) {
+        buf_consume(&c->rbuf, off);
+        buf_shrink_if_idle(&c->rbuf, 16u << 10);
+    }
+}
+
+static void conn_read(conn *c)
+{
+    size_t budget = CONN_READ_BUDGET;
+    while (budget > 0 && !c->closed) {
+        size_t want = 16u << 10;
+        if (want > budget) want = budget;
+        uint8_t *dst = buf_reserve(&c->rbuf, want);
+        if (!dst) {
+            conn_drop(c, "input buffer limit reached");
+            return;
+        }
+        ssize_t n = read(c->fd, dst, want);
+        if (n > 0) {
+            c->rbuf.len += (size_t)n;
+            budget -= (size_t)n;
+            if (c->state == CS_CLOSING)
+                c->rbuf.len = 0; /* discard */
+            else
+                conn_parse(c);
+            continue;
+        }
+        if (n == 0) {
+            if (c->player) log_info("%s lost connection: disconnected", c->player->name);
+            else log_debug("[%s] client closed the connection", c->addr);
+            conn_drop(c, NULL);
+            return;
+        }
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+        conn_drop(c, strerror(errno));
+        return;
+    }
+}
+
+/* ------------------------------------------------------------------ accept */
+
+static void accept_all(void)
+{
+    for (int i = 0; i < 256; i++) {
+        struct sockaddr_storage ss;
+        socklen_t sl = sizeof ss;
+        int fd = accept4(srv->listen_fd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EINTR || errno == ECONNABORTED) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+                /* Out of descriptors: stop accepting for a moment instead of spinning. */
+                log_warn("accept: %s; pausing new connections for 100 ms", strerror(errno));
+                epoll_ctl(srv->epfd, EPOLL_CTL_DEL, srv->listen_fd, NULL);
+                srv->listen_paused = true;
+                srv->listen_resume_ms = srv->now_ms + 100;
+                return;
+            }
+            log_warn("accept: %s", strerror(errno));
+            return;
+        }
+        char host[INET6_ADDRSTRLEN] = "?";
+        int port = 0;
+        if (ss.ss_family == AF_INET) {
+            struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+            inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
+            port = ntohs(a->sin_port);
+        } else if (ss.ss_family == AF_INET6) {
+            struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+            inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
+            port = ntohs(a->sin6_port);
+        }
+        if (srv->conn_count >= srv->max_conns) {
+            log_warn("refusing %s:%d: %zu connections open (the limit)", host, port,
+                     srv->conn_count);
+            close(fd);
+            continue;
+        }
+        conn *c = calloc(1, sizeof *c);
+        if (!c) {
+            close(fd);
+            continue;
+        }
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        c->fd = fd;
+        c->id = ++srv->next_conn_id;
+        c->players_index = -1;
+        snprintf(c->addr, sizeof c->addr, "%s:%d", host, port);
+        c->connected_ms = srv->now_ms;
+        c->deadline_ms = srv->now_ms + CONN_PREPLAY_TIMEOUT;
+        buf_init(&c->rbuf, FRAME_MAX_LENGTH + 16);
+        buf_init(&c->wbuf, CONN_OUTPUT_LIMIT);
+        struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
+        if (epoll_ctl(srv->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+            log_warn("epoll_ctl: %s", strerror(errno));
+            close(fd);
+            free(c);
+            continue;
+        }
+        c->next = srv->conns;
+        if (srv->conns) srv->conns->prev = c;
+        srv->conns = c;
+        srv->conn_count++;
+        log_debug("[%s] connected", c->addr);
+    }
+}
+
+/* ------------------------------------------------------------------- tick */
+
+static void tick(void)
+{
+    srv->tick_count++;
+    conn *next;
+    for (conn *c = srv->conns; c; c = next) {
+        next = c->next;
+        if (c->deadline_ms && srv->now_ms >= c->deadline_ms) {
+            if (c->state == CS_CLOSING)
+                conn_drop(c, NULL);
+            else
+                conn_drop(c, "timed out before completing login");
+            continue;
+        }
+        if (c->state == CS_PLAY) play_tick(c);
+    }
+    if (srv->tick_count % 20 == 0) world_sweep(&srv->world, srv->now_ms);
+}
+
+/* ---------------------------------------------------------------- console */
+
+static void console_read(void)
+{
+    for (;;) {
+        ssize_t n = read(STDIN_FILENO, srv->console_line + srv->console_len,
+                         sizeof srv->console_line - 1 - srv->console_len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+        if (n <= 0) {
+            /* EOF: keep running (a server started with </dev/null or by a service). */
+            epoll_ctl(srv->epfd, EPOLL_CTL_DEL, STDIN_FILENO, NULL);
+            srv->stdin_open = false;
+            return;
+        }
+        srv->console_len += (size_t)n;
+        char *start = srv->console_line;
+        char *nl;
+        while ((nl = memchr(start, '\n', srv->console_len - (size_t)(start - srv->console_line)))) {
+            *nl = 0;
+            if (nl > start && nl[-1] == '\r') nl[-1] = 0;
+            console_execute(start);
+            start = nl + 1;
+        }
+        size_t rest = srv->console_len - (size_t)(start - srv->console_line);
+        if (rest == sizeof srv->console_line - 1) {
+            log_warn("console line longer than %zu bytes ignored", sizeof srv->console_line - 1);
+            rest = 0;
+        }
+        memmove(srv->console_line, start, rest);
+        srv->console_len = rest;
+    }
+}
+
+/* ------------------------------------------------------------------ setup */
+
+static int open_listener(const struct server_config *cfg)
+{
+    const char *ip = cfg->server_ip[0] ? cfg->server_ip : "0.0.0.0";
+    struct sockaddr_storage ss;
+    memset(&ss, 0, sizeof ss);
+    socklen_t sl;
+    int family;
+    struct sockaddr_in *a4 = (struct sockaddr_in *)&ss;
+    struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&ss;
+    if (inet_pton(AF_INET, ip, &a4->sin_addr) == 1) {
+        a4->sin_family = AF_INET;
+        a4->sin_port = htons((uint16_t)cfg->server_port);
+        family = AF_INET;
+        sl = sizeof *a4;
+    } else if (inet_pton(AF_INET6, ip, &a6->sin6_addr) == 1) {
+        a6->sin6_family = AF_INET6;
+        a6->sin6_port = htons((uint16_t)cfg->server_port);
+        family = AF_INET6;
+        sl = sizeof *a6;
+    } else {
+        log_error("server-ip: '%s' is not an IPv4 or IPv6 address", ip);
+        return -1;
+    }
+    int fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        log_error("socket: %s", strerror(errno));
+        return -1;
+    }
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd, (struct sockaddr *)&ss, sl) < 0) {
+        log_error("cannot listen on %s:%d: %s (is another server running?)", ip, cfg->server_port,
+                  strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (listen(fd, LISTEN_BACKLOG) < 0) {
+        log_error("listen: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+int server_init(struct server *s, const struct server_config *cfg)
+{
+    memset(s, 0, sizeof *s);
+    srv = s;
+    s->cfg = *cfg;
+    s->epfd = s->listen_fd = s->signal_fd = -1;
+    s->start_ns = clock_ns();
+    s->now_ms = clock_ms();
+    s->next_entity_id = 1;
+    buf_init(&s->scratch, FRAME_MAX_PACKET);
+    buf_init(&s->pkt, FRAME_MAX_PACKET);
+    s->compressor = libdeflate_alloc_compressor(4);
+    s->decompressor = libdeflate_alloc_decompressor();
+    if (!s->compressor || !s->decompressor ||
+        world_init(&s->world, cfg->compression_threshold) < 0) {
+        log_error("out of memory at startup");
+        return -1;
+    }
+
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    getrlimit(RLIMIT_NOFILE, &rl);
+    s->max_conns = rl.rlim_cur > FD_RESERVE * 2 ? (size_t)rl.rlim_cur - FD_RESERVE : 16;
+
+    s->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (s->epfd < 0) {
+        log_error("epoll_create1: %s", strerror(errno));
+        return -1;
+    }
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGTERM);
+    sigprocmask(SIG_BLOCK, &mask, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    s->signal_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &tag_signal};
+    epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->signal_fd, &ev);
+
+    int fl = fcntl(STDIN_FILENO, F_GETFL);
+    if (fl >= 0 && fcntl(STDIN_FILENO, F_SETFL, fl | O_NONBLOCK) == 0) {
+        ev.data.ptr = &tag_stdin;
+        if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, STDIN_FILENO, &ev) == 0) s->stdin_open = true;
+    }
+
+    s->listen_fd = open_listener(cfg);
+    if (s->listen_fd < 0) return -1;
+    ev.data.ptr = &tag_listen;
+    epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->listen_fd, &ev);
+
+    if (status_load_favicon("server-icon.png") < 0) {
+        /* status_load_favicon logged why; the server list shows no icon. */
+    }
+    return 0;
+}
+
+void server_request_stop(struct server *s)
+{
+    s->running = false;
+}
+
+static void shutdown_all(void)
+{
+    log_info("Stopping the server");
+    conn *next;
+    for (conn *c = srv->conns; c; c = next) {
+        next = c->next;
+        if (c->state == CS_PLAY)
+            conn_kick(c, "Server closed");
+        else if (c->state != CS_CLOSING)
+            conn_drop(c, NULL);
+    }
+    /* Give kicked clients up to a second to receive their message. */
+    int64_t until = clock_ms() + CONN_CLOSING_GRACE;
+    while (srv->conns && clock_ms() < until) {
+        flush_all();
+        for (conn *c = srv->conns; c; c = next) {
+            next = c->next;
+            if (c->wbuf.len == 0)
+                conn_drop(c, NULL);
+            else if (!c->on_flush_list)
+                flush_list_add(c);
+        }
+        free_closed();
+        if (srv->conns) usleep(5000);
+    }
+    for (conn *c = srv->conns; c; c = next) {
+        next = c->next;
+        conn_drop(c, NULL);
+    }
+    free_closed();
+}
+
+int server_run(struct server *s)
+{
+    struct epoll_event events[MAX_EVENTS];
+    s->running = true;
+    s->now_ms = clock_ms();
+    s->next_tick_ms = s->now_ms + TICK_MS;
+    char where[96];
+    snprintf(where, sizeof where, "%s:%d", s->cfg.server_ip[0] ? s->cfg.server_ip : "*",
+             s->cfg.server_port);
+    log_info("Done (%.1f ms)! Listening on %s (protocol %d). Type \"help\" for commands.",
+             (double)(clock_ns() - s->start_ns) / 1e6, where, MC_PROTOCOL_VERSION);
+
+    while (s->running) {
+        s->now_ms = clock_ms();
+        int timeout = (int)(s->next_tick_ms - s->now_ms);
+        if (timeout < 0) timeout = 0;
+        int n = epoll_wait(s->epfd, events, MAX_EVENTS, timeout);
+        if (n < 0 && errno != EINTR) {
+            log_error("epoll_wait: %s", strerror(errno));
+            break;
+        }
+        s->now_ms = clock_ms();
+        for (int i = 0; i < n; i++) {
+            void *tag = events[i].data.ptr;
+            if (tag == &tag_listen) {
+                accept_all();
+            } else if (tag == &tag_signal) {
+                struct signalfd_siginfo si;
+                while (read(s->signal_fd, &si, sizeof si) == (ssize_t)sizeof si) {
+                    log_info("received signal %u", si.ssi_signo);
+                    s->running = false;
+                }
+            } else if (tag == &tag_stdin) {
+                console_read();
+            } else {
+                conn *c = tag;
+                if (c->closed) continue;
+                if (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) conn_read(c);
+                if (!c->closed && (events[i].events & EPOLLOUT)) conn_flush(c);
+            }
+        }
+        if (s->listen_paused && s->now_ms >= s->listen_resume_ms) {
+            struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &tag_listen};
+            epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->listen_fd, &ev);
+            s->listen_paused = false;
+        }
+        int ticks = 0;
+        while (s->now_ms >= s->next_tick_ms && ticks < 3) {
+            tick();
+            s->next_tick_ms += TICK_MS;
+            ticks++;
+        }
+        if (s->now_ms - s->next_tick_ms > 1000) {
+            log_warn("can't keep up: %lld ms behind; skipping ticks",
+                     (long long)(s->now_ms - s->next_tick_ms));
+            s->next_tick_ms = s->now_ms + TICK_MS;
+        }
+        for (size_t i = 0; i < s->player_count; i++) play_stream_chunks(s->players[i]);
+        flush_all();
+        free_closed();
+    }
+    shutdown_all();
+    return 0;
+}
+
+void server_free(struct server *s)
+{
+    free_closed();
+    if (s->listen_fd >= 0) close(s->listen_fd);
+    if (s->signal_fd >= 0) close(s->signal_fd);
+    if (s->epfd >= 0) close(s->epfd);
+    world_free(&s->world);
+    if (s->compressor) libdeflate_free_compressor(s->compressor);
+    if (s->decompressor) libdeflate_free_decompressor(s->decompressor);
+    buf_free(&s->scratch);
+    buf_free(&s->pkt);
+    free(s->players);
+    free(s->status_json);
+    free(s->favicon);
+}

@@ -1,0 +1,175 @@
+/*
+ * server.h — the server process: one game thread running an epoll event loop
+ * with a fixed 20 TPS tick, and the connections it owns.
+ *
+ * Connection lifecycle:
+ *
+ *   HANDSHAKE --next=1--> STATUS --ping/pong--> closed
+ *       |        (0xFE first byte: legacy ping reply, closed)
+ *       +--next=2--> LOGIN --(Set Compression)--Login Success--> PLAY
+ *   any state --conn_kick--> CLOSING (reason queued, flushed, then closed)
+ *   any state --conn_drop--> closed
+ *
+ * Loop pass (server_run):
+ *   1. epoll_wait with the timeout to the next tick deadline
+ *   2. accept; read + decode + dispatch input for readable connections
+ *   3. run every tick that is due (50 ms, CLOCK_MONOTONIC)
+ *   4. before sleeping: stream chunks into output room, flush every pending
+ *      output buffer (one write per connection), free closed connections
+ *
+ * Invariants:
+ *  1. Only this thread touches connections, players and the world.
+ *  2. A connection is freed only in step 4, after it left epoll and every
+ *     list; handlers may close it freely and must stop using it after.
+ *  3. Output per connection is capped (CONN_OUTPUT_LIMIT); a client that
+ *     lets more pile up is dropped, it never grows server memory further.
+ *  4. Input per connection per pass is bounded (CONN_READ_BUDGET bytes), and
+ *     a frame longer than the state's limit is refused as soon as its length
+ *     prefix arrives.
+ */
+#ifndef MC_SERVER_H
+#define MC_SERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "core/config.h"
+#include "proto/wire.h"
+#include "world/world.h"
+
+#define TICK_MS              50
+#define CONN_OUTPUT_LIMIT    (8u << 20) /* 8 MiB queued to one client */
+#define CONN_READ_BUDGET     (64u << 10)
+#define CONN_PREPLAY_TIMEOUT 10000 /* ms to go from connect to PLAY */
+#define CONN_CLOSING_GRACE   1000  /* ms to flush a kick message */
+#define KEEPALIVE_INTERVAL   15000
+#define KEEPALIVE_TIMEOUT    30000
+#define CHUNK_SEND_WINDOW    (256u << 10) /* stream chunks while less is queued */
+#define VIEW_DISTANCE_MAX    32
+#define PLAYER_NAME_MAX      16
+
+enum conn_state { CS_HANDSHAKE, CS_STATUS, CS_LOGIN, CS_PLAY, CS_CLOSING };
+
+struct server;
+
+typedef struct player {
+    int32_t entity_id;
+    mc_uuid uuid;
+    char name[PLAYER_NAME_MAX + 1];
+    double x, y, z;
+    float yaw, pitch;
+    bool on_ground;
+    int gamemode;
+    int view_distance;          /* effective: min(server, client) */
+    int32_t center_x, center_z; /* chunk the loaded window is centred on */
+    uint8_t *loaded;            /* bitmap over the (2*VIEW_DISTANCE_MAX+1)^2 window */
+    int scan_pos;               /* index into the spiral of offsets still to check */
+    int32_t teleport_id;        /* last teleport sent */
+    bool teleport_pending;
+    bool spawned; /* spawn position + health sent */
+    int64_t keepalive_id;
+    int64_t keepalive_sent_ms;
+    bool keepalive_pending;
+    int64_t next_keepalive_ms;
+    uint64_t chunks_sent;
+} player;
+
+typedef struct conn {
+    int fd;
+    enum conn_state state;
+    bool compressed; /* Set Compression sent: frames use the threshold */
+    bool closed;     /* left epoll; waiting to be freed */
+    bool want_write; /* EPOLLOUT armed */
+    bool on_flush_list;
+    uint32_t id;         /* for log lines */
+    char addr[64];       /* "ip:port" */
+    int protocol;        /* from the handshake */
+    uint8_t status_step; /* STATUS: 0 nothing, 1 status sent, 2 pong sent */
+    int64_t connected_ms;
+    int64_t deadline_ms; /* pre-play or closing deadline; 0 = none */
+    buf_t rbuf, wbuf;
+    player *player; /* PLAY only; owned */
+    struct conn *next_flush;
+    struct conn *prev, *next; /* all connections */
+    struct conn *next_free;
+    int players_index; /* position in server.players, -1 if none */
+} conn;
+
+struct server {
+    struct server_config cfg;
+    int epfd, listen_fd, signal_fd;
+    bool stdin_open;
+    bool running;
+    bool listen_paused;
+    int64_t listen_resume_ms;
+    int64_t now_ms;
+    int64_t start_ns;
+    int64_t next_tick_ms;
+    uint64_t tick_count;
+    conn *conns; /* list head */
+    conn *flush_list;
+    conn *free_list;
+    uint32_t next_conn_id;
+    size_t conn_count;
+    size_t max_conns;
+    conn **players;
+    size_t player_count, player_cap;
+    int32_t next_entity_id;
+    world world;
+    struct libdeflate_compressor *compressor;
+    struct libdeflate_decompressor *decompressor;
+    buf_t scratch;     /* inflate target */
+    buf_t pkt;         /* packet being built */
+    char *status_json; /* cached; NULL = rebuild */
+    char *favicon;     /* "data:image/png;base64,..." or NULL */
+    char console_line[1024];
+    size_t console_len;
+};
+
+extern struct server *srv;
+
+int server_init(struct server *s, const struct server_config *cfg);
+int server_run(struct server *s);
+void server_free(struct server *s);
+void server_request_stop(struct server *s);
+
+/* --- connection I/O (net/server.c) --- */
+
+/* Frames the packet in srv->pkt (id + payload) and queues it to c. */
+void conn_send_pkt(conn *c);
+/* Queues raw bytes (already framed, e.g. a cached chunk) to c. */
+void conn_send_raw(conn *c, const void *p, size_t n);
+/* Sends a disconnect with `reason` (plain text) if the state has one, then closes. */
+void conn_kick(conn *c, const char *reason);
+/* Closes at once; `why` is logged. */
+void conn_drop(conn *c, const char *why);
+
+/* Adds a connection that entered PLAY to the player list; -1 if out of memory. */
+int players_add(conn *c);
+
+/* Starts a new packet in srv->pkt with the given id; returns the buffer. */
+buf_t *pkt_begin(int32_t id);
+
+/* --- handshake, status, login (net/handshake.c) --- */
+void handshake_dispatch(conn *c, int32_t id, rd_t *r);
+void status_dispatch(conn *c, int32_t id, rd_t *r);
+void login_dispatch(conn *c, int32_t id, rd_t *r);
+/* Legacy (pre-1.7) server list ping; returns bytes consumed, 0 = need more. */
+long legacy_ping(conn *c, const uint8_t *p, size_t len);
+void status_invalidate(void);
+int status_load_favicon(const char *path);
+
+/* --- play (game/play.c) --- */
+void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid);
+void play_dispatch(conn *c, int32_t id, rd_t *r);
+void play_leave(conn *c);
+void play_tick(conn *c);
+void play_stream_chunks(conn *c);
+/* Appends a JSON string literal (with quotes) for UTF-8 text. */
+void json_append_string(buf_t *b, const char *s, size_t len);
+
+/* --- console (game/console.c) --- */
+void console_execute(const char *line);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * chunk.h — chunk columns in compact paletted form, and their network
+ * encoding (the payload of Chunk Data and Update Light, protocol 763).
+ *
+ * A column is 24 sections of 16×16×16 blocks, y = -64..319. Each section
+ * keeps its blocks in the same paletted layout the wire uses, so encoding is
+ * a byte-swap copy:
+ *
+ *   bits == 0        single value (`single`), no data
+ *   bits 4..8        indirect: palette[palette_len] of state ids, data holds
+ *                    indices, floor(64/bits) per long, entries never span longs
+ *   bits == 15       direct: data holds global state ids (BLOCK_GLOBAL_BITS)
+ *
+ * Index of a block inside a section: y<<8 | z<<4 | x. Biomes are 4×4×4 per
+ * section (64 entries, index y<<4 | z<<2 | x).
+ *
+ * Invariants:
+ *  1. non_air always equals the number of non-air states in the section.
+ *  2. An indirect palette has no duplicates and palette_len <= 1 << bits.
+ *  3. A section owns `palette` and `data`; chunk_free releases them.
+ */
+#ifndef MC_CHUNK_H
+#define MC_CHUNK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+
+#define CHUNK_SECTIONS       24
+#define CHUNK_MIN_Y          (-64)
+#define CHUNK_HEIGHT         384
+#define CHUNK_LIGHT_SECTIONS (CHUNK_SECTIONS + 2) /* one below and one above */
+
+typedef struct section {
+    uint16_t non_air;
+    uint8_t bits;
+    uint16_t single;
+    uint16_t palette_len;
+    uint16_t *palette; /* 256 entries when indirect */
+    uint64_t *data;
+    uint8_t biomes[64];
+} section;
+
+typedef struct chunk {
+    int32_t x, z;
+    section sections[CHUNK_SECTIONS];
+} chunk;
+
+void chunk_init(chunk *c, int32_t x, int32_t z, uint16_t fill_state, uint8_t biome);
+void chunk_free(chunk *c);
+
+/* World coordinates inside the column: x, z in 0..15, y in -64..319. */
+uint16_t chunk_get_block(const chunk *c, int x, int y, int z);
+/* Returns 0, or -1 when out of memory (the block is left unchanged). */
+int chunk_set_block(chunk *c, int x, int y, int z, uint16_t state);
+
+bool block_is_air(uint16_t state);
+
+/* Appends one section (non-air count, blocks, biomes) in network layout. */
+void section_encode(const section *s, buf_t *out);
+
+/*
+ * Appends the Chunk Data and Update Light packet (id + payload) for c:
+ * heightmaps (MOTION_BLOCKING, WORLD_SURFACE), all sections, no block
+ * entities, and sky light from the column heights.
+ */
+void chunk_encode_packet(const chunk *c, buf_t *out);
+
+/* Highest non-air block y in column (x, z), or CHUNK_MIN_Y - 1 if none. */
+int chunk_column_top(const chunk *c, int x, int z);
+
+#endif

@@ -1,0 +1,108 @@
+#!/bin/bash
+# run-all.sh — every check and test of mcserv, as `make test` runs it.
+#
+# Steps (each counts as passed or failed; the run goes on after a failure so
+# one report shows everything):
+#   build with gcc (build/) and clang (build-clang/), -Wall -Wextra -Werror
+#   generated tables current (tools/gen_data.js), clang-format clean
+#   unit tests, end-to-end tests (real clients from npm) against build/
+#   an ASan+UBSan build (build-asan/): unit and end-to-end tests again
+#   fuzz targets over their committed corpora (clang libFuzzer), briefly
+# The last line is "N passed, N failed"; the exit status is 0 only if none failed.
+set -u
+cd "$(dirname "$0")/.."
+export NODE_OPTIONS="${NODE_OPTIONS:-}"
+
+JOBS=$(nproc 2>/dev/null || echo 2)
+passed=0
+failed=0
+failures=()
+
+step() { # step NAME COMMAND... — runs one pass/fail step
+    local name=$1
+    shift
+    echo "=== $name"
+    local t0=$SECONDS
+    if "$@"; then
+        passed=$((passed + 1))
+        echo "=== $name: ok ($((SECONDS - t0)) s)"
+    else
+        failed=$((failed + 1))
+        failures+=("$name")
+        echo "=== $name: FAILED ($((SECONDS - t0)) s)"
+    fi
+}
+
+count_unit() { # count_unit BINARY — adds the binary's own pass/fail counts
+    local bin=$1 out
+    echo "=== unit tests: $bin"
+    out=$("$bin" 2>&1)
+    local rc=$?
+    echo "$out" | grep -v '^ok - ' || true
+    local line
+    line=$(echo "$out" | grep -E '^unit: [0-9]+ passed, [0-9]+ failed$' | tail -1)
+    if [ -z "$line" ]; then
+        failed=$((failed + 1))
+        failures+=("$bin (crashed: exit $rc)")
+        return
+    fi
+    local p f
+    p=$(echo "$line" | sed -E 's/^unit: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')
+    passed=$((passed + p))
+    failed=$((failed + f))
+    [ "$f" = 0 ] || failures+=("$bin: $f unit tests")
+    echo "=== $line"
+}
+
+count_e2e() { # count_e2e MCSERV MCBENCH LABEL — node's test runner, TAP counts
+    local server=$1 bench=$2 label=$3 log
+    log=$(mktemp)
+    echo "=== end-to-end tests ($label)"
+    MCSERV="$PWD/$server" MCBENCH="$PWD/$bench" node --test --test-reporter=tap \
+        --test-concurrency=1 tests/e2e/ >"$log" 2>&1
+    local rc=$?
+    grep -E '^(not ok|ok|# (pass|fail|skipped|duration))|^ +(not ok|ok) ' "$log" | grep -v '^ *ok .*# SKIP$' | sed 's/^/  /'
+    if grep -q '^not ok' "$log"; then
+        echo "--- failure details ($label)"
+        sed -n '/not ok/,/\.\.\./p' "$log" | head -150
+    fi
+    local p f
+    p=$(grep -E '^# pass [0-9]+' "$log" | tail -1 | awk '{print $3}')
+    f=$(grep -E '^# fail [0-9]+' "$log" | tail -1 | awk '{print $3}')
+    if [ -z "$p" ] || [ -z "$f" ]; then
+        failed=$((failed + 1))
+        failures+=("e2e $label (runner exit $rc, no counts)")
+        tail -40 "$log"
+    else
+        passed=$((passed + p))
+        failed=$((failed + f))
+        [ "$f" = 0 ] || failures+=("e2e $label: $f tests")
+    fi
+    rm -f "$log"
+}
+
+step "build (gcc)" make -s -j"$JOBS" CC=gcc BUILD=build all build/unit_tests
+step "build (clang)" make -s -j"$JOBS" CC=clang BUILD=build-clang all build-clang/unit_tests
+step "generated tables current" make -s check-generated
+step "clang-format clean" make -s format-check
+step "build (asan+ubsan, clang)" make -s -j"$JOBS" CC=clang SAN=1 BUILD=build-asan all build-asan/unit_tests
+if [ -x tests/fuzz/run.sh ]; then
+    step "fuzz targets (corpus + short run)" tests/fuzz/run.sh
+fi
+
+if [ -x build/unit_tests ]; then count_unit build/unit_tests; fi
+if [ -x build/mcserv ]; then count_e2e build/mcserv build/mcbench "gcc -O2"; fi
+
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+if [ -x build-asan/unit_tests ]; then count_unit build-asan/unit_tests; fi
+if [ -x build-asan/mcserv ]; then count_e2e build-asan/mcserv build-asan/mcbench "asan+ubsan"; fi
+
+echo
+if [ ${#failures[@]} -gt 0 ]; then
+    echo "failed:"
+    printf '  %s\n' "${failures[@]}"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
