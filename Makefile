@@ -25,7 +25,7 @@ else
 endif
 CFLAGS  += $(CFLAGS_COMMON) $(OPTFLAGS)
 LDFLAGS += $(LDSAN)
-LDLIBS   = -ldeflate -lcrypto -lm
+LDLIBS   = -ldeflate -lcurl -lcrypto -ljansson -lpthread -lm
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 
@@ -44,7 +44,7 @@ UNIT     := $(BUILD)/unit_tests
 
 .PHONY: all run test deps unit e2e check-generated generate format format-check bench clean fuzz
 
-all: $(MCSERV) $(MCBENCH)
+all: $(MCSERV) $(MCBENCH) $(BUILD)/worldgen
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -107,3 +107,7 @@ clean:
 	rm -rf build build-*
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# Terrain generator tool: timing, sizes, digests and a top-down map (tools/worldgen.c).
+$(BUILD)/worldgen: $(BUILD)/obj/tools/worldgen.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -75,6 +75,8 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    const char *lvl = getenv("MCSERV_LOG_LEVEL");
+    if (lvl && strcmp(lvl, "debug") == 0) log_set_level(LOG_DEBUG);
     int lr = log_open_file("logs", "latest.log");
     log_info("Starting mcserv for Minecraft %s (protocol %d)", MC_VERSION_NAME,
              MC_PROTOCOL_VERSION);

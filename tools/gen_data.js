@@ -112,3 +112,154 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
   `extern const unsigned char registry_codec_nbt[${codec.length}];`,
   'extern const unsigned long registry_codec_nbt_len;',
 ]);
+
+// ------------------------------------------------------------------ block and item tables
+// block_table.c: per block its states, light, shape and digging data; per
+// state its block; per item the block it places (same name) — what the game
+// needs for light, collisions, digging, placing, and Anvil palettes by name.
+{
+  const materialNames = Object.keys(mcData.materials).sort();
+  const matIndex = new Map(materialNames.map((n, i) => [n, i]));
+  const harvestSets = ['']; // index 0: no tool needed
+  const harvestIndex = new Map([['', 0]]);
+  const propNames = [];
+  const propIndex = new Map();
+  const valueStrings = [];
+  const propRows = []; // {name, first value, count}
+  const propRowIndex = new Map();
+  const blockRows = [];
+  const blockPropIdx = []; // flattened prop row indices per block
+  const stateToBlock = new Array(stateCount).fill(0);
+
+  function propRow (p) {
+    const values = p.type === 'bool' ? ['true', 'false'] : p.type === 'int'
+      ? (p.values || Array.from({ length: p.num_values }, (_, i) => String(i))) : p.values;
+    const key = p.name + '=' + values.join(',');
+    if (propRowIndex.has(key)) return propRowIndex.get(key);
+    if (!propIndex.has(p.name)) { propIndex.set(p.name, propNames.length); propNames.push(p.name); }
+    const row = { name: propIndex.get(p.name), first: valueStrings.length, count: values.length };
+    for (const v of values) valueStrings.push(v);
+    propRows.push(row);
+    propRowIndex.set(key, propRows.length - 1);
+    return propRows.length - 1;
+  }
+
+  for (const b of blocks) {
+    const tools = b.harvestTools ? Object.keys(b.harvestTools).map(Number).sort((x, y) => x - y).join(',') : '';
+    if (!harvestIndex.has(tools)) { harvestIndex.set(tools, harvestSets.length); harvestSets.push(tools); }
+    const first = blockPropIdx.length;
+    for (const p of b.states || []) blockPropIdx.push(propRow(p));
+    for (let s = b.minStateId; s <= b.maxStateId; s++) stateToBlock[s] = b.id;
+    blockRows.push({
+      b,
+      hardness: b.hardness === null || b.hardness === undefined ? -1 : b.hardness,
+      flags: (b.boundingBox === 'block' ? 1 : 0) | (b.diggable ? 2 : 0) | (b.transparent ? 4 : 0),
+      material: matIndex.has(b.material) ? matIndex.get(b.material) : matIndex.get('default'),
+      harvest: harvestIndex.get(tools),
+      propFirst: first,
+      propCount: (b.states || []).length,
+    });
+  }
+  if (blocks.some((b, i) => b.id !== i)) throw new Error('block ids are not dense');
+
+  const q = (s) => JSON.stringify(s);
+  const L = [];
+  L.push(HEADER('block_table.c — block, state, material and item tables.'));
+  L.push('#include "data/block_table.h"\n');
+  L.push(`const char *const block_prop_names[${propNames.length}] = {${propNames.map(q).join(', ')}};\n`);
+  L.push(`const char *const block_prop_values[${valueStrings.length}] = {`);
+  for (let i = 0; i < valueStrings.length; i += 12) L.push('    ' + valueStrings.slice(i, i + 12).map(q).join(', ') + ',');
+  L.push('};\n');
+  L.push(`const struct block_prop block_props[${propRows.length}] = {`);
+  for (const r of propRows) L.push(`    {${r.name}, ${r.first}, ${r.count}},`);
+  L.push('};\n');
+  L.push(`const uint16_t block_prop_index[${Math.max(1, blockPropIdx.length)}] = {`);
+  for (let i = 0; i < blockPropIdx.length; i += 20) L.push('    ' + blockPropIdx.slice(i, i + 20).join(', ') + ',');
+  L.push('};\n');
+  L.push(`const char *const harvest_tool_sets[${harvestSets.length}] = {${harvestSets.map(q).join(', ')}};\n`);
+  L.push(`const char *const material_names[${materialNames.length}] = {${materialNames.map(q).join(', ')}};\n`);
+  // material speed multipliers: per material, a list of (item id, multiplier)
+  const matTools = [];
+  const matFirst = [];
+  for (const m of materialNames) {
+    matFirst.push(matTools.length);
+    for (const [item, mult] of Object.entries(mcData.materials[m]).sort((a, b) => a[0] - b[0])) matTools.push([Number(item), mult]);
+  }
+  L.push(`const struct material_tool material_tools[${Math.max(1, matTools.length)}] = {`);
+  for (const [item, mult] of matTools) L.push(`    {${item}, ${Number(mult).toFixed(2)}f},`);
+  L.push('};');
+  L.push(`const uint16_t material_tools_first[${materialNames.length + 1}] = {${matFirst.concat([matTools.length]).join(', ')}};\n`);
+  L.push(`const struct block_info block_info[${blockRows.length}] = {`);
+  for (const r of blockRows) {
+    const b = r.b;
+    L.push(`    {${q(b.name)}, ${b.minStateId}, ${b.maxStateId}, ${b.defaultState}, ${Number(r.hardness).toFixed(2)}f, ${b.emitLight}, ${b.filterLight}, ${r.flags}, ${r.material}, ${r.harvest}, ${r.propFirst}, ${r.propCount}},`);
+  }
+  L.push('};\n');
+  L.push(`const uint16_t block_of_state[${stateCount}] = {`);
+  for (let i = 0; i < stateCount; i += 24) L.push('    ' + stateToBlock.slice(i, i + 24).join(', ') + ',');
+  L.push('};\n');
+  const items = mcData.itemsArray.slice().sort((a, b) => a.id - b.id);
+  if (items.some((it, i) => it.id !== i)) throw new Error('item ids are not dense');
+  L.push(`const struct item_info item_info[${items.length}] = {`);
+  for (const it of items) {
+    const blk = mcData.blocksByName[it.name];
+    L.push(`    {${q(it.name)}, ${it.stackSize}, ${blk ? blk.defaultState : -1}},`);
+  }
+  L.push('};');
+  write('block_table.c', L.join('\n') + '\n');
+
+  header('block_table.h', 'block_table.h — see block_table.c. Index block_info by block id, block_of_state by state id, item_info by item id.', [
+    '#include <stdint.h>',
+    '',
+    `#define BLOCK_COUNT ${blockRows.length}`,
+    `#define ITEM_COUNT ${items.length}`,
+    `#define MATERIAL_COUNT ${materialNames.length}`,
+    '',
+    '#define BLOCK_FLAG_SOLID 1       /* full-cube collision box */',
+    '#define BLOCK_FLAG_DIGGABLE 2',
+    '#define BLOCK_FLAG_TRANSPARENT 4',
+    '',
+    'struct block_info {',
+    '    const char *name;        /* without "minecraft:" */',
+    '    uint16_t min_state, max_state, default_state;',
+    '    float hardness;          /* -1: unbreakable */',
+    '    uint8_t emit_light;      /* 0..15 */',
+    '    uint8_t filter_light;    /* light lost passing through, 0..15 */',
+    '    uint8_t flags;',
+    '    uint8_t material;        /* index into material_names */',
+    '    uint16_t harvest_tools;  /* index into harvest_tool_sets; 0 = any */',
+    '    uint16_t prop_first;     /* into block_prop_index */',
+    '    uint8_t prop_count;',
+    '};',
+    '',
+    '/* One property with its values; state id = min_state + sum(idx * product of later counts). */',
+    'struct block_prop {',
+    '    uint16_t name;           /* into block_prop_names */',
+    '    uint16_t first_value;    /* into block_prop_values */',
+    '    uint16_t count;',
+    '};',
+    '',
+    'struct material_tool {',
+    '    uint16_t item;',
+    '    float multiplier;',
+    '};',
+    '',
+    'struct item_info {',
+    '    const char *name;',
+    '    uint8_t stack_size;',
+    '    int32_t block_state;     /* default state of the block it places, -1 if none */',
+    '};',
+    '',
+    'extern const struct block_info block_info[BLOCK_COUNT];',
+    'extern const uint16_t block_of_state[];',
+    'extern const struct block_prop block_props[];',
+    'extern const uint16_t block_prop_index[];',
+    'extern const char *const block_prop_names[];',
+    'extern const char *const block_prop_values[];',
+    'extern const char *const harvest_tool_sets[]; /* comma-separated item ids */',
+    'extern const char *const material_names[MATERIAL_COUNT];',
+    'extern const struct material_tool material_tools[];',
+    'extern const uint16_t material_tools_first[MATERIAL_COUNT + 1];',
+    'extern const struct item_info item_info[ITEM_COUNT];',
+  ]);
+}

@@ -35,6 +35,9 @@ void buf_consume(buf_t *b, size_t n);
 /* Releases the allocation when the buffer is empty and larger than `keep`. */
 void buf_shrink_if_idle(buf_t *b, size_t keep);
 
+/* Appends a string literal without its NUL (the length is counted by the compiler). */
+#define buf_lit(b, lit) buf_append((b), "" lit, sizeof(lit) - 1)
+
 static inline void buf_reset(buf_t *b)
 {
     b->len = 0;

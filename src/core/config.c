@@ -21,7 +21,16 @@
 
 #define CONFIG_MAX_FILE (1u << 20) /* 1 MiB: a properties file is a few KB */
 
-enum key_kind { K_INT, K_BOOL, K_STRING, K_GAMEMODE, K_LEVEL_TYPE, K_DIFFICULTY, K_OTHER };
+enum key_kind {
+    K_INT,
+    K_BOOL,
+    K_STRING,
+    K_GAMEMODE,
+    K_LEVEL_TYPE,
+    K_DIFFICULTY,
+    K_FORWARDING,
+    K_OTHER
+};
 
 struct key_def {
     const char *key;
@@ -37,7 +46,7 @@ struct key_def {
 static const struct key_def keys[] = {
     {"allow-flight", "false", K_OTHER, 0, 0, 0},
     {"allow-nether", "true", K_OTHER, 0, 0, 0},
-    {"broadcast-console-to-ops", "true", K_OTHER, 0, 0, 0},
+    {"broadcast-console-to-ops", "true", K_BOOL, OFF(broadcast_console_to_ops), 0, 0},
     {"broadcast-rcon-to-ops", "true", K_OTHER, 0, 0, 0},
     {"difficulty", "easy", K_DIFFICULTY, OFF(difficulty), 0, 3},
     {"enable-command-block", "false", K_OTHER, 0, 0, 0},
@@ -47,12 +56,13 @@ static const struct key_def keys[] = {
     {"enable-status", "true", K_BOOL, OFF(enable_status), 0, 0},
     {"enforce-secure-profile", "true", K_OTHER, 0, 0, 0},
     {"enforce-whitelist", "false", K_OTHER, 0, 0, 0},
-    {"entity-broadcast-range-percentage", "100", K_OTHER, 0, 0, 0},
+    {"entity-broadcast-range-percentage", "100", K_INT, OFF(entity_broadcast_range_percentage),
+     10, 1000},
     {"force-gamemode", "false", K_OTHER, 0, 0, 0},
     {"function-permission-level", "2", K_OTHER, 0, 0, 0},
     {"gamemode", "survival", K_GAMEMODE, OFF(gamemode), 0, 3},
     {"generate-structures", "true", K_OTHER, 0, 0, 0},
-    {"generator-settings", "{}", K_OTHER, 0, 0, 0},
+    {"generator-settings", "{}", K_STRING, OFF(generator_settings), 0, sizeof(((struct server_config *)0)->generator_settings) - 1},
     {"hardcore", "false", K_BOOL, OFF(hardcore), 0, 0},
     {"hide-online-players", "false", K_BOOL, OFF(hide_online_players), 0, 0},
     {"initial-disabled-packs", "", K_OTHER, 0, 0, 0},
@@ -61,7 +71,7 @@ static const struct key_def keys[] = {
      sizeof(((struct server_config *)0)->level_name) - 1},
     {"level-seed", "", K_STRING, OFF(level_seed), 0,
      sizeof(((struct server_config *)0)->level_seed) - 1},
-    {"level-type", "minecraft:flat", K_LEVEL_TYPE, OFF(level_type), 0, 0},
+    {"level-type", "minecraft:normal", K_LEVEL_TYPE, OFF(level_type), 0, 0},
     {"max-chained-neighbor-updates", "1000000", K_OTHER, 0, 0, 0},
     {"max-players", "20", K_INT, OFF(max_players), 0, 1000000},
     {"max-tick-time", "60000", K_OTHER, 0, 0, 0},
@@ -69,10 +79,10 @@ static const struct key_def keys[] = {
     {"motd", "A Minecraft Server", K_STRING, OFF(motd), 0,
      sizeof(((struct server_config *)0)->motd) - 1},
     {"network-compression-threshold", "256", K_INT, OFF(compression_threshold), -1, 8388608},
-    {"online-mode", "false", K_BOOL, OFF(online_mode), 0, 0},
-    {"op-permission-level", "4", K_OTHER, 0, 0, 0},
+    {"online-mode", "true", K_BOOL, OFF(online_mode), 0, 0},
+    {"op-permission-level", "4", K_INT, OFF(op_permission_level), 1, 4},
     {"player-idle-timeout", "0", K_OTHER, 0, 0, 0},
-    {"prevent-proxy-connections", "false", K_OTHER, 0, 0, 0},
+    {"prevent-proxy-connections", "false", K_BOOL, OFF(prevent_proxy_connections), 0, 0},
     {"pvp", "true", K_OTHER, 0, 0, 0},
     {"query.port", "25565", K_OTHER, 0, 0, 0},
     {"rate-limit", "0", K_OTHER, 0, 0, 0},
@@ -95,16 +105,41 @@ static const struct key_def keys[] = {
     {"use-native-transport", "true", K_OTHER, 0, 0, 0},
     {"view-distance", "10", K_INT, OFF(view_distance), 2, 32},
     {"white-list", "false", K_OTHER, 0, 0, 0},
+    /* mcserv's own keys */
+    {"worker-threads", "0", K_INT, OFF(worker_threads), 0, 64},
+    {"autosave-interval", "300", K_INT, OFF(autosave_interval), 0, 86400},
+    {"session-server", "https://sessionserver.mojang.com", K_STRING, OFF(session_server), 0,
+     sizeof(((struct server_config *)0)->session_server) - 1},
+    {"forwarding-mode", "none", K_FORWARDING, OFF(forwarding_mode), 0, 0},
+    {"forwarding-secret-file", "forwarding.secret", K_STRING, OFF(forwarding_secret_file), 0,
+     sizeof(((struct server_config *)0)->forwarding_secret_file) - 1},
+    {"bungeeguard-token", "", K_STRING, OFF(bungeeguard_token), 0,
+     sizeof(((struct server_config *)0)->bungeeguard_token) - 1},
+    {"proxy-protocol", "false", K_BOOL, OFF(proxy_protocol), 0, 0},
+    {"mcserv-tab-header", "", K_STRING, OFF(tab_header), 0,
+     sizeof(((struct server_config *)0)->tab_header) - 1},
+    {"mcserv-tab-footer", "", K_STRING, OFF(tab_footer), 0,
+     sizeof(((struct server_config *)0)->tab_footer) - 1},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
 static const char new_file_header[] =
     "#Minecraft server properties (written by mcserv)\n"
-    "# online-mode=false: mcserv does not yet authenticate players with Mojang,\n"
-    "# so any name can join. Keep this server on a trusted network or behind a\n"
-    "# proxy that authenticates. mcserv refuses online-mode=true until it can\n"
-    "# honour it, rather than silently running insecurely.\n"
-    "# level-type=minecraft:flat: the generator mcserv has today.\n";
+    "# online-mode=true: players are checked with the session server (Mojang's,\n"
+    "# see session-server), which needs internet access. Behind Velocity or\n"
+    "# BungeeCord set online-mode=false and forwarding-mode (docs/scaling.md).\n"
+    "# worker-threads (mcserv): threads for chunk generation and encoding;\n"
+    "# 0 = one per CPU core but one (at least 1).\n"
+    "# autosave-interval (mcserv): seconds between saves of changed chunks,\n"
+    "# level.dat and player data (0 = only on save-all and stop).\n"
+    "# session-server (mcserv): base URL of the hasJoined check (https://, or\n"
+    "# http:// on a loopback address only, for tests).\n"
+    "# forwarding-mode (mcserv): none, velocity (modern forwarding, secret in\n"
+    "# forwarding-secret-file) or bungeecord (legacy: firewall the port!\n"
+    "# bungeeguard-token adds a token check). proxy-protocol=true expects a\n"
+    "# HAProxy PROXY v1/v2 header on every connection.\n"
+    "# mcserv-tab-header, mcserv-tab-footer (mcserv): text above and below the\n"
+    "# player list (\\n for a new line, section-sign colour codes allowed).\n";
 
 void config_defaults(struct server_config *cfg)
 {
@@ -314,6 +349,16 @@ static int apply(const struct key_def *k, const char *val, struct server_config 
         snprintf(err, errlen, "%s: expected peaceful, easy, normal or hard, got '%s'", k->key, val);
         return -1;
     }
+    case K_FORWARDING: {
+        static const char *const names[] = {"none", "velocity", "bungeecord"};
+        for (int i = 0; i < 3; i++)
+            if (strcmp(val, names[i]) == 0) {
+                *(enum forwarding_mode *)field = (enum forwarding_mode)i;
+                return 0;
+            }
+        snprintf(err, errlen, "%s: expected none, velocity or bungeecord, got '%s'", k->key, val);
+        return -1;
+    }
     case K_LEVEL_TYPE: {
         char low[64];
         size_t n = strlen(val);
@@ -326,12 +371,11 @@ static int apply(const struct key_def *k, const char *val, struct server_config 
         }
         if (strcmp(low, "minecraft:normal") == 0 || strcmp(low, "normal") == 0 ||
             strcmp(low, "default") == 0) {
-            snprintf(err, errlen,
-                     "%s: '%s' terrain is not implemented yet; use level-type=minecraft:flat",
-                     k->key, val);
-            return -1;
+            *(enum level_type *)field = LEVEL_NORMAL;
+            return 0;
         }
-        snprintf(err, errlen, "%s: expected minecraft:flat, got '%s'", k->key, val);
+        snprintf(err, errlen, "%s: expected minecraft:normal or minecraft:flat, got '%s'", k->key,
+                 val);
         return -1;
     }
     }
@@ -343,6 +387,37 @@ static int64_t random_seed(void)
     int64_t s = 0;
     if (getrandom(&s, sizeof s, 0) != (ssize_t)sizeof s) s = (int64_t)getpid() * 2654435761u;
     return s;
+}
+
+/* True if url's host (after "://") is a loopback address. */
+static bool loopback_host(const char *host)
+{
+    static const char *const ok[] = {"127.", "localhost:", "localhost/", "[::1]"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (strncmp(host, ok[i], strlen(ok[i])) == 0) return true;
+    return strcmp(host, "localhost") == 0;
+}
+
+/* session-server: https://HOST[...], or http:// on loopback; trailing '/' dropped. */
+static int check_session_server(char *url, char *err, size_t errlen)
+{
+    size_t n = strlen(url);
+    while (n > 0 && url[n - 1] == '/') url[--n] = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)url[i];
+        if (c <= ' ' || c >= 0x7f || c == '?' || c == '#') {
+            snprintf(err, errlen, "session-server: '%s' contains a character a URL base cannot",
+                     url);
+            return -1;
+        }
+    }
+    if (strncmp(url, "https://", 8) == 0 && n > 8) return 0;
+    if (strncmp(url, "http://", 7) == 0 && loopback_host(url + 7)) return 0;
+    snprintf(err, errlen,
+             "session-server: expected an https:// URL (http:// only on 127.0.0.1, [::1] or "
+             "localhost, for tests), got '%s'",
+             url);
+    return -1;
 }
 
 int config_parse(const char *text, size_t len, struct server_config *cfg, char *err, size_t errlen)
@@ -362,11 +437,12 @@ int config_parse(const char *text, size_t len, struct server_config *cfg, char *
             break;
         }
     }
-    if (cfg->online_mode) {
+    if (check_session_server(cfg->session_server, err, errlen) < 0) return -1;
+    if (cfg->online_mode && cfg->forwarding_mode != FWD_NONE) {
         snprintf(err, errlen,
-                 "online-mode=true is not supported yet: mcserv cannot authenticate players with "
-                 "Mojang. Set online-mode=false (and keep the server behind an authenticating "
-                 "proxy or on a trusted network)");
+                 "forwarding-mode=%s needs online-mode=false: the proxy authenticates players and "
+                 "forwards who they are (see docs/scaling.md)",
+                 cfg->forwarding_mode == FWD_VELOCITY ? "velocity" : "bungeecord");
         return -1;
     }
     long seed;

@@ -2,8 +2,8 @@
  * config.h — server.properties: read, validate, fill in missing keys.
  *
  * The file is Java-properties text, as vanilla writes it. On startup:
- *  - absent file: written with vanilla defaults (and online-mode=false, with
- *    a comment saying why) and then read;
+ *  - absent file: written with vanilla defaults (online-mode=true, as
+ *    vanilla) plus mcserv's own keys, with a comment on each, then read;
  *  - present file: parsed; keys mcserv knows are validated, unknown keys are
  *    kept untouched; known keys that are missing are appended with their
  *    defaults (the user's lines and comments are never rewritten).
@@ -13,6 +13,9 @@
  *     names the key, the bad value and what is accepted. Nothing starts.
  *  2. Strings in struct server_config are NUL-terminated and fit their arrays
  *     (a longer value is an error, never truncated silently).
+ *  3. session-server is https://, or http:// only on a loopback host (tests);
+ *     forwarding-mode other than none requires online-mode=false (the proxy
+ *     authenticates); both are checked here, before anything starts.
  */
 #ifndef MC_CONFIG_H
 #define MC_CONFIG_H
@@ -22,6 +25,8 @@
 #include <stdint.h>
 
 enum level_type { LEVEL_FLAT, LEVEL_NORMAL };
+/* How a proxy in front of mcserv hands over the player's identity. */
+enum forwarding_mode { FWD_NONE, FWD_VELOCITY, FWD_BUNGEECORD };
 enum gamemode { GM_SURVIVAL = 0, GM_CREATIVE = 1, GM_ADVENTURE = 2, GM_SPECTATOR = 3 };
 
 struct server_config {
@@ -42,6 +47,22 @@ struct server_config {
     bool hardcore;
     bool enable_status;
     bool hide_online_players;
+    char generator_settings[1024];
+    int worker_threads; /* mcserv: 0 = one per core but one, at least 1 */
+    int autosave_interval; /* mcserv: seconds between autosaves; 0 = only save-all and stop */
+    /* Online mode and proxies (net/handshake.c, net/auth.c, net/proxy.c) */
+    bool prevent_proxy_connections; /* send ip= to hasJoined */
+    char session_server[256];       /* base URL, no trailing '/' */
+    enum forwarding_mode forwarding_mode;
+    char forwarding_secret_file[256]; /* velocity: the shared secret's file */
+    char bungeeguard_token[256];      /* bungeecord: "" = no token check */
+    bool proxy_protocol;              /* HAProxy PROXY v1/v2 header required */
+    /* Multiplayer (game/entities.c, commands.c) */
+    int entity_broadcast_range_percentage; /* 10..1000: scales the tracking range */
+    int op_permission_level;               /* level /op grants, 1..4 */
+    bool broadcast_console_to_ops;         /* console command feedback to online ops */
+    char tab_header[256];                  /* mcserv: tab list header text ("" = none) */
+    char tab_footer[256];
 };
 
 /* Fills cfg with vanilla defaults. */

@@ -107,7 +107,48 @@ void pkt_cb_game_state_change(buf_t *b, uint8_t reason, float value)
     wr_f32(b, value);
 }
 
-void pkt_cb_player_info_add(buf_t *b, const struct pkt_player_entry *e, size_t n)
+void pkt_cb_block_change(buf_t *b, int32_t x, int32_t y, int32_t z, int32_t state)
+{
+    wr_varint(b, PKT_PLAY_CB_BLOCK_CHANGE);
+    wr_position(b, x, y, z);
+    wr_varint(b, state);
+}
+
+void pkt_cb_multi_block_change(buf_t *b, int32_t sx, int32_t sy, int32_t sz,
+                               const int64_t *records, size_t n)
+{
+    wr_varint(b, PKT_PLAY_CB_MULTI_BLOCK_CHANGE);
+    uint64_t pos = ((uint64_t)(sx & 0x3FFFFF) << 42) | ((uint64_t)(sz & 0x3FFFFF) << 20) |
+                   (uint64_t)(sy & 0xFFFFF);
+    wr_i64(b, (int64_t)pos);
+    wr_varint(b, (int32_t)n);
+    for (size_t i = 0; i < n; i++) wr_varlong(b, records[i]);
+}
+
+void pkt_cb_set_slot(buf_t *b, int8_t window, int32_t state_id, int16_t slot, int32_t item,
+                     int8_t count)
+{
+    wr_varint(b, PKT_PLAY_CB_SET_SLOT);
+    wr_u8(b, (uint8_t)window);
+    wr_varint(b, state_id);
+    wr_i16(b, slot);
+    if (item <= 0 || count <= 0) {
+        wr_bool(b, false);
+        return;
+    }
+    wr_bool(b, true);
+    wr_varint(b, item);
+    wr_u8(b, (uint8_t)count);
+    wr_u8(b, 0); /* no NBT */
+}
+
+void pkt_cb_acknowledge_player_digging(buf_t *b, int32_t sequence)
+{
+    wr_varint(b, PKT_PLAY_CB_ACKNOWLEDGE_PLAYER_DIGGING);
+    wr_varint(b, sequence);
+}
+
+static void player_info_add(buf_t *b, const struct pkt_player_entry *e, size_t n, bool props)
 {
     wr_varint(b, PKT_PLAY_CB_PLAYER_INFO);
     wr_u8(b, 0x3f); /* add, init chat, game mode, listed, latency, display name */
@@ -115,7 +156,10 @@ void pkt_cb_player_info_add(buf_t *b, const struct pkt_player_entry *e, size_t n
     for (size_t i = 0; i < n; i++) {
         wr_uuid(b, &e[i].uuid);
         wr_cstring(b, e[i].name);
-        wr_varint(b, 0);   /* properties */
+        if (props)
+            pkt_write_properties(b, e[i].props, e[i].prop_count);
+        else
+            wr_varint(b, 0);
         wr_bool(b, false); /* no chat session */
         wr_varint(b, e[i].gamemode);
         wr_bool(b, e[i].listed);
@@ -124,11 +168,216 @@ void pkt_cb_player_info_add(buf_t *b, const struct pkt_player_entry *e, size_t n
     }
 }
 
+void pkt_cb_player_info_add(buf_t *b, const struct pkt_player_entry *e, size_t n)
+{
+    player_info_add(b, e, n, false);
+}
+
+void pkt_cb_player_info_add_props(buf_t *b, const struct pkt_player_entry *e, size_t n)
+{
+    player_info_add(b, e, n, true);
+}
+
+void pkt_write_properties(buf_t *b, const struct pkt_property *props, size_t n)
+{
+    wr_varint(b, (int32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        wr_cstring(b, props[i].name);
+        wr_cstring(b, props[i].value);
+        wr_bool(b, props[i].signature != NULL);
+        if (props[i].signature) wr_cstring(b, props[i].signature);
+    }
+}
+
 void pkt_cb_player_remove(buf_t *b, const mc_uuid *uuids, size_t n)
 {
     wr_varint(b, PKT_PLAY_CB_PLAYER_REMOVE);
     wr_varint(b, (int32_t)n);
     for (size_t i = 0; i < n; i++) wr_uuid(b, &uuids[i]);
+}
+
+/* ------------------------------------------------------------ multiplayer */
+
+void pkt_cb_named_entity_spawn(buf_t *b, int32_t eid, const mc_uuid *uuid, double x, double y,
+                               double z, uint8_t yaw, uint8_t pitch)
+{
+    wr_varint(b, PKT_PLAY_CB_NAMED_ENTITY_SPAWN);
+    wr_varint(b, eid);
+    wr_uuid(b, uuid);
+    wr_f64(b, x);
+    wr_f64(b, y);
+    wr_f64(b, z);
+    wr_u8(b, yaw);
+    wr_u8(b, pitch);
+}
+
+void pkt_cb_entity_destroy(buf_t *b, const int32_t *ids, size_t n)
+{
+    wr_varint(b, PKT_PLAY_CB_ENTITY_DESTROY);
+    wr_varint(b, (int32_t)n);
+    for (size_t i = 0; i < n; i++) wr_varint(b, ids[i]);
+}
+
+void pkt_cb_rel_entity_move(buf_t *b, int32_t eid, int16_t dx, int16_t dy, int16_t dz,
+                            bool on_ground)
+{
+    wr_varint(b, PKT_PLAY_CB_REL_ENTITY_MOVE);
+    wr_varint(b, eid);
+    wr_i16(b, dx);
+    wr_i16(b, dy);
+    wr_i16(b, dz);
+    wr_bool(b, on_ground);
+}
+
+void pkt_cb_entity_move_look(buf_t *b, int32_t eid, int16_t dx, int16_t dy, int16_t dz,
+                             uint8_t yaw, uint8_t pitch, bool on_ground)
+{
+    wr_varint(b, PKT_PLAY_CB_ENTITY_MOVE_LOOK);
+    wr_varint(b, eid);
+    wr_i16(b, dx);
+    wr_i16(b, dy);
+    wr_i16(b, dz);
+    wr_u8(b, yaw);
+    wr_u8(b, pitch);
+    wr_bool(b, on_ground);
+}
+
+void pkt_cb_entity_look(buf_t *b, int32_t eid, uint8_t yaw, uint8_t pitch, bool on_ground)
+{
+    wr_varint(b, PKT_PLAY_CB_ENTITY_LOOK);
+    wr_varint(b, eid);
+    wr_u8(b, yaw);
+    wr_u8(b, pitch);
+    wr_bool(b, on_ground);
+}
+
+void pkt_cb_entity_teleport(buf_t *b, int32_t eid, double x, double y, double z, uint8_t yaw,
+                            uint8_t pitch, bool on_ground)
+{
+    wr_varint(b, PKT_PLAY_CB_ENTITY_TELEPORT);
+    wr_varint(b, eid);
+    wr_f64(b, x);
+    wr_f64(b, y);
+    wr_f64(b, z);
+    wr_u8(b, yaw);
+    wr_u8(b, pitch);
+    wr_bool(b, on_ground);
+}
+
+void pkt_cb_entity_head_rotation(buf_t *b, int32_t eid, uint8_t head_yaw)
+{
+    wr_varint(b, PKT_PLAY_CB_ENTITY_HEAD_ROTATION);
+    wr_varint(b, eid);
+    wr_u8(b, head_yaw);
+}
+
+void pkt_cb_animation(buf_t *b, int32_t eid, uint8_t anim)
+{
+    wr_varint(b, PKT_PLAY_CB_ANIMATION);
+    wr_varint(b, eid);
+    wr_u8(b, anim);
+}
+
+void pkt_cb_entity_status(buf_t *b, int32_t eid, int8_t status)
+{
+    wr_varint(b, PKT_PLAY_CB_ENTITY_STATUS);
+    wr_i32(b, eid);
+    wr_u8(b, (uint8_t)status);
+}
+
+void pkt_cb_entity_metadata(buf_t *b, int32_t eid, const struct pkt_meta *m, size_t n)
+{
+    wr_varint(b, PKT_PLAY_CB_ENTITY_METADATA);
+    wr_varint(b, eid);
+    for (size_t i = 0; i < n; i++) {
+        wr_u8(b, m[i].index);
+        wr_varint(b, m[i].type);
+        switch (m[i].type) {
+        case PKT_META_BYTE: wr_u8(b, (uint8_t)m[i].i); break;
+        case PKT_META_FLOAT: wr_f32(b, m[i].f); break;
+        default: wr_varint(b, m[i].i); break; /* varint, pose */
+        }
+    }
+    wr_u8(b, 0xff);
+}
+
+void pkt_cb_entity_equipment(buf_t *b, int32_t eid, const struct pkt_equipment *e, size_t n)
+{
+    wr_varint(b, PKT_PLAY_CB_ENTITY_EQUIPMENT);
+    wr_varint(b, eid);
+    for (size_t i = 0; i < n; i++) {
+        /* Top bit set: another entry follows. */
+        wr_u8(b, (uint8_t)((e[i].slot & 0x7f) | (i + 1 < n ? 0x80 : 0)));
+        bool present = e[i].item != 0 && e[i].count > 0;
+        wr_bool(b, present);
+        if (present) {
+            wr_varint(b, e[i].item);
+            wr_u8(b, (uint8_t)e[i].count);
+            wr_u8(b, 0); /* no NBT */
+        }
+    }
+}
+
+void pkt_cb_player_info_update(buf_t *b, uint8_t actions, const struct pkt_player_update *e,
+                               size_t n)
+{
+    wr_varint(b, PKT_PLAY_CB_PLAYER_INFO);
+    wr_u8(b, actions);
+    wr_varint(b, (int32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        wr_uuid(b, &e[i].uuid);
+        if (actions & PKT_INFO_GAMEMODE) wr_varint(b, e[i].gamemode);
+        if (actions & PKT_INFO_LISTED) wr_bool(b, e[i].listed);
+        if (actions & PKT_INFO_LATENCY) wr_varint(b, e[i].latency_ms);
+    }
+}
+
+void pkt_cb_playerlist_header(buf_t *b, const char *header_json, size_t hlen,
+                              const char *footer_json, size_t flen)
+{
+    wr_varint(b, PKT_PLAY_CB_PLAYERLIST_HEADER);
+    wr_string(b, header_json, hlen);
+    wr_string(b, footer_json, flen);
+}
+
+void pkt_cb_tab_complete(buf_t *b, int32_t transaction, int32_t start, int32_t length,
+                         const char *const *matches, size_t n)
+{
+    wr_varint(b, PKT_PLAY_CB_TAB_COMPLETE);
+    wr_varint(b, transaction);
+    wr_varint(b, start);
+    wr_varint(b, length);
+    wr_varint(b, (int32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        wr_cstring(b, matches[i]);
+        wr_bool(b, false); /* no tooltip */
+    }
+}
+
+void pkt_cb_death_combat_event(buf_t *b, int32_t player_eid, const char *json, size_t len)
+{
+    wr_varint(b, PKT_PLAY_CB_DEATH_COMBAT_EVENT);
+    wr_varint(b, player_eid);
+    wr_string(b, json, len);
+}
+
+void pkt_cb_respawn(buf_t *b, const struct pkt_respawn *r)
+{
+    wr_varint(b, PKT_PLAY_CB_RESPAWN);
+    wr_cstring(b, r->dimension_type);
+    wr_cstring(b, r->world_name);
+    wr_i64(b, r->hashed_seed);
+    wr_u8(b, r->gamemode);
+    wr_u8(b, (uint8_t)r->previous_gamemode);
+    wr_bool(b, r->is_debug);
+    wr_bool(b, r->is_flat);
+    wr_bool(b, r->copy_metadata);
+    wr_bool(b, r->has_death);
+    if (r->has_death) {
+        wr_cstring(b, r->death_world);
+        wr_position(b, r->death_x, r->death_y, r->death_z);
+    }
+    wr_varint(b, r->portal_cooldown);
 }
 
 int64_t hashed_seed(int64_t seed)

@@ -52,16 +52,118 @@ void pkt_cb_system_chat(buf_t *b, const char *json, size_t len, bool action_bar)
 void pkt_cb_update_time(buf_t *b, int64_t age, int64_t time);
 void pkt_cb_game_state_change(buf_t *b, uint8_t reason, float value);
 
-/* One Player Info Update entry with vanilla's join actions (0x3f). */
+void pkt_cb_block_change(buf_t *b, int32_t x, int32_t y, int32_t z, int32_t state);
+/* Update Section Blocks: records are state << 12 | x << 8 | z << 4 | y (section-local). */
+void pkt_cb_multi_block_change(buf_t *b, int32_t sx, int32_t sy, int32_t sz,
+                               const int64_t *records, size_t n);
+void pkt_cb_acknowledge_player_digging(buf_t *b, int32_t sequence);
+/* Set Container Slot with an item without NBT (item 0 or count 0: empty). */
+void pkt_cb_set_slot(buf_t *b, int8_t window, int32_t state_id, int16_t slot, int32_t item,
+                     int8_t count);
+
+/* One game profile property, e.g. "textures" (the skin); signature NULL =
+ * unsigned. Sent in Login Success and Player Info so clients show skins. */
+struct pkt_property {
+    const char *name;
+    const char *value;
+    const char *signature;
+};
+
+/* One Player Info Update entry with vanilla's join actions (0x3f).
+ * props/prop_count: the profile's properties (NULL/0 for none); only
+ * pkt_cb_player_info_add_props reads them. */
 struct pkt_player_entry {
     mc_uuid uuid;
     const char *name;
     int32_t gamemode;
     bool listed;
     int32_t latency_ms;
+    const struct pkt_property *props;
+    size_t prop_count;
 };
+/* Writes every entry with 0 properties (props/prop_count are not read). */
 void pkt_cb_player_info_add(buf_t *b, const struct pkt_player_entry *e, size_t n);
+/* The same with each entry's properties (skins): what online mode and
+ * forwarded players need so that others see their skins. */
+void pkt_cb_player_info_add_props(buf_t *b, const struct pkt_player_entry *e, size_t n);
+/* The property list as Login Success and Player Info write it:
+ * VarInt count, then per property String name, String value,
+ * bool signed, [String signature]. */
+void pkt_write_properties(buf_t *b, const struct pkt_property *props, size_t n);
 void pkt_cb_player_remove(buf_t *b, const mc_uuid *uuids, size_t n);
+
+/* --- multiplayer: entity tracking, tab list, chat, commands, respawn ---
+ * Angles are protocol bytes (1/256 turn; vanilla floor(deg * 256 / 360));
+ * relative moves are i16 deltas of position * 4096. */
+void pkt_cb_named_entity_spawn(buf_t *b, int32_t eid, const mc_uuid *uuid, double x, double y,
+                               double z, uint8_t yaw, uint8_t pitch);
+void pkt_cb_entity_destroy(buf_t *b, const int32_t *ids, size_t n);
+void pkt_cb_rel_entity_move(buf_t *b, int32_t eid, int16_t dx, int16_t dy, int16_t dz,
+                            bool on_ground);
+void pkt_cb_entity_move_look(buf_t *b, int32_t eid, int16_t dx, int16_t dy, int16_t dz,
+                             uint8_t yaw, uint8_t pitch, bool on_ground);
+void pkt_cb_entity_look(buf_t *b, int32_t eid, uint8_t yaw, uint8_t pitch, bool on_ground);
+void pkt_cb_entity_teleport(buf_t *b, int32_t eid, double x, double y, double z, uint8_t yaw,
+                            uint8_t pitch, bool on_ground);
+void pkt_cb_entity_head_rotation(buf_t *b, int32_t eid, uint8_t head_yaw);
+/* anim: 0 swing main arm, 3 swing off hand (vanilla ClientboundAnimatePacket). */
+void pkt_cb_animation(buf_t *b, int32_t eid, uint8_t anim);
+/* entity_status: i32 id, i8 event (3 death, 24..28 op permission level 0..4). */
+void pkt_cb_entity_status(buf_t *b, int32_t eid, int8_t status);
+
+/* One Set Entity Metadata entry. type: PKT_META_BYTE, _VARINT, _FLOAT, _POSE. */
+enum { PKT_META_BYTE = 0, PKT_META_VARINT = 1, PKT_META_FLOAT = 3, PKT_META_POSE = 20 };
+struct pkt_meta {
+    uint8_t index;
+    uint8_t type;
+    int32_t i; /* byte, varint, pose */
+    float f;   /* float */
+};
+void pkt_cb_entity_metadata(buf_t *b, int32_t eid, const struct pkt_meta *m, size_t n);
+
+/* One Set Equipment entry: slot 0 main hand, 1 off hand, 2 feet .. 5 head;
+ * item 0 = empty. Items are sent without NBT. */
+struct pkt_equipment {
+    int8_t slot;
+    int32_t item;
+    int8_t count;
+};
+void pkt_cb_entity_equipment(buf_t *b, int32_t eid, const struct pkt_equipment *e, size_t n);
+
+/* Player Info Update with a subset of PKT_INFO_GAMEMODE | _LISTED | _LATENCY. */
+enum { PKT_INFO_GAMEMODE = 0x04, PKT_INFO_LISTED = 0x08, PKT_INFO_LATENCY = 0x10 };
+struct pkt_player_update {
+    mc_uuid uuid;
+    int32_t gamemode;
+    bool listed;
+    int32_t latency_ms;
+};
+void pkt_cb_player_info_update(buf_t *b, uint8_t actions, const struct pkt_player_update *e,
+                               size_t n);
+/* Tab list header and footer, both JSON text components. */
+void pkt_cb_playerlist_header(buf_t *b, const char *header_json, size_t hlen,
+                              const char *footer_json, size_t flen);
+/* Tab-completion answer: the range [start, start+length) of the typed text
+ * (counting its leading '/') and the suggestions, without tooltips. */
+void pkt_cb_tab_complete(buf_t *b, int32_t transaction, int32_t start, int32_t length,
+                         const char *const *matches, size_t n);
+/* Combat Death: the death screen's message (JSON). */
+void pkt_cb_death_combat_event(buf_t *b, int32_t player_eid, const char *json, size_t len);
+
+struct pkt_respawn {
+    const char *dimension_type; /* "minecraft:overworld" */
+    const char *world_name;
+    int64_t hashed_seed;
+    uint8_t gamemode;
+    int8_t previous_gamemode; /* -1 none */
+    bool is_debug, is_flat;
+    bool copy_metadata;
+    bool has_death;
+    const char *death_world;
+    int32_t death_x, death_y, death_z;
+    int32_t portal_cooldown;
+};
+void pkt_cb_respawn(buf_t *b, const struct pkt_respawn *r);
 
 /* Vanilla's obfuscated seed: first 8 bytes (LE) of SHA-256 of the LE seed. */
 int64_t hashed_seed(int64_t seed);

@@ -30,49 +30,23 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "data/packet_ids.h"
+#include "data/blocks.h"
 #include "data/registry_codec.h"
+#include "game/chat.h"
+#include "game/commands.h"
+#include "game/entities.h"
 #include "game/packets.h"
+#include "game/play.h"
 #include "net/server.h"
 #include "proto/frame.h"
+#include "world/spiral.h"
 
 #define WIN         (2 * VIEW_DISTANCE_MAX + 1)
 #define WIN_BYTES   ((WIN * WIN + 7) / 8)
-#define SPAWN_X     0.5
-#define SPAWN_Z     0.5
+#define CHUNKS_PER_TICK         64 /* chunks one player may be sent per tick (fairness) */
+#define CHUNK_REQUESTS_PER_PASS 32 /* not-ready chunks one scan may wait on */
 #define MAX_COORD   3.0e7
 #define MAX_Y_COORD 2.0e7
-
-struct offset {
-    int8_t dx, dz;
-};
-
-static struct offset spiral[WIN * WIN];
-static int spiral_end[VIEW_DISTANCE_MAX + 1]; /* entries worth scanning per distance */
-
-static int cmp_offset(const void *a, const void *b)
-{
-    const struct offset *p = a, *q = b;
-    int da = p->dx * p->dx + p->dz * p->dz, db = q->dx * q->dx + q->dz * q->dz;
-    if (da != db) return da - db;
-    if (p->dx != q->dx) return p->dx - q->dx;
-    return p->dz - q->dz;
-}
-
-static void spiral_init(void)
-{
-    if (spiral_end[0]) return;
-    int n = 0;
-    for (int dx = -VIEW_DISTANCE_MAX; dx <= VIEW_DISTANCE_MAX; dx++)
-        for (int dz = -VIEW_DISTANCE_MAX; dz <= VIEW_DISTANCE_MAX; dz++)
-            spiral[n++] = (struct offset){(int8_t)dx, (int8_t)dz};
-    qsort(spiral, (size_t)n, sizeof spiral[0], cmp_offset);
-    for (int vd = 0; vd <= VIEW_DISTANCE_MAX; vd++) {
-        int end = 0;
-        for (int i = 0; i < n; i++)
-            if (abs(spiral[i].dx) <= vd && abs(spiral[i].dz) <= vd) end = i + 1;
-        spiral_end[vd] = end;
-    }
-}
 
 static inline int bit_index(int dx, int dz)
 {
@@ -122,13 +96,180 @@ static void announce(const char *key, const char *name)
 {
     buf_t j;
     buf_init(&j, 1024);
-    buf_append(&j, "{\"translate\":\"", 14);
+    buf_lit(&j, "{\"translate\":\"");
     buf_append(&j, key, strlen(key));
-    buf_append(&j, "\",\"with\":[{\"text\":", 18);
+    buf_lit(&j, "\",\"with\":[{\"text\":");
     json_append_string(&j, name, strlen(name));
-    buf_append(&j, "}],\"color\":\"yellow\"}", 20);
+    buf_lit(&j, "}],\"color\":\"yellow\"}");
     if (!j.failed) broadcast_system_text((const char *)j.data, j.len);
     buf_free(&j);
+}
+
+/* ------------------------------------------------------------ viewers, edits */
+
+bool play_sees_chunk(const player *p, int32_t cx, int32_t cz)
+{
+    int32_t dx = cx - p->center_x, dz = cz - p->center_z;
+    if (dx < -VIEW_DISTANCE_MAX || dx > VIEW_DISTANCE_MAX || dz < -VIEW_DISTANCE_MAX ||
+        dz > VIEW_DISTANCE_MAX)
+        return false;
+    return bit_get(p->loaded, bit_index(dx, dz));
+}
+
+void play_send_to_viewers(int32_t cx, int32_t cz, const uint8_t *frame, size_t len)
+{
+    for (size_t i = 0; i < srv->player_count; i++) {
+        conn *o = srv->players[i];
+        if (play_sees_chunk(o->player, cx, cz)) conn_send_raw(o, frame, len);
+    }
+}
+
+/*
+ * Block changes of this tick, broadcast by play_tick_end. Bounded: past the
+ * cap an edit still changes the world (and the re-encoded chunk), it just
+ * is not broadcast as a Block Update this tick.
+ */
+#define MAX_CHANGES_PER_TICK 65536
+
+struct block_change {
+    int32_t x, y, z;
+    uint16_t state;
+    uint32_t order; /* keeps the last write last after sorting */
+};
+
+static struct block_change *changes;
+static size_t change_count, change_cap;
+
+int play_set_block(int32_t x, int32_t y, int32_t z, uint16_t state)
+{
+    if (world_set_block(&srv->world, x, y, z, state) < 0) return -1;
+    if (change_count == change_cap) {
+        size_t ncap = change_cap ? change_cap * 2 : 256;
+        if (ncap > MAX_CHANGES_PER_TICK) return 0;
+        struct block_change *n = realloc(changes, ncap * sizeof *n);
+        if (!n) return 0;
+        changes = n;
+        change_cap = ncap;
+    }
+    changes[change_count] = (struct block_change){x, y, z, state, (uint32_t)change_count};
+    change_count++;
+    return 0;
+}
+
+static bool same_section(const struct block_change *a, const struct block_change *b)
+{
+    return (a->x >> 4) == (b->x >> 4) && (a->z >> 4) == (b->z >> 4) && (a->y >> 4) == (b->y >> 4);
+}
+
+static int cmp_change(const void *a, const void *b)
+{
+    const struct block_change *p = a, *q = b;
+    if ((p->x >> 4) != (q->x >> 4)) return (p->x >> 4) < (q->x >> 4) ? -1 : 1;
+    if ((p->z >> 4) != (q->z >> 4)) return (p->z >> 4) < (q->z >> 4) ? -1 : 1;
+    if ((p->y >> 4) != (q->y >> 4)) return (p->y >> 4) < (q->y >> 4) ? -1 : 1;
+    return p->order < q->order ? -1 : p->order > q->order;
+}
+
+/* Sends a framed copy of srv->pkt to the viewers of chunk (cx, cz). */
+static void pkt_to_viewers(int32_t cx, int32_t cz)
+{
+    static buf_t framed;
+    if (!framed.limit) buf_init(&framed, FRAME_MAX_PACKET + 16);
+    buf_reset(&framed);
+    if (frame_encode(&framed, srv->pkt.data, srv->pkt.len, srv->cfg.compression_threshold,
+                     srv->compressor) < 0)
+        return;
+    play_send_to_viewers(cx, cz, framed.data, framed.len);
+}
+
+void play_tick_end(void)
+{
+    static int64_t records[4096];
+    cmd_tick_begin();
+    if (change_count) {
+        qsort(changes, change_count, sizeof *changes, cmp_change);
+        size_t i = 0;
+        while (i < change_count) {
+            size_t j = i;
+            while (j < change_count && same_section(&changes[j], &changes[i])) j++;
+            const struct block_change *b = &changes[i];
+            buf_reset(&srv->pkt);
+            if (j - i == 1) {
+                pkt_cb_block_change(&srv->pkt, b->x, b->y, b->z, b->state);
+            } else {
+                size_t n = 0;
+                for (size_t k = i; k < j && n < 4096; k++)
+                    records[n++] = (int64_t)changes[k].state << 12 | (changes[k].x & 15) << 8 |
+                                   (changes[k].z & 15) << 4 | (changes[k].y & 15);
+                pkt_cb_multi_block_change(&srv->pkt, b->x >> 4, b->y >> 4, b->z >> 4, records,
+                                          n);
+            }
+            pkt_to_viewers(b->x >> 4, b->z >> 4);
+            i = j;
+        }
+        change_count = 0;
+        if (change_cap > 4096) {
+            free(changes);
+            changes = NULL;
+            change_cap = 0;
+        }
+    }
+    /* Acknowledge after the updates, as vanilla: the client then trusts the server's blocks. */
+    for (size_t i = 0; i < srv->player_count; i++) {
+        player *p = srv->players[i]->player;
+        if (p->ack_sequence < 0) continue;
+        buf_reset(&srv->pkt);
+        pkt_cb_acknowledge_player_digging(&srv->pkt, p->ack_sequence);
+        conn_send_pkt(srv->players[i]);
+        p->ack_sequence = -1;
+    }
+    ent_tick_end(); /* entity tracking and the movement relay */
+    cmd_tick_end(); /* day time, weather, chat spam decay, tick timer */
+}
+
+static void on_relit(chunk_entry *e, const uint8_t *frame, size_t len)
+{
+    log_debug("chunk %d,%d re-encoded after edits: Update Light to its viewers", e->c.x, e->c.z);
+    play_send_to_viewers(e->c.x, e->c.z, frame, len);
+}
+
+/* A spawn column: land above sea level, with no tree trunk within 3 blocks. */
+static bool good_spawn_column(int32_t x, int32_t z, int *y)
+{
+    int h = world_surface_y(&srv->world, x, z);
+    *y = h + 1;
+    if (srv->cfg.level_type != LEVEL_NORMAL) return true;
+    if (h < SEA_LEVEL) return false;
+    for (int dx = -3; dx <= 3; dx++)
+        for (int dz = -3; dz <= 3; dz++)
+            if (hash_xz(srv->world.terrain.seed, x + dx, z + dz, 42) % 1000 < 28) return false;
+    return true;
+}
+
+void play_init(void)
+{
+    spiral_init();
+    cmd_init(); /* day time, ops.json */
+    srv->world.on_relit = on_relit;
+    int y = 0;
+    /* Rings of growing radius around 0,0, every 4th column, up to 512 blocks out. */
+    for (int r = 0; r <= 512; r += 4)
+        for (int i = -r; i <= r; i += 4)
+            for (int side = 0; side < 4; side++) {
+                int32_t x = side < 2 ? i : (side == 2 ? -r : r);
+                int32_t z = side < 2 ? (side == 0 ? -r : r) : i;
+                if (good_spawn_column(x, z, &y)) {
+                    srv->spawn_x = x + 0.5;
+                    srv->spawn_y = y;
+                    srv->spawn_z = z + 0.5;
+                    log_info("spawn point: %d, %d, %d", x, y, z);
+                    return;
+                }
+            }
+    srv->spawn_x = 0.5;
+    srv->spawn_y = world_surface_y(&srv->world, 0, 0) + 1;
+    srv->spawn_z = 0.5;
+    log_warn("no land within 512 blocks of 0,0; spawning at 0, %d, 0", (int)srv->spawn_y);
 }
 
 /* ------------------------------------------------------------ chunk window */
@@ -165,6 +306,7 @@ static void window_move(conn *c, int32_t ncx, int32_t ncz, int nvd)
     p->center_z = ncz;
     p->view_distance = nvd;
     p->scan_pos = 0;
+    p->window_complete = false;
     if (moved && !c->closed) {
         buf_reset(&srv->pkt);
         pkt_cb_update_view_position(&srv->pkt, ncx, ncz);
@@ -172,16 +314,32 @@ static void window_move(conn *c, int32_t ncx, int32_t ncz, int nvd)
     }
 }
 
+/* Respawn: the client starts a new level, so every chunk is unloaded and the
+ * window streams again around the player's (new) position. */
+void play_reset_window(conn *c)
+{
+    player *p = c->player;
+    for (int dx = -VIEW_DISTANCE_MAX; dx <= VIEW_DISTANCE_MAX; dx++)
+        for (int dz = -VIEW_DISTANCE_MAX; dz <= VIEW_DISTANCE_MAX; dz++)
+            if (bit_get(p->loaded, bit_index(dx, dz)))
+                unload_chunk(c, p->center_x + dx, p->center_z + dz);
+    memset(p->loaded, 0, WIN_BYTES);
+    window_move(c, chunk_of(p->x), chunk_of(p->z), p->view_distance);
+    buf_reset(&srv->pkt);
+    pkt_cb_update_view_position(&srv->pkt, p->center_x, p->center_z);
+    conn_send_pkt(c);
+}
+
 static void send_spawn(conn *c)
 {
     player *p = c->player;
     buf_reset(&srv->pkt);
-    pkt_cb_spawn_position(&srv->pkt, (int32_t)floor(SPAWN_X), FLAT_SURFACE_Y + 1,
-                          (int32_t)floor(SPAWN_Z), 0.0f);
+    pkt_cb_spawn_position(&srv->pkt, (int32_t)floor(srv->spawn_x), (int32_t)floor(srv->spawn_y),
+                          (int32_t)floor(srv->spawn_z), 0.0f);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
     pkt_cb_update_time(&srv->pkt, (int64_t)srv->tick_count,
-                       1000 + (int64_t)srv->tick_count % 24000);
+                       srv->day_time);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
     pkt_cb_update_health(&srv->pkt, 20.0f, 20, 5.0f);
@@ -192,33 +350,52 @@ static void send_spawn(conn *c)
     pkt_cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
     conn_send_pkt(c);
     p->spawned = true;
+    log_debug("%s: spawn sent after %llu chunks", p->name, (unsigned long long)p->chunks_sent);
 }
 
+/* True once the 3×3 chunks around the player are out (the first 9 of the spiral). */
+static bool inner_ring_sent(const player *p)
+{
+    for (int i = 0; i < 9; i++)
+        if (!bit_get(p->loaded, bit_index(spiral_offsets()[i].dx, spiral_offsets()[i].dz))) return false;
+    return true;
+}
+
+/*
+ * Sends what is ready of the window, nearest first, while the output queue
+ * has room; asks the world for what is not. scan_pos stays at the nearest
+ * chunk still missing, so later passes resume there.
+ */
 void play_stream_chunks(conn *c)
 {
     player *p = c->player;
-    if (!p || c->closed || c->state != CS_PLAY) return;
-    int end = spiral_end[p->view_distance];
-    while (p->scan_pos < end && c->wbuf.len < CHUNK_SEND_WINDOW && !c->closed) {
-        struct offset o = spiral[p->scan_pos];
+    if (!p || c->closed || c->state != CS_PLAY || p->window_complete) return;
+    int end = spiral_end(p->view_distance);
+    int first_missing = -1, waiting = 0;
+    int i;
+    for (i = p->scan_pos; i < end; i++) {
+        struct chunk_offset o = spiral_offsets()[i];
         if (abs(o.dx) > p->view_distance || abs(o.dz) > p->view_distance ||
-            bit_get(p->loaded, bit_index(o.dx, o.dz))) {
-            p->scan_pos++;
+            bit_get(p->loaded, bit_index(o.dx, o.dz)))
             continue;
-        }
+        if (c->wbuf.len >= CHUNK_SEND_WINDOW || p->chunks_this_tick >= CHUNKS_PER_TICK) break;
         int32_t cx = p->center_x + o.dx, cz = p->center_z + o.dz;
         const buf_t *frame = world_acquire_frame(&srv->world, cx, cz);
         if (!frame) {
-            log_error("cannot build chunk %d,%d (out of memory)", cx, cz);
-            return;
+            if (first_missing < 0) first_missing = i;
+            if (++waiting >= CHUNK_REQUESTS_PER_PASS) break;
+            continue;
         }
         bit_set(p->loaded, bit_index(o.dx, o.dz));
         p->chunks_sent++;
-        p->scan_pos++;
+        p->chunks_this_tick++;
         conn_send_raw(c, frame->data, frame->len);
-        if (!p->spawned && p->scan_pos >= 9) send_spawn(c);
+        if (c->closed) return;
     }
-    if (!p->spawned && p->scan_pos >= end && !c->closed) send_spawn(c);
+    if (first_missing < 0) first_missing = i;
+    p->scan_pos = first_missing;
+    if (p->scan_pos >= end) p->window_complete = true;
+    if (!p->spawned && (p->window_complete || inner_ring_sent(p))) send_spawn(c);
 }
 
 /* -------------------------------------------------------------------- join */
@@ -234,7 +411,8 @@ static int8_t ability_flags(int gamemode)
 
 static struct pkt_player_entry entry_of(const player *p)
 {
-    struct pkt_player_entry e = {p->uuid, p->name, p->gamemode, true, 0};
+    struct pkt_player_entry e = {
+        .uuid = p->uuid, .name = p->name, .gamemode = p->gamemode, .listed = true};
     return e;
 }
 
@@ -255,13 +433,14 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     p->loaded = loaded;
     p->entity_id = srv->next_entity_id++;
     p->gamemode = srv->cfg.gamemode;
-    p->x = SPAWN_X;
-    p->y = FLAT_SURFACE_Y + 1;
-    p->z = SPAWN_Z;
+    p->x = srv->spawn_x;
+    p->y = srv->spawn_y;
+    p->z = srv->spawn_z;
     p->view_distance = srv->cfg.view_distance;
     p->center_x = chunk_of(p->x);
     p->center_z = chunk_of(p->z);
     p->next_keepalive_ms = srv->now_ms + KEEPALIVE_INTERVAL;
+    p->ack_sequence = -1;
     c->player = p;
     if (players_add(c) < 0) {
         conn_kick(c, "Server out of memory");
@@ -329,6 +508,8 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     uuid_format(&uuid, id);
     log_info("%s[/%s] logged in with entity id %d at (%.1f, %.1f, %.1f), uuid %s", p->name, c->addr,
              p->entity_id, p->x, p->y, p->z, id);
+    ent_join(c); /* tracked by others from the end of this tick */
+    cmd_join(c); /* command tree, op level, tab list header, weather */
     announce("multiplayer.player.joined", p->name);
     play_stream_chunks(c);
 }
@@ -345,6 +526,7 @@ void play_leave(conn *c)
             if (bit_get(p->loaded, bit_index(dx, dz)))
                 world_release(&srv->world, p->center_x + dx, p->center_z + dz, srv->now_ms);
     memset(p->loaded, 0, WIN_BYTES);
+    ent_leave(c); /* Remove Entities to whoever saw the player, before Player Info Remove */
     buf_reset(&srv->pkt);
     pkt_cb_player_remove(&srv->pkt, &p->uuid, 1);
     broadcast_pkt(c);
@@ -357,7 +539,9 @@ void play_leave(conn *c)
 void play_tick(conn *c)
 {
     player *p = c->player;
+    cmd_tick_begin(); /* tick timer: the first call of a tick marks its start */
     if (!p) return;
+    p->chunks_this_tick = 0;
     if (p->keepalive_pending && srv->now_ms - p->keepalive_sent_ms >= KEEPALIVE_TIMEOUT) {
         conn_kick(c, "Timed out");
         return;
@@ -387,7 +571,10 @@ static void h_keep_alive(conn *c, rd_t *r)
 {
     int64_t id = rd_i64(r);
     player *p = c->player;
-    if (!r->err && p->keepalive_pending && id == p->keepalive_id) p->keepalive_pending = false;
+    if (!r->err && p->keepalive_pending && id == p->keepalive_id) {
+        p->keepalive_pending = false;
+        ent_keepalive_rtt(c, srv->now_ms - p->keepalive_sent_ms); /* tab-list latency */
+    }
 }
 
 static void h_settings(conn *c, rd_t *r)
@@ -395,14 +582,15 @@ static void h_settings(conn *c, rd_t *r)
     size_t len;
     rd_string(r, 16, &len); /* locale */
     int8_t vd = rd_i8(r);
-    rd_varint(r); /* chat mode */
-    rd_bool(r);   /* chat colours */
-    rd_u8(r);     /* skin parts */
-    rd_varint(r); /* main hand */
-    rd_bool(r);   /* text filtering */
-    rd_bool(r);   /* server listing */
+    int32_t chat_mode = rd_varint(r);
+    rd_bool(r); /* chat colours */
+    uint8_t skin = rd_u8(r);
+    int32_t main_hand = rd_varint(r);
+    rd_bool(r); /* text filtering */
+    rd_bool(r); /* server listing */
     if (r->err) return;
     player *p = c->player;
+    ent_settings(c, skin, main_hand, chat_mode); /* seen by others; chat visibility */
     int nvd = vd < srv->cfg.view_distance ? vd : srv->cfg.view_distance;
     if (nvd < 2) nvd = 2;
     if (nvd != p->view_distance) window_move(c, p->center_x, p->center_z, nvd);
@@ -472,6 +660,16 @@ static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
     [PKT_PLAY_SB_POSITION_LOOK] = h_position_look,
     [PKT_PLAY_SB_LOOK] = h_look,
     [PKT_PLAY_SB_FLYING] = h_flying,
+    [PKT_PLAY_SB_BLOCK_DIG] = interact_block_dig,
+    [PKT_PLAY_SB_BLOCK_PLACE] = interact_block_place,
+    [PKT_PLAY_SB_SET_CREATIVE_SLOT] = interact_set_creative_slot,
+    [PKT_PLAY_SB_HELD_ITEM_SLOT] = interact_held_item_slot,
+    [PKT_PLAY_SB_CHAT_MESSAGE] = chat_sb_chat_message,
+    [PKT_PLAY_SB_CHAT_COMMAND] = cmd_sb_chat_command,
+    [PKT_PLAY_SB_TAB_COMPLETE] = cmd_sb_tab_complete,
+    [PKT_PLAY_SB_ENTITY_ACTION] = ent_sb_entity_action,
+    [PKT_PLAY_SB_ARM_ANIMATION] = ent_sb_arm_animation,
+    [PKT_PLAY_SB_CLIENT_COMMAND] = ent_sb_client_command,
 };
 
 void play_dispatch(conn *c, int32_t id, rd_t *r)

@@ -22,14 +22,16 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/workers.h"
 #include "data/packet_ids.h"
 #include "data/version.h"
+#include "proto/crypto.h"
 #include "proto/frame.h"
 
 struct server *srv;
 
 /* epoll tags for the fixed descriptors; connections use their conn pointer. */
-static char tag_listen, tag_signal, tag_stdin;
+static char tag_listen, tag_signal, tag_stdin, tag_workers, tag_auth;
 
 #define MAX_EVENTS     256
 #define LISTEN_BACKLOG 1024
@@ -69,21 +71,28 @@ void conn_send_pkt(conn *c)
         return;
     }
     int threshold = c->compressed ? srv->cfg.compression_threshold : -1;
+    size_t from = c->wbuf.len;
     if (frame_encode(&c->wbuf, srv->pkt.data, srv->pkt.len, threshold, srv->compressor) < 0) {
         output_overflow(c);
         return;
     }
+    /* Encrypt in place, only the bytes just appended (the stream's order). */
+    if (c->enc) mc_cfb8_update(c->enc, c->wbuf.data + from, c->wbuf.len - from);
     flush_list_add(c);
 }
 
 void conn_send_raw(conn *c, const void *p, size_t n)
 {
     if (c->closed) return;
+    size_t from = c->wbuf.len;
     buf_append(&c->wbuf, p, n);
     if (c->wbuf.failed) {
         output_overflow(c);
         return;
     }
+    /* `p` may be a cached frame shared by many players: it stays plaintext;
+     * only this connection's copy in wbuf is encrypted. */
+    if (c->enc) mc_cfb8_update(c->enc, c->wbuf.data + from, n);
     flush_list_add(c);
 }
 
@@ -197,27 +206,38 @@ void conn_drop(conn *c, const char *why)
 void conn_kick(conn *c, const char *reason)
 {
     if (c->closed || c->state == CS_CLOSING) return;
+    buf_t json;
+    buf_init(&json, 4096);
+    buf_lit(&json, "{\"text\":");
+    json_append_string(&json, reason, strlen(reason));
+    buf_lit(&json, "}");
+    buf_append(&json, "", 1);
+    conn_kick_json(c, json.failed ? "{\"text\":\"Disconnected\"}" : (const char *)json.data,
+                   reason);
+    buf_free(&json);
+}
+
+void conn_kick_json(conn *c, const char *json, const char *log_text)
+{
+    if (c->closed || c->state == CS_CLOSING) return;
     /* Status and legacy pings end through here too: not worth an info line. */
     log_msg(c->state == CS_LOGIN || c->state == CS_PLAY ? LOG_INFO : LOG_DEBUG,
             "[%s] %s%sdisconnected: %s", c->addr, c->player ? c->player->name : "",
-            c->player ? " " : "", reason);
+            c->player ? " " : "", log_text);
     if (c->state == CS_LOGIN || c->state == CS_PLAY) {
         buf_t *b =
             pkt_begin(c->state == CS_LOGIN ? PKT_LOGIN_CB_DISCONNECT : PKT_PLAY_CB_KICK_DISCONNECT);
-        buf_t json;
-        buf_init(&json, 4096);
-        buf_append(&json, "{\"text\":", 8);
-        json_append_string(&json, reason, strlen(reason));
-        buf_append(&json, "}", 1);
-        wr_string(b, (const char *)json.data, json.len);
-        buf_free(&json);
+        wr_string(b, json, strlen(json));
         conn_send_pkt(c);
     }
     if (c->closed) return;
     leave_game(c);
     c->state = CS_CLOSING;
     c->deadline_ms = srv->now_ms + CONN_CLOSING_GRACE;
-    shutdown(c->fd, SHUT_RD);
+    c->rbuf.len = 0;
+    /* From now on only output matters: stop watching for input. */
+    c->want_write = true;
+    epoll_mod(c, EPOLLOUT);
     flush_list_add(c);
 }
 
@@ -227,6 +247,7 @@ static void free_closed(void)
     srv->free_list = NULL;
     while (c) {
         conn *next = c->next_free;
+        login_conn_free(c);
         buf_free(&c->rbuf);
         buf_free(&c->wbuf);
         if (c->player) {
@@ -243,9 +264,12 @@ static void free_closed(void)
 static size_t max_frame_for(enum conn_state st)
 {
     switch (st) {
-    case CS_HANDSHAKE: return 1024;
+    /* BungeeCord forwarding puts the client's IP, UUID and properties in the
+     * handshake's host string: allow it room only when that mode is on. */
+    case CS_HANDSHAKE: return srv->cfg.forwarding_mode == FWD_BUNGEECORD ? (32u << 10) + 64 : 1024;
     case CS_STATUS: return 64;
-    case CS_LOGIN: return 4096;
+    /* Velocity's forwarding answer carries the profile's properties. */
+    case CS_LOGIN: return srv->cfg.forwarding_mode == FWD_VELOCITY ? (32u << 10) + 64 : 4096;
     default: return FRAME_MAX_LENGTH;
     }
 }
@@ -270,6 +294,13 @@ static void dispatch(conn *c, const uint8_t *pkt, size_t len)
 static void conn_parse(conn *c)
 {
     size_t off = 0;
+    if (srv->cfg.proxy_protocol && !c->proxy_done) {
+        /* The load balancer's PROXY header comes before any Minecraft byte. */
+        long n = login_proxy_header(c, c->rbuf.data, c->rbuf.len);
+        if (n <= 0) return; /* need more, or dropped */
+        c->proxy_done = true;
+        off = (size_t)n;
+    }
     while (!c->closed && c->state != CS_CLOSING && off < c->rbuf.len) {
         const uint8_t *in = c->rbuf.data + off;
         size_t avail = c->rbuf.len - off;
@@ -297,6 +328,13 @@ static void conn_parse(conn *c)
         }
         off += (size_t)n;
         dispatch(c, pkt, plen);
+        if (c->decrypt_rest) {
+            /* Encryption began with that packet: what follows is ciphertext
+             * (unless the packet also ended the connection's input). */
+            c->decrypt_rest = false;
+            if (!c->closed && c->state != CS_CLOSING && off < c->rbuf.len)
+                mc_cfb8_update(c->dec, c->rbuf.data + off, c->rbuf.len - off);
+        }
     }
     if (!c->closed) {
         buf_consume(&c->rbuf, off);
@@ -317,17 +355,18 @@ static void conn_read(conn *c)
         }
         ssize_t n = read(c->fd, dst, want);
         if (n > 0) {
+            if (c->dec) mc_cfb8_update(c->dec, dst, (size_t)n);
             c->rbuf.len += (size_t)n;
             budget -= (size_t)n;
-            if (c->state == CS_CLOSING)
-                c->rbuf.len = 0; /* discard */
-            else
-                conn_parse(c);
+            conn_parse(c);
+            if (c->state == CS_CLOSING) return; /* reading is over; the kick is being flushed */
             continue;
         }
         if (n == 0) {
-            if (c->player) log_info("%s lost connection: disconnected", c->player->name);
-            else log_debug("[%s] client closed the connection", c->addr);
+            if (c->player)
+                log_info("%s lost connection: disconnected", c->player->name);
+            else
+                log_debug("[%s] client closed the connection", c->addr);
             conn_drop(c, NULL);
             return;
         }
@@ -424,6 +463,8 @@ static void tick(void)
         }
         if (c->state == CS_PLAY) play_tick(c);
     }
+    play_tick_end();
+    world_flush_edits(&srv->world);
     if (srv->tick_count % 20 == 0) world_sweep(&srv->world, srv->now_ms);
 }
 
@@ -520,9 +561,13 @@ int server_init(struct server *s, const struct server_config *cfg)
     buf_init(&s->pkt, FRAME_MAX_PACKET);
     s->compressor = libdeflate_alloc_compressor(4);
     s->decompressor = libdeflate_alloc_decompressor();
-    if (!s->compressor || !s->decompressor ||
-        world_init(&s->world, cfg->compression_threshold) < 0) {
+    if (!s->compressor || !s->decompressor) {
         log_error("out of memory at startup");
+        return -1;
+    }
+    char err[512];
+    if (world_init(&s->world, cfg, err, sizeof err) < 0) {
+        log_error("%s", err);
         return -1;
     }
 
@@ -553,6 +598,27 @@ int server_init(struct server *s, const struct server_config *cfg)
     if (fl >= 0 && fcntl(STDIN_FILENO, F_SETFL, fl | O_NONBLOCK) == 0) {
         ev.data.ptr = &tag_stdin;
         if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, STDIN_FILENO, &ev) == 0) s->stdin_open = true;
+    }
+
+    int nworkers = cfg->worker_threads;
+    if (nworkers == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        nworkers = cpus > 1 ? (int)cpus - 1 : 1;
+    }
+    int wfd = workers_start(nworkers, 6);
+    if (wfd < 0) {
+        log_error("cannot start %d worker threads", nworkers);
+        return -1;
+    }
+    ev.data.ptr = &tag_workers;
+    epoll_ctl(s->epfd, EPOLL_CTL_ADD, wfd, &ev);
+    play_init();
+
+    int afd = -1;
+    if (login_init(&s->cfg, &afd) < 0) return -1;
+    if (afd >= 0) {
+        ev.data.ptr = &tag_auth;
+        epoll_ctl(s->epfd, EPOLL_CTL_ADD, afd, &ev);
     }
 
     s->listen_fd = open_listener(cfg);
@@ -637,6 +703,10 @@ int server_run(struct server *s)
                 }
             } else if (tag == &tag_stdin) {
                 console_read();
+            } else if (tag == &tag_workers) {
+                workers_drain();
+            } else if (tag == &tag_auth) {
+                login_auth_drain();
             } else {
                 conn *c = tag;
                 if (c->closed) continue;
@@ -671,6 +741,8 @@ int server_run(struct server *s)
 void server_free(struct server *s)
 {
     free_closed();
+    login_free();
+    workers_stop();
     if (s->listen_fd >= 0) close(s->listen_fd);
     if (s->signal_fd >= 0) close(s->signal_fd);
     if (s->epfd >= 0) close(s->epfd);

@@ -46,12 +46,16 @@
 #define KEEPALIVE_INTERVAL   15000
 #define KEEPALIVE_TIMEOUT    30000
 #define CHUNK_SEND_WINDOW    (256u << 10) /* stream chunks while less is queued */
-#define VIEW_DISTANCE_MAX    32
+#define VIEW_DISTANCE_MAX    32 /* = SPIRAL_MAX */
 #define PLAYER_NAME_MAX      16
 
 enum conn_state { CS_HANDSHAKE, CS_STATUS, CS_LOGIN, CS_PLAY, CS_CLOSING };
 
 struct server;
+struct pkt_property; /* game/packets.h */
+struct mc_cfb8;      /* proto/crypto.h */
+struct mc_profile;   /* net/proxy.h */
+struct auth_req;     /* net/auth.h */
 
 typedef struct player {
     int32_t entity_id;
@@ -65,6 +69,8 @@ typedef struct player {
     int32_t center_x, center_z; /* chunk the loaded window is centred on */
     uint8_t *loaded;            /* bitmap over the (2*VIEW_DISTANCE_MAX+1)^2 window */
     int scan_pos;               /* index into the spiral of offsets still to check */
+    bool window_complete;       /* every chunk of the window sent */
+    int chunks_this_tick;       /* fairness cap, reset every tick */
     int32_t teleport_id;        /* last teleport sent */
     bool teleport_pending;
     bool spawned; /* spawn position + health sent */
@@ -73,6 +79,32 @@ typedef struct player {
     bool keepalive_pending;
     int64_t next_keepalive_ms;
     uint64_t chunks_sent;
+    /* Inventory as the player window numbers it: 0 crafting result, 1-4 grid,
+     * 5-8 armour, 9-35 main, 36-44 hotbar, 45 off hand. */
+    struct inv_slot {
+        int16_t item; /* 0 = empty (air) */
+        int8_t count;
+    } inventory[46];
+    int held_slot; /* 0..8 */
+    int32_t inventory_state; /* state id of the player window */
+    bool digging;
+    int32_t dig_x, dig_y, dig_z;
+    int64_t dig_start_ms;
+    int32_t ack_sequence; /* highest block change sequence to acknowledge; -1 none */
+    /* Profile properties (the skin) for Player Info; point into the conn's
+     * profile, which lives as long as the player (set by play_join). */
+    const struct pkt_property *props;
+    size_t prop_count;
+    /* Multiplayer (game/entities.c, chat.c, commands.c). */
+    struct ent *ent;    /* tracking and relay state; owned by entities.c */
+    float health;       /* 0 = dead (waiting for the respawn request) */
+    int32_t food;
+    int32_t latency_ms; /* keep-alive round trip, smoothed as vanilla (3/4 old + 1/4 new) */
+    int op_level;       /* 0..4 from ops.json */
+    int chat_mode;      /* client setting: 0 full, 1 commands only, 2 hidden */
+    int chat_spam;      /* vanilla chatSpamTickCount: +20 per message, -1 per tick */
+    uint8_t skin_parts; /* client setting, shown to others as metadata */
+    uint8_t main_hand;  /* 0 left, 1 right */
 } player;
 
 typedef struct conn {
@@ -94,6 +126,19 @@ typedef struct conn {
     struct conn *prev, *next; /* all connections */
     struct conn *next_free;
     int players_index; /* position in server.players, -1 if none */
+    /* Login, encryption, proxies (net/handshake.c; see its state diagram). */
+    uint8_t login_step;         /* enum login_step in handshake.c */
+    bool proxy_done;            /* proxy-protocol: the PROXY header was read */
+    bool decrypt_rest;          /* decryption just began: rbuf past the frame is ciphertext */
+    struct mc_cfb8 *enc, *dec;  /* AES-CFB8 streams once encryption is on; owned */
+    struct mc_profile *profile; /* identity from the session server or a proxy; owned */
+    struct auth_req *auth;      /* hasJoined in flight (net/auth.c owns it) */
+    int32_t plugin_msg_id;      /* Velocity: the Login Plugin Request's message id */
+    uint8_t verify_token[4];
+    char login_name[PLAYER_NAME_MAX + 1]; /* from Login Start */
+    /* mirrors of the profile's properties for play_join (player.props) */
+    const struct pkt_property *props;
+    size_t prop_count;
 } conn;
 
 struct server {
@@ -116,6 +161,7 @@ struct server {
     conn **players;
     size_t player_count, player_cap;
     int32_t next_entity_id;
+    double spawn_x, spawn_y, spawn_z;
     world world;
     struct libdeflate_compressor *compressor;
     struct libdeflate_decompressor *decompressor;
@@ -125,6 +171,10 @@ struct server {
     char *favicon;     /* "data:image/png;base64,..." or NULL */
     char console_line[1024];
     size_t console_len;
+    /* World state changed by commands (game/commands.c). */
+    int64_t day_time; /* ticks; time of day is day_time % 24000 */
+    bool raining, thundering;
+    float spawn_angle;
 };
 
 extern struct server *srv;
@@ -142,6 +192,9 @@ void conn_send_pkt(conn *c);
 void conn_send_raw(conn *c, const void *p, size_t n);
 /* Sends a disconnect with `reason` (plain text) if the state has one, then closes. */
 void conn_kick(conn *c, const char *reason);
+/* The same with a chat component (JSON) as the reason, e.g. a translation
+ * key; `log_text` is what the log line says. */
+void conn_kick_json(conn *c, const char *json, const char *log_text);
 /* Closes at once; `why` is logged. */
 void conn_drop(conn *c, const char *why);
 
@@ -152,6 +205,19 @@ int players_add(conn *c);
 buf_t *pkt_begin(int32_t id);
 
 /* --- handshake, status, login (net/handshake.c) --- */
+/* Startup: the RSA key (online mode), the Velocity secret, the auth thread.
+ * -1 (logged) refuses to start. Returns through *auth_fd the eventfd to
+ * watch (-1 if none). */
+int login_init(const struct server_config *cfg, int *auth_fd);
+void login_free(void);
+/* The auth eventfd is readable: finish the logins whose check came back. */
+void login_auth_drain(void);
+/* Releases a connection's login state (ciphers, profile, pending check);
+ * called when the connection is freed. */
+void login_conn_free(conn *c);
+/* proxy-protocol: consumes the PROXY header at the start of rbuf. Returns
+ * bytes consumed (>0), 0 = need more, -1 = connection dropped. */
+long login_proxy_header(conn *c, const uint8_t *p, size_t len);
 void handshake_dispatch(conn *c, int32_t id, rd_t *r);
 void status_dispatch(conn *c, int32_t id, rd_t *r);
 void login_dispatch(conn *c, int32_t id, rd_t *r);
@@ -161,6 +227,10 @@ void status_invalidate(void);
 int status_load_favicon(const char *path);
 
 /* --- play (game/play.c) --- */
+/* Picks the spawn point and sets world hooks; once, before the loop starts. */
+void play_init(void);
+/* Per-tick work after every player's play_tick: block change broadcasts. */
+void play_tick_end(void);
 void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid);
 void play_dispatch(conn *c, int32_t id, rd_t *r);
 void play_leave(conn *c);
@@ -169,7 +239,7 @@ void play_stream_chunks(conn *c);
 /* Appends a JSON string literal (with quotes) for UTF-8 text. */
 void json_append_string(buf_t *b, const char *s, size_t len);
 
-/* --- console (game/console.c) --- */
+/* --- console (game/commands.c: the same dispatcher as in-game commands) --- */
 void console_execute(const char *line);
 
 #endif

@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/block_table.h"
 #include "data/blocks.h"
 #include "data/packet_ids.h"
 #include "proto/nbt.h"
 #include "proto/wire.h"
+#include "world/light.h"
 
 bool block_is_air(uint16_t state)
 {
@@ -107,6 +109,110 @@ static int section_repack(section *s, unsigned bits)
         raw_set(s, i, v);
     }
     free(states);
+    return 0;
+}
+
+int section_fill(section *s, const uint16_t states[4096])
+{
+    uint16_t palette[256];
+    unsigned plen = 0, non_air = 0;
+    uint16_t last = states[0];
+    unsigned last_idx = 0;
+    bool direct = false;
+    palette[plen++] = last;
+    for (unsigned i = 0; i < 4096; i++) {
+        uint16_t v = states[i];
+        non_air += !block_is_air(v);
+        if (v == last || direct) continue;
+        unsigned k = 0;
+        while (k < plen && palette[k] != v) k++;
+        if (k == plen) {
+            if (plen == 256) {
+                direct = true;
+                continue;
+            }
+            palette[plen++] = v;
+        }
+        last = v;
+        last_idx = k;
+    }
+    (void)last_idx;
+    unsigned bits = direct ? BLOCK_GLOBAL_BITS : plen == 1 ? 0 : 4;
+    while (bits && bits < 8 && (1u << bits) < plen) bits++;
+    uint64_t *data = NULL;
+    uint16_t *pal = NULL;
+    if (bits) {
+        data = calloc(long_count(bits), sizeof *data);
+        pal = bits == BLOCK_GLOBAL_BITS ? NULL : malloc(256 * sizeof *pal);
+        if (!data || (bits != BLOCK_GLOBAL_BITS && !pal)) {
+            free(data);
+            free(pal);
+            return -1;
+        }
+    }
+    free(s->palette);
+    free(s->data);
+    s->palette = pal;
+    s->data = data;
+    s->bits = (uint8_t)bits;
+    s->non_air = (uint16_t)non_air;
+    s->palette_len = 0;
+    if (bits == 0) {
+        s->single = states[0];
+        return 0;
+    }
+    if (pal) {
+        memcpy(pal, palette, plen * sizeof *pal);
+        s->palette_len = (uint16_t)plen;
+    }
+    unsigned vpl = per_long(bits);
+    uint16_t cached_state = palette[0];
+    unsigned cached_k = 0;
+    for (unsigned i = 0; i < 4096; i++) {
+        uint16_t v = states[i];
+        if (pal) {
+            if (v != cached_state) {
+                unsigned k = 0;
+                while (pal[k] != v) k++;
+                cached_state = v;
+                cached_k = k;
+            }
+            v = (uint16_t)cached_k;
+        }
+        data[i / vpl] |= (uint64_t)v << ((i % vpl) * bits);
+    }
+    return 0;
+}
+
+int section_compact(section *s)
+{
+    if (s->bits == 0) return 0;
+    uint16_t *states = malloc(4096 * sizeof *states);
+    if (!states) return -1;
+    for (unsigned i = 0; i < 4096; i++) states[i] = section_get(s, i);
+    int rc = section_fill(s, states);
+    free(states);
+    return rc;
+}
+
+int chunk_clone(chunk *dst, const chunk *src)
+{
+    *dst = *src;
+    for (int i = 0; i < CHUNK_SECTIONS; i++) {
+        section *d = &dst->sections[i];
+        const section *s = &src->sections[i];
+        d->palette = NULL;
+        d->data = NULL;
+        if (s->bits == 0) continue;
+        d->data = malloc(long_count(s->bits) * sizeof *d->data);
+        if (s->palette) d->palette = malloc(256 * sizeof *d->palette);
+        if (!d->data || (s->palette && !d->palette)) {
+            chunk_free(dst);
+            return -1;
+        }
+        memcpy(d->data, s->data, long_count(s->bits) * sizeof *d->data);
+        if (s->palette) memcpy(d->palette, s->palette, 256 * sizeof *d->palette);
+    }
     return 0;
 }
 
@@ -233,36 +339,43 @@ static void heightmap_pack(const int tops[256], int64_t out[37])
     }
 }
 
-static void bitset_write(buf_t *out, uint32_t bits)
+/* MOTION_BLOCKING: solid or fluid blocks (water, lava, and waterlogged aside). */
+static bool blocks_motion(uint16_t state)
 {
-    if (!bits) {
-        wr_varint(out, 0);
-        return;
-    }
-    wr_varint(out, 1);
-    wr_i64(out, bits);
+    const struct block_info *b = &block_info[block_of_state[state]];
+    return (b->flags & BLOCK_FLAG_SOLID) || (state >= BLOCK_WATER && state <= BLOCK_WATER + 15) ||
+           (state >= BLOCK_LAVA && state <= BLOCK_LAVA + 15);
 }
 
-void chunk_encode_packet(const chunk *c, buf_t *out)
+void chunk_heightmaps(const chunk *c, int surface[256], int motion[256])
 {
-    int tops[256];
-    int lowest = CHUNK_MIN_Y + CHUNK_HEIGHT, highest = CHUNK_MIN_Y - 1;
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) {
-            int t = chunk_column_top(c, x, z);
-            tops[z * 16 + x] = t;
-            if (t < lowest) lowest = t;
-            if (t > highest) highest = t;
+            int top = chunk_column_top(c, x, z);
+            surface[z * 16 + x] = top;
+            int y = top;
+            while (y >= CHUNK_MIN_Y && !blocks_motion(chunk_get_block(c, x, y, z))) y--;
+            motion[z * 16 + x] = y;
         }
+}
+
+int chunk_encode_packet(const chunk *c, buf_t *out)
+{
+    chunk_light *light = malloc(sizeof *light);
+    if (!light) return -1;
+    light_compute(c, light);
 
     wr_varint(out, PKT_PLAY_CB_MAP_CHUNK);
     wr_i32(out, c->x);
     wr_i32(out, c->z);
 
+    int surface[256], motion[256];
+    chunk_heightmaps(c, surface, motion);
     int64_t hm[37];
-    heightmap_pack(tops, hm);
     nbt_w_root(out, "");
+    heightmap_pack(motion, hm);
     nbt_w_long_array(out, "MOTION_BLOCKING", hm, 37);
+    heightmap_pack(surface, hm);
     nbt_w_long_array(out, "WORLD_SURFACE", hm, 37);
     nbt_w_end(out);
 
@@ -272,7 +385,10 @@ void chunk_encode_packet(const chunk *c, buf_t *out)
     buf_append(out, pad, VARINT_MAX_BYTES); /* room for the length VarInt */
     size_t data_at = out->len;
     for (int i = 0; i < CHUNK_SECTIONS; i++) section_encode(&c->sections[i], out);
-    if (out->failed) return;
+    if (out->failed) {
+        free(light);
+        return -1;
+    }
     size_t data_len = out->len - data_at;
     uint8_t lenv[VARINT_MAX_BYTES];
     int ln = varint_encode(lenv, (int32_t)data_len);
@@ -281,44 +397,20 @@ void chunk_encode_packet(const chunk *c, buf_t *out)
     out->len = len_at + (size_t)ln + data_len;
 
     wr_varint(out, 0); /* block entities */
+    light_write(light, out);
+    free(light);
+    return out->failed ? -1 : 0;
+}
 
-    /*
-     * Sky light, per light section L (block section L-1): sections wholly
-     * above every column top are left out of both masks (the client treats
-     * them as open sky); sections wholly below every top are all dark; the
-     * rest get an array: 15 above the column top, 0 at and below it.
-     */
-    uint32_t sky_mask = 0, empty_sky = 0;
-    for (int l = 0; l < CHUNK_LIGHT_SECTIONS; l++) {
-        int y0 = CHUNK_MIN_Y + (l - 1) * 16;
-        if (y0 > highest) continue;
-        if (y0 + 15 <= lowest)
-            empty_sky |= 1u << l;
-        else
-            sky_mask |= 1u << l;
-    }
-    bitset_write(out, sky_mask);
-    bitset_write(out, 0);
-    bitset_write(out, empty_sky);
-    bitset_write(out, (1u << CHUNK_LIGHT_SECTIONS) - 1);
-
-    int arrays = __builtin_popcount(sky_mask);
-    wr_varint(out, arrays);
-    for (int l = 0; l < CHUNK_LIGHT_SECTIONS; l++) {
-        if (!(sky_mask & (1u << l))) continue;
-        wr_varint(out, 2048);
-        uint8_t *nib = buf_reserve(out, 2048);
-        if (!nib) return;
-        int y0 = CHUNK_MIN_Y + (l - 1) * 16;
-        for (int y = 0; y < 16; y++)
-            for (int z = 0; z < 16; z++)
-                for (int x = 0; x < 16; x += 2) {
-                    int i = y << 8 | z << 4 | x;
-                    uint8_t a = y0 + y > tops[z * 16 + x] ? 15 : 0;
-                    uint8_t b = y0 + y > tops[z * 16 + x + 1] ? 15 : 0;
-                    nib[i >> 1] = (uint8_t)(a | b << 4);
-                }
-        out->len += 2048;
-    }
-    wr_varint(out, 0); /* block light arrays */
+int chunk_encode_light_packet(const chunk *c, buf_t *out)
+{
+    chunk_light *light = malloc(sizeof *light);
+    if (!light) return -1;
+    light_compute(c, light);
+    wr_varint(out, PKT_PLAY_CB_UPDATE_LIGHT);
+    wr_varint(out, c->x);
+    wr_varint(out, c->z);
+    light_write(light, out);
+    free(light);
+    return out->failed ? -1 : 0;
 }

@@ -57,15 +57,34 @@ int chunk_set_block(chunk *c, int x, int y, int z, uint16_t state);
 
 bool block_is_air(uint16_t state);
 
+/*
+ * Replaces every block of section `sy` from states[4096] (index y<<8|z<<4|x),
+ * choosing the smallest layout. Returns 0, or -1 when out of memory (the
+ * section is left unchanged).
+ */
+int section_fill(section *s, const uint16_t states[4096]);
+/*
+ * Rebuilds a section's palette from the blocks it holds now, dropping
+ * entries no longer used (palettes only grow while editing). Returns 0, or
+ * -1 when out of memory (the section is left as it was).
+ */
+int section_compact(section *s);
+/* Deep copy (for handing a snapshot to a worker); -1 when out of memory. */
+int chunk_clone(chunk *dst, const chunk *src);
+
 /* Appends one section (non-air count, blocks, biomes) in network layout. */
 void section_encode(const section *s, buf_t *out);
 
 /*
  * Appends the Chunk Data and Update Light packet (id + payload) for c:
  * heightmaps (MOTION_BLOCKING, WORLD_SURFACE), all sections, no block
- * entities, and sky light from the column heights.
+ * entities, and light computed from the blocks (light.h). -1: out of memory.
  */
-void chunk_encode_packet(const chunk *c, buf_t *out);
+int chunk_encode_packet(const chunk *c, buf_t *out);
+/* Appends an Update Light packet (id + payload) for c. -1: out of memory. */
+int chunk_encode_light_packet(const chunk *c, buf_t *out);
+/* Column tops: any non-air block (WORLD_SURFACE), solid or fluid (MOTION_BLOCKING). */
+void chunk_heightmaps(const chunk *c, int surface[256], int motion[256]);
 
 /* Highest non-air block y in column (x, z), or CHUNK_MIN_Y - 1 if none. */
 int chunk_column_top(const chunk *c, int x, int z);

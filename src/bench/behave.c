@@ -1,0 +1,297 @@
+/*
+ * behave.c — what a joined bot does: the built-in scenarios, movement at
+ * walking speed with position packets at 20 Hz like a client, chat, digging
+ * and placing packets, and the churn leave/rejoin cycle.
+ *
+ *   idle   stand still; only answer the server (keep-alive, teleports)
+ *   walk   random walk to targets within --radius of the spawn point at
+ *          --speed (4.317 m/s), position every 50 ms, chat every --chat-every
+ *   chat   stand still, chat_message every --chat-every seconds
+ *   crowd  like walk, inside a small radius: every bot moves every tick
+ *   churn  stay U(--stay-min, --stay-max) seconds, leave, rejoin after
+ *          --rejoin-pause (through the join rate limiter)
+ *   script Lua decides (script.c); movement and waits come back here
+ *
+ * Each bot has one action timer (t_act) armed at the earliest of: its next
+ * movement tick, its next chat, its leave time, its script wake-up. Phases
+ * of the 20 Hz movement ticks are spread at random over the 50 ms so the
+ * server sees a steady stream rather than a burst per tick.
+ *
+ * Invariants:
+ *  1. Only bots in PLAY act; a timer firing for a closed bot does nothing,
+ *     except the churn rejoin timer of a LEFT bot, which requeues it.
+ *  2. A bot never moves faster than its speed: one step per 50 ms tick of
+ *     at most speed * 0.05 blocks; missed ticks are skipped, not caught up.
+ *  3. Chat text is at most CHAT_MAX bytes and sent unsigned (no signature,
+ *     offset 0, an empty acknowledgement bitset), as an offline client does.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "bench/mcbench.h"
+#include "bench/rng.h"
+#include "core/clock.h"
+#include "data/packet_ids.h"
+
+#define MOVE_TICK_MS 50
+
+/* ---------------------------------------------------------- packet senders */
+
+void send_position(bot *b, bool with_look)
+{
+    buf_t *p = bot_pkt(with_look ? PKT_PLAY_SB_POSITION_LOOK : PKT_PLAY_SB_POSITION);
+    wr_f64(p, b->x);
+    wr_f64(p, b->y);
+    wr_f64(p, b->z);
+    if (with_look) {
+        wr_f32(p, b->yaw);
+        wr_f32(p, b->pitch);
+    }
+    wr_bool(p, true); /* on ground */
+    bot_send(b);
+    B.moves_sent++;
+}
+
+void send_look(bot *b)
+{
+    buf_t *p = bot_pkt(PKT_PLAY_SB_LOOK);
+    wr_f32(p, b->yaw);
+    wr_f32(p, b->pitch);
+    wr_bool(p, true);
+    bot_send(b);
+}
+
+void send_chat(bot *b, const char *text, size_t len)
+{
+    if (len > CHAT_MAX) len = CHAT_MAX;
+    if (len && text[0] == '/') {
+        buf_t *p = bot_pkt(PKT_PLAY_SB_CHAT_COMMAND);
+        wr_string(p, text + 1, len - 1);
+        wr_i64(p, clock_wall_ms());
+        wr_i64(p, (int64_t)rng_next(&b->rng));
+        wr_varint(p, 0); /* no argument signatures */
+        wr_varint(p, 0); /* message count */
+        wr_u8(p, 0);
+        wr_u8(p, 0);
+        wr_u8(p, 0); /* acknowledged: 20-bit bitset, nothing */
+    } else {
+        buf_t *p = bot_pkt(PKT_PLAY_SB_CHAT_MESSAGE);
+        wr_string(p, text, len);
+        wr_i64(p, clock_wall_ms());
+        wr_i64(p, (int64_t)rng_next(&b->rng));
+        wr_bool(p, false); /* no signature */
+        wr_varint(p, 0);   /* offset */
+        wr_u8(p, 0);
+        wr_u8(p, 0);
+        wr_u8(p, 0); /* acknowledged */
+    }
+    bot_send(b);
+    B.chat_sent++;
+}
+
+void send_dig(bot *b, int32_t x, int32_t y, int32_t z, int face)
+{
+    for (int status = 0; status <= 2; status += 2) { /* started, then finished digging */
+        buf_t *p = bot_pkt(PKT_PLAY_SB_BLOCK_DIG);
+        wr_varint(p, status);
+        wr_position(p, x, y, z);
+        wr_u8(p, (uint8_t)face);
+        wr_varint(p, ++b->seq);
+        bot_send(b);
+    }
+}
+
+void send_place(bot *b, int32_t x, int32_t y, int32_t z, int face)
+{
+    buf_t *p = bot_pkt(PKT_PLAY_SB_BLOCK_PLACE);
+    wr_varint(p, 0); /* main hand */
+    wr_position(p, x, y, z);
+    wr_varint(p, face);
+    wr_f32(p, 0.5f);
+    wr_f32(p, 0.5f);
+    wr_f32(p, 0.5f);
+    wr_bool(p, false); /* inside block */
+    wr_varint(p, ++b->seq);
+    bot_send(b);
+    p = bot_pkt(PKT_PLAY_SB_ARM_ANIMATION);
+    wr_varint(p, 0);
+    bot_send(b);
+}
+
+void send_creative_slot(bot *b, int slot, int item, int count)
+{
+    buf_t *p = bot_pkt(PKT_PLAY_SB_SET_CREATIVE_SLOT);
+    wr_i16(p, (int16_t)slot);
+    if (item <= 0 || count <= 0) {
+        wr_bool(p, false);
+    } else {
+        wr_bool(p, true);
+        wr_varint(p, item);
+        wr_u8(p, (uint8_t)(count > 64 ? 64 : count));
+        wr_u8(p, 0); /* no NBT (TAG_End) */
+    }
+    bot_send(b);
+}
+
+void send_held_slot(bot *b, int slot)
+{
+    buf_t *p = bot_pkt(PKT_PLAY_SB_HELD_ITEM_SLOT);
+    wr_i16(p, (int16_t)slot);
+    bot_send(b);
+}
+
+/* -------------------------------------------------------------- movement */
+
+static void pick_target(bot *b)
+{
+    double r = B.o.radius * sqrt(rng_unit(&b->rng));
+    double a = rng_unit(&b->rng) * 2.0 * M_PI;
+    b->tx = b->home_x + r * cos(a);
+    b->tz = b->home_z + r * sin(a);
+    b->ty = b->y;
+    b->speed = B.o.speed;
+    b->look_dirty = true;
+}
+
+void behave_check_chunk_wait(bot *b)
+{
+    bool have = bot_chunk_loaded(b, (int32_t)floor(b->x / 16.0), (int32_t)floor(b->z / 16.0));
+    if (!have && !b->chunk_wait_since_us) {
+        b->chunk_wait_since_us = B.now_us;
+        B.chunk_waits++;
+    } else if (have && b->chunk_wait_since_us) {
+        hist_add(&B.chunk_wait, (uint64_t)(B.now_us - b->chunk_wait_since_us));
+        b->chunk_wait_since_us = 0;
+    }
+}
+
+/* One 50 ms movement tick; returns true when the target was reached. */
+static bool step(bot *b)
+{
+    double dx = b->tx - b->x, dy = b->ty - b->y, dz = b->tz - b->z;
+    double dist = sqrt(dx * dx + dy * dy + dz * dz);
+    double s = b->speed * (MOVE_TICK_MS / 1000.0);
+    bool arrived = dist <= s;
+    if (dist > 1e-9) {
+        float yaw = (float)(-atan2(dx, dz) * 180.0 / M_PI);
+        if (fabsf(yaw - b->yaw) > 0.5f) {
+            b->yaw = yaw;
+            b->look_dirty = true;
+        }
+    }
+    if (arrived) {
+        b->x = b->tx;
+        b->y = b->ty;
+        b->z = b->tz;
+    } else {
+        b->x += dx / dist * s;
+        b->y += dy / dist * s;
+        b->z += dz / dist * s;
+    }
+    send_position(b, b->look_dirty);
+    b->look_dirty = false;
+    behave_check_chunk_wait(b);
+    return arrived;
+}
+
+/* ------------------------------------------------------------ scheduling */
+
+void behave_rearm(bot *b)
+{
+    if (b->state != BS_PLAY) return;
+    int64_t due = INT64_MAX;
+    if (b->moving && b->next_move_ms < due) due = b->next_move_ms;
+    if (b->next_chat_ms && b->next_chat_ms < due) due = b->next_chat_ms;
+    if (b->leave_at_ms && b->leave_at_ms < due) due = b->leave_at_ms;
+    if ((b->wait == SW_TIMER || b->wait == SW_CHAT) && b->script_wake_ms && b->script_wake_ms < due)
+        due = b->script_wake_ms;
+    if (due == INT64_MAX)
+        tm_del(&B.tw, &b->t_act);
+    else if (!tm_armed(&b->t_act) || b->t_act.due != due)
+        tm_add(&B.tw, &b->t_act, due);
+}
+
+static int64_t chat_period_ms(bot *b)
+{
+    /* +-20 % so the bots do not fall into step. */
+    double p = B.o.chat_every * 1000.0 * (0.8 + 0.4 * rng_unit(&b->rng));
+    return p < 1 ? 1 : (int64_t)p;
+}
+
+void behave_joined(bot *b)
+{
+    int64_t now = B.now_ms;
+    switch (B.o.scenario) {
+    case SC_IDLE: break;
+    case SC_WALK:
+    case SC_CROWD:
+        b->moving = true;
+        pick_target(b);
+        b->next_move_ms = now + (int64_t)(rng_next(&b->rng) % MOVE_TICK_MS);
+        break;
+    case SC_CHAT: break;
+    case SC_CHURN: {
+        double stay = B.o.stay_min + (B.o.stay_max - B.o.stay_min) * rng_unit(&b->rng);
+        b->leave_at_ms = now + (int64_t)(stay * 1000.0);
+        if (b->leave_at_ms <= now) b->leave_at_ms = now + 1;
+        break;
+    }
+    case SC_SCRIPT: script_start(b); break;
+    }
+    if (B.o.chat_every > 0 && B.o.scenario != SC_SCRIPT)
+        b->next_chat_ms = now + (int64_t)(rng_unit(&b->rng) * B.o.chat_every * 1000.0) + 1;
+    behave_rearm(b);
+}
+
+void behave_after_teleport(bot *b)
+{
+    /* The server moved us (a correction or a teleport): carry on from there.
+     * A walk target stays; only the chunk-wait clock needs a look. */
+    if (b->ever_joined) behave_check_chunk_wait(b);
+}
+
+void behave_on_act(tnode *n)
+{
+    bot *b = container_of(n, bot, t_act);
+    if (b->state == BS_LEFT) { /* churn: the pause is over */
+        B.rejoins_pending--;
+        if (!B.stopping) bot_enqueue_join(b);
+        return;
+    }
+    if (b->state != BS_PLAY) return;
+    int64_t now = B.now_ms;
+    if (b->leave_at_ms && now >= b->leave_at_ms) {
+        b->leave_at_ms = 0;
+        bot_leave(b, B.o.scenario == SC_CHURN);
+        return;
+    }
+    if (b->moving && now >= b->next_move_ms) {
+        bool arrived = step(b);
+        if (b->state != BS_PLAY) return; /* the send failed the bot */
+        b->next_move_ms += MOVE_TICK_MS;
+        if (b->next_move_ms <= now) b->next_move_ms = now + MOVE_TICK_MS; /* invariant 2 */
+        if (arrived) {
+            if (B.o.scenario == SC_SCRIPT) {
+                b->moving = false;
+                if (b->wait == SW_MOVE) script_wake(b);
+            } else {
+                pick_target(b);
+            }
+            if (b->state != BS_PLAY) return;
+        }
+    }
+    if (b->next_chat_ms && now >= b->next_chat_ms) {
+        char msg[64];
+        int len = snprintf(msg, sizeof msg, "hello from %s #%u", b->name, ++b->chat_seq);
+        send_chat(b, msg, (size_t)len);
+        b->next_chat_ms = now + chat_period_ms(b);
+        if (b->state != BS_PLAY) return;
+    }
+    if ((b->wait == SW_TIMER || b->wait == SW_CHAT) && b->script_wake_ms &&
+        now >= b->script_wake_ms) {
+        b->script_wake_ms = 0;
+        script_wake(b);
+        if (b->state != BS_PLAY) return;
+    }
+    behave_rearm(b);
+}

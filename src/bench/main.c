@@ -1,0 +1,575 @@
+/*
+ * main.c — mcbench's command line, setup, event loop and exit status.
+ *
+ * Loop pass:
+ *   1. read the clock once (B.now_us / B.now_ms)
+ *   2. start the joins the rate limiter allows (token bucket, --rate per s)
+ *   3. fire due timers (movement, chat, deadlines, emulated link releases)
+ *   4. flush output, reap closed bots, check the end conditions
+ *   5. epoll_wait until the next timer / join / progress tick
+ *   6. handle socket events, then flush and reap again
+ *
+ * Run phases: JOINING until every bot's first session joined or failed,
+ * then HOLDING for --duration seconds, then every bot leaves and the report
+ * is written. The run also ends when no bot is left to wait for, on
+ * SIGINT/SIGTERM (the report is still written), or after --max-time.
+ *
+ * Exit status: 0 when failures <= --max-failures, 1 when more failed,
+ * 2 for a usage or setup error (bad option, script that does not load,
+ * unresolvable host), 3 when the JSON report could not be written.
+ *
+ * Invariants:
+ *  1. Every wait is bounded: connect, join and silence timeouts per bot and
+ *     --max-time for the whole run.
+ *  2. The file-descriptor limit is raised to the hard limit before any bot
+ *     starts; a bot that cannot get a descriptor fails with that reason.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libdeflate.h>
+#include <math.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "bench/mcbench.h"
+#include "core/clock.h"
+#include "data/version.h"
+
+struct bench B;
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: mcbench [options]\n"
+            "A swarm of protocol-true Minecraft %s (protocol %d) bots that measures a server.\n"
+            "\n"
+            "target and load:\n"
+            "  --host HOST            server address (default 127.0.0.1)\n"
+            "  --port PORT            server port (default 25565)\n"
+            "  --bots N               number of bots (default 10)\n"
+            "  --rate JOINS_PER_S     join rate limit, also for churn rejoins (default 100)\n"
+            "  --duration SECONDS     hold time after the last bot joined (default 10)\n"
+            "  --scenario NAME        idle | walk | chat | crowd | churn (default idle)\n"
+            "  --script FILE.lua      each bot runs this Lua script once joined (see docs)\n"
+            "  --view-distance N      view distance in the bots' client settings (default 2)\n"
+            "\n"
+            "scenario knobs:\n"
+            "  --radius BLOCKS        walk/crowd area around the spawn (walk 128, crowd 8)\n"
+            "  --speed M_PER_S        movement speed (default 4.317, walking)\n"
+            "  --chat-every SECONDS   chat period per bot (chat 5, walk 30, others off; 0 = off)\n"
+            "  --stay-min/--stay-max SECONDS  churn: time a bot stays (default 2 / 10)\n"
+            "  --rejoin-pause SECONDS churn: pause before rejoining (default 1)\n"
+            "\n"
+            "network emulation (per bot, both directions, inside mcbench):\n"
+            "  --latency MS           one-way delay added to each direction\n"
+            "  --jitter MS            +- uniform jitter on that delay (order is kept)\n"
+            "  --bandwidth KBPS       per-direction link rate in kilobytes (1000 B) per second\n"
+            "\n"
+            "limits and output:\n"
+            "  --max-failures N       failures tolerated before the exit status is 1 (default 0)\n"
+            "  --connect-timeout S    TCP connect timeout (default 10)\n"
+            "  --join-timeout S       connect to spawned (position + own chunk) (default 30)\n"
+            "  --silence-timeout S    a joined bot fails if the server sends nothing (default 60)\n"
+            "  --max-time S           hard cap on the whole run (default: derived)\n"
+            "  --read-interval MS     joined bots' sockets are drained every MS ms (default 20;\n"
+            "                         0 = at once, like bots still joining; costs more CPU)\n"
+            "  --json FILE            write the JSON report there (\"-\" = stdout)\n"
+            "  --quiet                no progress lines on stderr\n"
+            "  --seed N               random seed (walk targets, jitter, chat salts)\n"
+            "  --name-prefix P        bot names are P0001, P0002, ... (default \"bot\")\n"
+            "  --first-index N        number of the first bot (default 1)\n"
+            "  --help, --version, --self-test (checks of mcbench's own data structures)\n"
+            "\n"
+            "exit status: 0 ok, 1 failures over --max-failures, 2 usage/setup error,\n"
+            "3 the JSON report could not be written.\n",
+            MC_VERSION_NAME, MC_PROTOCOL_VERSION);
+}
+
+static int parse_double(const char *s, double lo, double hi, double *out, const char *opt)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi) {
+        fprintf(stderr, "mcbench: %s: expected a number in [%g, %g], got '%s'\n", opt, lo, hi, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out, const char *opt)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) {
+        fprintf(stderr, "mcbench: %s: expected an integer in [%ld, %ld], got '%s'\n", opt, lo, hi,
+                s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+enum {
+    O_HOST = 256,
+    O_PORT,
+    O_BOTS,
+    O_RATE,
+    O_DURATION,
+    O_SCENARIO,
+    O_SCRIPT,
+    O_VIEW,
+    O_JSON,
+    O_QUIET,
+    O_MAXFAIL,
+    O_LATENCY,
+    O_JITTER,
+    O_BANDWIDTH,
+    O_RADIUS,
+    O_SPEED,
+    O_CHAT,
+    O_STAYMIN,
+    O_STAYMAX,
+    O_REJOIN,
+    O_CTIMEOUT,
+    O_JTIMEOUT,
+    O_STIMEOUT,
+    O_MAXTIME,
+    O_READIV,
+    O_SEED,
+    O_PREFIX,
+    O_FIRST,
+    O_HELP,
+    O_VERSION,
+    O_SELFTEST,
+};
+
+static int parse_args(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        {"host", required_argument, 0, O_HOST},
+        {"port", required_argument, 0, O_PORT},
+        {"bots", required_argument, 0, O_BOTS},
+        {"rate", required_argument, 0, O_RATE},
+        {"duration", required_argument, 0, O_DURATION},
+        {"scenario", required_argument, 0, O_SCENARIO},
+        {"script", required_argument, 0, O_SCRIPT},
+        {"view-distance", required_argument, 0, O_VIEW},
+        {"json", required_argument, 0, O_JSON},
+        {"quiet", no_argument, 0, O_QUIET},
+        {"max-failures", required_argument, 0, O_MAXFAIL},
+        {"latency", required_argument, 0, O_LATENCY},
+        {"jitter", required_argument, 0, O_JITTER},
+        {"bandwidth", required_argument, 0, O_BANDWIDTH},
+        {"radius", required_argument, 0, O_RADIUS},
+        {"speed", required_argument, 0, O_SPEED},
+        {"chat-every", required_argument, 0, O_CHAT},
+        {"stay-min", required_argument, 0, O_STAYMIN},
+        {"stay-max", required_argument, 0, O_STAYMAX},
+        {"rejoin-pause", required_argument, 0, O_REJOIN},
+        {"connect-timeout", required_argument, 0, O_CTIMEOUT},
+        {"join-timeout", required_argument, 0, O_JTIMEOUT},
+        {"silence-timeout", required_argument, 0, O_STIMEOUT},
+        {"max-time", required_argument, 0, O_MAXTIME},
+        {"read-interval", required_argument, 0, O_READIV},
+        {"seed", required_argument, 0, O_SEED},
+        {"name-prefix", required_argument, 0, O_PREFIX},
+        {"first-index", required_argument, 0, O_FIRST},
+        {"help", no_argument, 0, O_HELP},
+        {"version", no_argument, 0, O_VERSION},
+        {"self-test", no_argument, 0, O_SELFTEST},
+        {0, 0, 0, 0},
+    };
+    struct opts *o = &B.o;
+    *o = (struct opts){
+        .host = "127.0.0.1",
+        .port = 25565,
+        .bots = 10,
+        .rate = 100,
+        .duration = 10,
+        .scenario = SC_IDLE,
+        .scenario_name = "idle",
+        .view_distance = 2,
+        .radius = -1,
+        .speed = 4.317,
+        .chat_every = -1,
+        .stay_min = 2,
+        .stay_max = 10,
+        .rejoin_pause = 1,
+        .connect_timeout = 10,
+        .join_timeout = 30,
+        .silence_timeout = 60,
+        .max_time = 0,
+        .read_interval_ms = 20,
+        .seed = 1,
+        .prefix = "bot",
+        .first_index = 1,
+    };
+    long l;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        int rc = 0;
+        switch (c) {
+        case O_HOST: o->host = optarg; break;
+        case O_PORT:
+            rc = parse_long(optarg, 1, 65535, &l, "--port");
+            o->port = (int)l;
+            break;
+        case O_BOTS:
+            rc = parse_long(optarg, 1, 1000000, &l, "--bots");
+            o->bots = (int)l;
+            break;
+        case O_RATE: rc = parse_double(optarg, 0.001, 1e6, &o->rate, "--rate"); break;
+        case O_DURATION: rc = parse_double(optarg, 0, 1e7, &o->duration, "--duration"); break;
+        case O_SCENARIO:
+            o->scenario_name = optarg;
+            if (!strcmp(optarg, "idle"))
+                o->scenario = SC_IDLE;
+            else if (!strcmp(optarg, "walk"))
+                o->scenario = SC_WALK;
+            else if (!strcmp(optarg, "chat"))
+                o->scenario = SC_CHAT;
+            else if (!strcmp(optarg, "crowd"))
+                o->scenario = SC_CROWD;
+            else if (!strcmp(optarg, "churn"))
+                o->scenario = SC_CHURN;
+            else {
+                fprintf(stderr, "mcbench: --scenario: idle, walk, chat, crowd or churn, not '%s'\n",
+                        optarg);
+                rc = -1;
+            }
+            break;
+        case O_SCRIPT: o->script = optarg; break;
+        case O_VIEW:
+            rc = parse_long(optarg, 2, 32, &l, "--view-distance");
+            o->view_distance = (int)l;
+            break;
+        case O_JSON: o->json = optarg; break;
+        case O_QUIET: o->quiet = true; break;
+        case O_MAXFAIL:
+            rc = parse_long(optarg, 0, 1000000000, &o->max_failures, "--max-failures");
+            break;
+        case O_LATENCY: rc = parse_double(optarg, 0, 60000, &o->latency_ms, "--latency"); break;
+        case O_JITTER: rc = parse_double(optarg, 0, 60000, &o->jitter_ms, "--jitter"); break;
+        case O_BANDWIDTH:
+            rc = parse_double(optarg, 0, 1e7, &o->bandwidth_kBps, "--bandwidth");
+            break;
+        case O_RADIUS: rc = parse_double(optarg, 0, 1e6, &o->radius, "--radius"); break;
+        case O_SPEED: rc = parse_double(optarg, 0.01, 1000, &o->speed, "--speed"); break;
+        case O_CHAT: rc = parse_double(optarg, 0, 1e6, &o->chat_every, "--chat-every"); break;
+        case O_STAYMIN: rc = parse_double(optarg, 0, 1e6, &o->stay_min, "--stay-min"); break;
+        case O_STAYMAX: rc = parse_double(optarg, 0, 1e6, &o->stay_max, "--stay-max"); break;
+        case O_REJOIN: rc = parse_double(optarg, 0, 1e6, &o->rejoin_pause, "--rejoin-pause"); break;
+        case O_CTIMEOUT:
+            rc = parse_double(optarg, 0.01, 3600, &o->connect_timeout, "--connect-timeout");
+            break;
+        case O_JTIMEOUT:
+            rc = parse_double(optarg, 0.01, 3600, &o->join_timeout, "--join-timeout");
+            break;
+        case O_STIMEOUT:
+            rc = parse_double(optarg, 0.01, 3600, &o->silence_timeout, "--silence-timeout");
+            break;
+        case O_MAXTIME: rc = parse_double(optarg, 0.01, 1e7, &o->max_time, "--max-time"); break;
+        case O_READIV:
+            rc = parse_double(optarg, 0, 1000, &o->read_interval_ms, "--read-interval");
+            break;
+        case O_SEED:
+            rc = parse_long(optarg, 0, 0x7fffffffffffffffL, &l, "--seed");
+            o->seed = (uint64_t)l;
+            break;
+        case O_PREFIX: o->prefix = optarg; break;
+        case O_FIRST:
+            rc = parse_long(optarg, 0, 99999999, &l, "--first-index");
+            o->first_index = (int)l;
+            break;
+        case 'h':
+        case O_HELP: usage(stdout); exit(0);
+        case O_SELFTEST: exit(selftest_run() ? 1 : 0);
+        case O_VERSION:
+            printf("mcbench %s (Minecraft %s, protocol %d)\n", MCBENCH_VERSION, MC_VERSION_NAME,
+                   MC_PROTOCOL_VERSION);
+            exit(0);
+        default:
+            fprintf(stderr, "mcbench: unknown or incomplete option '%s' (see --help)\n",
+                    argv[optind - 1]);
+            return -1;
+        }
+        if (rc) return -1;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "mcbench: unexpected argument '%s' (see --help)\n", argv[optind]);
+        return -1;
+    }
+    if (o->script) {
+        o->scenario = SC_SCRIPT;
+        o->scenario_name = "script";
+    }
+    if (o->radius < 0) o->radius = o->scenario == SC_CROWD ? 8 : 128;
+    if (o->chat_every < 0)
+        o->chat_every = o->scenario == SC_CHAT ? 5 : o->scenario == SC_WALK ? 30 : 0;
+    if (o->stay_max < o->stay_min) {
+        fprintf(stderr, "mcbench: --stay-max must be >= --stay-min\n");
+        return -1;
+    }
+    /* Names are 3..16 characters of [A-Za-z0-9_] (offline-mode convention). */
+    size_t pl = strlen(o->prefix);
+    for (size_t i = 0; i < pl; i++) {
+        char ch = o->prefix[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '_')) {
+            fprintf(stderr, "mcbench: --name-prefix: only A-Z a-z 0-9 _ allowed\n");
+            return -1;
+        }
+    }
+    char last[32];
+    int ln = snprintf(last, sizeof last, "%s%04d", o->prefix, o->first_index + o->bots - 1);
+    if (ln > BOT_NAME_MAX || pl + 4 < 3) {
+        fprintf(stderr, "mcbench: bot names would be longer than 16 characters ('%s')\n", last);
+        return -1;
+    }
+    if (o->max_time <= 0)
+        o->max_time =
+            (double)o->bots / o->rate + o->join_timeout + o->connect_timeout + o->duration + 60;
+    return 0;
+}
+
+static void raise_nofile(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (rlim_t)B.o.bots + 32 > rl.rlim_cur && !B.o.quiet)
+        fprintf(stderr,
+                "mcbench: warning: %d bots but only %llu file descriptors; the rest will fail\n",
+                B.o.bots, (unsigned long long)rl.rlim_cur);
+}
+
+static int resolve(void)
+{
+    struct addrinfo hints = {0}, *res = NULL;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_family = AF_UNSPEC;
+    char port[16];
+    snprintf(port, sizeof port, "%d", B.o.port);
+    int rc = getaddrinfo(B.o.host, port, &hints, &res);
+    if (rc || !res) {
+        fprintf(stderr, "mcbench: cannot resolve %s: %s\n", B.o.host, gai_strerror(rc));
+        return -1;
+    }
+    B.addr = calloc(1, sizeof *B.addr);
+    if (!B.addr) {
+        freeaddrinfo(res);
+        return -1;
+    }
+    memcpy(B.addr, res->ai_addr, res->ai_addrlen);
+    B.addr_len = (unsigned)res->ai_addrlen;
+    freeaddrinfo(res);
+    return 0;
+}
+
+static void update_now(void)
+{
+    B.now_us = clock_ns() / 1000;
+    B.now_ms = B.now_us / 1000;
+}
+
+static void stop(const char *why)
+{
+    if (B.stopping) return;
+    B.stopping = true;
+    B.stop_reason = why;
+}
+
+/* Token bucket: `rate` joins per second, bursts of at most 50 ms worth. */
+static void joins_pump(void)
+{
+    double burst = B.o.rate / 20.0 < 1.0 ? 1.0 : B.o.rate / 20.0;
+    B.join_tokens += (double)(B.now_us - B.join_tokens_at_us) * B.o.rate / 1e6;
+    B.join_tokens_at_us = B.now_us;
+    if (B.join_tokens > burst) B.join_tokens = burst;
+    while (B.join_head && B.join_tokens >= 1.0 && !B.stopping) {
+        bot *b = B.join_head;
+        B.join_head = b->next_join;
+        if (!B.join_head) B.join_tail = NULL;
+        B.join_tokens -= 1.0;
+        bot_start(b);
+    }
+}
+
+static int join_wait_ms(void)
+{
+    if (!B.join_head) return 1000;
+    double need = 1.0 - B.join_tokens;
+    if (need <= 0) return 0;
+    double ms = need / B.o.rate * 1000.0;
+    return ms < 1 ? 1 : ms > 1000 ? 1000 : (int)ceil(ms);
+}
+
+static void check_end(void)
+{
+    if (got_signal) stop("interrupted by a signal");
+    if (B.now_us - B.start_us >= (int64_t)(B.o.max_time * 1e6)) stop("--max-time reached");
+    if (!B.hold_start_ms && B.settled_initial >= B.o.bots) B.hold_start_ms = B.now_ms;
+    if (B.hold_start_ms && B.now_ms - B.hold_start_ms >= (int64_t)(B.o.duration * 1000.0))
+        stop("duration over");
+    if (B.started_initial >= B.o.bots && !B.join_head && B.rejoins_pending == 0 &&
+        B.connecting + B.in_login + B.in_play == 0)
+        stop("no bot left running");
+}
+
+static void end_pass(void)
+{
+    bot_flush_all();
+    bot_reap_all();
+}
+
+static int run(void)
+{
+    struct epoll_event evs[512];
+    update_now();
+    B.start_us = B.now_us;
+    B.join_tokens_at_us = B.now_us;
+    B.join_tokens = 1.0;
+    B.next_progress_ms = B.now_ms + 1000;
+    B.next_cold_ms = B.now_ms;
+    B.prog_cpu = self_cpu_seconds();
+    tw_init(&B.tw, B.now_ms);
+    for (int i = 0; i < B.o.bots; i++) bot_enqueue_join(&B.bots[i]);
+    for (;;) {
+        update_now();
+        joins_pump();
+        tw_run(&B.tw, B.now_ms);
+        end_pass();
+        check_end();
+        if (B.stopping) break;
+        if (B.now_ms >= B.next_progress_ms) {
+            report_progress(false);
+            B.next_progress_ms += 1000;
+            if (B.next_progress_ms <= B.now_ms) B.next_progress_ms = B.now_ms + 1000;
+        }
+        int timeout = tw_timeout(&B.tw, B.now_ms, 100);
+        int jw = join_wait_ms();
+        if (jw < timeout) timeout = jw;
+        int64_t pw = B.next_progress_ms - B.now_ms;
+        if (pw < timeout) timeout = pw > 0 ? (int)pw : 0;
+        if (B.o.read_interval_ms > 0) {
+            int64_t cw = B.next_cold_ms - B.now_ms;
+            if (cw < timeout) timeout = cw > 0 ? (int)cw : 0;
+        }
+        int n = epoll_wait(B.epfd, evs, (int)(sizeof evs / sizeof evs[0]), timeout);
+        if (n < 0 && errno != EINTR) {
+            perror("epoll_wait");
+            stop("epoll_wait failed");
+            break;
+        }
+        update_now();
+        for (int i = 0; i < n; i++) bot_on_event(evs[i].data.ptr, evs[i].events);
+        if (B.o.read_interval_ms > 0 && B.now_ms >= B.next_cold_ms) {
+            /* Drain the joined bots: every ready one, in bounded batches. */
+            for (int round = 0; round < 64; round++) {
+                int m = epoll_wait(B.epfd_cold, evs, (int)(sizeof evs / sizeof evs[0]), 0);
+                for (int i = 0; i < m; i++) bot_on_event(evs[i].data.ptr, evs[i].events);
+                if (m < (int)(sizeof evs / sizeof evs[0])) break;
+            }
+            B.next_cold_ms += (int64_t)B.o.read_interval_ms;
+            if (B.next_cold_ms <= B.now_ms)
+                B.next_cold_ms = B.now_ms + (int64_t)B.o.read_interval_ms;
+        }
+        end_pass();
+    }
+    /* Everyone still here leaves: not a failure, and not counted as "left". */
+    B.active_at_end = B.in_play;
+    B.connecting_at_end = B.connecting;
+    B.in_login_at_end = B.in_login;
+    uint64_t left = B.left;
+    for (int i = 0; i < B.o.bots; i++) bot_leave(&B.bots[i], false);
+    B.left = left;
+    end_pass();
+    update_now();
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (parse_args(argc, argv) < 0) return 2;
+    signal(SIGPIPE, SIG_IGN);
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    raise_nofile();
+    if (resolve() < 0) return 2;
+
+    B.np.latency_us = (int64_t)(B.o.latency_ms * 1000.0);
+    B.np.jitter_us = (int64_t)(B.o.jitter_ms * 1000.0);
+    B.np.rate_bytes_per_us = B.o.bandwidth_kBps * 1000.0 / 1e6;
+    B.netem = B.o.latency_ms > 0 || B.o.jitter_ms > 0 || B.o.bandwidth_kBps > 0;
+    B.rng = B.o.seed * 0x2545f4914f6cdd1dull + 1;
+    B.lim.max_frame = FRAME_MAX_LENGTH;
+    B.lim.max_packet = FRAME_MAX_PACKET;
+    buf_init(&B.scratch, FRAME_MAX_PACKET);
+    buf_init(&B.pkt, 64u << 10);
+    buf_init(&B.framed, 128u << 10);
+    B.rdbuf = malloc(READ_CHUNK);
+    B.compressor = libdeflate_alloc_compressor(1);
+    B.decompressor = libdeflate_alloc_decompressor();
+    B.bots = calloc((size_t)B.o.bots, sizeof *B.bots);
+    B.fail_list = calloc(FAIL_LIST_MAX, sizeof *B.fail_list);
+    B.epfd = epoll_create1(EPOLL_CLOEXEC);
+    B.epfd_cold = epoll_create1(EPOLL_CLOEXEC);
+    if (!B.rdbuf || !B.compressor || !B.decompressor || !B.bots || !B.fail_list || B.epfd < 0 ||
+        B.epfd_cold < 0) {
+        fprintf(stderr, "mcbench: setup failed (out of memory or descriptors)\n");
+        return 2;
+    }
+    for (int p = 0; p < PH_COUNT; p++) hist_init(&B.phase[p]);
+    hist_init(&B.ka_interval);
+    hist_init(&B.ka_age);
+    hist_init(&B.chunk_wait);
+    for (int i = 0; i < B.o.bots; i++) bot_setup(&B.bots[i], i);
+    if (B.o.script && script_load(B.o.script) < 0) return 2;
+
+    if (!B.o.quiet)
+        fprintf(stderr, "mcbench: %d bots, scenario %s, %s:%d, rate %g/s, hold %g s\n", B.o.bots,
+                B.o.scenario_name, B.o.host, B.o.port, B.o.rate, B.o.duration);
+    run();
+    report_progress(true);
+
+    int code = (long long)B.failed > (long long)B.o.max_failures ? 1 : 0;
+    report_write(stdout);
+    fflush(stdout);
+    if (B.o.json && report_write_json(B.o.json, code) < 0) code = 3;
+
+    script_close();
+    libdeflate_free_compressor(B.compressor);
+    libdeflate_free_decompressor(B.decompressor);
+    buf_free(&B.scratch);
+    buf_free(&B.pkt);
+    buf_free(&B.framed);
+    free(B.rdbuf);
+    free(B.bots);
+    free(B.fail_list);
+    free(B.addr);
+    close(B.epfd);
+    close(B.epfd_cold);
+    return code;
+}

@@ -1,0 +1,315 @@
+/*
+ * mcbench.h — shared state of mcbench, the bot swarm that load-tests any
+ * Minecraft Java 1.20.1 (protocol 763) server.
+ *
+ * One process, one thread, one epoll loop, one array of bots. Each bot is a
+ * small state machine driven by socket readiness and by timers on a shared
+ * timing wheel; no thread and no stack per bot. Lua scripts run as one
+ * coroutine per bot inside a single lua_State.
+ *
+ * Bot lifecycle:
+ *
+ *   WAITING --(join rate allows)--> CONNECTING --connected--> LOGIN
+ *     ^                                                         |
+ *     |                                   Login Success --------+
+ *     |                                                         v
+ *     +--(churn: pause over)-- LEFT <--(leave / run over)---- PLAY
+ *                                                               |
+ *   any state --(refused, timeout, kick, protocol error, ...)--> FAILED
+ *
+ *   "joined" (counted once per session) = PLAY + first Synchronize Player
+ *   Position + the chunk at that position received.
+ *
+ * Invariants:
+ *  1. Only this thread touches bots. A bot is closed (socket gone, timers
+ *     cancelled) at once when it fails or leaves, but its buffers and its
+ *     Lua coroutine are released only at the end of the loop pass (reap), so
+ *     no handler up the stack ever sees freed memory.
+ *  2. Every per-bot buffer has a cap: input <= one maximum frame plus one
+ *     read, output <= BOT_OUTPUT_LIMIT, emulated link queues <= NETQ_LIMIT.
+ *     A bot that would pass a cap fails with a reason; mcbench never grows
+ *     without bound and never aborts because of what a server sent.
+ *  3. Every socket is always drained (reads until EAGAIN or a per-pass
+ *     budget); only the emulated bandwidth may pause reading, like a real
+ *     bottleneck link.
+ *  4. Latencies are measured from the start of the bot's current session
+ *     (the connect call) with CLOCK_MONOTONIC, in microseconds. Bots that
+ *     have not joined yet sit in the "hot" epoll set and are read the moment
+ *     data arrives, so join-phase latencies are exact to a loop pass. Joined
+ *     bots move to the "cold" set, drained every --read-interval ms (like a
+ *     client that handles the network once per frame): that batches many
+ *     server writes into one read and keeps mcbench far cheaper than the
+ *     server it measures; times measured after the join are exact to
+ *     within that interval.
+ */
+#ifndef MCB_MCBENCH_H
+#define MCB_MCBENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/socket.h>
+
+#include "bench/hist.h"
+#include "bench/netq.h"
+#include "bench/pktnames.h"
+#include "bench/timer.h"
+#include "core/buf.h"
+#include "proto/frame.h"
+#include "proto/wire.h"
+
+#define MCBENCH_VERSION "1.0"
+#define BOT_NAME_MAX    16
+#define BOT_OUTPUT_LIMIT                                                                           \
+    (1u << 20) /* a bot writes little; 1 MiB means the server stopped reading */
+#define READ_CHUNK       (256u << 10)     /* one recv() into the shared buffer */
+#define READ_BUDGET      (4 * READ_CHUNK) /* per bot per loop pass, for fairness */
+#define FAIL_LIST_MAX    1000             /* per-bot failure records kept for the report */
+#define FAIL_REASONS_MAX 64               /* distinct reasons; more go to "other" */
+#define REASON_MAX       160
+#define CHAT_MAX         256
+#define BOT_NO_SCRIPT    (-2) /* == LUA_NOREF, checked in script.c */
+
+#define container_of(p, type, member) ((type *)((char *)(p)-offsetof(type, member)))
+
+enum scenario { SC_IDLE, SC_WALK, SC_CHAT, SC_CROWD, SC_CHURN, SC_SCRIPT };
+
+enum bot_state { BS_WAITING, BS_CONNECTING, BS_LOGIN, BS_PLAY, BS_LEFT, BS_FAILED };
+
+enum fail_kind { FK_REFUSED, FK_TIMEOUT, FK_KICKED, FK_PROTOCOL, FK_CLOSED, FK_ERROR, FK_COUNT };
+
+enum phase { PH_CONNECT, PH_LOGIN, PH_FIRST_POS, PH_FIRST_CHUNK, PH_OWN_CHUNK, PH_COUNT };
+
+/* Chunks a bot holds: open addressing over packed (x, z), no tombstones. */
+typedef struct chunkset {
+    uint64_t *slot;
+    uint32_t cap, len; /* cap is 0 or a power of two */
+    bool overflow;     /* hit CHUNKSET_MAX: stopped tracking */
+} chunkset;
+#define CHUNKSET_MAX 16384
+
+typedef struct bot {
+    int idx;
+    char name[BOT_NAME_MAX + 1];
+    uint8_t name_len;
+    mc_uuid uuid;
+    enum bot_state state;
+    int fd;
+    bool want_write;   /* EPOLLOUT armed for a blocked write */
+    bool on_flush;     /* on the flush list */
+    bool on_reap;      /* on the reap list */
+    bool rx_paused;    /* emulated link full: EPOLLIN off */
+    bool in_script;    /* its coroutine is running right now */
+    bool ever_joined;  /* counted in `joined` for the current session */
+    bool initial_done; /* its first session settled (joined or failed) */
+    bool cold;         /* its fd is in B.epfd_cold */
+    int threshold;     /* compression: -1 = off */
+    uint8_t phases;    /* bit per enum phase reached this session */
+    int64_t t0_us;     /* session start (connect call) */
+    int64_t last_rx_ms;
+    buf_t rbuf, wbuf;
+    netq *rxq, *txq;  /* only with --latency/--jitter/--bandwidth */
+    tnode t_act;      /* scenario/script tick */
+    tnode t_deadline; /* connect/join/silence timeout */
+    tnode t_rx, t_tx; /* emulated link release */
+    struct bot *next_flush, *next_reap, *next_join;
+    uint32_t sessions;
+
+    /* PLAY */
+    int32_t entity_id;
+    int gamemode;
+    bool have_pos;
+    double x, y, z;
+    float yaw, pitch;
+    double home_x, home_z; /* first position: centre of random walks */
+    chunkset chunks;
+    uint64_t chunks_rx;
+    int64_t last_keepalive_ms;
+    int64_t chunk_wait_since_us; /* moved into a chunk not yet received */
+    int32_t seq;                 /* block interaction sequence */
+
+    /* behaviour */
+    bool moving;
+    bool look_dirty;
+    double tx, ty, tz, speed; /* movement target */
+    int64_t next_move_ms, next_chat_ms, leave_at_ms, script_wake_ms;
+    uint32_t chat_seq;
+    uint64_t rng;
+
+    /* script */
+    int co_ref; /* BOT_NO_SCRIPT when none */
+    void *co;   /* its lua_State (thread) while co_ref holds it */
+    enum { SW_NONE, SW_TIMER, SW_MOVE, SW_CHAT } wait;
+    char *chat_pat; /* wait_chat substring, owned */
+} bot;
+
+struct fail_reason {
+    enum fail_kind kind;
+    char text[REASON_MAX];
+    uint64_t count;
+};
+
+struct fail_rec {
+    int bot;
+    enum fail_kind kind;
+    enum bot_state state;
+    int64_t t_ms; /* since the run started */
+    uint16_t reason;
+};
+
+struct opts {
+    const char *host;
+    int port;
+    int bots;
+    double rate;
+    double duration;
+    enum scenario scenario;
+    const char *scenario_name;
+    const char *script;
+    int view_distance;
+    const char *json;
+    bool quiet;
+    long max_failures;
+    double latency_ms, jitter_ms, bandwidth_kBps;
+    double radius;
+    double speed;
+    double chat_every;
+    double stay_min, stay_max, rejoin_pause;
+    double connect_timeout, join_timeout, silence_timeout;
+    double max_time;
+    double read_interval_ms;
+    uint64_t seed;
+    const char *prefix;
+    int first_index;
+};
+
+struct traffic {
+    uint64_t count[PKTN_STATES][2][256]; /* [state][in=1/out=0][id] */
+    uint64_t bytes[PKTN_STATES][2][256]; /* wire bytes, framing and compression included */
+};
+
+struct bench {
+    struct opts o;
+    int epfd;      /* "hot" set: bots not yet joined, read the moment data arrives */
+    int epfd_cold; /* joined bots, polled every --read-interval ms (see main.c) */
+    int64_t next_cold_ms;
+    twheel tw;
+    int64_t now_ms, now_us;
+    int64_t start_us;
+    bot *bots;
+    bot *flush_list, *reap_list;
+    bot *join_head, *join_tail;
+    double join_tokens;
+    int64_t join_tokens_at_us;
+    int started_initial;   /* bots whose first session began */
+    int settled_initial;   /* bots whose first session joined or failed */
+    int64_t hold_start_ms; /* 0 until every initial join settled */
+    int rejoins_pending;   /* churn bots waiting out their pause */
+    bool stopping;
+    const char *stop_reason;
+    struct sockaddr_storage *addr;
+    unsigned addr_len;
+    struct netq_params np;
+    bool netem;
+    uint64_t rng;
+    struct libdeflate_compressor *compressor;
+    struct libdeflate_decompressor *decompressor;
+    buf_t scratch; /* inflate target */
+    buf_t pkt;     /* packet being built */
+    buf_t framed;  /* a framed packet on its way into an emulated link */
+    uint8_t *rdbuf;
+    frame_limits lim;
+
+    /* counters */
+    int connecting, in_login, in_play; /* bots in each state now */
+    int active_at_end, connecting_at_end, in_login_at_end;
+    uint64_t sessions, joined, joined_initial, left, failed;
+    uint64_t chat_sent, chat_rx, keepalive_rx, keepalive_tx, teleports, chunks_rx, unloads_rx;
+    uint64_t moves_sent, chunk_waits;
+    uint64_t rx_bytes, tx_bytes;
+    uint64_t script_done, script_left, script_errors;
+    hist phase[PH_COUNT];
+    hist ka_interval; /* ms between keep-alives a bot receives */
+    hist ka_age;      /* keep-alive id read as the server's wall clock: now - id */
+    uint64_t ka_age_ok, ka_age_bad;
+    hist chunk_wait; /* us a moving bot stood in a chunk it had not received */
+    struct traffic tr;
+    uint64_t fail_by_kind[FK_COUNT];
+    struct fail_reason reasons[FAIL_REASONS_MAX + 1];
+    unsigned reason_count;
+    struct fail_rec *fail_list;
+    unsigned fail_list_len;
+    uint64_t fail_list_dropped;
+
+    /* progress */
+    int64_t next_progress_ms;
+    uint64_t prog_joined, prog_rx, prog_tx;
+    double prog_cpu;
+};
+
+extern struct bench B;
+
+/* --- bot.c --- */
+void bot_setup(bot *b, int idx);
+void bot_enqueue_join(bot *b);
+void bot_start(bot *b);
+void bot_on_event(bot *b, uint32_t events);
+void bot_flush_all(void);
+void bot_reap_all(void);
+/* Fails the bot (closes it now, frees at reap). reason is plain text. */
+void bot_fail(bot *b, enum fail_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Leaves on purpose (churn, script, end of run): not a failure. */
+void bot_leave(bot *b, bool rejoin);
+/* Frames B.pkt (id + payload) and queues it to the bot. */
+void bot_send(bot *b);
+buf_t *bot_pkt(int32_t id);
+bool bot_chunk_loaded(const bot *b, int32_t cx, int32_t cz);
+/* Plain text of a JSON chat component (see bot.c); out is NUL-terminated. */
+void chat_plain(const char *json, size_t n, char *out, size_t cap);
+const char *bot_state_name(enum bot_state s);
+const char *fail_kind_name(enum fail_kind k);
+const char *phase_name(enum phase p);
+
+/* --- behave.c: scenarios and movement --- */
+void behave_joined(bot *b);
+void behave_on_act(tnode *n);
+void behave_rearm(bot *b);
+void behave_after_teleport(bot *b);
+void behave_check_chunk_wait(bot *b);
+void send_chat(bot *b, const char *text, size_t len);
+void send_position(bot *b, bool with_look);
+void send_look(bot *b);
+void send_dig(bot *b, int32_t x, int32_t y, int32_t z, int face);
+void send_place(bot *b, int32_t x, int32_t y, int32_t z, int face);
+void send_creative_slot(bot *b, int slot, int item, int count);
+void send_held_slot(bot *b, int slot);
+
+/* --- script.c: Lua --- */
+int script_load(const char *path);
+void script_start(bot *b);
+void script_wake(bot *b);
+void script_on_chat(bot *b, const char *text, size_t len);
+void script_release(bot *b);
+void script_close(void);
+
+/* --- report.c --- */
+void report_progress(bool final);
+void report_write(FILE *f);
+int report_write_json(const char *path, int exit_code);
+void record_fail(bot *b, enum fail_kind kind, const char *reason);
+double self_cpu_seconds(void);
+long self_rss_kib(void);
+long self_maxrss_kib(void);
+
+/* --- selftest.c --- */
+int selftest_run(void);
+
+/* --- main.c --- */
+static inline int64_t since_start_ms(void)
+{
+    return (B.now_us - B.start_us) / 1000;
+}
+
+#endif

@@ -1,0 +1,423 @@
+/*
+ * report.c — what mcbench tells you: the live progress line (stderr, once a
+ * second), failure bookkeeping, the human table at the end (stdout) and the
+ * JSON document (--json FILE, "-" for stdout).
+ *
+ * JSON layout (all times in milliseconds unless the key says otherwise):
+ *   mcbench{version,protocol,game}   config{...the options...}
+ *   result{ok,exit_code,stop_reason,wall_s,hold_s}
+ *   bots{requested,sessions,joined,joined_initial,failed,left,active_at_end,
+ *        connecting,in_login}
+ *   phases{connect,login_success,first_position,first_chunk,own_chunk}:
+ *        {count,p50,p90,p99,max,mean}  (from the session's connect call)
+ *   keepalive{received,answered,interval{..},id_age{..}|null,id_age_note}
+ *   chunks{received,unloaded,per_joined_bot,waits,wait{..}}
+ *   chat{sent,received}  moves_sent  teleports
+ *   traffic{rx_bytes,tx_bytes,rx_mb_s,tx_mb_s}
+ *   packets{in:[{state,id,name,count,bytes}],out:[...]}  (non-zero rows)
+ *   failures{total,tolerance,by_kind{refused,timeout,kicked,protocol,closed,error},
+ *            by_reason:[{kind,reason,count}],list:[{bot,kind,state,t_ms,reason}],
+ *            list_dropped}
+ *   self{cpu_user_s,cpu_sys_s,cpu_s,cpu_ms_per_bot,cpu_pct_of_core,rss_kib,max_rss_kib}
+ *   script{finished,disconnected,errors}
+ *
+ * Invariants:
+ *  1. Reasons are data: control characters and non-ASCII bytes are escaped
+ *     before they are stored, so they are safe in a terminal and in JSON.
+ *  2. Bounded bookkeeping: at most FAIL_REASONS_MAX distinct reasons (the
+ *     rest are counted under "(other reasons)") and FAIL_LIST_MAX per-bot
+ *     records (the rest only counted in list_dropped).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "bench/mcbench.h"
+#include "data/version.h"
+
+/* ------------------------------------------------------------- self usage */
+
+double self_cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+long self_maxrss_kib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+long self_rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f) return -1;
+    long size = 0, res = 0;
+    if (fscanf(f, "%ld %ld", &size, &res) != 2) res = -1;
+    fclose(f);
+    return res < 0 ? -1 : res * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* -------------------------------------------------------------- failures */
+
+static void sanitize(const char *in, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; in[i] && o + 5 < cap; i++) {
+        unsigned char c = (unsigned char)in[i];
+        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+            o += (size_t)snprintf(out + o, cap - o, c == '"' ? "'" : "\\x%02x", c);
+        else
+            out[o++] = (char)c;
+    }
+    out[o] = 0;
+}
+
+void record_fail(bot *b, enum fail_kind kind, const char *reason)
+{
+    char clean[REASON_MAX];
+    sanitize(reason, clean, sizeof clean);
+    B.fail_by_kind[kind]++;
+    unsigned i;
+    for (i = 0; i < B.reason_count; i++)
+        if (B.reasons[i].kind == kind && !strcmp(B.reasons[i].text, clean)) break;
+    if (i == B.reason_count) {
+        if (B.reason_count < FAIL_REASONS_MAX) {
+            B.reasons[i].kind = kind;
+            snprintf(B.reasons[i].text, sizeof B.reasons[i].text, "%s", clean);
+            B.reason_count++;
+        } else {
+            i = FAIL_REASONS_MAX; /* (other reasons) */
+            B.reasons[i].kind = FK_ERROR;
+            snprintf(B.reasons[i].text, sizeof B.reasons[i].text, "(other reasons)");
+        }
+    }
+    B.reasons[i].count++;
+    if (B.fail_list_len >= FAIL_LIST_MAX) {
+        B.fail_list_dropped++;
+        return;
+    }
+    struct fail_rec *r = &B.fail_list[B.fail_list_len++];
+    r->bot = b->idx;
+    r->kind = kind;
+    r->state = b->state;
+    r->t_ms = since_start_ms();
+    r->reason = (uint16_t)i;
+}
+
+/* -------------------------------------------------------------- progress */
+
+void report_progress(bool final)
+{
+    double t = (double)(B.now_us - B.start_us) / 1e6;
+    double cpu = self_cpu_seconds();
+    double joins = (double)(B.joined - B.prog_joined);
+    double rx = (double)(B.rx_bytes - B.prog_rx) / 1e6, tx = (double)(B.tx_bytes - B.prog_tx) / 1e6;
+    double cpu_pct = (cpu - B.prog_cpu) * 100.0;
+    B.prog_joined = B.joined;
+    B.prog_rx = B.rx_bytes;
+    B.prog_tx = B.tx_bytes;
+    B.prog_cpu = cpu;
+    if (B.o.quiet) return;
+    double p99 = (double)hist_quantile(&B.phase[PH_OWN_CHUNK], 0.99) / 1000.0;
+    fprintf(
+        stderr,
+        "[mcbench %6.1fs]%s connected %d (login %d, connecting %d) joined %llu failed %llu "
+        "left %llu | %.0f joins/s | join p99 %.1f ms | rx %.2f MB/s tx %.2f MB/s | cpu %.0f%%\n",
+        t, final ? " final:" : "", B.in_play + B.in_login, B.in_login, B.connecting,
+        (unsigned long long)B.joined, (unsigned long long)B.failed, (unsigned long long)B.left,
+        joins, p99, rx, tx, cpu_pct);
+}
+
+/* ----------------------------------------------------------------- table */
+
+static void hist_row(FILE *f, const char *label, const hist *h, double unit_div)
+{
+    if (!h->count) {
+        fprintf(f, "  %-26s %8s\n", label, "-");
+        return;
+    }
+    fprintf(f, "  %-26s %8llu %9.2f %9.2f %9.2f %9.2f %9.2f\n", label, (unsigned long long)h->count,
+            (double)hist_quantile(h, 0.50) / unit_div, (double)hist_quantile(h, 0.90) / unit_div,
+            (double)hist_quantile(h, 0.99) / unit_div, (double)h->max / unit_div,
+            hist_mean(h) / unit_div);
+}
+
+struct pkt_row {
+    int st, in, id;
+    uint64_t count, bytes;
+};
+
+static int cmp_row(const void *a, const void *b)
+{
+    const struct pkt_row *p = a, *q = b;
+    return p->bytes < q->bytes ? 1 : p->bytes > q->bytes ? -1 : 0;
+}
+
+static size_t collect_rows(int in, struct pkt_row *rows)
+{
+    size_t n = 0;
+    for (int st = 0; st < PKTN_STATES; st++)
+        for (int id = 0; id < 256; id++)
+            if (B.tr.count[st][in][id])
+                rows[n++] =
+                    (struct pkt_row){st, in, id, B.tr.count[st][in][id], B.tr.bytes[st][in][id]};
+    qsort(rows, n, sizeof *rows, cmp_row);
+    return n;
+}
+
+static const char *state_label(int st)
+{
+    return st == PKTN_HANDSHAKE ? "handshake" : st == PKTN_LOGIN ? "login" : "play";
+}
+
+static double wall_s(void)
+{
+    return (double)(B.now_us - B.start_us) / 1e6;
+}
+
+static double hold_s(void)
+{
+    if (!B.hold_start_ms) return 0;
+    return (double)(B.now_ms - B.hold_start_ms) / 1000.0;
+}
+
+void report_write(FILE *f)
+{
+    double wall = wall_s();
+    double cpu = self_cpu_seconds();
+    fprintf(f, "\nmcbench %s: scenario %s, %d bots -> %s:%d (rate %g/s, hold %g s, view %d)\n",
+            MCBENCH_VERSION, B.o.scenario_name, B.o.bots, B.o.host, B.o.port, B.o.rate,
+            B.o.duration, B.o.view_distance);
+    fprintf(f, "stopped: %s after %.1f s (held %.1f s)\n", B.stop_reason ? B.stop_reason : "?",
+            wall, hold_s());
+    fprintf(f,
+            "bots: requested %d, joined %llu (first sessions %llu), failed %llu, left %llu, "
+            "sessions %llu\n",
+            B.o.bots, (unsigned long long)B.joined, (unsigned long long)B.joined_initial,
+            (unsigned long long)B.failed, (unsigned long long)B.left,
+            (unsigned long long)B.sessions);
+    fprintf(f, "\n  %-26s %8s %9s %9s %9s %9s %9s\n", "latency (ms) from connect", "count", "p50",
+            "p90", "p99", "max", "mean");
+    static const char *const labels[PH_COUNT] = {"tcp connect", "login success", "first position",
+                                                 "first chunk", "chunk at own position"};
+    for (int p = 0; p < PH_COUNT; p++) hist_row(f, labels[p], &B.phase[p], 1000.0);
+    hist_row(f, "keep-alive interval", &B.ka_interval, 1.0);
+    hist_row(f, "keep-alive id age", &B.ka_age, 1000.0);
+    hist_row(f, "chunk wait while moving", &B.chunk_wait, 1000.0);
+    fprintf(f,
+            "\nchunks %llu (unloaded %llu), keep-alives %llu, teleports %llu, moves %llu, "
+            "chat sent %llu / received %llu\n",
+            (unsigned long long)B.chunks_rx, (unsigned long long)B.unloads_rx,
+            (unsigned long long)B.keepalive_rx, (unsigned long long)B.teleports,
+            (unsigned long long)B.moves_sent, (unsigned long long)B.chat_sent,
+            (unsigned long long)B.chat_rx);
+    fprintf(f, "traffic: rx %.2f MB (%.2f MB/s), tx %.2f MB (%.2f MB/s)\n",
+            (double)B.rx_bytes / 1e6, wall > 0 ? (double)B.rx_bytes / 1e6 / wall : 0,
+            (double)B.tx_bytes / 1e6, wall > 0 ? (double)B.tx_bytes / 1e6 / wall : 0);
+    struct pkt_row *rows = malloc(sizeof *rows * PKTN_STATES * 256);
+    if (rows) {
+        for (int in = 1; in >= 0; in--) {
+            size_t n = collect_rows(in, rows);
+            fprintf(f, "\n  packets %-3s (top by bytes)      %10s %12s\n", in ? "in" : "out",
+                    "count", "bytes");
+            for (size_t i = 0; i < n && i < 12; i++)
+                fprintf(f, "  %-9s 0x%02x %-20s %10llu %12llu\n", state_label(rows[i].st),
+                        rows[i].id, pkt_name(rows[i].st, in, rows[i].id),
+                        (unsigned long long)rows[i].count, (unsigned long long)rows[i].bytes);
+            if (n > 12) fprintf(f, "  ... %zu more packet types (see --json)\n", n - 12);
+        }
+        free(rows);
+    }
+    fprintf(f, "\nfailures: %llu (tolerance %ld)\n", (unsigned long long)B.failed,
+            B.o.max_failures);
+    for (unsigned i = 0; i <= FAIL_REASONS_MAX; i++)
+        if (B.reasons[i].count)
+            fprintf(f, "  %6llu  %-8s %s\n", (unsigned long long)B.reasons[i].count,
+                    fail_kind_name(B.reasons[i].kind), B.reasons[i].text);
+    fprintf(f,
+            "\nmcbench itself: cpu %.2f s (%.1f%% of one core), %.3f ms cpu per bot, "
+            "rss %.1f MB (max %.1f MB)\n",
+            cpu, wall > 0 ? cpu / wall * 100.0 : 0, B.o.bots ? cpu * 1000.0 / B.o.bots : 0,
+            (double)self_rss_kib() / 1024.0, (double)self_maxrss_kib() / 1024.0);
+    fprintf(f, "result: %s\n",
+            (long long)B.failed > (long long)B.o.max_failures ? "FAILED (failures over tolerance)"
+                                                              : "OK");
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+static void jstr(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void jhist(FILE *f, const hist *h, double unit_div)
+{
+    if (!h->count) {
+        fprintf(f, "{\"count\":0}");
+        return;
+    }
+    fprintf(f, "{\"count\":%llu,\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"max\":%.3f,\"mean\":%.3f}",
+            (unsigned long long)h->count, (double)hist_quantile(h, 0.50) / unit_div,
+            (double)hist_quantile(h, 0.90) / unit_div, (double)hist_quantile(h, 0.99) / unit_div,
+            (double)h->max / unit_div, hist_mean(h) / unit_div);
+}
+
+static void jpackets(FILE *f, int in)
+{
+    struct pkt_row *rows = malloc(sizeof *rows * PKTN_STATES * 256);
+    fputc('[', f);
+    if (rows) {
+        size_t n = collect_rows(in, rows);
+        for (size_t i = 0; i < n; i++) {
+            fprintf(f,
+                    "%s{\"state\":\"%s\",\"id\":%d,\"name\":\"%s\",\"count\":%llu,\"bytes\":%llu}",
+                    i ? "," : "", state_label(rows[i].st), rows[i].id,
+                    pkt_name(rows[i].st, in, rows[i].id), (unsigned long long)rows[i].count,
+                    (unsigned long long)rows[i].bytes);
+        }
+        free(rows);
+    }
+    fputc(']', f);
+}
+
+int report_write_json(const char *path, int exit_code)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    double wall = wall_s(), cpu = self_cpu_seconds();
+    const struct opts *o = &B.o;
+    fprintf(f, "{\"mcbench\":{\"version\":\"%s\",\"protocol\":%d,\"game\":\"%s\"},\n",
+            MCBENCH_VERSION, MC_PROTOCOL_VERSION, MC_VERSION_NAME);
+    fprintf(f, "\"config\":{\"host\":");
+    jstr(f, o->host);
+    fprintf(f,
+            ",\"port\":%d,\"bots\":%d,\"rate\":%g,\"duration\":%g,\"scenario\":\"%s\","
+            "\"script\":",
+            o->port, o->bots, o->rate, o->duration, o->scenario_name);
+    if (o->script)
+        jstr(f, o->script);
+    else
+        fputs("null", f);
+    fprintf(f,
+            ",\"view_distance\":%d,\"max_failures\":%ld,\"latency_ms\":%g,\"jitter_ms\":%g,"
+            "\"bandwidth_kBps\":%g,\"radius\":%g,\"speed\":%g,\"chat_every\":%g,\"stay_min\":%g,"
+            "\"stay_max\":%g,\"rejoin_pause\":%g,\"connect_timeout\":%g,\"join_timeout\":%g,"
+            "\"silence_timeout\":%g,\"seed\":%llu,\"name_prefix\":",
+            o->view_distance, o->max_failures, o->latency_ms, o->jitter_ms, o->bandwidth_kBps,
+            o->radius, o->speed, o->chat_every, o->stay_min, o->stay_max, o->rejoin_pause,
+            o->connect_timeout, o->join_timeout, o->silence_timeout, (unsigned long long)o->seed);
+    jstr(f, o->prefix);
+    fprintf(f, "},\n\"result\":{\"ok\":%s,\"exit_code\":%d,\"stop_reason\":",
+            exit_code == 0 ? "true" : "false", exit_code);
+    jstr(f, B.stop_reason ? B.stop_reason : "?");
+    fprintf(f, ",\"wall_s\":%.3f,\"hold_s\":%.3f},\n", wall, hold_s());
+    fprintf(f,
+            "\"bots\":{\"requested\":%d,\"sessions\":%llu,\"joined\":%llu,\"joined_initial\":%llu,"
+            "\"failed\":%llu,\"left\":%llu,\"active_at_end\":%d,\"connecting\":%d,"
+            "\"in_login\":%d},\n",
+            o->bots, (unsigned long long)B.sessions, (unsigned long long)B.joined,
+            (unsigned long long)B.joined_initial, (unsigned long long)B.failed,
+            (unsigned long long)B.left, B.active_at_end, B.connecting_at_end, B.in_login_at_end);
+    fprintf(f, "\"phases\":{");
+    for (int p = 0; p < PH_COUNT; p++) {
+        fprintf(f, "%s\"%s\":", p ? "," : "", phase_name((enum phase)p));
+        jhist(f, &B.phase[p], 1000.0);
+    }
+    fprintf(f, "},\n\"keepalive\":{\"received\":%llu,\"answered\":%llu,\"interval\":",
+            (unsigned long long)B.keepalive_rx, (unsigned long long)B.keepalive_tx);
+    jhist(f, &B.ka_interval, 1.0);
+    fprintf(f, ",\"id_age\":");
+    if (B.ka_age_ok && !B.ka_age_bad)
+        jhist(f, &B.ka_age, 1000.0);
+    else
+        fputs("null", f);
+    fprintf(f, ",\"id_age_note\":");
+    jstr(f, B.ka_age_bad ? "the server's keep-alive ids are not wall-clock milliseconds: no "
+                           "one-way delay can be derived"
+                         : "server wall clock in the keep-alive id vs ours (same host): "
+                           "server-to-bot delay including the server's queueing");
+    fprintf(f, "},\n");
+    fprintf(f,
+            "\"chunks\":{\"received\":%llu,\"unloaded\":%llu,\"per_joined_bot\":%.2f,"
+            "\"waits\":%llu,\"wait\":",
+            (unsigned long long)B.chunks_rx, (unsigned long long)B.unloads_rx,
+            B.joined ? (double)B.chunks_rx / (double)B.joined : 0.0,
+            (unsigned long long)B.chunk_waits);
+    jhist(f, &B.chunk_wait, 1000.0);
+    fprintf(f,
+            "},\n\"chat\":{\"sent\":%llu,\"received\":%llu},\"moves_sent\":%llu,"
+            "\"teleports\":%llu,\n",
+            (unsigned long long)B.chat_sent, (unsigned long long)B.chat_rx,
+            (unsigned long long)B.moves_sent, (unsigned long long)B.teleports);
+    fprintf(f,
+            "\"traffic\":{\"rx_bytes\":%llu,\"tx_bytes\":%llu,\"rx_mb_s\":%.3f,\"tx_mb_s\":%.3f},"
+            "\n",
+            (unsigned long long)B.rx_bytes, (unsigned long long)B.tx_bytes,
+            wall > 0 ? (double)B.rx_bytes / 1e6 / wall : 0,
+            wall > 0 ? (double)B.tx_bytes / 1e6 / wall : 0);
+    fprintf(f, "\"packets\":{\"in\":");
+    jpackets(f, 1);
+    fprintf(f, ",\n\"out\":");
+    jpackets(f, 0);
+    fprintf(f, "},\n\"failures\":{\"total\":%llu,\"tolerance\":%ld,\"by_kind\":{",
+            (unsigned long long)B.failed, o->max_failures);
+    for (int k = 0; k < FK_COUNT; k++)
+        fprintf(f, "%s\"%s\":%llu", k ? "," : "", fail_kind_name((enum fail_kind)k),
+                (unsigned long long)B.fail_by_kind[k]);
+    fprintf(f, "},\"by_reason\":[");
+    bool first = true;
+    for (unsigned i = 0; i <= FAIL_REASONS_MAX; i++) {
+        if (!B.reasons[i].count) continue;
+        fprintf(f, "%s{\"kind\":\"%s\",\"reason\":", first ? "" : ",",
+                fail_kind_name(B.reasons[i].kind));
+        jstr(f, B.reasons[i].text);
+        fprintf(f, ",\"count\":%llu}", (unsigned long long)B.reasons[i].count);
+        first = false;
+    }
+    fprintf(f, "],\n\"list\":[");
+    for (unsigned i = 0; i < B.fail_list_len; i++) {
+        const struct fail_rec *r = &B.fail_list[i];
+        fprintf(f, "%s{\"bot\":", i ? ",\n" : "");
+        jstr(f, B.bots[r->bot].name);
+        fprintf(f, ",\"kind\":\"%s\",\"state\":\"%s\",\"t_ms\":%lld,\"reason\":",
+                fail_kind_name(r->kind), bot_state_name(r->state), (long long)r->t_ms);
+        jstr(f, B.reasons[r->reason].text);
+        fputc('}', f);
+    }
+    fprintf(f, "],\"list_dropped\":%llu},\n", (unsigned long long)B.fail_list_dropped);
+    fprintf(f,
+            "\"self\":{\"cpu_s\":%.3f,\"cpu_ms_per_bot\":%.3f,\"cpu_pct_of_core\":%.2f,"
+            "\"rss_kib\":%ld,\"max_rss_kib\":%ld,\"wall_s\":%.3f},\n",
+            cpu, o->bots ? cpu * 1000.0 / o->bots : 0.0, wall > 0 ? cpu / wall * 100.0 : 0.0,
+            self_rss_kib(), self_maxrss_kib(), wall);
+    fprintf(f, "\"script\":{\"finished\":%llu,\"disconnected\":%llu,\"errors\":%llu}}\n",
+            (unsigned long long)B.script_done, (unsigned long long)B.script_left,
+            (unsigned long long)B.script_errors);
+    bool err = ferror(f);
+    if (f != stdout)
+        err = fclose(f) != 0 || err;
+    else
+        fflush(f);
+    return err ? -1 : 0;
+}

@@ -1,0 +1,2474 @@
+/*
+ * commands.c — see commands.h.
+ *
+ * Two halves. The core (tree, parser, Declare Commands encoder, usage) is
+ * pure and is what tests/unit/test_commands.c compiles with CMD_CORE_ONLY.
+ * The rest needs the server: sources (a player or the console), selector
+ * resolution, feedback, the command implementations, tab completion, the
+ * console, time and weather, and the tick timer behind `mspt`.
+ *
+ * Parsing follows Brigadier: from a node, if the next word is the name of a
+ * literal child only that literal is tried, otherwise every argument child;
+ * children the source may not use are skipped (so a hidden command reads as
+ * unknown, as in vanilla). Search is depth first and the first parse that
+ * ends at an executable node with the whole line read wins. Otherwise, as
+ * Brigadier: among children that parsed, the result that read the whole
+ * line, else one without errors, is kept; with none, the children's errors
+ * are the result. The error shown is then "Unknown or incomplete command"
+ * (line ended, or nothing matched), the single child error ("Expected
+ * float", "Invalid unit", ...), or "Incorrect argument for command".
+ *
+ * Feedback follows vanilla's CommandSourceStack: success goes to the source;
+ * "logged" successes also go to every other operator as gray italic
+ * [Name: message] and to the console; failures are red. The console's
+ * output goes to the log (stderr and logs/latest.log).
+ */
+#include "game/commands.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "data/packet_ids.h"
+
+/* ======================================================== the command tree */
+
+enum cmd_exec {
+    X_NONE,
+    X_HELP,
+    X_LIST,
+    X_LIST_UUIDS,
+    X_ME,
+    X_MSG,
+    X_SAY,
+    X_TP,
+    X_GAMEMODE,
+    X_TIME_SET,
+    X_TIME_ADD,
+    X_TIME_QUERY,
+    X_WEATHER,
+    X_KILL,
+    X_SETWORLDSPAWN,
+    X_SEED,
+    X_KICK,
+    X_OP,
+    X_DEOP,
+    X_STOP,
+    X_MSPT,
+    X_COUNT
+};
+
+#define LIT(d, name, lvl, ex)                                                                      \
+    {                                                                                              \
+        d, CN_LITERAL, name, 0, 0, lvl, ex, SUG_NONE, NULL                                         \
+    }
+#define ARG(d, name, parser, prop, ex)                                                             \
+    {                                                                                              \
+        d, CN_ARGUMENT, name, parser, prop, 0, ex, SUG_NONE, NULL                                  \
+    }
+#define ARGS(d, name, parser, ex, sug)                                                             \
+    {                                                                                              \
+        d, CN_ARGUMENT, name, parser, 0, 0, ex, sug, NULL                                          \
+    }
+#define REDIRECT(name, lvl, target)                                                                \
+    {                                                                                              \
+        0, CN_LITERAL, name, 0, 0, lvl, X_NONE, SUG_NONE, target                                   \
+    }
+
+#define E_ENTITIES 0
+#define E_ENTITY   CMD_ENTITY_SINGLE
+#define E_PLAYERS  CMD_ENTITY_PLAYERS
+
+/* The built-in commands, shaped as vanilla 1.20.1 declares them (levels:
+ * 0 everyone, 2 game masters, 3 admins, 4 owners); `mspt` is mcserv's. */
+static const struct cmd_spec builtin_spec[] = {
+    LIT(0, "help", 0, X_HELP),
+    ARG(1, "command", CP_STRING, CMD_STRING_GREEDY, X_HELP),
+    LIT(0, "list", 0, X_LIST),
+    LIT(1, "uuids", 0, X_LIST_UUIDS),
+    LIT(0, "me", 0, X_NONE),
+    ARG(1, "action", CP_MESSAGE, 0, X_ME),
+    LIT(0, "msg", 0, X_NONE),
+    ARG(1, "targets", CP_ENTITY, E_PLAYERS, X_NONE),
+    ARG(2, "message", CP_MESSAGE, 0, X_MSG),
+    REDIRECT("tell", 0, "msg"),
+    REDIRECT("w", 0, "msg"),
+    LIT(0, "say", 2, X_NONE),
+    ARG(1, "message", CP_MESSAGE, 0, X_SAY),
+    LIT(0, "teleport", 2, X_NONE),
+    ARG(1, "location", CP_VEC3, 0, X_TP),
+    ARG(1, "destination", CP_ENTITY, E_ENTITY, X_TP),
+    ARG(1, "targets", CP_ENTITY, E_ENTITIES, X_NONE),
+    ARG(2, "location", CP_VEC3, 0, X_TP),
+    ARG(3, "rotation", CP_ROTATION, 0, X_TP),
+    LIT(3, "facing", 0, X_NONE),
+    LIT(4, "entity", 0, X_NONE),
+    ARG(5, "facingEntity", CP_ENTITY, E_ENTITY, X_TP),
+    ARG(6, "facingAnchor", CP_ENTITY_ANCHOR, 0, X_TP),
+    ARG(4, "facingLocation", CP_VEC3, 0, X_TP),
+    ARG(2, "destination", CP_ENTITY, E_ENTITY, X_TP),
+    REDIRECT("tp", 2, "teleport"),
+    LIT(0, "gamemode", 2, X_NONE),
+    ARG(1, "gamemode", CP_GAMEMODE, 0, X_GAMEMODE),
+    ARG(2, "target", CP_ENTITY, E_PLAYERS, X_GAMEMODE),
+    LIT(0, "time", 2, X_NONE),
+    LIT(1, "set", 0, X_NONE),
+    LIT(2, "day", 0, X_TIME_SET),
+    LIT(2, "noon", 0, X_TIME_SET),
+    LIT(2, "night", 0, X_TIME_SET),
+    LIT(2, "midnight", 0, X_TIME_SET),
+    ARG(2, "time", CP_TIME, 0, X_TIME_SET),
+    LIT(1, "add", 0, X_NONE),
+    ARG(2, "time", CP_TIME, 0, X_TIME_ADD),
+    LIT(1, "query", 0, X_NONE),
+    LIT(2, "daytime", 0, X_TIME_QUERY),
+    LIT(2, "gametime", 0, X_TIME_QUERY),
+    LIT(2, "day", 0, X_TIME_QUERY),
+    LIT(0, "weather", 2, X_NONE),
+    LIT(1, "clear", 0, X_WEATHER),
+    ARG(2, "duration", CP_TIME, 1, X_WEATHER),
+    LIT(1, "rain", 0, X_WEATHER),
+    ARG(2, "duration", CP_TIME, 1, X_WEATHER),
+    LIT(1, "thunder", 0, X_WEATHER),
+    ARG(2, "duration", CP_TIME, 1, X_WEATHER),
+    LIT(0, "kill", 2, X_KILL),
+    ARG(1, "targets", CP_ENTITY, E_ENTITIES, X_KILL),
+    LIT(0, "setworldspawn", 2, X_SETWORLDSPAWN),
+    ARG(1, "pos", CP_BLOCK_POS, 0, X_SETWORLDSPAWN),
+    ARG(2, "angle", CP_ANGLE, 0, X_SETWORLDSPAWN),
+    LIT(0, "seed", 2, X_SEED),
+    LIT(0, "kick", 3, X_NONE),
+    ARG(1, "targets", CP_ENTITY, E_PLAYERS, X_KICK),
+    ARG(2, "reason", CP_MESSAGE, 0, X_KICK),
+    LIT(0, "op", 3, X_NONE),
+    ARGS(1, "targets", CP_GAME_PROFILE, X_OP, SUG_NON_OPS),
+    LIT(0, "deop", 3, X_NONE),
+    ARGS(1, "targets", CP_GAME_PROFILE, X_DEOP, SUG_OPS),
+    LIT(0, "stop", 4, X_STOP),
+    LIT(0, "mspt", 2, X_MSPT),
+    REDIRECT("tps", 2, "mspt"),
+};
+
+int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n)
+{
+    int stack[CMD_MAX_DEPTH + 1];
+    memset(t, 0, sizeof *t);
+    t->count = 1;
+    t->n[0] = (cmd_node){CN_ROOT, 0, 0, 0, 0, 0, -1, -1, -1, -1, ""};
+    stack[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct cmd_spec *s = &spec[i];
+        if (t->count >= CMD_MAX_NODES || s->depth >= CMD_MAX_DEPTH) return -1;
+        int parent = stack[s->depth];
+        if (parent < 0) return -1;
+        int k = t->count++;
+        cmd_node *nd = &t->n[k];
+        *nd = (cmd_node){s->kind, s->parser, s->prop, s->level,        s->exec, s->suggest,
+                         -1,      -1,        -1,      (int16_t)parent, s->name};
+        if (s->depth > 0) nd->level = t->n[parent].level;
+        /* append as the last child (declaration order is the try order) */
+        int16_t *link = &t->n[parent].first_child;
+        while (*link >= 0) link = &t->n[*link].next_sibling;
+        *link = (int16_t)k;
+        stack[s->depth + 1] = k;
+        for (int d = s->depth + 2; d <= CMD_MAX_DEPTH; d++) stack[d] = -1;
+    }
+    for (size_t i = 0, k = 1; i < n; i++, k++) {
+        if (!spec[i].redirect) continue;
+        int target = -1;
+        for (int c = t->n[0].first_child; c >= 0; c = t->n[c].next_sibling)
+            if (strcmp(t->n[c].name, spec[i].redirect) == 0) target = c;
+        if (target < 0) return -1;
+        t->n[k].redirect = (int16_t)target;
+    }
+    return 0;
+}
+
+const cmd_tree *cmd_builtin_tree(void)
+{
+    static cmd_tree t;
+    static bool built;
+    if (!built) {
+        if (cmd_tree_build(&t, builtin_spec, sizeof builtin_spec / sizeof builtin_spec[0]) < 0)
+            abort(); /* the static spec is wrong: a programming error */
+        built = true;
+    }
+    return &t;
+}
+
+static bool node_visible(const cmd_tree *t, int i, int level)
+{
+    return i == 0 || t->n[i].level <= level;
+}
+
+void pkt_cb_declare_commands(buf_t *b, const cmd_tree *t, int level)
+{
+    int16_t index[CMD_MAX_NODES];
+    int count = 0;
+    for (int i = 0; i < t->count; i++) index[i] = node_visible(t, i, level) ? (int16_t)count++ : -1;
+    wr_varint(b, PKT_PLAY_CB_DECLARE_COMMANDS);
+    wr_varint(b, count);
+    for (int i = 0; i < t->count; i++) {
+        if (index[i] < 0) continue;
+        const cmd_node *nd = &t->n[i];
+        uint8_t flags = nd->kind;
+        if (nd->exec) flags |= 0x04;
+        if (nd->redirect >= 0) flags |= 0x08;
+        if (nd->suggest) flags |= 0x10;
+        wr_u8(b, flags);
+        int nc = 0;
+        for (int c = nd->first_child; c >= 0; c = t->n[c].next_sibling)
+            if (index[c] >= 0) nc++;
+        wr_varint(b, nc);
+        for (int c = nd->first_child; c >= 0; c = t->n[c].next_sibling)
+            if (index[c] >= 0) wr_varint(b, index[c]);
+        if (nd->redirect >= 0) wr_varint(b, index[nd->redirect]);
+        if (nd->kind == CN_ROOT) continue;
+        wr_cstring(b, nd->name);
+        if (nd->kind == CN_ARGUMENT) {
+            wr_varint(b, nd->parser);
+            switch (nd->parser) {
+            case CP_ENTITY: wr_u8(b, (uint8_t)nd->prop); break;
+            case CP_STRING: wr_varint(b, nd->prop); break;
+            case CP_TIME: wr_i32(b, nd->prop); break;
+            case CP_INTEGER:
+            case CP_FLOAT:
+            case CP_DOUBLE: wr_u8(b, 0); break; /* no min, no max */
+            default: break;
+            }
+            if (nd->suggest) wr_cstring(b, "minecraft:ask_server");
+        }
+    }
+    wr_varint(b, 0); /* root index */
+}
+
+/* ================================================================ parsing */
+
+struct perr {
+    long pos;        /* cursor for the context line; -1 none */
+    const char *key; /* NULL: no error */
+    char a[2][64];
+    int n;
+};
+
+static void perr_set(struct perr *e, long pos, const char *key, const char *a0, size_t l0,
+                     const char *a1, size_t l1)
+{
+    e->pos = pos;
+    e->key = key;
+    e->n = 0;
+    if (a0) {
+        snprintf(e->a[0], sizeof e->a[0], "%.*s", (int)(l0 < 63 ? l0 : 63), a0);
+        e->n = 1;
+    }
+    if (a1) {
+        snprintf(e->a[1], sizeof e->a[1], "%.*s", (int)(l1 < 63 ? l1 : 63), a1);
+        e->n = 2;
+    }
+}
+
+typedef struct rdr {
+    const char *s;
+    size_t len, pos;
+} rdr;
+
+static inline bool can_read(const rdr *r)
+{
+    return r->pos < r->len;
+}
+
+static inline char peek(const rdr *r)
+{
+    return r->pos < r->len ? r->s[r->pos] : 0;
+}
+
+static void skip_ws(rdr *r)
+{
+    while (can_read(r) && peek(r) == ' ') r->pos++;
+}
+
+static bool unquoted_char(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+           c == '-' || c == '.' || c == '+';
+}
+
+static bool number_char(char c)
+{
+    return (c >= '0' && c <= '9') || c == '.' || c == '-';
+}
+
+/* Brigadier readUnquotedString: the range [*start, r->pos). */
+static void read_unquoted(rdr *r, size_t *start)
+{
+    *start = r->pos;
+    while (can_read(r) && unquoted_char(peek(r))) r->pos++;
+}
+
+/* Brigadier readString: quoted ("..." or '...', \ escapes) or unquoted, into out. */
+static int read_string(rdr *r, char *out, size_t cap, size_t *outlen, struct perr *e)
+{
+    *outlen = 0;
+    if (!can_read(r)) return 0;
+    char q = peek(r);
+    if (q != '"' && q != '\'') {
+        size_t s;
+        read_unquoted(r, &s);
+        size_t n = r->pos - s;
+        if (n >= cap) n = cap - 1;
+        memcpy(out, r->s + s, n);
+        out[n] = 0;
+        *outlen = r->pos - s;
+        return 0;
+    }
+    r->pos++;
+    bool esc = false;
+    size_t o = 0, total = 0;
+    while (can_read(r)) {
+        char c = r->s[r->pos++];
+        if (esc) {
+            if (c != q && c != '\\') {
+                r->pos--;
+                perr_set(e, (long)r->pos, "parsing.quote.escape", &c, 1, NULL, 0);
+                return -1;
+            }
+            esc = false;
+        } else if (c == '\\') {
+            esc = true;
+            continue;
+        } else if (c == q) {
+            out[o < cap ? o : cap - 1] = 0;
+            *outlen = total;
+            return 0;
+        }
+        if (o + 1 < cap) out[o++] = c;
+        total++;
+    }
+    perr_set(e, (long)r->pos, "parsing.quote.expected.end", NULL, 0, NULL, 0);
+    return -1;
+}
+
+static int read_number(rdr *r, bool integer, double *out, struct perr *e)
+{
+    size_t start = r->pos;
+    while (can_read(r) && number_char(peek(r))) r->pos++;
+    size_t n = r->pos - start;
+    const char *kexp = integer ? "parsing.int.expected" : "parsing.double.expected";
+    const char *kinv = integer ? "parsing.int.invalid" : "parsing.double.invalid";
+    if (!n) {
+        perr_set(e, (long)start, kexp, NULL, 0, NULL, 0);
+        return -1;
+    }
+    char tmp[64];
+    if (n >= sizeof tmp) {
+        r->pos = start;
+        perr_set(e, (long)start, kinv, r->s + start, n, NULL, 0);
+        return -1;
+    }
+    memcpy(tmp, r->s + start, n);
+    tmp[n] = 0;
+    char *end;
+    if (integer) {
+        long v = strtol(tmp, &end, 10);
+        if (*end || v < INT32_MIN || v > INT32_MAX || strchr(tmp, '.')) {
+            r->pos = start;
+            perr_set(e, (long)start, kinv, tmp, n, NULL, 0);
+            return -1;
+        }
+        *out = (double)v;
+    } else {
+        double v = strtod(tmp, &end);
+        /* Java's Double.parseDouble over [0-9.-]: no hex, no inf/nan, no exponent here */
+        if (*end || !isfinite(v)) {
+            r->pos = start;
+            perr_set(e, (long)start, kinv, tmp, n, NULL, 0);
+            return -1;
+        }
+        *out = v;
+    }
+    return 0;
+}
+
+/* --- coordinates (vanilla WorldCoordinate / LocalCoordinates) --- */
+
+static int world_coord(rdr *r, bool integer, bool center, double *v, bool *rel, struct perr *e)
+{
+    if (peek(r) == '^') {
+        perr_set(e, (long)r->pos, "argument.pos.mixed", NULL, 0, NULL, 0);
+        return -1;
+    }
+    if (!can_read(r)) {
+        perr_set(e, (long)r->pos,
+                 integer ? "argument.pos.missing.int" : "argument.pos.missing.double", NULL, 0,
+                 NULL, 0);
+        return -1;
+    }
+    *rel = peek(r) == '~';
+    if (*rel) r->pos++;
+    size_t start = r->pos;
+    *v = 0;
+    if (can_read(r) && peek(r) != ' ' && read_number(r, integer && !*rel, v, e) < 0) return -1;
+    bool has_dot = memchr(r->s + start, '.', r->pos - start) != NULL;
+    if (!*rel && !integer && center && !has_dot) *v += 0.5;
+    return 0;
+}
+
+static int local_coord(rdr *r, size_t start, double *v, struct perr *e)
+{
+    if (!can_read(r)) {
+        perr_set(e, (long)r->pos, "argument.pos.missing.double", NULL, 0, NULL, 0);
+        return -1;
+    }
+    if (peek(r) != '^') {
+        perr_set(e, (long)start, "argument.pos.mixed", NULL, 0, NULL, 0);
+        return -1;
+    }
+    r->pos++;
+    *v = 0;
+    if (can_read(r) && peek(r) != ' ') return read_number(r, false, v, e);
+    return 0;
+}
+
+/* n coordinates (3: vec3/block_pos, 2: rotation) separated by single spaces. */
+static int parse_coords(rdr *r, int n, bool integer, bool center, const char *incomplete,
+                        struct cmd_coords *out, struct perr *e)
+{
+    size_t start = r->pos;
+    memset(out, 0, sizeof *out);
+    if (n == 3 && peek(r) == '^') {
+        out->local = true;
+        for (int i = 0; i < 3; i++) {
+            if (local_coord(r, start, &out->v[i], e) < 0) return -1;
+            if (i < 2) {
+                if (!can_read(r) || peek(r) != ' ') {
+                    perr_set(e, (long)start, incomplete, NULL, 0, NULL, 0);
+                    return -1;
+                }
+                r->pos++;
+            }
+        }
+        return 0;
+    }
+    if (n == 2 && !can_read(r)) {
+        perr_set(e, (long)r->pos, incomplete, NULL, 0, NULL, 0);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        bool rel;
+        bool c = center && i != 1;
+        if (world_coord(r, integer, c, &out->v[i], &rel, e) < 0) return -1;
+        if (rel) out->rel |= (uint8_t)(1u << i);
+        if (i < n - 1) {
+            if (!can_read(r) || peek(r) != ' ') {
+                perr_set(e, (long)start, incomplete, NULL, 0, NULL, 0);
+                r->pos = start;
+                return -1;
+            }
+            r->pos++;
+        }
+    }
+    return 0;
+}
+
+/* --- entity selectors (vanilla EntitySelectorParser) --- */
+
+/* A number of a range: [0-9.-] but stopping before "..". */
+static bool range_number(rdr *r, double *out, struct perr *e)
+{
+    size_t s = r->pos;
+    while (can_read(r) && number_char(peek(r)) &&
+           !(peek(r) == '.' && r->pos + 1 < r->len && r->s[r->pos + 1] == '.'))
+        r->pos++;
+    if (r->pos == s) return false;
+    char tmp[64];
+    size_t n = r->pos - s < 63 ? r->pos - s : 63;
+    memcpy(tmp, r->s + s, n);
+    tmp[n] = 0;
+    char *end;
+    *out = strtod(tmp, &end);
+    if (*end || !isfinite(*out)) {
+        r->pos = s;
+        perr_set(e, (long)s, "parsing.double.invalid", tmp, n, NULL, 0);
+        return false;
+    }
+    return true;
+}
+
+/* MinMaxBounds.Doubles: "5", "..5", "5..", "1..5". */
+static int parse_range(rdr *r, double *lo, double *hi, struct perr *e)
+{
+    size_t start = r->pos;
+    *lo = -INFINITY;
+    *hi = INFINITY;
+    bool have = range_number(r, lo, e);
+    if (e->key) return -1;
+    if (have) *hi = *lo;
+    if (r->pos + 1 < r->len && r->s[r->pos] == '.' && r->s[r->pos + 1] == '.') {
+        r->pos += 2;
+        *hi = INFINITY;
+        if (range_number(r, hi, e)) have = true;
+        if (e->key) return -1;
+    }
+    if (!have) {
+        perr_set(e, (long)start, "argument.range.empty", NULL, 0, NULL, 0);
+        return -1;
+    }
+    if (*lo > *hi) {
+        perr_set(e, (long)start, "argument.range.swapped", NULL, 0, NULL, 0);
+        return -1;
+    }
+    return 0;
+}
+
+static int gamemode_of(const char *s, size_t n)
+{
+    static const char *const names[] = {"survival", "creative", "adventure", "spectator"};
+    for (int i = 0; i < 4; i++)
+        if (strlen(names[i]) == n && memcmp(names[i], s, n) == 0) return i;
+    return -1;
+}
+
+static int parse_options(rdr *r, struct cmd_selector *sel, struct perr *e)
+{
+    r->pos++; /* '[' */
+    skip_ws(r);
+    while (can_read(r) && peek(r) != ']') {
+        skip_ws(r);
+        size_t ostart = r->pos;
+        char key[32];
+        size_t klen;
+        if (read_string(r, key, sizeof key, &klen, e) < 0) return -1;
+        static const char *const known[] = {"name",     "limit", "distance",
+                                            "gamemode", "sort",  "type"};
+        int which = -1;
+        for (int i = 0; i < 6; i++)
+            if (strlen(known[i]) == klen && strcmp(known[i], key) == 0) which = i;
+        if (which < 0) {
+            r->pos = ostart;
+            perr_set(e, (long)ostart, "argument.entity.options.unknown", key,
+                     klen < sizeof key ? klen : sizeof key - 1, NULL, 0);
+            return -1;
+        }
+        skip_ws(r);
+        if (!can_read(r) || peek(r) != '=') {
+            r->pos = ostart;
+            perr_set(e, (long)ostart, "argument.entity.options.valueless", key, klen, NULL, 0);
+            return -1;
+        }
+        r->pos++;
+        skip_ws(r);
+        size_t vstart = r->pos;
+        bool neg = false;
+        if ((which == 0 || which == 3 || which == 5) && peek(r) == '!') {
+            neg = true;
+            r->pos++;
+        }
+        char val[64];
+        size_t vlen;
+        double d;
+        switch (which) {
+        case 0: /* name */
+            if (read_string(r, val, sizeof val, &vlen, e) < 0) return -1;
+            if (vlen > 16) sel->type_other = !neg; /* no player has such a name */
+            memcpy(sel->name, val, vlen < 16 ? vlen : 16);
+            sel->name[vlen < 16 ? vlen : 16] = 0;
+            sel->has_name = true;
+            sel->name_neg = neg;
+            break;
+        case 1: /* limit */
+            if (read_number(r, true, &d, e) < 0) return -1;
+            if (d < 1) {
+                r->pos = vstart;
+                perr_set(e, (long)vstart, "argument.entity.options.limit.toosmall", NULL, 0, NULL,
+                         0);
+                return -1;
+            }
+            sel->limit = (int)d;
+            break;
+        case 2: /* distance */
+            if (parse_range(r, &sel->dmin, &sel->dmax, e) < 0) return -1;
+            if (sel->dmin < 0 && isfinite(sel->dmin)) {
+                r->pos = vstart;
+                perr_set(e, (long)vstart, "argument.entity.options.distance.negative", NULL, 0,
+                         NULL, 0);
+                return -1;
+            }
+            sel->has_dist = true;
+            break;
+        case 3: { /* gamemode */
+            size_t s;
+            read_unquoted(r, &s);
+            int gm = gamemode_of(r->s + s, r->pos - s);
+            if (gm < 0) {
+                r->pos = vstart;
+                perr_set(e, (long)vstart, "argument.entity.options.mode.invalid", r->s + s,
+                         r->pos - s, NULL, 0);
+                return -1;
+            }
+            sel->gamemode = gm;
+            sel->gm_neg = neg;
+            break;
+        }
+        case 4: { /* sort */
+            size_t s;
+            read_unquoted(r, &s);
+            static const char *const sorts[] = {"arbitrary", "nearest", "furthest", "random"};
+            int k = -1;
+            for (int i = 0; i < 4; i++)
+                if (strlen(sorts[i]) == r->pos - s && memcmp(sorts[i], r->s + s, r->pos - s) == 0)
+                    k = i;
+            if (k < 0) {
+                r->pos = vstart;
+                perr_set(e, (long)vstart, "argument.entity.options.sort.irreversible", r->s + s,
+                         r->pos - s, NULL, 0);
+                return -1;
+            }
+            sel->sort = k;
+            break;
+        }
+        case 5: { /* type */
+            size_t s = r->pos;
+            while (can_read(r) && (unquoted_char(peek(r)) || peek(r) == ':' || peek(r) == '/'))
+                r->pos++;
+            size_t n = r->pos - s;
+            bool player = (n == 6 && memcmp(r->s + s, "player", 6) == 0) ||
+                          (n == 16 && memcmp(r->s + s, "minecraft:player", 16) == 0);
+            if (!n) {
+                perr_set(e, (long)s, "argument.id.invalid", NULL, 0, NULL, 0);
+                return -1;
+            }
+            if (player && !neg)
+                sel->type_player = true;
+            else if (player || !neg)
+                sel->type_other = true; /* only players exist here */
+            break;
+        }
+        }
+        skip_ws(r);
+        if (can_read(r)) {
+            if (peek(r) == ',') {
+                r->pos++;
+                continue;
+            }
+            if (peek(r) != ']') {
+                perr_set(e, (long)r->pos, "argument.entity.options.unterminated", NULL, 0, NULL, 0);
+                return -1;
+            }
+        }
+    }
+    if (!can_read(r)) {
+        perr_set(e, (long)r->pos, "argument.entity.options.unterminated", NULL, 0, NULL, 0);
+        return -1;
+    }
+    r->pos++; /* ']' */
+    return 0;
+}
+
+static int parse_uuid_text(const char *s, size_t n, mc_uuid *out)
+{
+    /* Java UUID.fromString: five dash-separated hex groups */
+    int groups = 1, digits = 0, o = 0;
+    uint8_t b[16] = {0};
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '-') {
+            groups++;
+            continue;
+        }
+        int v = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
+        if (v < 0 || o >= 32) return -1;
+        b[o / 2] |= (uint8_t)(o % 2 ? v : v << 4);
+        o++;
+        digits++;
+    }
+    if (groups != 5 || digits != 32) return -1;
+    memcpy(out->b, b, 16);
+    return 0;
+}
+
+/* Entity selector or name/UUID. Returns whether it can match non-players. */
+static int parse_selector(rdr *r, struct cmd_selector *sel, bool *includes_entities, struct perr *e)
+{
+    memset(sel, 0, sizeof *sel);
+    sel->gamemode = -1;
+    if (peek(r) == '@') {
+        r->pos++;
+        if (!can_read(r)) {
+            perr_set(e, (long)r->pos, "argument.entity.selector.missing", NULL, 0, NULL, 0);
+            return -1;
+        }
+        size_t at = r->pos;
+        char c = r->s[r->pos++];
+        switch (c) {
+        case 'p': sel->sort = 1; break;
+        case 'r': sel->sort = 3; break;
+        case 'a':
+        case 's':
+        case 'e': break;
+        default: {
+            char t[3] = {'@', c, 0};
+            r->pos = at;
+            perr_set(e, (long)at, "argument.entity.selector.unknown", t, 2, NULL, 0);
+            return -1;
+        }
+        }
+        sel->kind = c;
+        if (peek(r) == '[' && parse_options(r, sel, e) < 0) return -1;
+        *includes_entities = (c == 'e' && !sel->type_player) || c == 's';
+        return 0;
+    }
+    size_t start = r->pos;
+    char name[64];
+    size_t n;
+    if (read_string(r, name, sizeof name, &n, e) < 0) return -1;
+    if (n <= 36 && parse_uuid_text(name, n, &sel->uuid) == 0) {
+        sel->kind = 'u';
+        *includes_entities = true;
+        return 0;
+    }
+    if (n == 0 || n > 16) {
+        r->pos = start;
+        perr_set(e, (long)start, "argument.entity.invalid", NULL, 0, NULL, 0);
+        return -1;
+    }
+    sel->kind = 0;
+    memcpy(sel->name, name, n + 1);
+    *includes_entities = false;
+    return 0;
+}
+
+static bool selector_many(const struct cmd_selector *s)
+{
+    if (s->kind == 0 || s->kind == 'u' || s->kind == 's') return false;
+    if (s->limit) return s->limit > 1;
+    return s->kind == 'a' || s->kind == 'e';
+}
+
+/* One argument at r->pos; the value into v. */
+static int parse_argument(const cmd_node *nd, rdr *r, struct cmd_value *v, struct perr *e)
+{
+    size_t start = r->pos;
+    switch (nd->parser) {
+    case CP_STRING:
+        if (nd->prop == CMD_STRING_GREEDY) {
+            r->pos = r->len;
+        } else {
+            size_t s;
+            read_unquoted(r, &s);
+        }
+        return 0;
+    case CP_MESSAGE: r->pos = r->len; return 0;
+    case CP_BOOL: {
+        size_t s;
+        read_unquoted(r, &s);
+        size_t n = r->pos - s;
+        if (n == 4 && memcmp(r->s + s, "true", 4) == 0)
+            v->u.b = true;
+        else if (n == 5 && memcmp(r->s + s, "false", 5) == 0)
+            v->u.b = false;
+        else {
+            r->pos = s;
+            perr_set(e, (long)s, n ? "parsing.bool.invalid" : "parsing.bool.expected", r->s + s, n,
+                     NULL, 0);
+            return -1;
+        }
+        return 0;
+    }
+    case CP_INTEGER: {
+        double d;
+        if (read_number(r, true, &d, e) < 0) return -1;
+        v->u.i = (int32_t)d;
+        return 0;
+    }
+    case CP_FLOAT:
+    case CP_DOUBLE: return read_number(r, false, &v->u.d, e);
+    case CP_ENTITY: {
+        bool ents;
+        if (parse_selector(r, &v->u.sel, &ents, e) < 0) return -1;
+        if ((nd->prop & CMD_ENTITY_SINGLE) && selector_many(&v->u.sel)) {
+            perr_set(e, 0,
+                     nd->prop & CMD_ENTITY_PLAYERS ? "argument.player.toomany"
+                                                   : "argument.entity.toomany",
+                     NULL, 0, NULL, 0);
+            return -1;
+        }
+        if ((nd->prop & CMD_ENTITY_PLAYERS) && ents && v->u.sel.kind != 's') {
+            perr_set(e, 0, "argument.player.entities", NULL, 0, NULL, 0);
+            return -1;
+        }
+        return 0;
+    }
+    case CP_GAME_PROFILE: {
+        if (peek(r) == '@') {
+            bool ents;
+            if (parse_selector(r, &v->u.sel, &ents, e) < 0) return -1;
+            if (ents) {
+                perr_set(e, -1, "argument.player.entities", NULL, 0, NULL, 0);
+                return -1;
+            }
+            return 0;
+        }
+        memset(&v->u.sel, 0, sizeof v->u.sel);
+        v->u.sel.gamemode = -1;
+        while (can_read(r) && peek(r) != ' ') r->pos++;
+        size_t n = r->pos - start;
+        snprintf(v->u.sel.name, sizeof v->u.sel.name, "%.*s", (int)(n < 16 ? n : 16), r->s + start);
+        if (n > 16) v->u.sel.type_other = true; /* no such player */
+        return 0;
+    }
+    case CP_VEC3: return parse_coords(r, 3, false, true, "argument.pos3d.incomplete", &v->u.pos, e);
+    case CP_BLOCK_POS:
+        return parse_coords(r, 3, true, false, "argument.pos3d.incomplete", &v->u.pos, e);
+    case CP_ROTATION:
+        return parse_coords(r, 2, false, false, "argument.rotation.incomplete", &v->u.pos, e);
+    case CP_ANGLE: {
+        memset(&v->u.pos, 0, sizeof v->u.pos);
+        if (!can_read(r)) {
+            perr_set(e, (long)r->pos, "argument.angle.incomplete", NULL, 0, NULL, 0);
+            return -1;
+        }
+        if (peek(r) == '~') {
+            v->u.pos.rel = 1;
+            r->pos++;
+        }
+        if (can_read(r) && peek(r) != ' ' && read_number(r, false, &v->u.pos.v[0], e) < 0)
+            return -1;
+        return 0;
+    }
+    case CP_ENTITY_ANCHOR: {
+        size_t s;
+        read_unquoted(r, &s);
+        size_t n = r->pos - s;
+        if (n == 4 && memcmp(r->s + s, "feet", 4) == 0)
+            v->u.anchor = 0;
+        else if (n == 4 && memcmp(r->s + s, "eyes", 4) == 0)
+            v->u.anchor = 1;
+        else {
+            r->pos = s;
+            perr_set(e, (long)s, "argument.anchor.invalid", r->s + s, n, NULL, 0);
+            return -1;
+        }
+        return 0;
+    }
+    case CP_GAMEMODE: {
+        size_t s;
+        read_unquoted(r, &s);
+        int gm = gamemode_of(r->s + s, r->pos - s);
+        if (gm < 0) {
+            perr_set(e, (long)r->pos, "argument.gamemode.invalid", r->s + s, r->pos - s, NULL, 0);
+            return -1;
+        }
+        v->u.gamemode = gm;
+        return 0;
+    }
+    case CP_TIME: {
+        double f;
+        if (read_number(r, false, &f, e) < 0) {
+            if (e->key && strcmp(e->key, "parsing.double.expected") == 0)
+                e->key = "parsing.float.expected";
+            else if (e->key && strcmp(e->key, "parsing.double.invalid") == 0)
+                e->key = "parsing.float.invalid";
+            return -1;
+        }
+        size_t s;
+        read_unquoted(r, &s);
+        size_t n = r->pos - s;
+        int unit = 0;
+        if (n == 0 || (n == 1 && r->s[s] == 't'))
+            unit = 1;
+        else if (n == 1 && r->s[s] == 's')
+            unit = 20;
+        else if (n == 1 && r->s[s] == 'd')
+            unit = 24000;
+        if (!unit) {
+            /* vanilla throws these without a cursor: no context line */
+            perr_set(e, -1, "argument.time.invalid_unit", NULL, 0, NULL, 0);
+            return -1;
+        }
+        double ticks = floor((double)(float)(f * unit) + 0.5); /* Math.round(float) */
+        if (ticks < nd->prop) {
+            char a0[16], a1[32];
+            snprintf(a0, sizeof a0, "%d", nd->prop);
+            snprintf(a1, sizeof a1, "%.0f", ticks);
+            perr_set(e, -1, "argument.time.tick_count_too_low", a0, strlen(a0), a1, strlen(a1));
+            return -1;
+        }
+        v->u.i = ticks > INT32_MAX ? INT32_MAX : (int32_t)ticks;
+        return 0;
+    }
+    }
+    return 0;
+}
+
+/* What parsing from one node came to (Brigadier's ParseResults). */
+struct outcome {
+    bool ok;
+    size_t reader;    /* where parsing stopped */
+    int nexc;         /* errors of the children tried there */
+    struct perr exc;  /* the first of them */
+    bool range_empty; /* nothing matched at all */
+};
+
+/* Brigadier's order of candidate results: the whole line read first, then no errors. */
+static bool better(const struct outcome *a, const struct outcome *b, size_t len)
+{
+    bool ae = a->reader >= len, be = b->reader >= len;
+    if (ae != be) return ae;
+    return a->nexc == 0 && b->nexc != 0;
+}
+
+static struct outcome walk(const cmd_tree *t, int node, size_t pos, cmd_parse *ps, int depth)
+{
+    const cmd_node *nd = &t->n[node];
+    const cmd_node *src = nd->redirect >= 0 ? &t->n[nd->redirect] : nd;
+    struct outcome best = {0}, o;
+    bool have = false;
+    int nerr = 0;
+    struct perr first = {0};
+    size_t wend = pos;
+    while (wend < ps->len && ps->line[wend] != ' ') wend++;
+    int literal = -1;
+    for (int c = src->first_child; c >= 0; c = t->n[c].next_sibling) {
+        const cmd_node *ch = &t->n[c];
+        if (ch->kind == CN_LITERAL && strlen(ch->name) == wend - pos &&
+            memcmp(ch->name, ps->line + pos, wend - pos) == 0)
+            literal = c;
+    }
+    for (int c = src->first_child; c >= 0; c = t->n[c].next_sibling) {
+        const cmd_node *ch = &t->n[c];
+        if (literal >= 0 ? c != literal : ch->kind != CN_ARGUMENT) continue;
+        if (ch->level > ps->level) continue;
+        rdr r = {ps->line, ps->len, pos};
+        struct cmd_value v;
+        struct perr e = {0};
+        memset(&v, 0, sizeof v);
+        if (ch->kind == CN_LITERAL)
+            r.pos = wend;
+        else if (parse_argument(ch, &r, &v, &e) < 0) {
+            if (!nerr++) first = e;
+            continue;
+        }
+        if (r.pos < ps->len && ps->line[r.pos] != ' ') {
+            perr_set(&e, (long)r.pos, "command.expected.separator", NULL, 0, NULL, 0);
+            if (!nerr++) first = e;
+            continue;
+        }
+        if (depth >= CMD_MAX_DEPTH) continue;
+        v.node = ch;
+        v.start = (uint32_t)pos;
+        v.end = (uint32_t)r.pos;
+        ps->path[depth] = v;
+        if (r.pos >= ps->len) {
+            if (ch->exec) {
+                ps->exec = ch;
+                ps->depth = depth + 1;
+                o = (struct outcome){.ok = true};
+                return o;
+            }
+            o = (struct outcome){false, r.pos, 0, {0}, false};
+        } else {
+            o = walk(t, c, r.pos + 1, ps, depth + 1);
+            if (o.ok) return o;
+        }
+        if (!have || better(&o, &best, ps->len)) best = o;
+        have = true;
+    }
+    if (have) return best;
+    o = (struct outcome){false, pos, nerr, first, depth == 0};
+    return o;
+}
+
+int cmd_parse_line(const cmd_tree *t, const char *line, size_t len, int level, cmd_parse *ps)
+{
+    memset(ps, 0, sizeof *ps);
+    ps->line = line;
+    ps->len = len;
+    ps->level = level;
+    ps->err_pos = -1;
+    if (len > CMD_MAX_LEN) {
+        ps->err_key = "command.unknown.command";
+        ps->err_pos = 0;
+        return -1;
+    }
+    struct outcome o = walk(t, 0, 0, ps, 0);
+    if (o.ok) return 0;
+    ps->exec = NULL;
+    ps->depth = 0;
+    if (o.reader < len && o.nexc == 1) {
+        ps->err_key = o.exc.key;
+        ps->err_pos = o.exc.pos;
+        ps->err_nargs = o.exc.n;
+        memcpy(ps->err_arg, o.exc.a, sizeof ps->err_arg);
+    } else {
+        /* the line ended too soon, or no child took the next word */
+        ps->err_key = o.reader >= len || o.range_empty ? "command.unknown.command"
+                                                       : "command.unknown.argument";
+        ps->err_pos = (long)o.reader;
+    }
+    return -1;
+}
+
+const struct cmd_value *cmd_arg(const cmd_parse *ps, const char *name)
+{
+    for (int i = 0; i < ps->depth; i++) {
+        const cmd_node *nd = ps->path[i].node;
+        if (nd->kind == CN_ARGUMENT && strcmp(nd->name, name) == 0) return &ps->path[i];
+    }
+    return NULL;
+}
+
+bool cmd_has_literal(const cmd_parse *ps, const char *name)
+{
+    for (int i = 0; i < ps->depth; i++) {
+        const cmd_node *nd = ps->path[i].node;
+        if (nd->kind == CN_LITERAL && strcmp(nd->name, name) == 0) return true;
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------- smart usage */
+
+static void usage_text(buf_t *out, const cmd_node *nd)
+{
+    if (nd->kind == CN_ARGUMENT) buf_lit(out, "<");
+    buf_append(out, nd->name, strlen(nd->name));
+    if (nd->kind == CN_ARGUMENT) buf_lit(out, ">");
+}
+
+/* Brigadier CommandDispatcher.getSmartUsage(node, source, optional, deep). */
+static void smart_usage(buf_t *out, const cmd_tree *t, int node, int level, bool optional,
+                        bool deep)
+{
+    const cmd_node *nd = &t->n[node];
+    if (optional) buf_lit(out, "[");
+    usage_text(out, nd);
+    if (optional) buf_lit(out, "]");
+    if (deep) return;
+    if (nd->redirect >= 0) {
+        buf_lit(out, " -> ");
+        usage_text(out, &t->n[nd->redirect]);
+        return;
+    }
+    bool child_optional = nd->exec != 0;
+    int kids[CMD_MAX_NODES], nk = 0;
+    for (int c = nd->first_child; c >= 0; c = t->n[c].next_sibling)
+        if (t->n[c].level <= level) kids[nk++] = c;
+    if (nk == 1) {
+        buf_lit(out, " ");
+        smart_usage(out, t, kids[0], level, child_optional, child_optional);
+    } else if (nk > 1) {
+        buf_append(out, child_optional ? " [" : " (", 2);
+        for (int i = 0; i < nk; i++) {
+            if (i) buf_lit(out, "|");
+            usage_text(out, &t->n[kids[i]]);
+        }
+        buf_append(out, child_optional ? "]" : ")", 1);
+    }
+}
+
+void cmd_usage(buf_t *out, const cmd_tree *t, int node, int level)
+{
+    smart_usage(out, t, node, level, false, false);
+}
+
+#ifndef CMD_CORE_ONLY
+/* ======================================================== server commands */
+
+#include <time.h>
+
+#include "core/clock.h"
+#include "core/log.h"
+#include "game/chat.h"
+#include "game/entities.h"
+#include "game/ops.h"
+#include "game/packets.h"
+#include "proto/frame.h"
+
+#define CONSOLE_LEVEL  4
+#define TIMING_WINDOW  1200 /* ticks kept: one minute */
+#define TIMING_SHORT   100  /* five seconds */
+#define MAX_TARGETS    4096 /* players one selector may resolve to */
+#define TELL_MAX_BYTES 4096
+
+/* Who runs a command: a player or the console. */
+struct source {
+    conn *c; /* NULL: the console */
+    const char *name;
+    int level;
+    double x, y, z;
+    float yaw, pitch;
+};
+
+typedef struct cmd_ctx {
+    struct source *src;
+    cmd_parse *ps;
+} cmd_ctx;
+
+static void source_of_player(struct source *s, conn *c)
+{
+    player *p = c->player;
+    *s = (struct source){c, p->name, p->op_level, p->x, p->y, p->z, p->yaw, p->pitch};
+}
+
+static void source_console(struct source *s)
+{
+    *s = (struct source){
+        NULL, "Server", CONSOLE_LEVEL, floor(srv->spawn_x), srv->spawn_y, floor(srv->spawn_z),
+        0,    0};
+}
+
+/* -------------------------------------------------------------- feedback */
+
+static void send_json(struct source *s, const buf_t *json, const buf_t *plain)
+{
+    if (s->c) {
+        if (!json->failed) chat_send(s->c, (const char *)json->data, json->len);
+    } else if (!plain->failed) {
+        log_info("%.*s", (int)plain->len, (const char *)plain->data);
+    }
+}
+
+/* The source's display name as a JSON component (the console is "Server"). */
+static void source_name_json(buf_t *j, const struct source *s)
+{
+    if (s->c) {
+        chat_name_json(j, s->c->player);
+    } else {
+        buf_lit(j, "{\"text\":");
+        json_append_string(j, s->name, strlen(s->name));
+        buf_lit(j, "}");
+    }
+}
+
+/* vanilla sendSuccess(message, logged) */
+static void success(cmd_ctx *x, bool logged, const char *key, const chat_arg *a, size_t n)
+{
+    struct source *s = x->src;
+    buf_t j, plain;
+    buf_init(&j, 64u << 10);
+    buf_init(&plain, 64u << 10);
+    chat_tr_json(&j, NULL, key, a, n);
+    chat_tr_plain(&plain, key, a, n);
+    send_json(s, &j, &plain);
+    if (logged && (s->c || srv->cfg.broadcast_console_to_ops)) {
+        buf_t adm;
+        buf_init(&adm, 64u << 10);
+        buf_lit(&adm, "{\"italic\":true,\"color\":\"gray\",\"translate\":\"chat.type.admin\","
+                      "\"with\":[");
+        source_name_json(&adm, s);
+        buf_lit(&adm, ",");
+        buf_append(&adm, j.data, j.len);
+        buf_lit(&adm, "]}");
+        if (!adm.failed && !j.failed)
+            for (size_t i = 0; i < srv->player_count; i++) {
+                conn *o = srv->players[i];
+                if (o != s->c && o->player->op_level > 0)
+                    chat_send(o, (const char *)adm.data, adm.len);
+            }
+        buf_free(&adm);
+        if (s->c && !plain.failed)
+            log_info("[%s: %.*s]", s->name, (int)plain.len, (const char *)plain.data);
+    }
+    buf_free(&j);
+    buf_free(&plain);
+}
+
+/* vanilla sendFailure: red. */
+static void failure(cmd_ctx *x, const char *key, const chat_arg *a, size_t n)
+{
+    buf_t j, plain;
+    buf_init(&j, 16u << 10);
+    buf_init(&plain, 16u << 10);
+    buf_lit(&j, "{\"color\":\"red\",\"extra\":[");
+    chat_tr_json(&j, NULL, key, a, n);
+    buf_lit(&j, "],\"text\":\"\"}");
+    chat_tr_plain(&plain, key, a, n);
+    send_json(x->src, &j, &plain);
+    buf_free(&j);
+    buf_free(&plain);
+}
+
+static void failure0(cmd_ctx *x, const char *key)
+{
+    failure(x, key, NULL, 0);
+}
+
+/* A parse error: the message, then "...text<--[HERE]" (vanilla Commands.performCommand). */
+static void parse_failure(struct source *s, const cmd_parse *ps)
+{
+    cmd_ctx x = {s, NULL};
+    chat_arg a[2];
+    for (int i = 0; i < ps->err_nargs; i++) a[i] = chat_text(ps->err_arg[i]);
+    failure(&x, ps->err_key, a, (size_t)ps->err_nargs);
+    if (ps->err_pos < 0) return;
+    size_t cur = (size_t)ps->err_pos < ps->len ? (size_t)ps->err_pos : ps->len;
+    size_t from = cur > 10 ? cur - 10 : 0;
+    buf_t j, plain;
+    buf_init(&j, 16u << 10);
+    buf_init(&plain, 16u << 10);
+    buf_lit(&j, "{\"color\":\"red\",\"extra\":[{\"color\":\"gray\",\"clickEvent\":{\"action\":"
+                "\"suggest_command\",\"value\":");
+    char slash[CMD_MAX_LEN + 2];
+    int sn = snprintf(slash, sizeof slash, "/%.*s", (int)ps->len, ps->line);
+    json_append_string(&j, slash, sn > 0 ? (size_t)sn : 0);
+    buf_lit(&j, "},\"extra\":[");
+    if (cur > 10) {
+        buf_lit(&j, "{\"text\":\"...\"},");
+        buf_lit(&plain, "...");
+    }
+    buf_lit(&j, "{\"text\":");
+    json_append_string(&j, ps->line + from, cur - from);
+    buf_lit(&j, "}");
+    buf_append(&plain, ps->line + from, cur - from);
+    if (cur < ps->len) {
+        buf_lit(&j, ",{\"color\":\"red\",\"underlined\":true,\"text\":");
+        json_append_string(&j, ps->line + cur, ps->len - cur);
+        buf_lit(&j, "}");
+        buf_append(&plain, ps->line + cur, ps->len - cur);
+    }
+    buf_lit(&j, ",{\"color\":\"red\",\"italic\":true,\"translate\":\"command.context.here\"}],"
+                "\"text\":\"\"}],\"text\":\"\"}");
+    const char *here = chat_en("command.context.here");
+    buf_append(&plain, here, strlen(here));
+    send_json(s, &j, &plain);
+    buf_free(&j);
+    buf_free(&plain);
+}
+
+/* ------------------------------------------------------------- selectors */
+
+static conn *player_by_name(const char *name)
+{
+    for (size_t i = 0; i < srv->player_count; i++)
+        if (strcasecmp(srv->players[i]->player->name, name) == 0) return srv->players[i];
+    return NULL;
+}
+
+static double dist_sq(const struct source *s, const player *p)
+{
+    double dx = p->x - s->x, dy = p->y - s->y, dz = p->z - s->z;
+    return dx * dx + dy * dy + dz * dz;
+}
+
+struct target_list {
+    conn *c[MAX_TARGETS];
+    size_t n;
+};
+
+static const struct source *sort_src;
+
+static int cmp_near(const void *a, const void *b)
+{
+    double da = dist_sq(sort_src, (*(conn *const *)a)->player);
+    double db = dist_sq(sort_src, (*(conn *const *)b)->player);
+    return da < db ? -1 : da > db;
+}
+
+/* Resolves a selector to players (only players exist as entities here).
+ * -1 after sending an error. */
+static int resolve(cmd_ctx *x, const struct cmd_selector *sel, bool players_only,
+                   struct target_list *out)
+{
+    struct source *s = x->src;
+    out->n = 0;
+    if (sel->kind && sel->kind != 'u' && s->level < 2) {
+        failure0(x, "argument.entity.selector.not_allowed");
+        return -1;
+    }
+    if (sel->kind == 0) {
+        conn *c = sel->type_other ? NULL : player_by_name(sel->name);
+        if (c) out->c[out->n++] = c;
+    } else if (sel->kind == 'u') {
+        for (size_t i = 0; i < srv->player_count; i++)
+            if (memcmp(srv->players[i]->player->uuid.b, sel->uuid.b, 16) == 0)
+                out->c[out->n++] = srv->players[i];
+    } else if (sel->kind == 's') {
+        if (s->c) out->c[out->n++] = s->c;
+    } else {
+        for (size_t i = 0; i < srv->player_count && out->n < MAX_TARGETS; i++) {
+            conn *c = srv->players[i];
+            player *p = c->player;
+            if (sel->type_other) break;
+            if (sel->kind != 'a' && p->health <= 0) continue; /* @p @r @e: living only */
+            if (sel->has_name && (strcasecmp(p->name, sel->name) == 0) == sel->name_neg) continue;
+            if (sel->gamemode >= 0 && (p->gamemode == sel->gamemode) == sel->gm_neg) continue;
+            if (sel->has_dist) {
+                double d = sqrt(dist_sq(s, p));
+                if (d < sel->dmin || d > sel->dmax) continue;
+            }
+            out->c[out->n++] = c;
+        }
+        int sort = sel->sort;
+        if (sort == 1 || sort == 2) {
+            sort_src = s;
+            qsort(out->c, out->n, sizeof out->c[0], cmp_near);
+            if (sort == 2)
+                for (size_t i = 0; i < out->n / 2; i++) {
+                    conn *t = out->c[i];
+                    out->c[i] = out->c[out->n - 1 - i];
+                    out->c[out->n - 1 - i] = t;
+                }
+        } else if (sort == 3) {
+            for (size_t i = out->n; i > 1; i--) {
+                size_t k = (size_t)rand() % i;
+                conn *t = out->c[i - 1];
+                out->c[i - 1] = out->c[k];
+                out->c[k] = t;
+            }
+        }
+        size_t limit = sel->limit ? (size_t)sel->limit : (sel->kind == 'p' || sel->kind == 'r');
+        if (limit && out->n > limit) out->n = limit;
+    }
+    if (!out->n) {
+        failure0(x, players_only ? "argument.entity.notfound.player"
+                                 : "argument.entity.notfound.entity");
+        return -1;
+    }
+    return 0;
+}
+
+static int resolve_arg(cmd_ctx *x, const char *name, struct target_list *out)
+{
+    const struct cmd_value *v = cmd_arg(x->ps, name);
+    if (!v) return -1;
+    return resolve(x, &v->u.sel, (v->node->prop & CMD_ENTITY_PLAYERS) != 0, out);
+}
+
+static struct target_list targets_a, targets_b;
+
+/* The source as a player, or an error ("A player is required ..."). */
+static conn *source_player(cmd_ctx *x, bool entity)
+{
+    if (x->src->c && !x->src->c->closed) return x->src->c;
+    failure0(x, entity ? "permissions.requires.entity" : "permissions.requires.player");
+    return NULL;
+}
+
+/* A message argument with selectors replaced by names (level 2+, as vanilla). */
+static void expand_message(cmd_ctx *x, const struct cmd_value *v, buf_t *out)
+{
+    const char *s = x->ps->line + v->start;
+    size_t len = v->end - v->start, i = 0;
+    while (i < len) {
+        if (s[i] == '@' && x->src->level >= 2 && i + 1 < len && strchr("parse", s[i + 1]) &&
+            (i + 2 >= len || s[i + 2] == ' ' || s[i + 2] == '[')) {
+            rdr r = {s, len, i};
+            struct cmd_selector sel;
+            bool ents;
+            struct perr e = {0};
+            if (parse_selector(&r, &sel, &ents, &e) == 0) {
+                struct target_list *tl = &targets_b;
+                tl->n = 0;
+                /* An empty match prints nothing in the message; no error either. */
+                for (size_t k = 0; k < srv->player_count && tl->n < MAX_TARGETS; k++) {
+                    player *p = srv->players[k]->player;
+                    if (sel.kind == 's' ? srv->players[k] != x->src->c : 0) continue;
+                    if (sel.has_name && (strcasecmp(p->name, sel.name) == 0) == sel.name_neg)
+                        continue;
+                    tl->c[tl->n++] = srv->players[k];
+                    if ((sel.kind == 'p' || sel.kind == 'r' || sel.kind == 's') && !sel.limit)
+                        break;
+                    if (sel.limit && tl->n >= (size_t)sel.limit) break;
+                }
+                for (size_t k = 0; k < tl->n; k++) {
+                    if (k) buf_lit(out, ", ");
+                    const char *nm = tl->c[k]->player->name;
+                    buf_append(out, nm, strlen(nm));
+                }
+                i = r.pos;
+                continue;
+            }
+        }
+        buf_append(out, &s[i], 1);
+        i++;
+    }
+}
+
+/* ----------------------------------------------------------- permissions */
+
+static buf_t tree_frames[5]; /* framed Declare Commands per level, built once */
+
+static void send_tree(conn *c)
+{
+    int level = c->player->op_level;
+    if (level < 0) level = 0;
+    if (level > 4) level = 4;
+    buf_t *f = &tree_frames[level];
+    if (!f->len) {
+        buf_init(f, 1u << 20);
+        buf_t pkt;
+        buf_init(&pkt, 1u << 20);
+        pkt_cb_declare_commands(&pkt, cmd_builtin_tree(), level);
+        if (!pkt.failed)
+            frame_encode(f, pkt.data, pkt.len, srv->cfg.compression_threshold, srv->compressor);
+        buf_free(&pkt);
+    }
+    if (c->compressed == (srv->cfg.compression_threshold >= 0)) {
+        conn_send_raw(c, f->data, f->len);
+    } else {
+        buf_reset(&srv->pkt);
+        pkt_cb_declare_commands(&srv->pkt, cmd_builtin_tree(), level);
+        conn_send_pkt(c);
+    }
+}
+
+void cmd_refresh_permissions(conn *c)
+{
+    player *p = c->player;
+    p->op_level = ops_level(&p->uuid);
+    buf_reset(&srv->pkt);
+    pkt_cb_entity_status(&srv->pkt, p->entity_id, (int8_t)(24 + p->op_level));
+    conn_send_pkt(c);
+    send_tree(c);
+}
+
+/* --------------------------------------------------------- world updates */
+
+static void broadcast_time(void)
+{
+    buf_reset(&srv->pkt);
+    pkt_cb_update_time(&srv->pkt, (int64_t)srv->tick_count, srv->day_time);
+    chat_broadcast_pkt(NULL);
+}
+
+static void send_weather(conn *c, bool was_raining, bool was_thundering)
+{
+    bool all = c == NULL;
+    float rain = srv->raining ? 1.0f : 0.0f, thunder = srv->thundering ? 1.0f : 0.0f;
+    uint8_t events[3];
+    float values[3];
+    int n = 0;
+    if (was_raining != srv->raining) {
+        events[n] = srv->raining ? 1 : 2; /* begin / end raining */
+        values[n++] = 0;
+        events[n] = 7;
+        values[n++] = rain;
+        events[n] = 8;
+        values[n++] = thunder;
+    } else if (was_thundering != srv->thundering) {
+        events[n] = 8;
+        values[n++] = thunder;
+    }
+    for (int i = 0; i < n; i++) {
+        buf_reset(&srv->pkt);
+        pkt_cb_game_state_change(&srv->pkt, events[i], values[i]);
+        if (all)
+            chat_broadcast_pkt(NULL);
+        else
+            conn_send_pkt(c);
+    }
+}
+
+static int64_t weather_ends; /* tick at which rain/thunder stop; 0 = never */
+
+static void set_weather(bool rain, bool thunder, int duration)
+{
+    bool wr = srv->raining, wt = srv->thundering;
+    srv->raining = rain;
+    srv->thundering = thunder;
+    weather_ends = duration > 0 && rain ? (int64_t)srv->tick_count + duration : 0;
+    send_weather(NULL, wr, wt);
+}
+
+/* ------------------------------------------------------------ formatting */
+
+static void fmt_double(char *out, size_t cap, double d)
+{
+    snprintf(out, cap, "%f", d); /* Java String.format(Locale.ROOT, "%f") */
+}
+
+static void fmt_float(char *out, size_t cap, float f)
+{
+    /* Java Float.toString for the values commands use: "0.0", "90.5" */
+    if (f == floorf(f) && fabsf(f) < 1e7f)
+        snprintf(out, cap, "%.1f", (double)f);
+    else
+        snprintf(out, cap, "%g", (double)f);
+}
+
+static double wrap_degrees(double d)
+{
+    d = fmod(d, 360.0);
+    if (d >= 180.0) d -= 360.0;
+    if (d < -180.0) d += 360.0;
+    return d;
+}
+
+/* Resolves parsed coordinates against the source (vanilla WorldCoordinates / LocalCoordinates). */
+static void coords_abs(const struct source *s, const struct cmd_coords *c, double out[3])
+{
+    if (c->local) {
+        double ry = (s->yaw + 90.0) * M_PI / 180.0, rx = -s->pitch * M_PI / 180.0,
+               rx2 = (-s->pitch + 90.0) * M_PI / 180.0;
+        double f = cos(ry), g = sin(ry), h = cos(rx), i = sin(rx), j = cos(rx2), k = sin(rx2);
+        double fw[3] = {f * h, i, g * h}, up[3] = {f * j, k, g * j};
+        double left[3] = {-(fw[1] * up[2] - fw[2] * up[1]), -(fw[2] * up[0] - fw[0] * up[2]),
+                          -(fw[0] * up[1] - fw[1] * up[0])};
+        double l = c->v[0], u = c->v[1], w = c->v[2];
+        out[0] = s->x + fw[0] * w + up[0] * u + left[0] * l;
+        out[1] = s->y + fw[1] * w + up[1] * u + left[1] * l;
+        out[2] = s->z + fw[2] * w + up[2] * u + left[2] * l;
+        return;
+    }
+    double base[3] = {s->x, s->y, s->z};
+    for (int i = 0; i < 3; i++) out[i] = (c->rel >> i & 1) ? base[i] + c->v[i] : c->v[i];
+}
+
+/* =============================================================== commands */
+
+static int ex_help(cmd_ctx *x)
+{
+    const cmd_tree *t = cmd_builtin_tree();
+    const struct cmd_value *arg = cmd_arg(x->ps, "command");
+    buf_t line;
+    buf_init(&line, 8192);
+    if (!arg) {
+        for (int c = t->n[0].first_child; c >= 0; c = t->n[c].next_sibling) {
+            if (t->n[c].level > x->src->level) continue;
+            buf_reset(&line);
+            buf_lit(&line, "/");
+            cmd_usage(&line, t, c, x->src->level);
+            buf_t j;
+            buf_init(&j, 16384);
+            buf_lit(&j, "{\"text\":");
+            json_append_string(&j, (const char *)line.data, line.len);
+            buf_lit(&j, "}");
+            send_json(x->src, &j, &line);
+            buf_free(&j);
+        }
+        buf_free(&line);
+        return 0;
+    }
+    /* help <command>: the usage of the deepest node the text reaches. */
+    cmd_parse sub;
+    const char *text = x->ps->line + arg->start;
+    size_t tlen = arg->end - arg->start;
+    cmd_parse_line(t, text, tlen, x->src->level, &sub);
+    int node = -1;
+    if (sub.exec)
+        node = (int)(sub.path[sub.depth - 1].node - t->n);
+    else {
+        /* deepest literal/argument matched before the error: walk the words */
+        int cur = 0;
+        size_t pos = 0;
+        while (pos < tlen) {
+            size_t e = pos;
+            while (e < tlen && text[e] != ' ') e++;
+            int next = -1;
+            const cmd_node *src = t->n[cur].redirect >= 0 ? &t->n[t->n[cur].redirect] : &t->n[cur];
+            for (int c = src->first_child; c >= 0; c = t->n[c].next_sibling)
+                if (t->n[c].kind == CN_LITERAL && t->n[c].level <= x->src->level &&
+                    strlen(t->n[c].name) == e - pos &&
+                    memcmp(t->n[c].name, text + pos, e - pos) == 0)
+                    next = c;
+            if (next < 0) break;
+            cur = next;
+            pos = e < tlen ? e + 1 : e;
+        }
+        if (cur > 0 && pos >= tlen) node = cur;
+    }
+    if (node <= 0) {
+        failure0(x, "commands.help.failed");
+        buf_free(&line);
+        return -1;
+    }
+    const cmd_node *nd = &t->n[node];
+    const cmd_node *src = nd->redirect >= 0 ? &t->n[nd->redirect] : nd;
+    for (int c = src->first_child; c >= 0; c = t->n[c].next_sibling) {
+        if (t->n[c].level > x->src->level) continue;
+        buf_reset(&line);
+        buf_lit(&line, "/");
+        buf_append(&line, text, tlen);
+        buf_lit(&line, " ");
+        smart_usage(&line, t, c, x->src->level, false, false);
+        buf_t j;
+        buf_init(&j, 16384);
+        buf_lit(&j, "{\"text\":");
+        json_append_string(&j, (const char *)line.data, line.len);
+        buf_lit(&j, "}");
+        send_json(x->src, &j, &line);
+        buf_free(&j);
+    }
+    buf_free(&line);
+    return 0;
+}
+
+static int ex_list(cmd_ctx *x, bool uuids)
+{
+    buf_t j, plain;
+    buf_init(&j, 1u << 20);
+    buf_init(&plain, 1u << 20);
+    buf_lit(&j, "{\"text\":\"\",\"extra\":[");
+    for (size_t i = 0; i < srv->player_count; i++) {
+        const player *p = srv->players[i]->player;
+        if (i) {
+            buf_lit(&j, ",{\"text\":\", \"},");
+            buf_lit(&plain, ", ");
+        }
+        if (uuids) {
+            char id[37];
+            uuid_format(&p->uuid, id);
+            chat_arg a[2] = {chat_player(p), chat_text(id)};
+            chat_tr_json(&j, NULL, "commands.list.nameAndId", a, 2);
+            chat_tr_plain(&plain, "commands.list.nameAndId", a, 2);
+        } else {
+            chat_name_json(&j, p);
+            buf_append(&plain, p->name, strlen(p->name));
+        }
+    }
+    buf_lit(&j, "]}");
+    if (!srv->player_count) {
+        buf_reset(&j);
+        buf_lit(&j, "{\"text\":\"\"}");
+    }
+    char count[24], max[24];
+    snprintf(count, sizeof count, "%zu", srv->player_count);
+    snprintf(max, sizeof max, "%d", srv->cfg.max_players);
+    buf_append(&plain, "", 1);
+    chat_arg a[3] = {chat_text(count),
+                     chat_text(max),
+                     {CA_JSON, (const char *)j.data, j.len, (const char *)plain.data, NULL}};
+    if (!j.failed && !plain.failed) success(x, false, "commands.list.players", a, 3);
+    buf_free(&j);
+    buf_free(&plain);
+    return 0;
+}
+
+static int ex_me(cmd_ctx *x)
+{
+    const struct cmd_value *v = cmd_arg(x->ps, "action");
+    buf_t msg, j, plain;
+    buf_init(&msg, 64u << 10);
+    buf_init(&j, 128u << 10);
+    buf_init(&plain, 128u << 10);
+    expand_message(x, v, &msg);
+    buf_lit(&j, "{\"translate\":\"chat.type.emote\",\"with\":[");
+    source_name_json(&j, x->src);
+    buf_lit(&j, ",{\"text\":");
+    json_append_string(&j, (const char *)msg.data, msg.len);
+    buf_lit(&j, "}]}");
+    if (!j.failed && !msg.failed) chat_broadcast((const char *)j.data, j.len, true);
+    chat_arg a[2] = {chat_text(x->src->name), chat_textn((const char *)msg.data, msg.len)};
+    chat_tr_plain(&plain, "chat.type.emote", a, 2);
+    if (!plain.failed) log_info("%.*s", (int)plain.len, (const char *)plain.data);
+    buf_free(&msg);
+    buf_free(&j);
+    buf_free(&plain);
+    return 0;
+}
+
+static int ex_say(cmd_ctx *x)
+{
+    const struct cmd_value *v = cmd_arg(x->ps, "message");
+    buf_t msg, j, plain;
+    buf_init(&msg, 64u << 10);
+    buf_init(&j, 128u << 10);
+    buf_init(&plain, 128u << 10);
+    expand_message(x, v, &msg);
+    buf_lit(&j, "{\"translate\":\"chat.type.announcement\",\"with\":[");
+    source_name_json(&j, x->src);
+    buf_lit(&j, ",{\"text\":");
+    json_append_string(&j, (const char *)msg.data, msg.len);
+    buf_lit(&j, "}]}");
+    if (!j.failed && !msg.failed) chat_broadcast((const char *)j.data, j.len, true);
+    chat_arg a[2] = {chat_text(x->src->name), chat_textn((const char *)msg.data, msg.len)};
+    chat_tr_plain(&plain, "chat.type.announcement", a, 2);
+    if (!plain.failed) log_info("%.*s", (int)plain.len, (const char *)plain.data);
+    buf_free(&msg);
+    buf_free(&j);
+    buf_free(&plain);
+    return 0;
+}
+
+static int ex_msg(cmd_ctx *x)
+{
+    struct target_list *tl = &targets_a;
+    if (resolve_arg(x, "targets", tl) < 0) return -1;
+    buf_t msg, j;
+    buf_init(&msg, 64u << 10);
+    buf_init(&j, 128u << 10);
+    expand_message(x, cmd_arg(x->ps, "message"), &msg);
+    for (size_t i = 0; i < tl->n; i++) {
+        conn *t = tl->c[i];
+        if (t->closed) continue;
+        /* to the target: "<source> whispers to you: msg" */
+        buf_reset(&j);
+        buf_lit(&j, "{\"italic\":true,\"color\":\"gray\",\"translate\":"
+                    "\"commands.message.display.incoming\",\"with\":[");
+        source_name_json(&j, x->src);
+        buf_lit(&j, ",{\"text\":");
+        json_append_string(&j, (const char *)msg.data, msg.len);
+        buf_lit(&j, "}]}");
+        if (!j.failed && !msg.failed && t->player->chat_mode == 0)
+            chat_send(t, (const char *)j.data, j.len);
+        /* to the source: "You whisper to <target>: msg" */
+        chat_arg a[2] = {chat_player(t->player), chat_textn((const char *)msg.data, msg.len)};
+        buf_reset(&j);
+        chat_tr_json(&j, "\"italic\":true,\"color\":\"gray\"", "commands.message.display.outgoing",
+                     a, 2);
+        buf_t plain;
+        buf_init(&plain, 128u << 10);
+        chat_tr_plain(&plain, "commands.message.display.outgoing", a, 2);
+        send_json(x->src, &j, &plain);
+        buf_free(&plain);
+    }
+    buf_free(&msg);
+    buf_free(&j);
+    return 0;
+}
+
+static bool in_world_bounds(double x, double y, double z)
+{
+    return fabs(x) < 3.0e7 && fabs(z) < 3.0e7 && y >= -2.0e7 && y < 2.0e7;
+}
+
+static void look_at(const player *p, const double at[3], float *yaw, float *pitch)
+{
+    double dx = at[0] - p->x, dy = at[1] - p->y, dz = at[2] - p->z;
+    double h = sqrt(dx * dx + dz * dz);
+    *pitch = (float)wrap_degrees(-(atan2(dy, h) * 180.0 / M_PI));
+    *yaw = (float)wrap_degrees(atan2(dz, dx) * 180.0 / M_PI - 90.0);
+}
+
+static int ex_tp(cmd_ctx *x)
+{
+    const struct cmd_value *loc = cmd_arg(x->ps, "location");
+    const struct cmd_value *dest = cmd_arg(x->ps, "destination");
+    const struct cmd_value *tgt = cmd_arg(x->ps, "targets");
+    struct target_list *tl = &targets_a, *dl = &targets_b;
+    if (tgt) {
+        if (resolve(x, &tgt->u.sel, false, tl) < 0) return -1;
+    } else {
+        conn *self = source_player(x, true);
+        if (!self) return -1;
+        tl->c[0] = self;
+        tl->n = 1;
+    }
+    if (dest) {
+        if (resolve(x, &dest->u.sel, false, dl) < 0) return -1;
+        const player *d = dl->c[0]->player;
+        double dx = d->x, dy = d->y, dz = d->z;
+        float dyaw = d->yaw, dpitch = d->pitch;
+        for (size_t i = 0; i < tl->n; i++)
+            if (!tl->c[i]->closed) ent_teleport(tl->c[i], dx, dy, dz, dyaw, dpitch);
+        if (tl->n == 1) {
+            chat_arg a[2] = {chat_player(tl->c[0]->player), chat_player(d)};
+            success(x, true, "commands.teleport.success.entity.single", a, 2);
+        } else {
+            char n[24];
+            snprintf(n, sizeof n, "%zu", tl->n);
+            chat_arg a[2] = {chat_text(n), chat_player(d)};
+            success(x, true, "commands.teleport.success.entity.multiple", a, 2);
+        }
+        return 0;
+    }
+    double pos[3];
+    coords_abs(x->src, &loc->u.pos, pos);
+    if (!in_world_bounds(pos[0], pos[1], pos[2])) {
+        failure0(x, "commands.teleport.invalidPosition");
+        return -1;
+    }
+    const struct cmd_value *rot = cmd_arg(x->ps, "rotation");
+    const struct cmd_value *fent = cmd_arg(x->ps, "facingEntity");
+    const struct cmd_value *floc = cmd_arg(x->ps, "facingLocation");
+    const struct cmd_value *fanc = cmd_arg(x->ps, "facingAnchor");
+    double face[3];
+    bool facing = false;
+    if (fent) {
+        struct target_list *fl = &targets_b;
+        if (resolve(x, &fent->u.sel, false, fl) < 0) return -1;
+        const player *f = fl->c[0]->player;
+        face[0] = f->x;
+        face[1] = f->y + (fanc && fanc->u.anchor == 1 ? 1.62 : 0.0);
+        face[2] = f->z;
+        facing = true;
+    } else if (floc) {
+        coords_abs(x->src, &floc->u.pos, face);
+        facing = true;
+    }
+    for (size_t i = 0; i < tl->n; i++) {
+        conn *c = tl->c[i];
+        if (c->closed) continue;
+        player *p = c->player;
+        float yaw = p->yaw, pitch = p->pitch;
+        if (rot) {
+            yaw = (float)((rot->u.pos.rel & 1) ? x->src->yaw + rot->u.pos.v[0] : rot->u.pos.v[0]);
+            pitch =
+                (float)((rot->u.pos.rel & 2) ? x->src->pitch + rot->u.pos.v[1] : rot->u.pos.v[1]);
+            yaw = (float)wrap_degrees(yaw);
+            pitch = (float)wrap_degrees(pitch);
+        }
+        ent_teleport(c, pos[0], pos[1], pos[2], yaw, pitch);
+        if (facing) {
+            look_at(p, face, &yaw, &pitch);
+            ent_teleport(c, pos[0], pos[1], pos[2], yaw, pitch);
+        }
+    }
+    char sx[48], sy[48], sz[48];
+    fmt_double(sx, sizeof sx, pos[0]);
+    fmt_double(sy, sizeof sy, pos[1]);
+    fmt_double(sz, sizeof sz, pos[2]);
+    if (tl->n == 1) {
+        chat_arg a[4] = {chat_player(tl->c[0]->player), chat_text(sx), chat_text(sy),
+                         chat_text(sz)};
+        success(x, true, "commands.teleport.success.location.single", a, 4);
+    } else {
+        char n[24];
+        snprintf(n, sizeof n, "%zu", tl->n);
+        chat_arg a[4] = {chat_text(n), chat_text(sx), chat_text(sy), chat_text(sz)};
+        success(x, true, "commands.teleport.success.location.multiple", a, 4);
+    }
+    return 0;
+}
+
+static const char *const gamemode_keys[] = {"gameMode.survival", "gameMode.creative",
+                                            "gameMode.adventure", "gameMode.spectator"};
+static const char *const gamemode_names[] = {"survival", "creative", "adventure", "spectator"};
+
+static int ex_gamemode(cmd_ctx *x)
+{
+    int gm = cmd_arg(x->ps, "gamemode")->u.gamemode;
+    struct target_list *tl = &targets_a;
+    if (cmd_arg(x->ps, "target")) {
+        if (resolve_arg(x, "target", tl) < 0) return -1;
+    } else {
+        conn *self = source_player(x, false);
+        if (!self) return -1;
+        tl->c[0] = self;
+        tl->n = 1;
+    }
+    chat_arg mode = chat_key(gamemode_keys[gm]);
+    for (size_t i = 0; i < tl->n; i++) {
+        conn *c = tl->c[i];
+        if (c->closed || c->player->gamemode == gm) continue;
+        ent_set_gamemode(c, gm);
+        log_info("Set %s's game mode to %s", c->player->name, gamemode_names[gm]);
+        if (c == x->src->c) {
+            success(x, true, "commands.gamemode.success.self", &mode, 1);
+        } else {
+            buf_t j;
+            buf_init(&j, 4096);
+            chat_tr_json(&j, NULL, "gameMode.changed", &mode, 1);
+            if (!j.failed) chat_send(c, (const char *)j.data, j.len);
+            buf_free(&j);
+            chat_arg a[2] = {chat_player(c->player), mode};
+            success(x, true, "commands.gamemode.success.other", a, 2);
+        }
+    }
+    return 0;
+}
+
+static int ex_time(cmd_ctx *x, int exec)
+{
+    char v[32];
+    if (exec == X_TIME_QUERY) {
+        int64_t q;
+        if (cmd_has_literal(x->ps, "gametime"))
+            q = (int64_t)(srv->tick_count % INT32_MAX);
+        else if (cmd_has_literal(x->ps, "daytime"))
+            q = srv->day_time % 24000;
+        else
+            q = srv->day_time / 24000 % INT32_MAX;
+        snprintf(v, sizeof v, "%lld", (long long)q);
+        chat_arg a = chat_text(v);
+        success(x, false, "commands.time.query", &a, 1);
+        return 0;
+    }
+    int64_t t;
+    if (exec == X_TIME_ADD) {
+        srv->day_time += cmd_arg(x->ps, "time")->u.i;
+        t = srv->day_time % 24000;
+    } else {
+        const struct cmd_value *tv = cmd_arg(x->ps, "time");
+        t = tv                                   ? tv->u.i
+            : cmd_has_literal(x->ps, "noon")     ? 6000
+            : cmd_has_literal(x->ps, "night")    ? 13000
+            : cmd_has_literal(x->ps, "midnight") ? 18000
+                                                 : 1000;
+        srv->day_time = t; /* vanilla setDayTime(time): the day count restarts */
+    }
+    broadcast_time();
+    snprintf(v, sizeof v, "%lld", (long long)t);
+    chat_arg a = chat_text(v);
+    success(x, true, "commands.time.set", &a, 1);
+    return 0;
+}
+
+static int ex_weather(cmd_ctx *x)
+{
+    const struct cmd_value *d = cmd_arg(x->ps, "duration");
+    int duration = d ? d->u.i : 0;
+    if (cmd_has_literal(x->ps, "clear")) {
+        set_weather(false, false, 0);
+        success(x, true, "commands.weather.set.clear", NULL, 0);
+    } else if (cmd_has_literal(x->ps, "rain")) {
+        set_weather(true, false, duration);
+        success(x, true, "commands.weather.set.rain", NULL, 0);
+    } else {
+        set_weather(true, true, duration);
+        success(x, true, "commands.weather.set.thunder", NULL, 0);
+    }
+    return 0;
+}
+
+static int ex_kill(cmd_ctx *x)
+{
+    struct target_list *tl = &targets_a;
+    if (cmd_arg(x->ps, "targets")) {
+        if (resolve_arg(x, "targets", tl) < 0) return -1;
+    } else {
+        conn *self = source_player(x, true);
+        if (!self) return -1;
+        tl->c[0] = self;
+        tl->n = 1;
+    }
+    for (size_t i = 0; i < tl->n; i++)
+        if (!tl->c[i]->closed) ent_kill(tl->c[i]);
+    if (tl->n == 1) {
+        chat_arg a = chat_player(tl->c[0]->player);
+        success(x, true, "commands.kill.success.single", &a, 1);
+    } else {
+        char n[24];
+        snprintf(n, sizeof n, "%zu", tl->n);
+        chat_arg a = chat_text(n);
+        success(x, true, "commands.kill.success.multiple", &a, 1);
+    }
+    return 0;
+}
+
+static int ex_setworldspawn(cmd_ctx *x)
+{
+    const struct cmd_value *pv = cmd_arg(x->ps, "pos");
+    const struct cmd_value *av = cmd_arg(x->ps, "angle");
+    double pos[3] = {x->src->x, x->src->y, x->src->z};
+    if (pv) coords_abs(x->src, &pv->u.pos, pos);
+    int32_t bx = (int32_t)floor(pos[0]), by = (int32_t)floor(pos[1]), bz = (int32_t)floor(pos[2]);
+    if (!in_world_bounds(bx, by, bz)) {
+        failure0(x, "argument.pos.outofworld");
+        return -1;
+    }
+    float angle = 0;
+    if (av) {
+        double a = av->u.pos.v[0];
+        if (av->u.pos.rel) a += x->src->yaw;
+        angle = (float)wrap_degrees(a);
+    }
+    srv->spawn_x = bx + 0.5;
+    srv->spawn_y = by;
+    srv->spawn_z = bz + 0.5;
+    srv->spawn_angle = angle;
+    buf_reset(&srv->pkt);
+    pkt_cb_spawn_position(&srv->pkt, bx, by, bz, angle);
+    chat_broadcast_pkt(NULL);
+    char sx[16], sy[16], sz[16], sa[32];
+    snprintf(sx, sizeof sx, "%d", bx);
+    snprintf(sy, sizeof sy, "%d", by);
+    snprintf(sz, sizeof sz, "%d", bz);
+    fmt_float(sa, sizeof sa, angle);
+    chat_arg a[4] = {chat_text(sx), chat_text(sy), chat_text(sz), chat_text(sa)};
+    success(x, true, "commands.setworldspawn.success", a, 4);
+    return 0;
+}
+
+static int ex_seed(cmd_ctx *x)
+{
+    char s[32], plain[40];
+    snprintf(s, sizeof s, "%lld", (long long)srv->cfg.seed);
+    snprintf(plain, sizeof plain, "[%s]", s);
+    buf_t j;
+    buf_init(&j, 1024);
+    /* ComponentUtils.copyOnClickText: [seed] in green, click copies it */
+    buf_lit(&j, "{\"translate\":\"chat.square_brackets\",\"with\":[{\"color\":\"green\","
+                "\"clickEvent\":{\"action\":\"copy_to_clipboard\",\"value\":\"");
+    buf_append(&j, s, strlen(s));
+    buf_lit(&j, "\"},\"hoverEvent\":{\"action\":\"show_text\",\"contents\":{\"translate\":"
+                "\"chat.copy.click\"}},\"insertion\":\"");
+    buf_append(&j, s, strlen(s));
+    buf_lit(&j, "\",\"text\":\"");
+    buf_append(&j, s, strlen(s));
+    buf_lit(&j, "\"}]}");
+    chat_arg a = {CA_JSON, (const char *)j.data, j.len, plain, NULL};
+    if (!j.failed) success(x, false, "commands.seed.success", &a, 1);
+    buf_free(&j);
+    return 0;
+}
+
+static int ex_kick(cmd_ctx *x)
+{
+    struct target_list *tl = &targets_a;
+    if (resolve_arg(x, "targets", tl) < 0) return -1;
+    buf_t reason;
+    buf_init(&reason, 64u << 10);
+    const struct cmd_value *rv = cmd_arg(x->ps, "reason");
+    if (rv)
+        expand_message(x, rv, &reason);
+    else {
+        const char *d = chat_en("multiplayer.disconnect.kicked");
+        buf_append(&reason, d, strlen(d));
+    }
+    buf_append(&reason, "", 1);
+    if (reason.failed) {
+        buf_free(&reason);
+        return -1;
+    }
+    const char *why = (const char *)reason.data;
+    for (size_t i = 0; i < tl->n; i++) {
+        conn *c = tl->c[i];
+        if (c->closed || c->state != CS_PLAY) continue;
+        chat_arg a[2] = {chat_player(c->player), chat_text(why)};
+        success(x, true, "commands.kick.success", a, 2);
+        conn_kick(c, why);
+    }
+    buf_free(&reason);
+    return 0;
+}
+
+/* op/deop targets: selectors, online names, or (offline mode) any valid name. */
+struct profile {
+    mc_uuid uuid;
+    char name[17];
+    conn *c;
+};
+
+static int resolve_profiles(cmd_ctx *x, bool deop, struct profile *out, size_t *n, size_t cap)
+{
+    const struct cmd_value *v = cmd_arg(x->ps, "targets");
+    *n = 0;
+    if (v->u.sel.kind) {
+        struct target_list *tl = &targets_a;
+        if (resolve(x, &v->u.sel, true, tl) < 0) return -1;
+        for (size_t i = 0; i < tl->n && *n < cap; i++) {
+            const player *p = tl->c[i]->player;
+            out[*n] = (struct profile){p->uuid, {0}, tl->c[i]};
+            snprintf(out[*n].name, sizeof out[*n].name, "%s", p->name);
+            (*n)++;
+        }
+        return 0;
+    }
+    const char *name = v->u.sel.name;
+    conn *c = v->u.sel.type_other ? NULL : player_by_name(name);
+    if (c) {
+        out[0] = (struct profile){c->player->uuid, {0}, c};
+        snprintf(out[0].name, sizeof out[0].name, "%s", c->player->name);
+        *n = 1;
+        return 0;
+    }
+    const struct op_entry *known = ops_find_name(name);
+    if (known) {
+        out[0] = (struct profile){known->uuid, {0}, NULL};
+        snprintf(out[0].name, sizeof out[0].name, "%s", known->name);
+        *n = 1;
+        return 0;
+    }
+    size_t len = strlen(name);
+    bool valid = !v->u.sel.type_other && len >= 1 && len <= 16;
+    for (size_t i = 0; valid && i < len; i++)
+        valid = isalnum((unsigned char)name[i]) || name[i] == '_';
+    if (!deop && valid && !srv->cfg.online_mode) {
+        /* Offline mode: the name fixes the UUID, so a player not online yet can be opped. */
+        out[0] = (struct profile){uuid_offline(name, len), {0}, NULL};
+        snprintf(out[0].name, sizeof out[0].name, "%s", name);
+        *n = 1;
+        return 0;
+    }
+    failure0(x, "argument.player.unknown");
+    return -1;
+}
+
+static int ex_op(cmd_ctx *x, bool deop)
+{
+    static struct profile prof[MAX_TARGETS];
+    size_t n;
+    if (resolve_profiles(x, deop, prof, &n, MAX_TARGETS) < 0) return -1;
+    int changed = 0;
+    for (size_t i = 0; i < n; i++) {
+        int r = deop ? ops_remove(&prof[i].uuid)
+                     : ops_add(&prof[i].uuid, prof[i].name, srv->cfg.op_permission_level);
+        if (r <= 0) continue;
+        changed++;
+        chat_arg a = chat_text(prof[i].name);
+        success(x, true, deop ? "commands.deop.success" : "commands.op.success", &a, 1);
+        conn *c = prof[i].c ? prof[i].c : player_by_name(prof[i].name);
+        if (c && !c->closed && memcmp(c->player->uuid.b, prof[i].uuid.b, 16) == 0)
+            cmd_refresh_permissions(c);
+    }
+    if (!changed) {
+        failure0(x, deop ? "commands.deop.failed" : "commands.op.failed");
+        return -1;
+    }
+    return 0;
+}
+
+static int ex_stop(cmd_ctx *x)
+{
+    success(x, true, "commands.stop.stopping", NULL, 0);
+    server_request_stop(srv);
+    return 0;
+}
+
+/* ------------------------------------------------------------ tick timing */
+
+static struct {
+    uint32_t us[TIMING_WINDOW];  /* tick durations */
+    int64_t wall[TIMING_WINDOW]; /* end of each tick, ns */
+    int64_t cpu[TIMING_WINDOW];  /* game thread CPU time at the end of each tick, ns */
+    uint32_t next, count;
+    int64_t start_ns;
+    uint64_t marked_tick;
+    bool marked;
+} timing;
+
+void cmd_tick_begin(void)
+{
+    if (timing.marked && timing.marked_tick == srv->tick_count) return;
+    timing.marked = true;
+    timing.marked_tick = srv->tick_count;
+    timing.start_ns = clock_ns();
+}
+
+static int64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0) return 0;
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* min/median/p95/max of the last n ticks, in ms; tps over their span; cpu share. */
+static void timing_stats(uint32_t n, double out[4], double *tps, double *cpu)
+{
+    static uint32_t tmp[TIMING_WINDOW];
+    if (n > timing.count) n = timing.count;
+    if (!n) {
+        out[0] = out[1] = out[2] = out[3] = 0;
+        *tps = 0;
+        *cpu = 0;
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        tmp[i] = timing.us[(timing.next + TIMING_WINDOW - 1 - i) % TIMING_WINDOW];
+    qsort(tmp, n, sizeof tmp[0], cmp_u32);
+    out[0] = tmp[0] / 1000.0;
+    out[1] = tmp[n / 2] / 1000.0;
+    out[2] = tmp[(uint32_t)((n - 1) * 0.95)] / 1000.0;
+    out[3] = tmp[n - 1] / 1000.0;
+    uint32_t last = (timing.next + TIMING_WINDOW - 1) % TIMING_WINDOW;
+    uint32_t first = (timing.next + TIMING_WINDOW - n) % TIMING_WINDOW;
+    double span = (double)(timing.wall[last] - timing.wall[first]);
+    *tps = n > 1 && span > 0 ? (n - 1) * 1e9 / span : 0;
+    if (*tps > 20.0) *tps = 20.0; /* catch-up bursts after a pause */
+    *cpu = n > 1 && span > 0 ? 100.0 * (double)(timing.cpu[last] - timing.cpu[first]) / span : 0;
+}
+
+static int ex_mspt(cmd_ctx *x)
+{
+    double s5[4], s60[4], tps5, tps60, cpu5, cpu60;
+    timing_stats(TIMING_SHORT, s5, &tps5, &cpu5);
+    timing_stats(TIMING_WINDOW, s60, &tps60, &cpu60);
+    char lines[3][256];
+    snprintf(lines[0], sizeof lines[0],
+             "Tick durations (ms) min/median/95%%ile/max, last 5 s: %.2f/%.2f/%.2f/%.2f; "
+             "last 60 s: %.2f/%.2f/%.2f/%.2f",
+             s5[0], s5[1], s5[2], s5[3], s60[0], s60[1], s60[2], s60[3]);
+    snprintf(lines[1], sizeof lines[1], "TPS last 5 s: %.2f; last 60 s: %.2f", tps5, tps60);
+    snprintf(lines[2], sizeof lines[2],
+             "Game thread CPU (everything: network, ticks, chunks) last 5 s: %.1f%%; last 60 s: "
+             "%.1f%%; players: %zu",
+             cpu5, cpu60, srv->player_count);
+    for (int i = 0; i < 3; i++) {
+        buf_t j, plain;
+        buf_init(&j, 1024);
+        buf_init(&plain, 1024);
+        buf_lit(&j, "{\"text\":");
+        json_append_string(&j, lines[i], strlen(lines[i]));
+        buf_lit(&j, "}");
+        buf_append(&plain, lines[i], strlen(lines[i]));
+        send_json(x->src, &j, &plain);
+        buf_free(&j);
+        buf_free(&plain);
+    }
+    return 0;
+}
+
+/* ============================================================== dispatch */
+
+static void run(struct source *s, const char *line, size_t len)
+{
+    while (len && (line[len - 1] == ' ' || line[len - 1] == '\r' || line[len - 1] == '\t')) len--;
+    if (!len) return;
+    static cmd_parse ps; /* big: one command runs at a time on the game thread */
+    if (cmd_parse_line(cmd_builtin_tree(), line, len, s->level, &ps) < 0) {
+        parse_failure(s, &ps);
+        return;
+    }
+    cmd_ctx x = {s, &ps};
+    switch (ps.exec->exec) {
+    case X_HELP: ex_help(&x); break;
+    case X_LIST: ex_list(&x, false); break;
+    case X_LIST_UUIDS: ex_list(&x, true); break;
+    case X_ME: ex_me(&x); break;
+    case X_MSG: ex_msg(&x); break;
+    case X_SAY: ex_say(&x); break;
+    case X_TP: ex_tp(&x); break;
+    case X_GAMEMODE: ex_gamemode(&x); break;
+    case X_TIME_SET:
+    case X_TIME_ADD:
+    case X_TIME_QUERY: ex_time(&x, ps.exec->exec); break;
+    case X_WEATHER: ex_weather(&x); break;
+    case X_KILL: ex_kill(&x); break;
+    case X_SETWORLDSPAWN: ex_setworldspawn(&x); break;
+    case X_SEED: ex_seed(&x); break;
+    case X_KICK: ex_kick(&x); break;
+    case X_OP: ex_op(&x, false); break;
+    case X_DEOP: ex_op(&x, true); break;
+    case X_STOP: ex_stop(&x); break;
+    case X_MSPT: ex_mspt(&x); break;
+    default: failure0(&x, "command.failed"); break;
+    }
+}
+
+void console_execute(const char *line)
+{
+    while (*line == ' ' || *line == '/') line++;
+    size_t len = strlen(line);
+    if (!len) return;
+    if (len > CMD_MAX_LEN) {
+        log_warn("console command longer than %d bytes ignored", CMD_MAX_LEN);
+        return;
+    }
+    struct source s;
+    source_console(&s);
+    run(&s, line, len);
+}
+
+void cmd_sb_chat_command(conn *c, rd_t *r)
+{
+    size_t len;
+    const char *cmd = rd_string(r, 32767, &len);
+    rd_i64(r); /* timestamp */
+    rd_i64(r); /* salt */
+    int32_t nsig = rd_varint(r);
+    if (!r->err && (nsig < 0 || nsig > 8)) { /* vanilla ArgumentSignatures: at most 8 */
+        r->err = RD_BAD_VALUE;
+        return;
+    }
+    for (int32_t i = 0; i < nsig && !r->err; i++) {
+        size_t nl;
+        rd_string(r, 16, &nl);
+        rd_skip(r, 256);
+    }
+    rd_varint(r);  /* message count */
+    rd_skip(r, 3); /* acknowledged */
+    if (r->err) return;
+    long chars = utf8_utf16_length(cmd, len);
+    if (chars > CHAT_MAX_CHARS) {
+        char why[160];
+        snprintf(why, sizeof why,
+                 "Internal Exception: io.netty.handler.codec.DecoderException: The received "
+                 "string length is longer than maximum allowed (%ld > %d)",
+                 chars, CHAT_MAX_CHARS);
+        conn_kick(c, why);
+        return;
+    }
+    if (!chat_text_allowed(cmd, len)) {
+        conn_kick(c, "Illegal characters in chat");
+        return;
+    }
+    player *p = c->player;
+    log_info("%s issued server command: /%.*s", p->name, (int)len, cmd);
+    struct source s;
+    source_of_player(&s, c);
+    run(&s, cmd, len);
+    if (!c->closed && c->state == CS_PLAY) chat_count_spam(c);
+}
+
+/* ----------------------------------------------------------- completions */
+
+#define MAX_SUGGESTIONS 256
+
+struct completion {
+    const char *m[MAX_SUGGESTIONS];
+    size_t n;
+    char store[MAX_SUGGESTIONS][40];
+};
+
+static void suggest(struct completion *cp, const char *word, size_t wlen, const char *s)
+{
+    if (cp->n >= MAX_SUGGESTIONS || strlen(s) < wlen || strncasecmp(s, word, wlen) != 0) return;
+    for (size_t i = 0; i < cp->n; i++)
+        if (strcmp(cp->m[i], s) == 0) return;
+    snprintf(cp->store[cp->n], sizeof cp->store[0], "%s", s);
+    cp->m[cp->n] = cp->store[cp->n];
+    cp->n++;
+}
+
+static void suggest_children(const cmd_tree *t, int node, int level, const char *word, size_t wlen,
+                             struct completion *cp)
+{
+    const cmd_node *nd = &t->n[node];
+    const cmd_node *src = nd->redirect >= 0 ? &t->n[nd->redirect] : nd;
+    for (int c = src->first_child; c >= 0; c = t->n[c].next_sibling) {
+        const cmd_node *ch = &t->n[c];
+        if (ch->level > level) continue;
+        if (ch->kind == CN_LITERAL) {
+            suggest(cp, word, wlen, ch->name);
+            continue;
+        }
+        switch (ch->parser) {
+        case CP_ENTITY:
+        case CP_GAME_PROFILE:
+            for (size_t i = 0; i < srv->player_count; i++) {
+                const player *p = srv->players[i]->player;
+                bool op = p->op_level > 0;
+                if (ch->suggest == SUG_NON_OPS && op) continue;
+                if (ch->suggest == SUG_OPS) continue;
+                suggest(cp, word, wlen, p->name);
+            }
+            if (ch->suggest == SUG_OPS)
+                for (size_t i = 0; i < ops_count(); i++) suggest(cp, word, wlen, ops_get(i)->name);
+            if (ch->parser == CP_ENTITY) {
+                static const char *const sels[] = {"@a", "@e", "@p", "@r", "@s"};
+                for (int i = 0; i < 5; i++) suggest(cp, word, wlen, sels[i]);
+            }
+            break;
+        case CP_GAMEMODE:
+            for (int i = 0; i < 4; i++) suggest(cp, word, wlen, gamemode_names[i]);
+            break;
+        case CP_ENTITY_ANCHOR:
+            suggest(cp, word, wlen, "eyes");
+            suggest(cp, word, wlen, "feet");
+            break;
+        default: break;
+        }
+    }
+}
+
+/* Nodes where `text` (whole words) ends: literal by literal, argument by argument. */
+static void complete_walk(const cmd_tree *t, int node, const char *text, size_t len, size_t pos,
+                          int level, int depth, const char *word, size_t wlen,
+                          struct completion *cp)
+{
+    if (depth > CMD_MAX_DEPTH) return;
+    if (pos >= len) {
+        suggest_children(t, node, level, word, wlen, cp);
+        return;
+    }
+    const cmd_node *nd = &t->n[node];
+    const cmd_node *src = nd->redirect >= 0 ? &t->n[nd->redirect] : nd;
+    for (int c = src->first_child; c >= 0; c = t->n[c].next_sibling) {
+        const cmd_node *ch = &t->n[c];
+        if (ch->level > level) continue;
+        rdr r = {text, len, pos};
+        if (ch->kind == CN_LITERAL) {
+            size_t e = pos;
+            while (e < len && text[e] != ' ') e++;
+            if (strlen(ch->name) != e - pos || memcmp(ch->name, text + pos, e - pos) != 0) continue;
+            r.pos = e;
+        } else {
+            struct cmd_value v;
+            struct perr er = {0};
+            memset(&v, 0, sizeof v);
+            if (ch->parser == CP_MESSAGE || (ch->parser == CP_STRING && ch->prop == 2)) continue;
+            if (parse_argument(ch, &r, &v, &er) < 0) continue;
+        }
+        if (r.pos < len && text[r.pos] != ' ') continue;
+        complete_walk(t, c, text, len, r.pos < len ? r.pos + 1 : r.pos, level, depth + 1, word,
+                      wlen, cp);
+    }
+}
+
+void cmd_sb_tab_complete(conn *c, rd_t *r)
+{
+    int32_t tx = rd_varint(r);
+    size_t len;
+    const char *text = rd_string(r, 32500, &len);
+    if (r->err) return;
+    size_t off = len && text[0] == '/' ? 1 : 0;
+    const char *cmd = text + off;
+    size_t clen = len - off;
+    if (clen > CMD_MAX_LEN) clen = CMD_MAX_LEN;
+    size_t ws = clen;
+    while (ws > 0 && cmd[ws - 1] != ' ') ws--;
+    static struct completion cp;
+    cp.n = 0;
+    int level = c->player->op_level;
+    const cmd_tree *t = cmd_builtin_tree();
+    if (ws == 0)
+        suggest_children(t, 0, level, cmd, clen, &cp);
+    else
+        complete_walk(t, 0, cmd, ws - 1, 0, level, 0, cmd + ws, clen - ws, &cp);
+    buf_reset(&srv->pkt);
+    pkt_cb_tab_complete(&srv->pkt, tx, (int32_t)(off + ws), (int32_t)(clen - ws), cp.m, cp.n);
+    conn_send_pkt(c);
+}
+
+/* ----------------------------------------------------------- join, ticks */
+
+void cmd_init(void)
+{
+    srv->day_time = 1000;
+    ops_load("ops.json");
+}
+
+void cmd_join(conn *c)
+{
+    player *p = c->player;
+    p->op_level = ops_level(&p->uuid);
+    buf_reset(&srv->pkt);
+    pkt_cb_entity_status(&srv->pkt, p->entity_id, (int8_t)(24 + p->op_level));
+    conn_send_pkt(c);
+    send_tree(c);
+    if (srv->cfg.tab_header[0] || srv->cfg.tab_footer[0]) {
+        buf_t h, f;
+        buf_init(&h, 8192);
+        buf_init(&f, 8192);
+        buf_lit(&h, "{\"text\":");
+        json_append_string(&h, srv->cfg.tab_header, strlen(srv->cfg.tab_header));
+        buf_lit(&h, "}");
+        buf_lit(&f, "{\"text\":");
+        json_append_string(&f, srv->cfg.tab_footer, strlen(srv->cfg.tab_footer));
+        buf_lit(&f, "}");
+        buf_reset(&srv->pkt);
+        pkt_cb_playerlist_header(&srv->pkt, (const char *)h.data, h.len, (const char *)f.data,
+                                 f.len);
+        conn_send_pkt(c);
+        buf_free(&h);
+        buf_free(&f);
+    }
+    if (srv->raining) send_weather(c, false, false);
+}
+
+void cmd_tick_end(void)
+{
+    srv->day_time++;
+    if (srv->tick_count % 20 == 0) broadcast_time();
+    if (weather_ends && (int64_t)srv->tick_count >= weather_ends) {
+        weather_ends = 0;
+        set_weather(false, false, 0);
+    }
+    chat_tick();
+    ops_flush();
+    /* the tick timer */
+    int64_t now = clock_ns();
+    if (!timing.marked || timing.marked_tick != srv->tick_count) timing.start_ns = now;
+    int64_t d = now - timing.start_ns;
+    uint32_t i = timing.next;
+    timing.us[i] = d > 0 ? (uint32_t)(d / 1000 > UINT32_MAX ? UINT32_MAX : d / 1000) : 0;
+    timing.wall[i] = now;
+    timing.cpu[i] = thread_cpu_ns();
+    timing.next = (i + 1) % TIMING_WINDOW;
+    if (timing.count < TIMING_WINDOW) timing.count++;
+}
+
+#endif /* CMD_CORE_ONLY */

@@ -1,0 +1,55 @@
+/*
+ * entities.h — players seeing each other: entity tracking over interest
+ * cells, the per-tick movement relay (encoded once per cell), actions
+ * (swing, sneak, sprint), equipment, game mode, health, death and respawn,
+ * and the tab list (latency, game mode, header/footer).
+ *
+ * Tracking rule (vanilla ChunkMap.TrackedEntity, decided per chunk): viewer
+ * V sees player E ≠ V when E is alive (or dying, < 20 ticks), E's chunk is
+ * one V's client holds, and that chunk is within R blocks of V's chunk
+ * (chunk distance ≤ R/16), where
+ *     R = min(512 * entity-broadcast-range-percentage / 100, view-distance * 16)
+ * (512 = the player type's clientTrackingRange of 32 chunks). A spectator is
+ * seen only by spectators.
+ *
+ * See entities.c for the tick phases and invariants.
+ */
+#ifndef MC_ENTITIES_H
+#define MC_ENTITIES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "net/server.h"
+
+/* Tracking range in blocks (R above). */
+double ent_tracking_range(void);
+
+/* Called from play_join after the join packets: the player becomes a tracked entity. */
+void ent_join(conn *c);
+/* Called from play_leave before Player Info Remove: viewers get Remove Entities. */
+void ent_leave(conn *c);
+/* Once per tick, after every play_tick (from play_tick_end). */
+void ent_tick_end(void);
+
+/* Client settings that others see (skin layers, main hand) and the chat mode. */
+void ent_settings(conn *c, uint8_t skin_parts, int main_hand, int chat_mode);
+/* A keep-alive answer arrived after rtt_ms; updates the tab-list latency. */
+void ent_keepalive_rtt(conn *c, int64_t rtt_ms);
+
+/* Serverbound handlers. */
+void ent_sb_entity_action(conn *c, rd_t *r);
+void ent_sb_arm_animation(conn *c, rd_t *r);
+void ent_sb_client_command(conn *c, rd_t *r);
+
+/* Game-mode change: the player's client, abilities, everyone's tab list,
+ * and (spectator) who sees the player. */
+void ent_set_gamemode(conn *c, int gamemode);
+/* Moves the player (Synchronize Player Position); others see a teleport. */
+void ent_teleport(conn *c, double x, double y, double z, float yaw, float pitch);
+/* Kills the player (vanilla /kill: death.attack.genericKill). False if already dead. */
+bool ent_kill(conn *c);
+/* The ability flags byte for a game mode (Player Abilities). */
+int8_t ent_ability_flags(int gamemode);
+
+#endif

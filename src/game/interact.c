@@ -1,0 +1,265 @@
+/*
+ * interact.c — players changing blocks: digging, placing, and the creative
+ * inventory and held slot that placing draws from.
+ *
+ * Digging: instant in creative. In survival the break time follows vanilla:
+ * damage per tick = tool speed / hardness / (30 if the held item can
+ * harvest the block, else 100), tool speed from the block's material and the
+ * held item (minecraft-data materials), divided by 5 off the ground; the
+ * finish packet is accepted once 70 % of that time has passed (vanilla's
+ * tolerance). Unbreakable blocks (hardness -1) never break.
+ *
+ * Placing: the held item's block (same name, default state) goes into the
+ * clicked block if that is replaceable (air, water, short grass, ...),
+ * otherwise next to it on the clicked face; solid blocks are not placed
+ * where a player stands. Survival placing uses up the item.
+ *
+ * Invariants:
+ *  1. Every dig and place packet is answered: the change goes to all viewers
+ *     at the end of the tick, the sequence is acknowledged to the sender, and
+ *     a refused action sends the sender the block's real state so its
+ *     prediction is undone.
+ *  2. Reach is checked: the block centre within 8 blocks of the eyes.
+ *  3. Item data from clients is validated (ids in range, counts 1..64, NBT
+ *     parsed within the network limits) before it is stored.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "data/block_table.h"
+#include "data/blocks.h"
+#include "game/packets.h"
+#include "game/play.h"
+#include "proto/nbt.h"
+
+#define REACH_SQ 64.0
+
+enum dig_status {
+    DIG_START = 0,
+    DIG_CANCEL = 1,
+    DIG_FINISH = 2,
+};
+
+static bool reachable(const player *p, int32_t x, int32_t y, int32_t z)
+{
+    double dx = x + 0.5 - p->x, dy = y + 0.5 - (p->y + 1.62), dz = z + 0.5 - p->z;
+    return dx * dx + dy * dy + dz * dz <= REACH_SQ;
+}
+
+static void ack(player *p, int32_t sequence)
+{
+    if (sequence > p->ack_sequence) p->ack_sequence = sequence;
+}
+
+/* Sends the sender the block as the server has it (undoing a prediction). */
+static void resync(conn *c, int32_t x, int32_t y, int32_t z)
+{
+    uint16_t st;
+    if (world_get_block(&srv->world, x, y, z, &st) < 0) return;
+    buf_reset(&srv->pkt);
+    pkt_cb_block_change(&srv->pkt, x, y, z, st);
+    conn_send_pkt(c);
+}
+
+static bool item_in_list(const char *list, int item)
+{
+    char key[16];
+    snprintf(key, sizeof key, "%d", item);
+    size_t kl = strlen(key);
+    for (const char *p = list; *p;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (n == kl && memcmp(p, key, n) == 0) return true;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return false;
+}
+
+/* Vanilla break time in milliseconds; -1 = never breaks. */
+static int64_t break_time_ms(uint16_t state, int item, bool on_ground)
+{
+    const struct block_info *b = &block_info[block_of_state[state]];
+    if (b->hardness < 0) return -1;
+    if (b->hardness == 0) return 0;
+    float speed = 1.0f;
+    for (int i = material_tools_first[b->material]; i < material_tools_first[b->material + 1]; i++)
+        if (material_tools[i].item == item) speed = material_tools[i].multiplier;
+    bool harvest = !harvest_tool_sets[b->harvest_tools][0] ||
+                   item_in_list(harvest_tool_sets[b->harvest_tools], item);
+    if (!on_ground) speed /= 5.0f;
+    float damage = speed / b->hardness / (harvest ? 30.0f : 100.0f);
+    if (damage >= 1.0f) return 0;
+    return (int64_t)ceilf(1.0f / damage) * 50;
+}
+
+static int held_item(const player *p, int hand)
+{
+    const struct inv_slot *s = &p->inventory[hand == 1 ? 45 : 36 + p->held_slot];
+    return s->count > 0 ? s->item : 0;
+}
+
+void interact_block_dig(conn *c, rd_t *r)
+{
+    player *p = c->player;
+    int32_t status = rd_varint(r);
+    int32_t x, y, z;
+    rd_position(r, &x, &y, &z);
+    rd_i8(r); /* face */
+    int32_t seq = rd_varint(r);
+    if (r->err) return;
+    if (status != DIG_START && status != DIG_CANCEL && status != DIG_FINISH) return; /* item actions */
+    ack(p, seq);
+    if (status == DIG_CANCEL) {
+        p->digging = false;
+        return;
+    }
+    uint16_t st;
+    if (!reachable(p, x, y, z) || world_get_block(&srv->world, x, y, z, &st) < 0 ||
+        p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR) {
+        resync(c, x, y, z);
+        return;
+    }
+    if (block_is_air(st)) return;
+    if (p->gamemode == GM_CREATIVE) {
+        if (status == DIG_START) play_set_block(x, y, z, BLOCK_AIR);
+        return;
+    }
+    int64_t need = break_time_ms(st, held_item(p, 0), p->on_ground);
+    if (need < 0) {
+        resync(c, x, y, z);
+        return;
+    }
+    if (status == DIG_START) {
+        if (need == 0) {
+            play_set_block(x, y, z, BLOCK_AIR);
+            return;
+        }
+        p->digging = true;
+        p->dig_x = x, p->dig_y = y, p->dig_z = z;
+        p->dig_start_ms = srv->now_ms;
+        return;
+    }
+    /* DIG_FINISH: the same block, after enough of its break time. */
+    if (!p->digging || p->dig_x != x || p->dig_y != y || p->dig_z != z ||
+        srv->now_ms - p->dig_start_ms + TICK_MS < need * 7 / 10) {
+        resync(c, x, y, z);
+        p->digging = false;
+        return;
+    }
+    p->digging = false;
+    play_set_block(x, y, z, BLOCK_AIR);
+}
+
+static bool replaceable(uint16_t st)
+{
+    return block_is_air(st) || (st >= BLOCK_WATER && st <= BLOCK_WATER + 15) ||
+           (st >= BLOCK_LAVA && st <= BLOCK_LAVA + 15) || st == BLOCK_GRASS ||
+           (st >= BLOCK_TALL_GRASS - 1 && st <= BLOCK_TALL_GRASS) || st == BLOCK_FERN ||
+           st == BLOCK_DEAD_BUSH || st == BLOCK_SNOW || st == BLOCK_SEAGRASS;
+}
+
+/* True if a solid block at (x, y, z) would overlap a player's box. */
+static bool blocks_a_player(int32_t x, int32_t y, int32_t z)
+{
+    for (size_t i = 0; i < srv->player_count; i++) {
+        const player *o = srv->players[i]->player;
+        if (o->gamemode == GM_SPECTATOR) continue;
+        if (o->x + 0.3 > x && o->x - 0.3 < x + 1 && o->z + 0.3 > z && o->z - 0.3 < z + 1 &&
+            o->y + 1.8 > y && o->y < y + 1)
+            return true;
+    }
+    return false;
+}
+
+void interact_block_place(conn *c, rd_t *r)
+{
+    player *p = c->player;
+    int32_t hand = rd_varint(r);
+    int32_t x, y, z;
+    rd_position(r, &x, &y, &z);
+    int32_t face = rd_varint(r);
+    rd_f32(r), rd_f32(r), rd_f32(r); /* cursor */
+    rd_bool(r);                      /* inside block */
+    int32_t seq = rd_varint(r);
+    if (r->err) return;
+    ack(p, seq);
+    if (hand < 0 || hand > 1 || face < 0 || face > 5) return;
+    int item = held_item(p, hand);
+    if (item <= 0 || item >= ITEM_COUNT || item_info[item].block_state < 0 ||
+        p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR)
+        return;
+    uint16_t clicked;
+    if (!reachable(p, x, y, z) || world_get_block(&srv->world, x, y, z, &clicked) < 0) {
+        resync(c, x, y, z);
+        return;
+    }
+    int32_t tx = x, ty = y, tz = z;
+    if (!replaceable(clicked)) {
+        static const int8_t off[6][3] = {{0, -1, 0}, {0, 1, 0}, {0, 0, -1},
+                                         {0, 0, 1},  {-1, 0, 0}, {1, 0, 0}};
+        tx += off[face][0], ty += off[face][1], tz += off[face][2];
+    }
+    uint16_t target;
+    uint16_t state = (uint16_t)item_info[item].block_state;
+    if (world_get_block(&srv->world, tx, ty, tz, &target) < 0 || !replaceable(target) ||
+        ((block_info[block_of_state[state]].flags & BLOCK_FLAG_SOLID) &&
+         blocks_a_player(tx, ty, tz)) ||
+        play_set_block(tx, ty, tz, state) < 0) {
+        resync(c, tx, ty, tz);
+        return;
+    }
+    if (p->gamemode != GM_CREATIVE) {
+        struct inv_slot *s = &p->inventory[hand == 1 ? 45 : 36 + p->held_slot];
+        if (--s->count <= 0) s->item = 0, s->count = 0;
+    }
+}
+
+void interact_set_creative_slot(conn *c, rd_t *r)
+{
+    player *p = c->player;
+    int16_t slot = rd_i16(r);
+    bool present = rd_bool(r);
+    int32_t item = 0;
+    int8_t count = 0;
+    if (present) {
+        item = rd_varint(r);
+        count = rd_i8(r);
+        if (r->err) return;
+        nbt_doc doc;
+        long n = nbt_parse(r->p + r->pos, rd_left(r), true, &nbt_limits_network, &doc);
+        if (n < 0) {
+            conn_kick(c, "Invalid item data");
+            return;
+        }
+        nbt_doc_free(&doc); /* item NBT is not kept yet */
+        rd_skip(r, (size_t)n);
+    }
+    if (r->err || p->gamemode != GM_CREATIVE) return;
+    if (slot == -1) return; /* dropping from the creative inventory: no item entities yet */
+    if (slot < 0 || slot > 45 || item < 0 || item >= ITEM_COUNT || count < 0 || count > 64) {
+        conn_kick(c, "Invalid creative inventory action");
+        return;
+    }
+    p->inventory[slot].item = present && count > 0 ? (int16_t)item : 0;
+    p->inventory[slot].count = present ? count : 0;
+    /* Echo the slot as vanilla's inventory sync does; clients wait for it. */
+    buf_reset(&srv->pkt);
+    pkt_cb_set_slot(&srv->pkt, 0, ++p->inventory_state, slot, p->inventory[slot].item,
+                    p->inventory[slot].count);
+    conn_send_pkt(c);
+}
+
+void interact_held_item_slot(conn *c, rd_t *r)
+{
+    int16_t slot = rd_i16(r);
+    if (r->err) return;
+    if (slot < 0 || slot > 8) {
+        conn_kick(c, "Invalid held item slot");
+        return;
+    }
+    c->player->held_slot = slot;
+}

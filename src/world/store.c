@@ -1,0 +1,871 @@
+/*
+ * store.c — see store.h.
+ *
+ * Threads: the game thread owns every field of `S` below except the region
+ * cache (rt_lock) and the stats counters workers add to (atomics). Workers
+ * see only their job, the region cache and core/fileio.h.
+ *
+ * Round bookkeeping: `round_left` counts the chunks and files tagged with
+ * the current round id that have not finished; it reaches 0 exactly once
+ * per round (store_tick then reports the round and starts a pending one).
+ */
+#include "world/store.h"
+
+#include <errno.h>
+#include <libdeflate.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "core/workers.h"
+#include "data/biomes.h"
+#include "data/blocks.h"
+#include "world/region.h"
+#include "world/world.h"
+
+enum round_kind { ROUND_NONE, ROUND_AUTO, ROUND_SAVE_ALL, ROUND_FINAL };
+
+static const char *const round_names[] = {"", "autosave", "save-all", "final save"};
+
+static struct {
+    bool active;
+    char dir[256];
+    int lock_fd;
+    world *w;
+    const struct server_config *cfg;
+    struct store_hooks hooks;
+    level_info level;
+    int64_t level_time0; /* level.dat's Time at startup */
+    uint64_t ticks;      /* since store_attach */
+    /* autosave */
+    bool autosave;
+    int64_t interval_ms;
+    int64_t next_autosave_ms;
+    int64_t now_ms;
+    /* rounds */
+    uint32_t round_id;
+    enum round_kind round;   /* running; ROUND_NONE = none */
+    enum round_kind pending; /* requested while one runs */
+    bool flush;              /* the running round is not paced */
+    bool pending_flush;
+    size_t round_left;
+    size_t round_chunks, round_files, round_failed;
+    int64_t round_start_ns;
+    /* in flight */
+    size_t inflight_chunks;
+    size_t inflight_files;
+    struct save_batch *batches; /* in flight, for tagging at round start */
+    int64_t error_backoff_ms;   /* unload saves wait after a write error */
+    struct store_stats stats;
+} S = {.lock_fd = -1};
+
+/* ------------------------------------------------------------ region cache */
+
+struct region_slot {
+    int32_t rx, rz;
+    region *r;   /* NULL: known absent */
+    bool in_use; /* slot holds something */
+    int refs;
+    uint64_t last_use;
+};
+
+static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct region_slot slots[STORE_REGIONS_OPEN];
+static uint64_t use_clock;
+
+static void region_path(char *out, size_t cap, int32_t rx, int32_t rz)
+{
+    snprintf(out, cap, "%s/region/r.%d.%d.mca", S.dir, rx, rz);
+}
+
+/*
+ * The open region (rx, rz) with a reference taken. create: make the file
+ * if absent. 0 with *out, -ENOENT (absent, !create), or -errno.
+ */
+static int region_get(int32_t rx, int32_t rz, bool create, region **out)
+{
+    *out = NULL;
+    pthread_mutex_lock(&rt_lock);
+    struct region_slot *slot = NULL, *free_slot = NULL, *victim = NULL;
+    for (int i = 0; i < STORE_REGIONS_OPEN; i++) {
+        struct region_slot *s = &slots[i];
+        if (!s->in_use) {
+            if (!free_slot) free_slot = s;
+            continue;
+        }
+        if (s->rx == rx && s->rz == rz) {
+            slot = s;
+            break;
+        }
+        if (s->refs == 0 && (!victim || s->last_use < victim->last_use)) victim = s;
+    }
+    int rc = 0;
+    if (slot && (slot->r || !create)) {
+        if (!slot->r) {
+            rc = -ENOENT;
+        } else {
+            slot->refs++;
+            slot->last_use = ++use_clock;
+            *out = slot->r;
+        }
+        pthread_mutex_unlock(&rt_lock);
+        return rc;
+    }
+    if (!slot) {
+        slot = free_slot;
+        if (!slot && victim) {
+            region_close(victim->r);
+            memset(victim, 0, sizeof *victim);
+            slot = victim;
+        }
+        if (!slot) {
+            pthread_mutex_unlock(&rt_lock);
+            return -EMFILE; /* every open region is in use: retried later */
+        }
+    }
+    char path[512];
+    region_path(path, sizeof path, rx, rz);
+    region *r = NULL;
+    rc = region_open(&r, path, rx, rz, create);
+    if (rc == 0 || rc == -ENOENT) {
+        slot->in_use = true;
+        slot->rx = rx;
+        slot->rz = rz;
+        slot->r = r;
+        slot->refs = r ? 1 : 0;
+        slot->last_use = ++use_clock;
+        *out = r;
+    } else {
+        log_error("%s: cannot open: %s", path, strerror(-rc));
+    }
+    pthread_mutex_unlock(&rt_lock);
+    return rc;
+}
+
+static void region_put(region *r)
+{
+    pthread_mutex_lock(&rt_lock);
+    for (int i = 0; i < STORE_REGIONS_OPEN; i++)
+        if (slots[i].in_use && slots[i].r == r) {
+            slots[i].refs--;
+            break;
+        }
+    pthread_mutex_unlock(&rt_lock);
+}
+
+static void regions_close_all(void)
+{
+    pthread_mutex_lock(&rt_lock);
+    for (int i = 0; i < STORE_REGIONS_OPEN; i++) {
+        if (slots[i].in_use && slots[i].r) region_close(slots[i].r);
+        memset(&slots[i], 0, sizeof slots[i]);
+    }
+    pthread_mutex_unlock(&rt_lock);
+}
+
+/* ------------------------------------------------------------------ open */
+
+static void stat_add(uint64_t *p, uint64_t v)
+{
+    __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+int store_open(struct server_config *cfg, char *err, size_t errlen)
+{
+    const char *name = cfg->level_name[0] ? cfg->level_name : "world";
+    if (strlen(name) >= sizeof S.dir - 32) {
+        snprintf(err, errlen, "level-name is too long");
+        return -1;
+    }
+    snprintf(S.dir, sizeof S.dir, "%s", name);
+    int fd = level_lock(S.dir, err, errlen);
+    if (fd < 0) return -1;
+    S.lock_fd = fd;
+    char path[512];
+    const char *sub[] = {"region", "playerdata"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", S.dir, sub[i]);
+        int rc = fio_mkdir(path);
+        if (rc < 0) {
+            snprintf(err, errlen, "cannot create %s: %s", path, strerror(-rc));
+            level_unlock(fd);
+            S.lock_fd = -1;
+            return -1;
+        }
+        level_remove_stale_temps(path);
+    }
+    level_remove_stale_temps(S.dir);
+    int lr = level_read(S.dir, &S.level);
+    if (lr > 0) {
+        cfg->seed = S.level.seed;
+        if (S.level.has_generator) {
+            cfg->level_type = S.level.type;
+            if (S.level.type == LEVEL_FLAT)
+                snprintf(cfg->generator_settings, sizeof cfg->generator_settings, "%s",
+                         S.level.flat_json);
+        }
+        log_info("Loading world %s (seed %lld, %s)", S.dir, (long long)cfg->seed,
+                 cfg->level_type == LEVEL_FLAT ? "flat" : "normal");
+    } else {
+        log_info("Creating world %s (seed %lld)", S.dir, (long long)cfg->seed);
+    }
+    S.level_time0 = S.level.time;
+    S.active = true;
+    S.autosave = true;
+    return 0;
+}
+
+void store_attach(world *w, const struct server_config *cfg)
+{
+    if (!S.active) return;
+    S.w = w;
+    S.cfg = cfg;
+    w->persistent = true;
+    S.interval_ms = (int64_t)cfg->autosave_interval * 1000;
+    S.now_ms = clock_ms();
+    S.next_autosave_ms = S.now_ms + S.interval_ms;
+}
+
+void store_set_hooks(const struct store_hooks *h)
+{
+    S.hooks = *h;
+}
+
+bool store_active(void)
+{
+    return S.active;
+}
+
+const char *store_dir(void)
+{
+    return S.dir;
+}
+
+level_info *store_level(void)
+{
+    return &S.level;
+}
+
+const struct store_stats *store_get_stats(void)
+{
+    return &S.stats;
+}
+
+bool store_autosave_enabled(void)
+{
+    return S.autosave;
+}
+
+bool store_saving(void)
+{
+    return S.round != ROUND_NONE || S.pending != ROUND_NONE;
+}
+
+/* ------------------------------------------------------------------ load */
+
+/* Copies a corrupt chunk's bytes next to its region file. */
+static void set_aside(int32_t x, int32_t z, const uint8_t *p, size_t n, const char *why)
+{
+    char rpath[512], path[640];
+    region_path(rpath, sizeof rpath, x >> 5, z >> 5);
+    snprintf(path, sizeof path, "%s.corrupt-%d-%d-%lld", rpath, x, z, (long long)time(NULL));
+    stat_add(&S.stats.chunks_corrupt, 1);
+    if (!p || !n) {
+        log_error("%s: chunk %d,%d is corrupt (%s); regenerating it", rpath, x, z, why);
+        return;
+    }
+    int rc = fio_write_atomic(path, p, n);
+    if (rc < 0)
+        log_error("%s: chunk %d,%d is corrupt (%s); regenerating it (could not keep a copy: %s)",
+                  rpath, x, z, why, strerror(-rc));
+    else
+        log_error("%s: chunk %d,%d is corrupt (%s); its bytes are in %s; regenerating it", rpath,
+                  x, z, why, path);
+}
+
+int store_load_chunk(int32_t x, int32_t z, chunk *c, anvil_extra *extra)
+{
+    int64_t t0 = clock_ns();
+    chunk_init(c, x, z, BLOCK_AIR, BIOME_PLAINS);
+    region *r;
+    int rc = region_get(x >> 5, z >> 5, false, &r);
+    if (rc == -ENOENT) {
+        stat_add(&S.stats.chunks_absent, 1);
+        return 0;
+    }
+    if (rc < 0) {
+        stat_add(&S.stats.load_errors, 1);
+        return rc;
+    }
+    region_chunk rc_chunk;
+    rc = region_read(r, x & 31, z & 31, &rc_chunk);
+    region_put(r);
+    if (rc == 0) {
+        stat_add(&S.stats.chunks_absent, 1);
+        return 0;
+    }
+    if (rc == REGION_E_CORRUPT) {
+        set_aside(x, z, rc_chunk.raw, rc_chunk.raw_len, rc_chunk.why);
+        region_chunk_free(&rc_chunk);
+        return 0;
+    }
+    if (rc < 0) {
+        stat_add(&S.stats.load_errors, 1);
+        return rc;
+    }
+    uint8_t *nbt;
+    size_t nlen;
+    int d = anvil_decompress(rc_chunk.type, rc_chunk.data, rc_chunk.len, ANVIL_MAX_NBT, &nbt,
+                             &nlen);
+    if (d == -3) {
+        region_chunk_free(&rc_chunk);
+        return -ENOMEM;
+    }
+    if (d < 0) {
+        set_aside(x, z, rc_chunk.data, rc_chunk.len,
+                  d == -2 ? "larger than 16 MiB uncompressed" : "bad compressed data");
+        region_chunk_free(&rc_chunk);
+        return 0;
+    }
+    char why[200];
+    int ar = anvil_decode(nbt, nlen, x, z, c, extra, why, sizeof why);
+    free(nbt);
+    if (ar == ANVIL_NOMEM) {
+        region_chunk_free(&rc_chunk);
+        return -ENOMEM;
+    }
+    if (ar == ANVIL_CORRUPT) {
+        set_aside(x, z, rc_chunk.data, rc_chunk.len, why);
+        region_chunk_free(&rc_chunk);
+        return 0;
+    }
+    region_chunk_free(&rc_chunk);
+    if (ar == ANVIL_NOT_FULL) {
+        log_debug("chunk %d,%d: %s; generating it", x, z, why);
+        stat_add(&S.stats.chunks_absent, 1);
+        return 0;
+    }
+    stat_add(&S.stats.chunks_loaded, 1);
+    stat_add(&S.stats.load_ns, (uint64_t)(clock_ns() - t0));
+    return 1;
+}
+
+/* ------------------------------------------------------------ chunk saving */
+
+struct save_item {
+    chunk_entry *e; /* game thread only */
+    int32_t e_x, e_z;
+    uint32_t version;
+    chunk snap;
+    anvil_extra extra;
+    uint8_t *z; /* compressed NBT (worker) */
+    size_t zlen;
+    int result;
+};
+
+struct save_batch {
+    job j;
+    int32_t rx, rz;
+    int n;
+    int64_t game_time;
+    int64_t ns;
+    struct save_batch *next; /* S.batches */
+    struct save_item items[STORE_BATCH_MAX];
+};
+
+static void run_batch(job *j, worker_ctx *ctx)
+{
+    struct save_batch *b = (struct save_batch *)j;
+    int64_t t0 = clock_ns();
+    buf_t *raw = &ctx->scratch;
+    region_write w[STORE_BATCH_MAX];
+    size_t nw = 0;
+    for (int i = 0; i < b->n; i++) {
+        struct save_item *it = &b->items[i];
+        buf_reset(raw);
+        it->result = 0;
+        if (anvil_encode(&it->snap, &it->extra, b->game_time, raw) < 0 || raw->failed) {
+            it->result = raw->failed && raw->len >= ANVIL_MAX_NBT ? -EFBIG : -ENOMEM;
+        } else {
+            size_t bound = libdeflate_zlib_compress_bound(ctx->compressor, raw->len);
+            it->z = malloc(bound);
+            if (!it->z) {
+                it->result = -ENOMEM;
+            } else {
+                it->zlen = libdeflate_zlib_compress(ctx->compressor, raw->data, raw->len, it->z,
+                                                    bound);
+                if (!it->zlen) it->result = -ENOMEM;
+            }
+        }
+        /* The snapshot is no longer needed: free it here, off the game thread. */
+        chunk_free(&it->snap);
+        anvil_extra_free(&it->extra);
+        if (it->result) continue;
+        w[nw] = (region_write){
+            .lx = it->e_x & 31, .lz = it->e_z & 31, .data = it->z, .len = it->zlen};
+        nw++;
+    }
+    if (nw) {
+        region *r;
+        int rc = region_get(b->rx, b->rz, true, &r);
+        if (rc == 0) {
+            rc = region_write_batch(r, w, nw, (uint32_t)time(NULL));
+            region_put(r);
+            if (rc < 0)
+                log_error("%s/region/r.%d.%d.mca: saving %zu chunks failed: %s (the previous "
+                          "versions stay on disk; retrying at the next save)",
+                          S.dir, b->rx, b->rz, nw, strerror(-rc));
+        } else {
+            for (size_t k = 0; k < nw; k++) w[k].result = rc;
+        }
+        size_t k = 0;
+        for (int i = 0; i < b->n; i++) {
+            struct save_item *it = &b->items[i];
+            if (it->result) continue;
+            it->result = w[k].result;
+            if (!it->result) stat_add(&S.stats.bytes_written, it->zlen);
+            k++;
+        }
+    }
+    for (int i = 0; i < b->n; i++) {
+        free(b->items[i].z);
+        b->items[i].z = NULL;
+    }
+    b->ns = clock_ns() - t0;
+}
+
+static void round_one_done(bool failed)
+{
+    if (S.round_left > 0) S.round_left--;
+    if (failed) S.round_failed++;
+}
+
+static void done_batch(job *j)
+{
+    struct save_batch *b = (struct save_batch *)j;
+    for (struct save_batch **pp = &S.batches; *pp; pp = &(*pp)->next)
+        if (*pp == b) {
+            *pp = b->next;
+            break;
+        }
+    stat_add(&S.stats.save_ns, (uint64_t)b->ns);
+    world *w = S.w;
+    for (int i = 0; i < b->n; i++) {
+        struct save_item *it = &b->items[i];
+        chunk_entry *e = it->e;
+        if (j->cancelled) {
+            chunk_free(&it->snap);
+            anvil_extra_free(&it->extra);
+            it->result = -ECANCELED;
+        }
+        e->jobs--;
+        e->save.saving = false;
+        S.inflight_chunks--;
+        bool in_round = S.round != ROUND_NONE && e->save.round == S.round_id;
+        if (it->result == 0) {
+            e->save.saved_version = it->version;
+            S.stats.chunks_saved++;
+            if (in_round) {
+                S.round_chunks++;
+                if ((int32_t)(it->version - e->save.round_version) >= 0) {
+                    e->save.round = 0;
+                    round_one_done(false);
+                    in_round = false;
+                }
+            }
+        } else {
+            S.stats.save_errors++;
+            if (it->result == -EFBIG) {
+                e->save.unsavable = true;
+                log_error("chunk %d,%d is larger than a region file can hold (1 MiB compressed); "
+                          "mcserv cannot save it, its edits stay in memory until it unloads",
+                          e->c.x, e->c.z);
+            }
+            S.error_backoff_ms = S.now_ms + 10000;
+            if (in_round) {
+                e->save.round = 0;
+                round_one_done(true);
+                in_round = false;
+            }
+        }
+        if (world_entry_unsaved(e))
+            world_save_list_move(w, e, in_round ? SAVE_LIST_QUEUED : SAVE_LIST_UNSAVED);
+    }
+    free(b);
+}
+
+/* Submits the open batches. */
+static void submit_batches(struct save_batch **open, int *nopen)
+{
+    for (int i = 0; i < *nopen; i++) {
+        struct save_batch *b = open[i];
+        b->j.run = run_batch;
+        b->j.done = done_batch;
+        b->next = S.batches;
+        S.batches = b;
+        if (workers_count() > 0)
+            workers_submit(&b->j);
+        else
+            workers_run_inline(&b->j);
+    }
+    *nopen = 0;
+}
+
+#define OPEN_BATCHES 16
+
+/*
+ * Snapshots queued chunks into region batches and submits them: until the
+ * queue is empty, STORE_INFLIGHT_MAX snapshots exist, or (unless
+ * unlimited) the time budget is spent.
+ */
+static void pump(bool unlimited)
+{
+    world *w = S.w;
+    if (!w || !w->save_head[SAVE_LIST_QUEUED]) return;
+    int64_t t0 = clock_ns();
+    struct save_batch *open[OPEN_BATCHES];
+    int nopen = 0;
+    int64_t game_time = S.level_time0 + (int64_t)S.ticks;
+    unsigned n = 0;
+    while (w->save_head[SAVE_LIST_QUEUED] && S.inflight_chunks < STORE_INFLIGHT_MAX) {
+        if (!unlimited && (++n & 15) == 0 && clock_ns() - t0 > STORE_PUMP_BUDGET_NS) break;
+        chunk_entry *e = w->save_head[SAVE_LIST_QUEUED];
+        world_save_list_move(w, e, SAVE_LIST_NONE);
+        if (!world_entry_unsaved(e) || e->save.saving) {
+            /* Saved meanwhile (or a save is in flight: its done() re-queues). */
+            if (!e->save.saving && S.round != ROUND_NONE && e->save.round == S.round_id) {
+                e->save.round = 0;
+                round_one_done(false);
+            }
+            continue;
+        }
+        int32_t rx = e->c.x >> 5, rz = e->c.z >> 5;
+        struct save_batch *b = NULL;
+        for (int i = 0; i < nopen; i++)
+            if (open[i]->rx == rx && open[i]->rz == rz) b = open[i];
+        if (b && b->n == STORE_BATCH_MAX) {
+            /* Full: send it on its own. */
+            for (int i = 0; i < nopen; i++)
+                if (open[i] == b) {
+                    open[i] = open[--nopen];
+                    break;
+                }
+            struct save_batch *one[1] = {b};
+            int k = 1;
+            submit_batches(one, &k);
+            b = NULL;
+        }
+        if (!b) {
+            if (nopen == OPEN_BATCHES) submit_batches(open, &nopen);
+            b = calloc(1, sizeof *b);
+            if (!b) {
+                world_save_list_move(w, e, SAVE_LIST_QUEUED);
+                break;
+            }
+            b->rx = rx;
+            b->rz = rz;
+            b->game_time = game_time;
+            open[nopen++] = b;
+        }
+        struct save_item *it = &b->items[b->n];
+        memset(it, 0, sizeof *it);
+        if (chunk_clone(&it->snap, &e->c) < 0 ||
+            (e->extra && anvil_extra_copy(&it->extra, e->extra) < 0)) {
+            chunk_free(&it->snap);
+            world_save_list_move(w, e, SAVE_LIST_QUEUED);
+            break; /* out of memory: try again next tick */
+        }
+        it->e = e;
+        it->e_x = e->c.x;
+        it->e_z = e->c.z;
+        it->version = e->version;
+        b->n++;
+        e->save.saving = true;
+        e->jobs++;
+        S.inflight_chunks++;
+    }
+    /* Drop empty batches (an allocation failed before the first item). */
+    for (int i = 0; i < nopen; i++)
+        if (open[i]->n == 0) {
+            free(open[i]);
+            open[i--] = open[--nopen];
+        }
+    submit_batches(open, &nopen);
+    int64_t dt = clock_ns() - t0;
+    if (dt > S.stats.max_pump_ns) S.stats.max_pump_ns = dt;
+}
+
+void store_unload_save(world *w, chunk_entry *e)
+{
+    if (!S.active || !S.autosave || e->save.saving || S.now_ms < S.error_backoff_ms) return;
+    world_save_list_move(w, e, SAVE_LIST_QUEUED);
+}
+
+/* ------------------------------------------------------------- file jobs */
+
+struct file_job {
+    job j;
+    char path[512];
+    uint8_t *data;
+    size_t len;
+    bool gzip;
+    uint32_t round;
+    int rc;
+    void (*done)(void *arg, int rc);
+    void *arg;
+};
+
+static void run_file(job *j, worker_ctx *ctx)
+{
+    struct file_job *f = (struct file_job *)j;
+    if (f->gzip) {
+        size_t bound = libdeflate_gzip_compress_bound(ctx->compressor, f->len);
+        uint8_t *z = malloc(bound);
+        size_t zl = z ? libdeflate_gzip_compress(ctx->compressor, f->data, f->len, z, bound) : 0;
+        if (!zl) {
+            free(z);
+            f->rc = -ENOMEM;
+            return;
+        }
+        free(f->data);
+        f->data = z;
+        f->len = zl;
+    }
+    f->rc = fio_write_atomic(f->path, f->data, f->len);
+    if (f->rc < 0)
+        log_error("%s: save failed: %s (the previous version stays; retrying at the next save)",
+                  f->path, strerror(-f->rc));
+}
+
+static void done_file(job *j)
+{
+    struct file_job *f = (struct file_job *)j;
+    if (j->cancelled) f->rc = -ECANCELED;
+    S.inflight_files--;
+    if (f->rc == 0)
+        S.stats.files_written++;
+    else
+        S.stats.file_errors++;
+    if (f->round && S.round != ROUND_NONE && f->round == S.round_id) {
+        if (f->rc == 0) S.round_files++;
+        round_one_done(f->rc != 0);
+    }
+    if (f->done) f->done(f->arg, f->rc);
+    free(f->data);
+    free(f);
+}
+
+void store_write_file(const char *path, uint8_t *data, size_t len, bool gzip, bool in_round,
+                      void (*done)(void *arg, int rc), void *arg)
+{
+    struct file_job *f = calloc(1, sizeof *f);
+    if (!f || !S.active) {
+        free(f);
+        free(data);
+        if (done) done(arg, S.active ? -ENOMEM : -ENODEV);
+        return;
+    }
+    snprintf(f->path, sizeof f->path, "%s", path);
+    f->data = data;
+    f->len = len;
+    f->gzip = gzip;
+    f->done = done;
+    f->arg = arg;
+    if (in_round && S.round != ROUND_NONE) {
+        f->round = S.round_id;
+        S.round_left++;
+    }
+    f->j.run = run_file;
+    f->j.done = done_file;
+    S.inflight_files++;
+    if (workers_count() > 0)
+        workers_submit(&f->j);
+    else
+        workers_run_inline(&f->j);
+}
+
+/* ---------------------------------------------------------------- rounds */
+
+static void tag(chunk_entry *e)
+{
+    if (e->save.round == S.round_id) return;
+    e->save.round = S.round_id;
+    e->save.round_version = e->version;
+    S.round_left++;
+}
+
+static void save_level(void)
+{
+    level_info *li = &S.level;
+    li->time = S.level_time0 + (int64_t)S.ticks;
+    if (S.hooks.fill_level) S.hooks.fill_level(li);
+    buf_t b;
+    buf_init(&b, STORE_FILE_MAX);
+    if (level_encode(li, S.cfg, S.w ? &S.w->terrain : NULL, clock_wall_ms(), &b) < 0 || b.failed) {
+        log_error("level.dat: cannot encode it (out of memory)");
+        S.round_failed++;
+        buf_free(&b);
+        return;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/level.dat", S.dir);
+    store_write_file(path, b.data, b.len, true, true, NULL, NULL);
+}
+
+static void round_start(enum round_kind kind, bool flush)
+{
+    world *w = S.w;
+    S.round = kind;
+    S.flush = flush;
+    S.round_id++;
+    if (S.round_id == 0) S.round_id = 1;
+    S.round_left = S.round_chunks = S.round_files = S.round_failed = 0;
+    S.round_start_ns = clock_ns();
+    if (kind == ROUND_SAVE_ALL) log_info("Saving the game (this may take a moment!)");
+    if (w) {
+        /* Unsaved → queued; everything queued or in flight belongs to this round. */
+        while (w->save_head[SAVE_LIST_UNSAVED])
+            world_save_list_move(w, w->save_head[SAVE_LIST_UNSAVED], SAVE_LIST_QUEUED);
+        for (chunk_entry *e = w->save_head[SAVE_LIST_QUEUED]; e; e = e->save.next) tag(e);
+        for (struct save_batch *b = S.batches; b; b = b->next)
+            for (int i = 0; i < b->n; i++) tag(b->items[i].e);
+    }
+    save_level();
+    if (S.hooks.save_players) S.hooks.save_players();
+    S.stats.rounds++;
+}
+
+static void round_finish(void)
+{
+    int64_t ms = (clock_ns() - S.round_start_ns) / 1000000;
+    S.stats.last_round_ms = ms;
+    S.stats.last_round_chunks = S.round_chunks;
+    if (S.round_failed) {
+        S.stats.round_failures++;
+        log_error("%s failed: %zu chunks or files could not be written (see the errors above); "
+                  "what was on disk before is intact, retrying at the next save",
+                  round_names[S.round], S.round_failed);
+    } else if (S.round == ROUND_AUTO) {
+        log_msg(S.round_chunks ? LOG_INFO : LOG_DEBUG,
+                "Autosave: %zu chunks and %zu files saved in %lld ms (longest tick slice %.2f "
+                "ms)",
+                S.round_chunks, S.round_files, (long long)ms, (double)S.stats.max_pump_ns / 1e6);
+    } else {
+        log_info("Saved the game (%zu chunks and %zu files in %lld ms)", S.round_chunks,
+                 S.round_files, (long long)ms);
+    }
+    S.round = ROUND_NONE;
+    S.flush = false;
+    if (S.pending != ROUND_NONE) {
+        enum round_kind k = S.pending;
+        bool f = S.pending_flush;
+        S.pending = ROUND_NONE;
+        S.pending_flush = false;
+        round_start(k, f);
+    }
+}
+
+static void request_round(enum round_kind kind, bool flush)
+{
+    if (!S.active) return;
+    if (S.round == ROUND_NONE) {
+        round_start(kind, flush);
+        return;
+    }
+    /* After the running one; a save-all outranks an autosave. */
+    if (kind > S.pending) S.pending = kind;
+    S.pending_flush = S.pending_flush || flush;
+}
+
+void store_save_all(bool flush)
+{
+    if (!S.active) {
+        log_info("Saving is not available (no world folder)");
+        return;
+    }
+    request_round(ROUND_SAVE_ALL, flush);
+}
+
+void store_set_autosave(bool on)
+{
+    S.autosave = on;
+    if (on) S.next_autosave_ms = S.now_ms + S.interval_ms;
+    log_info("%s", on ? "Automatic saving is now enabled" : "Automatic saving is now disabled");
+}
+
+void store_tick(int64_t now_ms)
+{
+    if (!S.active) return;
+    S.now_ms = now_ms;
+    S.ticks++;
+    if (S.autosave && S.interval_ms > 0 && now_ms >= S.next_autosave_ms) {
+        S.next_autosave_ms = now_ms + S.interval_ms;
+        if (S.round == ROUND_NONE)
+            round_start(ROUND_AUTO, false);
+        else
+            log_debug("autosave skipped: the previous save is still running");
+    }
+    /* Outside rounds queued chunks are unload saves; pace everything but a flush. */
+    pump(S.flush);
+    if (S.round != ROUND_NONE && S.round_left == 0) round_finish();
+}
+
+void store_final_save(void)
+{
+    if (!S.active || !S.w) return;
+    S.autosave = true; /* everything is saved on stop, even after save-off */
+    int64_t start = clock_ms();
+    int64_t deadline = start + 600000; /* 10 minutes: a disk that slow is logged, not waited on */
+    int64_t next_log = start + 5000;
+    int rounds = 0;
+    for (;;) {
+        if (S.round == ROUND_NONE) {
+            bool more = S.w->save_head[SAVE_LIST_UNSAVED] || S.w->save_head[SAVE_LIST_QUEUED];
+            if (rounds >= 3 || (rounds > 0 && !more)) {
+                if (S.inflight_chunks == 0 && S.inflight_files == 0) break;
+            } else {
+                S.pending = ROUND_NONE;
+                round_start(ROUND_FINAL, true);
+                rounds++;
+            }
+        }
+        pump(true);
+        workers_drain();
+        if (S.round != ROUND_NONE && S.round_left == 0) round_finish();
+        int64_t now = clock_ms();
+        if (now >= deadline) {
+            log_error("final save: still %zu chunks and %zu files in flight after %lld s; "
+                      "giving up (they stay as they were on disk)",
+                      S.inflight_chunks, S.inflight_files, (long long)(now - start) / 1000);
+            break;
+        }
+        if (now >= next_log) {
+            log_info("final save: %zu chunks queued, %zu in flight", 
+                     S.w->save_count[SAVE_LIST_QUEUED], S.inflight_chunks);
+            next_log = now + 5000;
+        }
+        if (S.round != ROUND_NONE || S.inflight_chunks || S.inflight_files) usleep(500);
+    }
+}
+
+void store_close(void)
+{
+    if (!S.active) return;
+    if (S.w) {
+        for (int l = SAVE_LIST_UNSAVED; l < SAVE_LISTS; l++)
+            while (S.w->save_head[l]) world_save_list_move(S.w, S.w->save_head[l], SAVE_LIST_NONE);
+        S.w->persistent = false;
+    }
+    regions_close_all();
+    level_info_free(&S.level);
+    level_unlock(S.lock_fd);
+    S.lock_fd = -1;
+    S.active = false;
+    S.w = NULL;
+}

@@ -1,0 +1,141 @@
+/*
+ * worldgen.c — generates a square of chunks with mcserv's terrain generator
+ * and reports the cost; optionally writes a top-down map (PPM) and a digest
+ * of every section so two runs can be compared byte for byte.
+ *
+ *   build/worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm FILE] [--digest]
+ *
+ * Per chunk it times generation alone and generation + light + encode +
+ * compression (what a worker does), and reports encoded sizes and the memory
+ * the chunk's sections hold.
+ */
+#include <libdeflate.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "data/biomes.h"
+#include "data/block_table.h"
+#include "data/blocks.h"
+#include "proto/frame.h"
+#include "world/terrain.h"
+
+static size_t section_bytes(const section *s)
+{
+    size_t n = sizeof *s;
+    if (s->bits) n += (4096 / (64 / s->bits) + 1) * 8;
+    if (s->palette) n += 256 * 2;
+    return n;
+}
+
+static void color_of(uint16_t st, int y, uint8_t rgb[3])
+{
+    const char *n = block_info[block_of_state[st]].name;
+    int r = 128, g = 128, b = 128;
+    if (strstr(n, "water")) r = 40, g = 80, b = 200;
+    else if (strstr(n, "grass_block")) r = 80, g = 160, b = 60;
+    else if (strstr(n, "leaves")) r = 30, g = 110, b = 30;
+    else if (strstr(n, "sand")) r = 220, g = 210, b = 150;
+    else if (strstr(n, "snow")) r = 240, g = 240, b = 250;
+    else if (strstr(n, "ice")) r = 170, g = 200, b = 250;
+    else if (strstr(n, "gravel")) r = 140, g = 130, b = 130;
+    else if (strstr(n, "stone")) r = 120, g = 120, b = 120;
+    else if (strstr(n, "log")) r = 100, g = 70, b = 40;
+    else if (strstr(n, "grass") || strstr(n, "dandelion") || strstr(n, "poppy")) r = 90, g = 170, b = 70;
+    double shade = 0.75 + (y - 63) / 200.0;
+    if (shade < 0.4) shade = 0.4;
+    if (shade > 1.3) shade = 1.3;
+    rgb[0] = (uint8_t)(r * shade > 255 ? 255 : r * shade);
+    rgb[1] = (uint8_t)(g * shade > 255 ? 255 : g * shade);
+    rgb[2] = (uint8_t)(b * shade > 255 ? 255 : b * shade);
+}
+
+int main(int argc, char **argv)
+{
+    long long seed = 12345;
+    int radius = 8;
+    const char *ppm = NULL, *type = "normal";
+    int digest = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = atoll(argv[++i]);
+        else if (!strcmp(argv[i], "--radius") && i + 1 < argc) radius = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--ppm") && i + 1 < argc) ppm = argv[++i];
+        else if (!strcmp(argv[i], "--type") && i + 1 < argc) type = argv[++i];
+        else if (!strcmp(argv[i], "--digest")) digest = 1;
+        else {
+            fprintf(stderr, "usage: worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm FILE] [--digest]\n");
+            return 2;
+        }
+    }
+    terrain t;
+    char err[256];
+    if (terrain_init(&t, strcmp(type, "flat") ? LEVEL_NORMAL : LEVEL_FLAT, seed, "", err, sizeof err) < 0) {
+        fprintf(stderr, "worldgen: %s\n", err);
+        return 1;
+    }
+    int side = 2 * radius;
+    uint8_t *img = ppm ? calloc((size_t)side * 16 * side * 16, 3) : NULL;
+    struct libdeflate_compressor *comp = libdeflate_alloc_compressor(6);
+    buf_t raw, framed;
+    buf_init(&raw, 0);
+    buf_init(&framed, 0);
+    int64_t gen_ns = 0, enc_ns = 0;
+    size_t raw_total = 0, z_total = 0, mem_total = 0, n = 0;
+    uint64_t hash = 1469598103934665603ULL;
+    for (int cz = -radius; cz < radius; cz++)
+        for (int cx = -radius; cx < radius; cx++) {
+            chunk c;
+            chunk_init(&c, cx, cz, BLOCK_AIR, BIOME_PLAINS);
+            int64_t t0 = clock_ns();
+            terrain_generate(&t, &c);
+            int64_t t1 = clock_ns();
+            buf_reset(&raw);
+            buf_reset(&framed);
+            chunk_encode_packet(&c, &raw);
+            frame_encode(&framed, raw.data, raw.len, 256, comp);
+            int64_t t2 = clock_ns();
+            gen_ns += t1 - t0;
+            enc_ns += t2 - t1;
+            raw_total += raw.len;
+            z_total += framed.len;
+            for (int s = 0; s < CHUNK_SECTIONS; s++) mem_total += section_bytes(&c.sections[s]);
+            n++;
+            if (digest) {
+                buf_t sec;
+                buf_init(&sec, 0);
+                for (int s = 0; s < CHUNK_SECTIONS; s++) section_encode(&c.sections[s], &sec);
+                for (size_t k = 0; k < sec.len; k++) hash = (hash ^ sec.data[k]) * 1099511628211ULL;
+                buf_free(&sec);
+            }
+            if (img) {
+                for (int z = 0; z < 16; z++)
+                    for (int x = 0; x < 16; x++) {
+                        int y = chunk_column_top(&c, x, z);
+                        uint16_t st = chunk_get_block(&c, x, y, z);
+                        size_t px = (size_t)((cz + radius) * 16 + z) * (size_t)side * 16 +
+                                    (size_t)((cx + radius) * 16 + x);
+                        color_of(st, y, img + px * 3);
+                    }
+            }
+            chunk_free(&c);
+        }
+    printf("chunks %zu (seed %lld, %s)\n", n, seed, type);
+    printf("generate: %.3f ms CPU per chunk\n", gen_ns / 1e6 / (double)n);
+    printf("light + encode + compress: %.3f ms per chunk\n", enc_ns / 1e6 / (double)n);
+    printf("encoded: %.0f bytes raw, %.0f bytes compressed (threshold 256, level 6) per chunk\n",
+           (double)raw_total / (double)n, (double)z_total / (double)n);
+    printf("memory: %.0f bytes of sections per chunk\n", (double)mem_total / (double)n);
+    if (digest) printf("digest: %016llx\n", (unsigned long long)hash);
+    if (img) {
+        FILE *f = fopen(ppm, "wb");
+        if (!f) {
+            perror(ppm);
+            return 1;
+        }
+        fprintf(f, "P6 %d %d 255\n", side * 16, side * 16);
+        fwrite(img, 3, (size_t)side * 16 * side * 16, f);
+        fclose(f);
+    }
+    return 0;
+}
