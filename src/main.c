@@ -15,7 +15,9 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "data/version.h"
+#include "game/playerdata.h"
 #include "net/server.h"
+#include "world/store.h"
 
 static int mkdir_p_dir(const char *dir)
 {
@@ -90,14 +92,24 @@ int main(int argc, char **argv)
         return 1;
     }
     if (port >= 0) cfg.server_port = (int)port;
+    /* The world folder: session.lock (a second server stops here), level.dat's seed. */
+    if (store_open(&cfg, err, sizeof err) < 0) {
+        log_error("%s", err);
+        return 1;
+    }
 
     static struct server s;
     if (server_init(&s, &cfg) < 0) {
         server_free(&s);
+        store_close();
         return 1;
     }
+    store_attach(&s.world, &s.cfg);
+    playerdata_init();
     int rc = server_run(&s);
     server_free(&s);
+    playerdata_free();
+    store_close();
     log_info("Server stopped");
     log_close();
     return rc;

@@ -14,8 +14,11 @@
  *
  * Each bot has one action timer (t_act) armed at the earliest of: its next
  * movement tick, its next chat, its leave time, its script wake-up. Phases
- * of the 20 Hz movement ticks are spread at random over the 50 ms so the
- * server sees a steady stream rather than a burst per tick.
+ * of the 20 Hz movement ticks are spread at random over ten 5 ms slots of
+ * the 50 ms, so the server sees a steady stream rather than one burst per
+ * tick, and each slot's bots send in one loop pass: on loopback the sender
+ * pays for waking the receiver, and one wake-up per group instead of one
+ * per bot is most of what keeps walking bots cheap.
  *
  * Invariants:
  *  1. Only bots in PLAY act; a timer firing for a closed bot does nothing,
@@ -33,7 +36,18 @@
 #include "core/clock.h"
 #include "data/packet_ids.h"
 
-#define MOVE_TICK_MS 50
+#define MOVE_TICK_MS  50
+#define MOVE_PHASE_MS 5 /* movement ticks start on a 5 ms grid: 10 groups per tick */
+
+/* First movement tick: a random one of the MOVE_TICK_MS / MOVE_PHASE_MS
+ * phases on an absolute 5 ms grid, so the bots of one group send in the same
+ * loop pass (one server wake-up for the group, not one per bot) while the
+ * groups still spread the load over the 50 ms. */
+static int64_t first_move_ms(bot *b, int64_t now)
+{
+    int64_t grid = now - now % MOVE_PHASE_MS + MOVE_PHASE_MS;
+    return grid + MOVE_PHASE_MS * (int64_t)(rng_next(&b->rng) % (MOVE_TICK_MS / MOVE_PHASE_MS));
+}
 
 /* ---------------------------------------------------------- packet senders */
 
@@ -227,7 +241,7 @@ void behave_joined(bot *b)
     case SC_CROWD:
         b->moving = true;
         pick_target(b);
-        b->next_move_ms = now + (int64_t)(rng_next(&b->rng) % MOVE_TICK_MS);
+        b->next_move_ms = first_move_ms(b, now);
         break;
     case SC_CHAT: break;
     case SC_CHURN: {
@@ -269,7 +283,7 @@ void behave_on_act(tnode *n)
         bool arrived = step(b);
         if (b->state != BS_PLAY) return; /* the send failed the bot */
         b->next_move_ms += MOVE_TICK_MS;
-        if (b->next_move_ms <= now) b->next_move_ms = now + MOVE_TICK_MS; /* invariant 2 */
+        if (b->next_move_ms <= now) b->next_move_ms = first_move_ms(b, now); /* invariant 2 */
         if (arrived) {
             if (B.o.scenario == SC_SCRIPT) {
                 b->moving = false;

@@ -18,7 +18,7 @@
  *   failures{total,tolerance,by_kind{refused,timeout,kicked,protocol,closed,error},
  *            by_reason:[{kind,reason,count}],list:[{bot,kind,state,t_ms,reason}],
  *            list_dropped}
- *   self{cpu_user_s,cpu_sys_s,cpu_s,cpu_ms_per_bot,cpu_pct_of_core,rss_kib,max_rss_kib}
+ *   self{cpu_s (user + system),cpu_ms_per_bot,cpu_pct_of_core,rss_kib,max_rss_kib,wall_s}
  *   script{finished,disconnected,errors}
  *
  * Invariants:

@@ -24,6 +24,13 @@
 #include "game/packets.h"
 #include "proto/frame.h"
 
+/* buf_append of possibly nothing: an empty append to a still unallocated
+ * buffer would compute NULL + 0 (undefined behaviour) in buf_reserve. */
+static void put(buf_t *b, const void *p, size_t n)
+{
+    if (n) buf_append(b, p, n);
+}
+
 /* ------------------------------------------------------------ translations */
 
 /* en_us patterns of the keys mcserv sends (minecraft-data 1.20 language.json). */
@@ -177,7 +184,7 @@ static void arg_json(buf_t *j, const chat_arg *a)
         json_append_string(j, a->s, a->len);
         buf_lit(j, "}");
         break;
-    case CA_JSON: buf_append(j, a->s, a->len); break;
+    case CA_JSON: put(j, a->s, a->len); break;
     }
 }
 
@@ -204,7 +211,7 @@ void chat_tr_json(buf_t *j, const char *style, const char *key, const chat_arg *
 static void arg_plain(buf_t *out, const chat_arg *a)
 {
     switch (a->kind) {
-    case CA_TEXT: buf_append(out, a->s, a->len); break;
+    case CA_TEXT: put(out, a->s, a->len); break;
     case CA_PLAYER: buf_append(out, a->p->name, strlen(a->p->name)); break;
     case CA_KEY: {
         const char *en = chat_en(a->s);
@@ -212,7 +219,7 @@ static void arg_plain(buf_t *out, const chat_arg *a)
         break;
     }
     case CA_JSON:
-        if (a->plain) buf_append(out, a->plain, strlen(a->plain));
+        if (a->plain) put(out, a->plain, strlen(a->plain));
         break;
     }
 }
@@ -249,7 +256,8 @@ void chat_tr_plain(buf_t *out, const char *key, const chat_arg *a, size_t n)
 
 /* ---------------------------------------------------------------- delivery */
 
-void chat_send(conn *c, const char *json, size_t len)
+/* System Chat regardless of the chat setting (vanilla's direct sends). */
+static void send_always(conn *c, const char *json, size_t len)
 {
     if (!c || c->closed || c->state != CS_PLAY) return;
     buf_reset(&srv->pkt);
@@ -257,12 +265,24 @@ void chat_send(conn *c, const char *json, size_t len)
     conn_send_pkt(c);
 }
 
-/* Queues framed bytes to every player passing `want`; survives drops. */
-static void send_all(const uint8_t *data, size_t len, const conn *except, bool player_chat)
+void chat_send(conn *c, const char *json, size_t len)
+{
+    /* vanilla acceptsSystemMessages: chat hidden = no system chat either */
+    if (!c || c->closed || c->state != CS_PLAY || (c->player && c->player->chat_mode == 2)) return;
+    buf_reset(&srv->pkt);
+    pkt_cb_system_chat(&srv->pkt, json, len, false);
+    conn_send_pkt(c);
+}
+
+/* Queues framed bytes to every player but `except`; chat: only those whose
+ * chat setting shows it (player chat: "full"; system chat: not "hidden").
+ * Survives drops. */
+static void send_all(const uint8_t *data, size_t len, const conn *except, int chat)
 {
     for (size_t i = 0; i < srv->player_count;) {
         conn *o = srv->players[i];
-        if (o != except && !(player_chat && o->player && o->player->chat_mode != 0))
+        int mode = o->player ? o->player->chat_mode : 0;
+        if (o != except && !(chat == 2 && mode != 0) && !(chat == 1 && mode == 2))
             conn_send_raw(o, data, len);
         /* A drop swaps the last player into slot i: visit slot i again. */
         if (i < srv->player_count && srv->players[i] != o) continue;
@@ -283,7 +303,7 @@ static bool frame_pkt(void)
 
 void chat_broadcast_pkt(const conn *except)
 {
-    if (frame_pkt()) send_all(framed.data, framed.len, except, false);
+    if (frame_pkt()) send_all(framed.data, framed.len, except, 0);
     buf_shrink_if_idle(&framed, 64u << 10);
 }
 
@@ -291,7 +311,7 @@ void chat_broadcast(const char *json, size_t len, bool player_chat)
 {
     buf_reset(&srv->pkt);
     pkt_cb_system_chat(&srv->pkt, json, len, false);
-    if (frame_pkt()) send_all(framed.data, framed.len, NULL, player_chat);
+    if (frame_pkt()) send_all(framed.data, framed.len, NULL, player_chat ? 2 : 1);
 }
 
 /* ------------------------------------------------------------------- input */
@@ -357,7 +377,7 @@ void chat_sb_chat_message(conn *c, rd_t *r)
         buf_t j;
         buf_init(&j, 256);
         chat_tr_json(&j, "\"color\":\"red\"", "chat.disabled.options", NULL, 0);
-        if (!j.failed) chat_send(c, (const char *)j.data, j.len);
+        if (!j.failed) send_always(c, (const char *)j.data, j.len);
         buf_free(&j);
         return;
     }

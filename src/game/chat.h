@@ -81,10 +81,10 @@ const char *chat_en(const char *key);
  * "/tell name ", hover shows the entity. */
 void chat_name_json(buf_t *j, const player *p);
 
-/* System Chat with `json` to one player. */
+/* System Chat with `json` to one player (unless its chat is hidden). */
 void chat_send(conn *c, const char *json, size_t len);
-/* System Chat to every player; player_chat: only to those whose chat
- * setting shows player chat (vanilla's chat visibility FULL). */
+/* System Chat to every player whose chat is not hidden; player_chat: only
+ * to those whose chat setting shows player chat (vanilla visibility FULL). */
 void chat_broadcast(const char *json, size_t len, bool player_chat);
 /* Frames srv->pkt once and queues it to every player but `except` (may be NULL). */
 void chat_broadcast_pkt(const conn *except);

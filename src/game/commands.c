@@ -58,6 +58,9 @@ enum cmd_exec {
     X_DEOP,
     X_STOP,
     X_MSPT,
+    X_SAVE_ALL,
+    X_SAVE_OFF,
+    X_SAVE_ON,
     X_COUNT
 };
 
@@ -148,6 +151,10 @@ static const struct cmd_spec builtin_spec[] = {
     LIT(0, "deop", 3, X_NONE),
     ARGS(1, "targets", CP_GAME_PROFILE, X_DEOP, SUG_OPS),
     LIT(0, "stop", 4, X_STOP),
+    LIT(0, "save-all", 4, X_SAVE_ALL),
+    LIT(1, "flush", 0, X_SAVE_ALL),
+    LIT(0, "save-off", 4, X_SAVE_OFF),
+    LIT(0, "save-on", 4, X_SAVE_ON),
     LIT(0, "mspt", 2, X_MSPT),
     REDIRECT("tps", 2, "mspt"),
 };
@@ -1089,6 +1096,7 @@ void cmd_usage(buf_t *out, const cmd_tree *t, int node, int level)
 #include "game/ops.h"
 #include "game/packets.h"
 #include "proto/frame.h"
+#include "world/store.h"
 
 #define CONSOLE_LEVEL  4
 #define TIMING_WINDOW  1200 /* ticks kept: one minute */
@@ -1225,7 +1233,7 @@ static void parse_failure(struct source *s, const cmd_parse *ps)
     buf_lit(&j, "{\"text\":");
     json_append_string(&j, ps->line + from, cur - from);
     buf_lit(&j, "}");
-    buf_append(&plain, ps->line + from, cur - from);
+    if (cur > from) buf_append(&plain, ps->line + from, cur - from);
     if (cur < ps->len) {
         buf_lit(&j, ",{\"color\":\"red\",\"underlined\":true,\"text\":");
         json_append_string(&j, ps->line + cur, ps->len - cur);
@@ -2112,6 +2120,29 @@ static int ex_stop(cmd_ctx *x)
     return 0;
 }
 
+/* save-all [flush], save-off, save-on (world/store.h). The console reads the
+ * store's own log lines; players get vanilla's messages. */
+static int ex_save(cmd_ctx *x, int exec)
+{
+    bool player = x->src->c != NULL;
+    if (exec == X_SAVE_ALL) {
+        if (player) success(x, true, "commands.save.saving", NULL, 0);
+        store_save_all(cmd_has_literal(x->ps, "flush"));
+        return 0;
+    }
+    bool on = exec == X_SAVE_ON;
+    if (store_autosave_enabled() == on) {
+        if (player)
+            failure0(x, on ? "commands.save.alreadyOn" : "commands.save.alreadyOff");
+        else
+            log_info("%s", on ? "Saving is already turned on" : "Saving is already turned off");
+        return -1;
+    }
+    if (player) success(x, true, on ? "commands.save.enabled" : "commands.save.disabled", NULL, 0);
+    store_set_autosave(on);
+    return 0;
+}
+
 /* ------------------------------------------------------------ tick timing */
 
 static struct {
@@ -2145,13 +2176,13 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* min/median/p95/max of the last n ticks, in ms; tps over their span; cpu share. */
-static void timing_stats(uint32_t n, double out[4], double *tps, double *cpu)
+/* min/median/p95/p99/max of the last n ticks, in ms; tps over their span; cpu share. */
+static void timing_stats(uint32_t n, double out[5], double *tps, double *cpu)
 {
     static uint32_t tmp[TIMING_WINDOW];
     if (n > timing.count) n = timing.count;
     if (!n) {
-        out[0] = out[1] = out[2] = out[3] = 0;
+        out[0] = out[1] = out[2] = out[3] = out[4] = 0;
         *tps = 0;
         *cpu = 0;
         return;
@@ -2162,7 +2193,8 @@ static void timing_stats(uint32_t n, double out[4], double *tps, double *cpu)
     out[0] = tmp[0] / 1000.0;
     out[1] = tmp[n / 2] / 1000.0;
     out[2] = tmp[(uint32_t)((n - 1) * 0.95)] / 1000.0;
-    out[3] = tmp[n - 1] / 1000.0;
+    out[3] = tmp[(uint32_t)((n - 1) * 0.99)] / 1000.0;
+    out[4] = tmp[n - 1] / 1000.0;
     uint32_t last = (timing.next + TIMING_WINDOW - 1) % TIMING_WINDOW;
     uint32_t first = (timing.next + TIMING_WINDOW - n) % TIMING_WINDOW;
     double span = (double)(timing.wall[last] - timing.wall[first]);
@@ -2173,14 +2205,14 @@ static void timing_stats(uint32_t n, double out[4], double *tps, double *cpu)
 
 static int ex_mspt(cmd_ctx *x)
 {
-    double s5[4], s60[4], tps5, tps60, cpu5, cpu60;
+    double s5[5], s60[5], tps5, tps60, cpu5, cpu60;
     timing_stats(TIMING_SHORT, s5, &tps5, &cpu5);
     timing_stats(TIMING_WINDOW, s60, &tps60, &cpu60);
-    char lines[3][256];
+    char lines[3][512];
     snprintf(lines[0], sizeof lines[0],
-             "Tick durations (ms) min/median/95%%ile/max, last 5 s: %.2f/%.2f/%.2f/%.2f; "
-             "last 60 s: %.2f/%.2f/%.2f/%.2f",
-             s5[0], s5[1], s5[2], s5[3], s60[0], s60[1], s60[2], s60[3]);
+             "Tick durations (ms) min/median/95%%ile/99%%ile/max, last 5 s: "
+             "%.2f/%.2f/%.2f/%.2f/%.2f; last 60 s: %.2f/%.2f/%.2f/%.2f/%.2f",
+             s5[0], s5[1], s5[2], s5[3], s5[4], s60[0], s60[1], s60[2], s60[3], s60[4]);
     snprintf(lines[1], sizeof lines[1], "TPS last 5 s: %.2f; last 60 s: %.2f", tps5, tps60);
     snprintf(lines[2], sizeof lines[2],
              "Game thread CPU (everything: network, ticks, chunks) last 5 s: %.1f%%; last 60 s: "
@@ -2234,6 +2266,9 @@ static void run(struct source *s, const char *line, size_t len)
     case X_DEOP: ex_op(&x, true); break;
     case X_STOP: ex_stop(&x); break;
     case X_MSPT: ex_mspt(&x); break;
+    case X_SAVE_ALL:
+    case X_SAVE_OFF:
+    case X_SAVE_ON: ex_save(&x, ps.exec->exec); break;
     default: failure0(&x, "command.failed"); break;
     }
 }

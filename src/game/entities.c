@@ -572,8 +572,10 @@ void ent_join(conn *c)
     e->present = true;
     ents[slot] = e;
     p->ent = e;
-    p->health = 20.0f;
-    p->food = 20;
+    /* playerdata_load may have set them from the player's file; a dead
+     * player rejoins alive (vanilla respawns on login). */
+    if (!(p->health > 0)) p->health = 20.0f;
+    if (p->food <= 0) p->food = 20;
     p->main_hand = 1;
     base_reset(e);
     equipment_of(p, e->equip);

@@ -229,8 +229,8 @@ void pkt_cb_rel_entity_move(buf_t *b, int32_t eid, int16_t dx, int16_t dy, int16
     wr_bool(b, on_ground);
 }
 
-void pkt_cb_entity_move_look(buf_t *b, int32_t eid, int16_t dx, int16_t dy, int16_t dz,
-                             uint8_t yaw, uint8_t pitch, bool on_ground)
+void pkt_cb_entity_move_look(buf_t *b, int32_t eid, int16_t dx, int16_t dy, int16_t dz, uint8_t yaw,
+                             uint8_t pitch, bool on_ground)
 {
     wr_varint(b, PKT_PLAY_CB_ENTITY_MOVE_LOOK);
     wr_varint(b, eid);

@@ -100,8 +100,8 @@ void pkt_cb_named_entity_spawn(buf_t *b, int32_t eid, const mc_uuid *uuid, doubl
 void pkt_cb_entity_destroy(buf_t *b, const int32_t *ids, size_t n);
 void pkt_cb_rel_entity_move(buf_t *b, int32_t eid, int16_t dx, int16_t dy, int16_t dz,
                             bool on_ground);
-void pkt_cb_entity_move_look(buf_t *b, int32_t eid, int16_t dx, int16_t dy, int16_t dz,
-                             uint8_t yaw, uint8_t pitch, bool on_ground);
+void pkt_cb_entity_move_look(buf_t *b, int32_t eid, int16_t dx, int16_t dy, int16_t dz, uint8_t yaw,
+                             uint8_t pitch, bool on_ground);
 void pkt_cb_entity_look(buf_t *b, int32_t eid, uint8_t yaw, uint8_t pitch, bool on_ground);
 void pkt_cb_entity_teleport(buf_t *b, int32_t eid, double x, double y, double z, uint8_t yaw,
                             uint8_t pitch, bool on_ground);

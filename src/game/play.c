@@ -36,6 +36,7 @@
 #include "game/commands.h"
 #include "game/entities.h"
 #include "game/packets.h"
+#include "game/playerdata.h"
 #include "game/play.h"
 #include "net/server.h"
 #include "proto/frame.h"
@@ -338,8 +339,7 @@ static void send_spawn(conn *c)
                           (int32_t)floor(srv->spawn_z), 0.0f);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
-    pkt_cb_update_time(&srv->pkt, (int64_t)srv->tick_count,
-                       srv->day_time);
+    pkt_cb_update_time(&srv->pkt, (int64_t)srv->tick_count, srv->day_time);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
     pkt_cb_update_health(&srv->pkt, 20.0f, 20, 5.0f);
@@ -412,7 +412,8 @@ static int8_t ability_flags(int gamemode)
 static struct pkt_player_entry entry_of(const player *p)
 {
     struct pkt_player_entry e = {
-        .uuid = p->uuid, .name = p->name, .gamemode = p->gamemode, .listed = true};
+        .uuid = p->uuid, .name = p->name, .gamemode = p->gamemode, .listed = true,
+        .props = p->props, .prop_count = p->prop_count};
     return e;
 }
 
@@ -430,12 +431,15 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     memcpy(p->name, name, name_len);
     p->name[name_len] = 0;
     p->uuid = uuid;
+    p->props = c->props; /* the skin (profile properties), for Player Info */
+    p->prop_count = c->prop_count;
     p->loaded = loaded;
     p->entity_id = srv->next_entity_id++;
     p->gamemode = srv->cfg.gamemode;
     p->x = srv->spawn_x;
     p->y = srv->spawn_y;
     p->z = srv->spawn_z;
+    playerdata_load(p); /* position, game mode, inventory from playerdata/<uuid>.dat */
     p->view_distance = srv->cfg.view_distance;
     p->center_x = chunk_of(p->x);
     p->center_z = chunk_of(p->z);
@@ -485,13 +489,13 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
         for (size_t k = i; k < srv->player_count && n < 64; k++)
             entries[n++] = entry_of(srv->players[k]->player);
         buf_reset(&srv->pkt);
-        pkt_cb_player_info_add(&srv->pkt, entries, n);
+        pkt_cb_player_info_add_props(&srv->pkt, entries, n);
         conn_send_pkt(c);
     }
     /* The new player to everyone else. */
     struct pkt_player_entry self = entry_of(p);
     buf_reset(&srv->pkt);
-    pkt_cb_player_info_add(&srv->pkt, &self, 1);
+    pkt_cb_player_info_add_props(&srv->pkt, &self, 1);
     broadcast_pkt(c);
 
     p->teleport_id = 1;
@@ -510,6 +514,7 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
              p->entity_id, p->x, p->y, p->z, id);
     ent_join(c); /* tracked by others from the end of this tick */
     cmd_join(c); /* command tree, op level, tab list header, weather */
+    playerdata_send_inventory(c);
     announce("multiplayer.player.joined", p->name);
     play_stream_chunks(c);
 }
@@ -520,6 +525,7 @@ void play_leave(conn *c)
 {
     player *p = c->player;
     if (!p) return;
+    playerdata_leave(p); /* queues playerdata/<uuid>.dat (world/store.h) */
     /* Release every chunk the player held (no packets: it is leaving). */
     for (int dx = -VIEW_DISTANCE_MAX; dx <= VIEW_DISTANCE_MAX; dx++)
         for (int dz = -VIEW_DISTANCE_MAX; dz <= VIEW_DISTANCE_MAX; dz++)

@@ -27,6 +27,7 @@
 #include "data/version.h"
 #include "proto/crypto.h"
 #include "proto/frame.h"
+#include "world/store.h"
 
 struct server *srv;
 
@@ -466,6 +467,7 @@ static void tick(void)
     play_tick_end();
     world_flush_edits(&srv->world);
     if (srv->tick_count % 20 == 0) world_sweep(&srv->world, srv->now_ms);
+    store_tick(srv->now_ms); /* autosave, queued chunk saves (world/store.h) */
 }
 
 /* ---------------------------------------------------------------- console */
@@ -735,6 +737,7 @@ int server_run(struct server *s)
         free_closed();
     }
     shutdown_all();
+    store_final_save(); /* blocking: every chunk, player and level.dat on disk */
     return 0;
 }
 

@@ -4,9 +4,12 @@
  *
  * Connection lifecycle:
  *
+ *   [PROXY v1/v2 header, with proxy-protocol=true]
  *   HANDSHAKE --next=1--> STATUS --ping/pong--> closed
  *       |        (0xFE first byte: legacy ping reply, closed)
  *       +--next=2--> LOGIN --(Set Compression)--Login Success--> PLAY
+ *                    (online: encryption + hasJoined first; Velocity: plugin
+ *                     request/response first; see net/handshake.c)
  *   any state --conn_kick--> CLOSING (reason queued, flushed, then closed)
  *   any state --conn_drop--> closed
  *
@@ -26,6 +29,10 @@
  *  4. Input per connection per pass is bounded (CONN_READ_BUDGET bytes), and
  *     a frame longer than the state's limit is refused as soon as its length
  *     prefix arrives.
+ *  5. With encryption on, input is decrypted as it is read and output is
+ *     encrypted as it is queued, in place in wbuf (cached frames passed to
+ *     conn_send_raw stay plaintext); each stream sees every byte once, in
+ *     wire order.
  */
 #ifndef MC_SERVER_H
 #define MC_SERVER_H

@@ -857,11 +857,7 @@ void store_final_save(void)
 void store_close(void)
 {
     if (!S.active) return;
-    if (S.w) {
-        for (int l = SAVE_LIST_UNSAVED; l < SAVE_LISTS; l++)
-            while (S.w->save_head[l]) world_save_list_move(S.w, S.w->save_head[l], SAVE_LIST_NONE);
-        S.w->persistent = false;
-    }
+    /* The world is freed by now (server_free): its lists are gone with it. */
     regions_close_all();
     level_info_free(&S.level);
     level_unlock(S.lock_fd);

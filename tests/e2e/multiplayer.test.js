@@ -185,6 +185,10 @@ test('A quits: B gets Player Info Remove and Remove Entities; join and leave mes
   assert.equal(left.color, 'yellow')
 })
 
-test('no client-side protocol errors in this file', () => {
+test('no client-side protocol errors; the server exits cleanly with no sanitizer report', { timeout: 10000 }, async () => {
   h.assertNoClientProtocolErrors(assert, since, srv)
+  await Promise.all([A, B].map((b) => b.quit(2000)))
+  const info = await srv.stop(5000)
+  assert.equal(info.code, 0, `exit ${JSON.stringify(info)}\n${srv.describe()}`)
+  assert.doesNotMatch(srv.output(), /runtime error|AddressSanitizer|LeakSanitizer/, srv.describe())
 })

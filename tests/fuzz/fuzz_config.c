@@ -26,6 +26,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (cfg.view_distance < 2 || cfg.view_distance > 32) abort();
     if (cfg.server_port < 0 || cfg.server_port > 65535) abort();
     if (cfg.compression_threshold < -1) abort();
-    if (cfg.online_mode) abort();
+    /* online-mode=true is valid (issue #9), but never with a forwarding
+     * mode, and the session server is https:// or loopback http://. */
+    if (cfg.online_mode && cfg.forwarding_mode != FWD_NONE) abort();
+    if (strncmp(cfg.session_server, "https://", 8) != 0 &&
+        strncmp(cfg.session_server, "http://", 7) != 0)
+        abort();
+    if (memchr(cfg.session_server, 0, sizeof cfg.session_server) == NULL) abort();
     return 0;
 }

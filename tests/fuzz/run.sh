@@ -11,8 +11,8 @@ mkdir -p "$out"
 LIB_SRC="src/core/buf.c src/core/log.c src/core/config.c src/proto/wire.c src/proto/nbt.c src/proto/frame.c"
 FLAGS="-std=c17 -D_GNU_SOURCE -Isrc -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 rc=0
-for target in frame nbt config; do
-    clang $FLAGS -o "$out/fuzz_$target" "tests/fuzz/fuzz_$target.c" $LIB_SRC -ldeflate -lcrypto -lm
+for target in frame nbt config proxy; do
+    clang $FLAGS -o "$out/fuzz_$target" "tests/fuzz/fuzz_$target.c" $LIB_SRC src/proto/crypto.c -ldeflate -ljansson -lcrypto -lm
     work=$(mktemp -d)
     echo "fuzz_$target: corpus $(ls tests/fuzz/corpus/$target | wc -l) files, then ${secs} s"
     if ! "$out/fuzz_$target" -max_total_time="$secs" -print_final_stats=0 -artifact_prefix="$out/" \

@@ -1,0 +1,420 @@
+/* playerdata.c — see playerdata.h. */
+#include "game/playerdata.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/clock.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "data/block_table.h"
+#include "game/packets.h"
+#include "proto/nbt.h"
+#include "proto/wire.h"
+#include "world/anvil.h"
+#include "world/store.h"
+
+#define MAX_COORD   3.0e7
+#define MAX_Y_COORD 2.0e7
+
+struct record {
+    bool used;
+    mc_uuid uuid;
+    uint8_t *nbt; /* newest known data (decompressed), or NULL */
+    size_t len;
+    bool online;
+    bool writing;     /* a write is in flight */
+    uint8_t *pending; /* newer data waiting for that write; owned */
+    size_t pending_len;
+    uint64_t last_use;
+};
+
+static struct record cache[PLAYERDATA_CACHE];
+static uint64_t use_clock;
+
+static void path_of(const mc_uuid *u, char *out, size_t cap)
+{
+    char id[37];
+    uuid_format(u, id);
+    snprintf(out, cap, "%s/playerdata/%s.dat", store_dir(), id);
+}
+
+static struct record *find(const mc_uuid *u)
+{
+    for (int i = 0; i < PLAYERDATA_CACHE; i++)
+        if (cache[i].used && memcmp(cache[i].uuid.b, u->b, 16) == 0) return &cache[i];
+    return NULL;
+}
+
+/* A slot for u: a free one, else the least recently used idle one, else NULL. */
+static struct record *slot_for(const mc_uuid *u)
+{
+    struct record *r = find(u), *victim = NULL;
+    if (r) return r;
+    for (int i = 0; i < PLAYERDATA_CACHE; i++) {
+        struct record *c = &cache[i];
+        if (!c->used) {
+            victim = c;
+            break;
+        }
+        if (!c->online && !c->writing && (!victim || c->last_use < victim->last_use)) victim = c;
+    }
+    if (!victim) return NULL;
+    free(victim->nbt);
+    free(victim->pending);
+    memset(victim, 0, sizeof *victim);
+    victim->used = true;
+    victim->uuid = *u;
+    return victim;
+}
+
+/* ------------------------------------------------------------ level hooks */
+
+static void fill_level(level_info *li)
+{
+    li->has_spawn = true;
+    li->spawn_x = (int32_t)floor(srv->spawn_x);
+    li->spawn_y = (int32_t)floor(srv->spawn_y);
+    li->spawn_z = (int32_t)floor(srv->spawn_z);
+    li->spawn_angle = srv->spawn_angle;
+    li->day_time = srv->day_time;
+    li->raining = srv->raining;
+    li->thundering = srv->thundering;
+}
+
+static void save_file(struct record *r, bool in_round);
+static void save_player(const player *p, bool in_round);
+
+/* Store hook at the start of a save round: every online player's file. */
+static void save_players(void)
+{
+    for (size_t i = 0; i < srv->player_count; i++) {
+        const player *p = srv->players[i]->player;
+        if (p) save_player(p, true);
+    }
+}
+
+void playerdata_init(void)
+{
+    if (!store_active()) return;
+    static const struct store_hooks hooks = {fill_level, save_players};
+    store_set_hooks(&hooks);
+    level_info *li = store_level();
+    if (li->loaded) {
+        srv->day_time = li->day_time;
+        srv->raining = li->raining;
+        srv->thundering = li->thundering;
+        if (li->has_spawn) {
+            srv->spawn_x = li->spawn_x + 0.5;
+            srv->spawn_y = li->spawn_y;
+            srv->spawn_z = li->spawn_z + 0.5;
+            srv->spawn_angle = li->spawn_angle;
+            log_info("spawn point from level.dat: %d, %d, %d", li->spawn_x, li->spawn_y,
+                     li->spawn_z);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ load */
+
+/* Window slot of an NBT inventory slot, or -1. */
+static int window_slot(int nbt_slot)
+{
+    if (nbt_slot >= 0 && nbt_slot <= 8) return 36 + nbt_slot;
+    if (nbt_slot >= 9 && nbt_slot <= 35) return nbt_slot;
+    if (nbt_slot >= 100 && nbt_slot <= 103) return 8 - (nbt_slot - 100); /* feet 8 .. head 5 */
+    if (nbt_slot == -106) return 45;
+    return -1;
+}
+
+static int nbt_slot_of(int window)
+{
+    if (window >= 36 && window <= 44) return window - 36;
+    if (window >= 9 && window <= 35) return window;
+    if (window >= 5 && window <= 8) return 100 + (8 - window);
+    if (window == 45) return -106;
+    return -1000;
+}
+
+static void apply(player *p, const uint8_t *nbt, size_t len)
+{
+    nbt_doc doc;
+    if (nbt_parse(nbt, len, true, &nbt_limits_disk, &doc) <= 0 || !doc.root) return;
+    const nbt_node *root = doc.root;
+    const nbt_node *dim = nbt_get(root, "Dimension", NBT_STRING);
+    const nbt_node *pos = nbt_get(root, "Pos", NBT_LIST);
+    bool overworld = !dim || anvil_nbt_str_eq(dim, "minecraft:overworld");
+    float health = (float)anvil_nbt_num(nbt_get(root, "Health", NBT_END), 20);
+    bool alive = health > 0 && isfinite(health);
+    if (overworld && alive && pos && pos->elem_type == NBT_DOUBLE && pos->v.kids.count == 3) {
+        const nbt_node *a = pos->v.kids.first, *b = a->next, *c = b->next;
+        double x = a->v.f, y = b->v.f, z = c->v.f;
+        if (isfinite(x) && isfinite(y) && isfinite(z) && fabs(x) <= MAX_COORD &&
+            fabs(z) <= MAX_COORD && fabs(y) <= MAX_Y_COORD) {
+            p->x = x;
+            p->y = y;
+            p->z = z;
+        }
+    }
+    const nbt_node *rot = nbt_get(root, "Rotation", NBT_LIST);
+    if (rot && rot->elem_type == NBT_FLOAT && rot->v.kids.count == 2) {
+        float yaw = (float)rot->v.kids.first->v.f, pitch = (float)rot->v.kids.first->next->v.f;
+        if (isfinite(yaw) && isfinite(pitch) && fabsf(pitch) <= 90.0f) {
+            p->yaw = fmodf(yaw, 360.0f);
+            p->pitch = pitch;
+        }
+    }
+    int64_t gm = anvil_nbt_int(nbt_get(root, "playerGameType", NBT_END), -1);
+    if (gm >= 0 && gm <= 3) p->gamemode = (int)gm;
+    if (alive && health <= 1024) p->health = health;
+    int64_t food = anvil_nbt_int(nbt_get(root, "foodLevel", NBT_END), -1);
+    if (food >= 0 && food <= 20) p->food = (int32_t)food;
+    int64_t held = anvil_nbt_int(nbt_get(root, "SelectedItemSlot", NBT_END), -1);
+    if (held >= 0 && held <= 8) p->held_slot = (int)held;
+    const nbt_node *inv = nbt_get(root, "Inventory", NBT_LIST);
+    if (inv && inv->elem_type == NBT_COMPOUND) {
+        for (const nbt_node *it = inv->v.kids.first; it; it = it->next) {
+            int ws = window_slot((int)anvil_nbt_int(nbt_get(it, "Slot", NBT_END), -1000));
+            const nbt_node *id = nbt_get(it, "id", NBT_STRING);
+            int64_t count = anvil_nbt_int(nbt_get(it, "Count", NBT_END), 0);
+            if (ws < 0 || !id || count <= 0 || count > 127) continue;
+            int item = anvil_item_by_name((const char *)id->v.arr.p, id->v.arr.n);
+            if (item <= 0) {
+                anvil_warn_once("item", (const char *)id->v.arr.p, id->v.arr.n, "nothing");
+                continue;
+            }
+            p->inventory[ws].item = (int16_t)item;
+            p->inventory[ws].count = (int8_t)count;
+        }
+    }
+    nbt_doc_free(&doc);
+}
+
+/* Reads a player's file (game thread, first join only); decompressed NBT or NULL. */
+static uint8_t *read_file(const mc_uuid *u, size_t *len)
+{
+    char path[512];
+    path_of(u, path, sizeof path);
+    uint8_t *file;
+    size_t flen;
+    int rc = fio_read_file(path, PLAYERDATA_FILE_MAX, &file, &flen);
+    if (rc == -ENOENT) return NULL;
+    if (rc < 0) {
+        log_error("%s: cannot read it: %s; the player starts at the spawn", path, strerror(-rc));
+        return NULL;
+    }
+    uint8_t *nbt = NULL;
+    size_t nlen = 0;
+    int d = -1;
+    if (flen >= 2 && file[0] == 0x1f && file[1] == 0x8b)
+        d = anvil_decompress(1, file, flen, ANVIL_MAX_NBT, &nbt, &nlen);
+    free(file);
+    nbt_doc doc;
+    if (d == 0 && nbt_parse(nbt, nlen, true, &nbt_limits_disk, &doc) > 0 && doc.root &&
+        doc.root->type == NBT_COMPOUND) {
+        nbt_doc_free(&doc);
+        *len = nlen;
+        return nbt;
+    }
+    free(nbt);
+    char aside[600];
+    snprintf(aside, sizeof aside, "%s.corrupt-%lld", path, (long long)time(NULL));
+    if (fio->rename(path, aside) == 0)
+        log_error("%s is corrupt; set aside as %s; the player starts at the spawn", path, aside);
+    else
+        log_error("%s is corrupt (and cannot be set aside); the player starts at the spawn", path);
+    return NULL;
+}
+
+void playerdata_load(player *p)
+{
+    if (!store_active()) return;
+    struct record *r = find(&p->uuid);
+    if (!r) {
+        size_t len = 0;
+        uint8_t *nbt = read_file(&p->uuid, &len);
+        r = slot_for(&p->uuid);
+        if (!r) {
+            /* Every cached player is online or being written: use the file, cache nothing. */
+            if (nbt) apply(p, nbt, len);
+            free(nbt);
+            return;
+        }
+        r->nbt = nbt;
+        r->len = len;
+    }
+    r->online = true;
+    r->last_use = ++use_clock;
+    if (r->nbt) apply(p, r->nbt, r->len);
+}
+
+void playerdata_send_inventory(conn *c)
+{
+    player *p = c->player;
+    if (!p || c->closed) return;
+    for (int i = 0; i < 46; i++) {
+        if (!p->inventory[i].item || p->inventory[i].count <= 0) continue;
+        buf_reset(&srv->pkt);
+        pkt_cb_set_slot(&srv->pkt, 0, p->inventory_state, (int16_t)i, p->inventory[i].item,
+                        p->inventory[i].count);
+        conn_send_pkt(c);
+        if (c->closed) return;
+    }
+}
+
+/* ------------------------------------------------------------------ save */
+
+static const char *const ours[] = {
+    "DataVersion",    "Pos",       "Rotation",         "Motion", "OnGround",  "Dimension",
+    "playerGameType", "Inventory", "SelectedItemSlot", "Health", "foodLevel", "UUID",
+    "abilities",
+};
+
+static bool is_ours(const nbt_node *n)
+{
+    for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
+        if (strlen(ours[i]) == n->name_len && memcmp(ours[i], n->name, n->name_len) == 0)
+            return true;
+    return false;
+}
+
+static int encode(const player *p, const uint8_t *old, size_t old_len, buf_t *b)
+{
+    nbt_doc doc = {0};
+    const nbt_node *root = NULL;
+    if (old && nbt_parse(old, old_len, true, &nbt_limits_disk, &doc) > 0) root = doc.root;
+    nbt_w_root(b, "");
+    nbt_w_int(b, "DataVersion", ANVIL_DATA_VERSION);
+    nbt_w_list(b, "Pos", NBT_DOUBLE, 3);
+    wr_f64(b, p->x);
+    wr_f64(b, p->y);
+    wr_f64(b, p->z);
+    nbt_w_list(b, "Rotation", NBT_FLOAT, 2);
+    wr_f32(b, p->yaw);
+    wr_f32(b, p->pitch);
+    nbt_w_list(b, "Motion", NBT_DOUBLE, 3);
+    for (int i = 0; i < 3; i++) wr_f64(b, 0);
+    nbt_w_byte(b, "OnGround", p->on_ground);
+    nbt_w_string(b, "Dimension", "minecraft:overworld", 19);
+    nbt_w_int(b, "playerGameType", p->gamemode);
+    int n = 0;
+    for (int i = 5; i < 46; i++)
+        if (p->inventory[i].item > 0 && p->inventory[i].item < ITEM_COUNT &&
+            p->inventory[i].count > 0 && nbt_slot_of(i) > -1000)
+            n++;
+    nbt_w_list(b, "Inventory", NBT_COMPOUND, n);
+    for (int i = 5; i < 46; i++) {
+        const struct inv_slot *s = &p->inventory[i];
+        if (s->item <= 0 || s->item >= ITEM_COUNT || s->count <= 0 || nbt_slot_of(i) == -1000)
+            continue;
+        char id[128];
+        snprintf(id, sizeof id, "minecraft:%s", item_info[s->item].name);
+        nbt_w_byte(b, "Slot", (int8_t)nbt_slot_of(i));
+        nbt_w_string(b, "id", id, strlen(id));
+        nbt_w_byte(b, "Count", s->count);
+        nbt_w_end(b);
+    }
+    nbt_w_int(b, "SelectedItemSlot", p->held_slot);
+    nbt_w_float(b, "Health", p->health > 0 ? p->health : 0.0f);
+    nbt_w_int(b, "foodLevel", p->food);
+    int32_t uuid[4];
+    for (int i = 0; i < 4; i++)
+        uuid[i] =
+            (int32_t)((uint32_t)p->uuid.b[i * 4] << 24 | (uint32_t)p->uuid.b[i * 4 + 1] << 16 |
+                      (uint32_t)p->uuid.b[i * 4 + 2] << 8 | p->uuid.b[i * 4 + 3]);
+    nbt_w_int_array(b, "UUID", uuid, 4);
+    bool creative = p->gamemode == 1, spectator = p->gamemode == 3;
+    nbt_w_compound(b, "abilities");
+    nbt_w_byte(b, "flying", spectator);
+    nbt_w_float(b, "flySpeed", 0.05f);
+    nbt_w_byte(b, "instabuild", creative);
+    nbt_w_byte(b, "invulnerable", creative || spectator);
+    nbt_w_byte(b, "mayBuild", p->gamemode != 2 && !spectator);
+    nbt_w_byte(b, "mayfly", creative || spectator);
+    nbt_w_float(b, "walkSpeed", 0.1f);
+    nbt_w_end(b);
+    if (root && root->type == NBT_COMPOUND)
+        for (const nbt_node *c = root->v.kids.first; c; c = c->next)
+            if (!is_ours(c)) anvil_nbt_copy_tag(b, c);
+    nbt_w_end(b);
+    nbt_doc_free(&doc);
+    return b->failed ? -1 : 0;
+}
+
+static void write_done(void *arg, int rc)
+{
+    struct record *r = arg;
+    r->writing = false;
+    (void)rc; /* logged by the store; the cached copy is still the newest */
+    if (r->pending) save_file(r, false);
+}
+
+/* Writes r's pending data (serialised per player). */
+static void save_file(struct record *r, bool in_round)
+{
+    if (r->writing || !r->pending) return;
+    uint8_t *data = r->pending;
+    size_t len = r->pending_len;
+    r->pending = NULL;
+    r->pending_len = 0;
+    char path[512];
+    path_of(&r->uuid, path, sizeof path);
+    r->writing = true;
+    store_write_file(path, data, len, true, in_round, write_done, r);
+}
+
+static void save_player(const player *p, bool in_round)
+{
+    if (!store_active()) return;
+    struct record *r = slot_for(&p->uuid);
+    buf_t b;
+    buf_init(&b, STORE_FILE_MAX);
+    if (encode(p, r ? r->nbt : NULL, r ? r->len : 0, &b) < 0) {
+        log_error("%s: cannot save the player (out of memory or over %zu bytes)", p->name,
+                  (size_t)STORE_FILE_MAX);
+        buf_free(&b);
+        return;
+    }
+    if (!r) {
+        /* No cache slot free: write directly (unordered, but rare: > PLAYERDATA_CACHE busy). */
+        char path[512];
+        path_of(&p->uuid, path, sizeof path);
+        store_write_file(path, b.data, b.len, true, in_round, NULL, NULL);
+        return;
+    }
+    /* The cache keeps a copy as the newest data; the write gets its own. */
+    uint8_t *copy = malloc(b.len);
+    if (!copy) {
+        buf_free(&b);
+        return;
+    }
+    memcpy(copy, b.data, b.len);
+    free(r->nbt);
+    r->nbt = b.data;
+    r->len = b.len;
+    free(r->pending);
+    r->pending = copy;
+    r->pending_len = b.len;
+    r->last_use = ++use_clock;
+    save_file(r, in_round);
+}
+
+void playerdata_leave(const player *p)
+{
+    save_player(p, false);
+    struct record *r = find(&p->uuid);
+    if (r) r->online = false;
+}
+
+void playerdata_free(void)
+{
+    for (int i = 0; i < PLAYERDATA_CACHE; i++) {
+        free(cache[i].nbt);
+        free(cache[i].pending);
+        memset(&cache[i], 0, sizeof cache[i]);
+    }
+}
