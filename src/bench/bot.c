@@ -108,24 +108,19 @@ const char *phase_name(enum phase p)
 
 #define CHUNK_EMPTY 0x8000000080000000ull /* (INT32_MIN, INT32_MIN): never a real chunk */
 
-static inline uint64_t chunk_key(int32_t x, int32_t z)
-{
-    return ((uint64_t)(uint32_t)x << 32) | (uint32_t)z;
-}
-
 static inline uint32_t chunk_hash(uint64_t k)
 {
     k *= 0x9e3779b97f4a7c15ull;
     return (uint32_t)(k >> 32);
 }
 
-static void cs_free(chunkset *s)
+void chunkset_free(chunkset *s)
 {
     free(s->slot);
     memset(s, 0, sizeof *s);
 }
 
-static bool cs_has(const chunkset *s, uint64_t k)
+bool chunkset_has(const chunkset *s, uint64_t k)
 {
     if (!s->cap) return false;
     uint32_t m = s->cap - 1;
@@ -144,9 +139,9 @@ static void cs_insert_raw(uint64_t *slot, uint32_t cap, uint64_t k)
 }
 
 /* Returns true if k was new. */
-static bool cs_add(chunkset *s, uint64_t k)
+bool chunkset_add(chunkset *s, uint64_t k)
 {
-    if (k == CHUNK_EMPTY || cs_has(s, k)) return false;
+    if (k == CHUNK_EMPTY || chunkset_has(s, k)) return false;
     if ((s->len + 1) * 4 > s->cap * 3) { /* keep the load under 3/4 */
         uint32_t ncap = s->cap ? s->cap * 2 : 32;
         if (ncap > CHUNKSET_MAX * 2) {
@@ -171,7 +166,7 @@ static bool cs_add(chunkset *s, uint64_t k)
 }
 
 /* Linear probing deletion with backward shift (no tombstones). */
-static void cs_del(chunkset *s, uint64_t k)
+void chunkset_del(chunkset *s, uint64_t k)
 {
     if (!s->cap) return;
     uint32_t m = s->cap - 1;
@@ -198,7 +193,7 @@ static void cs_del(chunkset *s, uint64_t k)
 bool bot_chunk_loaded(const bot *b, int32_t cx, int32_t cz)
 {
     if (b->chunks.overflow) return true;
-    return cs_has(&b->chunks, chunk_key(cx, cz));
+    return chunkset_has(&b->chunks, chunk_key(cx, cz));
 }
 
 /* ------------------------------------------------------------- lifecycle */
@@ -352,7 +347,7 @@ static void reap(bot *b)
         free(b->txq);
         b->txq = NULL;
     }
-    cs_free(&b->chunks);
+    chunkset_free(&b->chunks);
     script_release(b);
     free(b->chat_pat);
     b->chat_pat = NULL;
@@ -560,7 +555,7 @@ void bot_start(bot *b)
     b->next_chat_ms = b->leave_at_ms = b->script_wake_ms = 0;
     buf_reset(&b->rbuf);
     buf_reset(&b->wbuf);
-    cs_free(&b->chunks);
+    chunkset_free(&b->chunks);
     if (B.netem) {
         b->rxq = malloc(sizeof *b->rxq);
         b->txq = malloc(sizeof *b->txq);
@@ -797,7 +792,7 @@ static void play_packet(bot *b, int32_t id, rd_t *r)
     case PKT_PLAY_CB_MAP_CHUNK: {
         int32_t cx = rd_i32(r), cz = rd_i32(r);
         if (r->err) break;
-        cs_add(&b->chunks, chunk_key(cx, cz));
+        chunkset_add(&b->chunks, chunk_key(cx, cz));
         b->chunks_rx++;
         B.chunks_rx++;
         phase_mark(b, PH_FIRST_CHUNK);
@@ -810,7 +805,7 @@ static void play_packet(bot *b, int32_t id, rd_t *r)
     case PKT_PLAY_CB_UNLOAD_CHUNK: {
         int32_t cx = rd_i32(r), cz = rd_i32(r);
         if (r->err) break;
-        cs_del(&b->chunks, chunk_key(cx, cz));
+        chunkset_del(&b->chunks, chunk_key(cx, cz));
         B.unloads_rx++;
         break;
     }

@@ -6,8 +6,10 @@
  *   2. start the joins the rate limiter allows (token bucket, --rate per s)
  *   3. fire due timers (movement, chat, deadlines, emulated link releases)
  *   4. flush output, reap closed bots, check the end conditions
- *   5. epoll_wait until the next timer / join / progress tick
- *   6. handle socket events, then flush and reap again
+ *   5. epoll_wait on the "hot" set (bots still joining) until the next
+ *      timer / join / progress tick / cold poll
+ *   6. handle those events; every --read-interval ms also drain the "cold"
+ *      set (joined bots) with a zero-timeout epoll_wait; flush and reap again
  *
  * Run phases: JOINING until every bot's first session joined or failed,
  * then HOLDING for --duration seconds, then every bot leaves and the report

@@ -89,6 +89,16 @@ typedef struct chunkset {
 } chunkset;
 #define CHUNKSET_MAX 16384
 
+static inline uint64_t chunk_key(int32_t x, int32_t z)
+{
+    return ((uint64_t)(uint32_t)x << 32) | (uint32_t)z;
+}
+/* Returns true if k was new (false also when full: `overflow` is then set). */
+bool chunkset_add(chunkset *s, uint64_t k);
+bool chunkset_has(const chunkset *s, uint64_t k);
+void chunkset_del(chunkset *s, uint64_t k);
+void chunkset_free(chunkset *s);
+
 typedef struct bot {
     int idx;
     char name[BOT_NAME_MAX + 1];

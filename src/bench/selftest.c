@@ -9,6 +9,7 @@
  *   inflate_head  equals libdeflate's output prefix on random streams; corrupt
  *                 input never reads or writes out of bounds (ASan build)
  *   chat_plain    plain text of chat components
+ *   chunkset      random adds and removes agree with a plain bitmap
  *
  * Invariant: deterministic (fixed seeds); prints one line per failed check
  * and returns the number of failures (0 = pass).
@@ -200,6 +201,39 @@ static void test_chat_plain(void)
     CHECK(strlen(tiny) < sizeof tiny, "output bounded");
 }
 
+static void test_chunkset(void)
+{
+    enum { W = 64 }; /* chunks -32..31 on both axes */
+    static bool ref[W][W];
+    chunkset cs = {0};
+    uint64_t s = 99;
+    for (int it = 0; it < 200000; it++) {
+        int x = (int)(rng_next(&s) % W), z = (int)(rng_next(&s) % W);
+        uint64_t k = chunk_key(x - W / 2, z - W / 2);
+        if (rng_next(&s) % 3) {
+            bool added = chunkset_add(&cs, k);
+            CHECK(added == !ref[x][z], "add(%d,%d) returned %d", x, z, added);
+            ref[x][z] = true;
+        } else {
+            chunkset_del(&cs, k);
+            ref[x][z] = false;
+        }
+        if (it % 5000 == 0) {
+            uint32_t n = 0;
+            for (int a = 0; a < W; a++)
+                for (int b = 0; b < W; b++) {
+                    n += ref[a][b];
+                    CHECK(chunkset_has(&cs, chunk_key(a - W / 2, b - W / 2)) == ref[a][b],
+                          "has(%d,%d) disagrees at iteration %d", a, b, it);
+                }
+            CHECK(n == cs.len, "len %u, want %u", cs.len, n);
+        }
+    }
+    CHECK(!chunkset_add(&cs, chunk_key(INT32_MIN, INT32_MIN)), "the empty marker is not a key");
+    chunkset_free(&cs);
+    CHECK(!chunkset_has(&cs, chunk_key(0, 0)), "empty after free");
+}
+
 int selftest_run(void)
 {
     test_hist();
@@ -207,6 +241,7 @@ int selftest_run(void)
     test_netq();
     test_inflate_head();
     test_chat_plain();
+    test_chunkset();
     printf("mcbench self-test: %s (%d failed checks)\n", fails ? "FAILED" : "ok", fails);
     return fails;
 }

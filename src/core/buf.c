@@ -26,7 +26,7 @@ uint8_t *buf_reserve(buf_t *b, size_t extra)
         return NULL;
     }
     size_t need = b->len + extra;
-    if (need > b->cap) {
+    if (need > b->cap || !b->data) { /* never hand out NULL + 0 */
         size_t ncap = b->cap ? b->cap : 256;
         while (ncap < need) ncap *= 2;
         if (ncap > limit) ncap = limit;

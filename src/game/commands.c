@@ -1091,6 +1091,7 @@ void cmd_usage(buf_t *out, const cmd_tree *t, int node, int level)
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/tickstat.h"
 #include "game/chat.h"
 #include "game/entities.h"
 #include "game/ops.h"
@@ -1099,8 +1100,6 @@ void cmd_usage(buf_t *out, const cmd_tree *t, int node, int level)
 #include "world/store.h"
 
 #define CONSOLE_LEVEL  4
-#define TIMING_WINDOW  1200 /* ticks kept: one minute */
-#define TIMING_SHORT   100  /* five seconds */
 #define MAX_TARGETS    4096 /* players one selector may resolve to */
 #define TELL_MAX_BYTES 4096
 
@@ -2145,69 +2144,14 @@ static int ex_save(cmd_ctx *x, int exec)
 
 /* ------------------------------------------------------------ tick timing */
 
-static struct {
-    uint32_t us[TIMING_WINDOW];  /* tick durations */
-    int64_t wall[TIMING_WINDOW]; /* end of each tick, ns */
-    int64_t cpu[TIMING_WINDOW];  /* game thread CPU time at the end of each tick, ns */
-    uint32_t next, count;
-    int64_t start_ns;
-    uint64_t marked_tick;
-    bool marked;
-} timing;
-
-void cmd_tick_begin(void)
-{
-    if (timing.marked && timing.marked_tick == srv->tick_count) return;
-    timing.marked = true;
-    timing.marked_tick = srv->tick_count;
-    timing.start_ns = clock_ns();
-}
-
-static int64_t thread_cpu_ns(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0) return 0;
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* min/median/p95/p99/max of the last n ticks, in ms; tps over their span; cpu share. */
-static void timing_stats(uint32_t n, double out[5], double *tps, double *cpu)
-{
-    static uint32_t tmp[TIMING_WINDOW];
-    if (n > timing.count) n = timing.count;
-    if (!n) {
-        out[0] = out[1] = out[2] = out[3] = out[4] = 0;
-        *tps = 0;
-        *cpu = 0;
-        return;
-    }
-    for (uint32_t i = 0; i < n; i++)
-        tmp[i] = timing.us[(timing.next + TIMING_WINDOW - 1 - i) % TIMING_WINDOW];
-    qsort(tmp, n, sizeof tmp[0], cmp_u32);
-    out[0] = tmp[0] / 1000.0;
-    out[1] = tmp[n / 2] / 1000.0;
-    out[2] = tmp[(uint32_t)((n - 1) * 0.95)] / 1000.0;
-    out[3] = tmp[(uint32_t)((n - 1) * 0.99)] / 1000.0;
-    out[4] = tmp[n - 1] / 1000.0;
-    uint32_t last = (timing.next + TIMING_WINDOW - 1) % TIMING_WINDOW;
-    uint32_t first = (timing.next + TIMING_WINDOW - n) % TIMING_WINDOW;
-    double span = (double)(timing.wall[last] - timing.wall[first]);
-    *tps = n > 1 && span > 0 ? (n - 1) * 1e9 / span : 0;
-    if (*tps > 20.0) *tps = 20.0; /* catch-up bursts after a pause */
-    *cpu = n > 1 && span > 0 ? 100.0 * (double)(timing.cpu[last] - timing.cpu[first]) / span : 0;
-}
-
 static int ex_mspt(cmd_ctx *x)
 {
-    double s5[5], s60[5], tps5, tps60, cpu5, cpu60;
-    timing_stats(TIMING_SHORT, s5, &tps5, &cpu5);
-    timing_stats(TIMING_WINDOW, s60, &tps60, &cpu60);
+    struct tickstat_summary a, b;
+    tickstat_summarize(TICKSTAT_SHORT, &a);
+    tickstat_summarize(TICKSTAT_WINDOW, &b);
+    double s5[5] = {a.min_ms, a.median_ms, a.p95_ms, a.p99_ms, a.max_ms};
+    double s60[5] = {b.min_ms, b.median_ms, b.p95_ms, b.p99_ms, b.max_ms};
+    double tps5 = a.tps, tps60 = b.tps, cpu5 = a.cpu_pct, cpu60 = b.cpu_pct;
     char lines[3][512];
     snprintf(lines[0], sizeof lines[0],
              "Tick durations (ms) min/median/95%%ile/99%%ile/max, last 5 s: "
@@ -2494,16 +2438,6 @@ void cmd_tick_end(void)
     }
     chat_tick();
     ops_flush();
-    /* the tick timer */
-    int64_t now = clock_ns();
-    if (!timing.marked || timing.marked_tick != srv->tick_count) timing.start_ns = now;
-    int64_t d = now - timing.start_ns;
-    uint32_t i = timing.next;
-    timing.us[i] = d > 0 ? (uint32_t)(d / 1000 > UINT32_MAX ? UINT32_MAX : d / 1000) : 0;
-    timing.wall[i] = now;
-    timing.cpu[i] = thread_cpu_ns();
-    timing.next = (i + 1) % TIMING_WINDOW;
-    if (timing.count < TIMING_WINDOW) timing.count++;
 }
 
 #endif /* CMD_CORE_ONLY */

@@ -163,10 +163,8 @@ void cmd_usage(buf_t *out, const cmd_tree *t, int node, int level);
 /* After play_join: the tree for the player's level, its op level, tab list
  * header/footer, weather. */
 void cmd_join(conn *c);
-/* Once per tick: marks the tick start for the tick timer (first caller wins). */
-void cmd_tick_begin(void);
 /* Once per tick, last: day time, Update Time every 20 ticks, weather timer,
- * chat spam decay, tick timing. */
+ * chat spam decay. (Tick timing is core/tickstat, driven by the loop.) */
 void cmd_tick_end(void);
 /* Loads ops.json; once at startup. */
 void cmd_init(void);

@@ -186,7 +186,6 @@ static void pkt_to_viewers(int32_t cx, int32_t cz)
 void play_tick_end(void)
 {
     static int64_t records[4096];
-    cmd_tick_begin();
     if (change_count) {
         qsort(changes, change_count, sizeof *changes, cmp_change);
         size_t i = 0;
@@ -342,7 +341,8 @@ static void send_spawn(conn *c)
     pkt_cb_update_time(&srv->pkt, (int64_t)srv->tick_count, srv->day_time);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
-    pkt_cb_update_health(&srv->pkt, 20.0f, 20, 5.0f);
+    /* Health and food as loaded or set by ent_join (full for a new player). */
+    pkt_cb_update_health(&srv->pkt, p->health > 0 ? p->health : 20.0f, p->food, 5.0f);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
     p->teleport_id++;
@@ -545,7 +545,6 @@ void play_leave(conn *c)
 void play_tick(conn *c)
 {
     player *p = c->player;
-    cmd_tick_begin(); /* tick timer: the first call of a tick marks its start */
     if (!p) return;
     p->chunks_this_tick = 0;
     if (p->keepalive_pending && srv->now_ms - p->keepalive_sent_ms >= KEEPALIVE_TIMEOUT) {

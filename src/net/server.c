@@ -22,6 +22,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/tickstat.h"
 #include "core/workers.h"
 #include "data/packet_ids.h"
 #include "data/version.h"
@@ -451,6 +452,7 @@ static void accept_all(void)
 
 static void tick(void)
 {
+    tickstat_begin();
     srv->tick_count++;
     conn *next;
     for (conn *c = srv->conns; c; c = next) {
@@ -468,6 +470,7 @@ static void tick(void)
     world_flush_edits(&srv->world);
     if (srv->tick_count % 20 == 0) world_sweep(&srv->world, srv->now_ms);
     store_tick(srv->now_ms); /* autosave, queued chunk saves (world/store.h) */
+    tickstat_end();
 }
 
 /* ---------------------------------------------------------------- console */

@@ -25,13 +25,13 @@ static inline void put_be32(uint8_t *p, uint32_t v)
 
 /* ------------------------------------------------------------ sector bitmap */
 
-/* Grows the bitmap to cover sector `s`; -1 when out of memory. */
+/* Grows the bitmap to cover sector index `s` (< REGION_MAX_SECTORS); -1 when out of memory. */
 static int bitmap_cover(region *r, uint32_t s)
 {
     if (s < r->used_cap) return 0;
+    if (s >= REGION_MAX_SECTORS) return -1;
     uint32_t cap = r->used_cap ? r->used_cap : 1024;
-    while (cap <= s && cap < REGION_MAX_SECTORS) cap *= 2;
-    if (cap <= s) return -1;
+    while (cap <= s) cap *= 2;
     uint8_t *n = realloc(r->used, cap / 8);
     if (!n) return -1;
     memset(n + r->used_cap / 8, 0, (cap - r->used_cap) / 8);
@@ -64,7 +64,7 @@ static int mark_live(region *r)
         uint32_t loc = r->locations[i];
         if (!loc) continue;
         uint32_t first = loc >> 8, count = loc & 0xff;
-        if (bitmap_cover(r, first + count) < 0) return -1;
+        if (bitmap_cover(r, first + count - 1) < 0) return -1;
         mark(r, first, count, true);
         if (first + count > r->nsectors) r->nsectors = first + count;
     }
@@ -89,7 +89,7 @@ static uint32_t alloc_sectors(region *r, uint32_t count)
     /* Append (reusing a free tail run). */
     uint32_t first = r->nsectors - run;
     if ((uint64_t)first + count > REGION_MAX_SECTORS) return 0;
-    if (bitmap_cover(r, first + count) < 0) return 0;
+    if (bitmap_cover(r, first + count - 1) < 0) return 0;
     mark(r, first, count, true);
     if (first + count > r->nsectors) r->nsectors = first + count;
     return first;
@@ -172,15 +172,16 @@ int region_open(region **out, const char *path, int32_t rx, int32_t rz, bool cre
     for (int i = 0; i < 1024; i++) {
         uint32_t loc = be32(hdr + i * 4);
         r->timestamps[i] = be32(hdr + REGION_SECTOR + i * 4);
-        if (loc && ((loc >> 8) < 2 || (loc & 0xff) == 0)) {
+        uint32_t first = loc >> 8, count = loc & 0xff;
+        if (loc && (first < 2 || count == 0 || (uint64_t)first + count > file_sectors)) {
             dropped++;
             loc = 0;
         }
         r->locations[i] = loc;
     }
     if (dropped)
-        log_warn("%s: %d chunk locations point into the header or hold no sectors; those chunks "
-                 "are treated as absent",
+        log_warn("%s: %d chunk locations point into the header, hold no sectors or lie past the "
+                 "end of the file; those chunks cannot be read and are treated as absent",
                  path, dropped);
     if (mark_live(r) < 0) {
         rc = -ENOMEM;
@@ -191,6 +192,7 @@ int region_open(region **out, const char *path, int32_t rx, int32_t rz, bool cre
     return 0;
 fail:
     free(hdr);
+    free(r->used);
     if (r->fd >= 0) fio->close(r->fd);
     pthread_mutex_destroy(&r->lock);
     pthread_mutex_destroy(&r->save_lock);
@@ -265,35 +267,45 @@ int region_read(region *r, int lx, int lz, region_chunk *out)
         pthread_mutex_unlock(&r->lock);
         return -ENOMEM;
     }
-    int rc = fio_pread_full(r->fd, raw, span, (off_t)first * REGION_SECTOR);
-    pthread_mutex_unlock(&r->lock);
-    if (rc == -ENODATA) {
-        /* The location points (partly) past the end of the file. */
-        free(raw);
-        return corrupt(out, NULL, 0, "chunk sectors lie past the end of the file");
+    /* Up to the end of the file: a last sector may lack its padding. */
+    size_t got = 0;
+    int rc = 0;
+    while (got < span) {
+        ssize_t n = fio->pread(r->fd, raw + got, span - got, (off_t)first * REGION_SECTOR + (off_t)got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            rc = errno ? -errno : -EIO;
+            break;
+        }
+        if (n == 0) break;
+        got += (size_t)n;
     }
+    pthread_mutex_unlock(&r->lock);
     if (rc < 0) {
         free(raw);
         return rc;
     }
-    uint32_t len = be32(raw);
     char why[160];
+    if (got < 5) return corrupt(out, raw, got, "chunk sectors lie past the end of the file");
+    uint32_t len = be32(raw);
     if (len == 0 || (uint64_t)len + 4 > span) {
         snprintf(why, sizeof why, "payload length %u does not fit its %u sectors", len, count);
-        return corrupt(out, raw, span, why);
+        return corrupt(out, raw, got, why);
     }
+    if ((uint64_t)len + 4 > got)
+        return corrupt(out, raw, got, "payload cut short by the end of the file");
     uint8_t type = raw[4];
     uint8_t base = type & 0x7f;
     if (base != REGION_GZIP && base != REGION_ZLIB && base != REGION_NONE) {
         snprintf(why, sizeof why, "unknown compression type %u", type);
-        return corrupt(out, raw, span, why);
+        return corrupt(out, raw, got, why);
     }
     out->type = base;
     if (type & REGION_EXTERNAL) {
         int er = read_external(r, lx, lz, out);
         if (er == REGION_E_CORRUPT) {
             out->raw = raw;
-            out->raw_len = span;
+            out->raw_len = got;
         } else {
             free(raw);
         }

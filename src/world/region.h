@@ -37,9 +37,12 @@
  * entries on disk stays readable.
  *
  * Invariants:
- *  1. Every sector a location points at (valid or not, even past the end of
- *     the file) is marked used in the bitmap, so a new payload never lands
- *     on it. Sectors 0 and 1 (the header) are always used.
+ *  1. Every sector a location points at is marked used in the bitmap, so a
+ *     new payload never lands on it; sectors 0 and 1 (the header) are
+ *     always used. Locations that can never be read (into the header, zero
+ *     sectors, past the end of the file) are dropped when the file is
+ *     opened: those chunks read as absent, and the next header written
+ *     leaves them out. The bitmap is at most 2^24 bits (2 MiB).
  *  2. `lock` guards locations, timestamps and the bitmap, and is held while
  *     a chunk's sectors are read, so a reader never sees sectors freed and
  *     reused under it. `save_lock` serialises write batches of one file.

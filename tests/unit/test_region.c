@@ -471,6 +471,7 @@ TEST(region_garbage_header_never_crashes_and_keeps_live_sectors)
     memcpy(hdr, "\x00\x00\x01\x01", 4);
     memcpy(hdr + 4, "\x00\x00\x05\x00", 4);
     memcpy(hdr + 8, "\x00\x10\x00\x03", 4);
+    memcpy(hdr + 12, "\x00\x00\x03\x01", 4); /* entry 3: sector 3, cut short by EOF */
     CHECK(pwrite(fd, hdr, sizeof hdr, 0) == (ssize_t)sizeof hdr);
     CHECK(pwrite(fd, "\0\0\0\x10\x02junk", 9, 3 * 4096) == 9); /* entry at sector 3 */
     close(fd);
