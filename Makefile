@@ -31,7 +31,7 @@ LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 
 # The shared library of codecs and data structures (server, bench, tests).
 LIB_SRC    := $(wildcard src/core/*.c src/proto/*.c src/data/*.c src/world/*.c) src/game/packets.c
-SERVER_SRC := $(wildcard src/net/*.c) $(filter-out src/game/packets.c,$(wildcard src/game/*.c)) src/main.c
+SERVER_SRC := $(wildcard src/net/*.c src/admin/*.c) $(filter-out src/game/packets.c,$(wildcard src/game/*.c)) src/main.c
 BENCH_SRC  := $(wildcard src/bench/*.c)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
 
@@ -78,8 +78,8 @@ run:
 test: deps
 	@tests/run-all.sh
 
-e2e: $(MCSERV)
-	MCSERV=$(abspath $(MCSERV)) node --test --test-reporter=spec tests/e2e/
+e2e: $(MCSERV) $(MCBENCH)
+	MCSERV=$(abspath $(MCSERV)) MCBENCH=$(abspath $(MCBENCH)) node --test --test-reporter=spec --test-concurrency=1 tests/e2e/
 
 # Generated tables: rebuild them, or check the committed copies are current.
 generate:

@@ -187,14 +187,19 @@ async function startTarget (o) {
     s.on('data', (d) => { out = (out + d).slice(-200000) })
   }
   const t0 = Date.now()
+  const fail = async (msg) => {
+    await stopProc(proc)
+    if (dir) fs.rmSync(dir, { recursive: true, force: true })
+    throw new Error(msg)
+  }
   while (!readyRe.test(out)) {
-    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`${o.target} exited before ready:\n${out.slice(-3000)}`)
-    if (Date.now() - t0 > 30000) { await stopProc(proc); throw new Error(`${o.target} not ready within 30 s:\n${out.slice(-3000)}`) }
+    if (proc.exitCode !== null || proc.signalCode !== null) await fail(`${o.target} exited before ready:\n${out.slice(-3000)}`)
+    if (Date.now() - t0 > 30000) await fail(`${o.target} not ready within 30 s:\n${out.slice(-3000)}`)
     await sleep(20)
   }
   const readyMs = Date.now() - t0
   while (!(await canConnect(port))) {
-    if (Date.now() - t0 > 30000) { await stopProc(proc); throw new Error(`${o.target} port ${port} not accepting`) }
+    if (Date.now() - t0 > 30000) await fail(`${o.target} port ${port} not accepting`)
     await sleep(50)
   }
   let version = null
@@ -461,6 +466,10 @@ async function main () {
     out += `| ${cfg.scenario} ${cfg.bots} | ${fmt(ratio(a && a.join_p99_ms, b && b.join_p99_ms), 1)}x | ${fmt(ratio(a && a.server_cpu_ms_per_bot, b && b.server_cpu_ms_per_bot), 1)}x | ${fmt(ratio(a && a.server_rss_mb, b && b.server_rss_mb), 1)}x |\n`
   }
   process.stdout.write(out)
+  if (o.save) {
+    const stamp = new Date().toISOString().replace(/:/g, '').replace(/\.\d+Z$/, 'Z')
+    fs.writeFileSync(path.join(RESULTS, `${stamp}-default-set.md`), out.trimStart())
+  }
   const mcservFailed = rows.some(({ pair }) => !pair.mcserv || pair.mcserv.failed > 0)
   process.exit(mcservFailed ? 1 : 0)
 }

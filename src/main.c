@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "admin/admin.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "data/version.h"
@@ -79,10 +80,14 @@ int main(int argc, char **argv)
     }
     const char *lvl = getenv("MCSERV_LOG_LEVEL");
     if (lvl && strcmp(lvl, "debug") == 0) log_set_level(LOG_DEBUG);
+    char rotated[4600];
+    mkdir_p_dir("logs");
+    int rot = log_rotate("logs", "latest.log", rotated, sizeof rotated);
     int lr = log_open_file("logs", "latest.log");
     log_info("Starting mcserv for Minecraft %s (protocol %d)", MC_VERSION_NAME,
              MC_PROTOCOL_VERSION);
     if (lr < 0) log_warn("cannot open logs/latest.log: %s; logging to stderr only", strerror(-lr));
+    if (rot != 0) log_msg(rot > 0 ? LOG_INFO : LOG_WARN, "logs: %s", rotated);
 
     struct server_config cfg;
     char err[1024];
@@ -106,7 +111,9 @@ int main(int argc, char **argv)
     }
     store_attach(&s.world, &s.cfg);
     playerdata_init();
+    admin_start(&s.cfg); /* RCON, Query, the HTTP endpoint (docs/operations.md) */
     int rc = server_run(&s);
+    admin_stop();
     server_free(&s);
     playerdata_free();
     store_close();

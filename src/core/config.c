@@ -19,7 +19,8 @@
 
 #include "core/log.h"
 
-#define CONFIG_MAX_FILE (1u << 20) /* 1 MiB: a properties file is a few KB */
+#define CONFIG_MAX_FILE  (1u << 20) /* 1 MiB: a properties file is a few KB */
+#define CONFIG_VALUE_MAX 4096 /* bytes of one decoded value (longer: an error for every key) */
 
 enum key_kind {
     K_INT,
@@ -29,97 +30,104 @@ enum key_kind {
     K_LEVEL_TYPE,
     K_DIFFICULTY,
     K_FORWARDING,
-    K_OTHER
+    K_SHA1, /* "" or 40 hex digits (resource-pack-sha1) */
 };
 
 struct key_def {
     const char *key;
     const char *def; /* default written to a new file */
     enum key_kind kind;
-    size_t offset; /* into struct server_config; unused for K_OTHER */
+    size_t offset; /* into struct server_config */
     long min, max; /* K_INT range; K_STRING max length in bytes (max) */
 };
 
 #define OFF(f) offsetof(struct server_config, f)
+#define SZ(f)  ((long)sizeof(((struct server_config *)0)->f) - 1)
+#define BOOL(name, def, f)                                                                         \
+    {                                                                                              \
+        name, def, K_BOOL, OFF(f), 0, 0                                                            \
+    }
+#define INT(name, def, f, lo, hi)                                                                  \
+    {                                                                                              \
+        name, def, K_INT, OFF(f), lo, hi                                                           \
+    }
+#define STR(name, def, f)                                                                          \
+    {                                                                                              \
+        name, def, K_STRING, OFF(f), 0, SZ(f)                                                      \
+    }
 
-/* Vanilla 1.20.1 keys in the order vanilla writes them (alphabetical). */
+/* Vanilla 1.20.1 keys in the order vanilla writes them (alphabetical), with
+ * vanilla's defaults, then mcserv's own. */
 static const struct key_def keys[] = {
-    {"allow-flight", "false", K_OTHER, 0, 0, 0},
-    {"allow-nether", "true", K_OTHER, 0, 0, 0},
-    {"broadcast-console-to-ops", "true", K_BOOL, OFF(broadcast_console_to_ops), 0, 0},
-    {"broadcast-rcon-to-ops", "true", K_OTHER, 0, 0, 0},
+    BOOL("allow-flight", "false", allow_flight),
+    BOOL("allow-nether", "true", allow_nether),
+    BOOL("broadcast-console-to-ops", "true", broadcast_console_to_ops),
+    BOOL("broadcast-rcon-to-ops", "true", broadcast_rcon_to_ops),
     {"difficulty", "easy", K_DIFFICULTY, OFF(difficulty), 0, 3},
-    {"enable-command-block", "false", K_OTHER, 0, 0, 0},
-    {"enable-jmx-monitoring", "false", K_OTHER, 0, 0, 0},
-    {"enable-query", "false", K_OTHER, 0, 0, 0},
-    {"enable-rcon", "false", K_OTHER, 0, 0, 0},
-    {"enable-status", "true", K_BOOL, OFF(enable_status), 0, 0},
-    {"enforce-secure-profile", "true", K_OTHER, 0, 0, 0},
-    {"enforce-whitelist", "false", K_OTHER, 0, 0, 0},
-    {"entity-broadcast-range-percentage", "100", K_INT, OFF(entity_broadcast_range_percentage),
-     10, 1000},
-    {"force-gamemode", "false", K_OTHER, 0, 0, 0},
-    {"function-permission-level", "2", K_OTHER, 0, 0, 0},
+    BOOL("enable-command-block", "false", enable_command_block),
+    BOOL("enable-jmx-monitoring", "false", enable_jmx_monitoring),
+    BOOL("enable-query", "false", enable_query),
+    BOOL("enable-rcon", "false", enable_rcon),
+    BOOL("enable-status", "true", enable_status),
+    BOOL("enforce-secure-profile", "true", enforce_secure_profile),
+    BOOL("enforce-whitelist", "false", enforce_whitelist),
+    INT("entity-broadcast-range-percentage", "100", entity_broadcast_range_percentage, 10, 1000),
+    BOOL("force-gamemode", "false", force_gamemode),
+    INT("function-permission-level", "2", function_permission_level, 1, 4),
     {"gamemode", "survival", K_GAMEMODE, OFF(gamemode), 0, 3},
-    {"generate-structures", "true", K_OTHER, 0, 0, 0},
-    {"generator-settings", "{}", K_STRING, OFF(generator_settings), 0, sizeof(((struct server_config *)0)->generator_settings) - 1},
-    {"hardcore", "false", K_BOOL, OFF(hardcore), 0, 0},
-    {"hide-online-players", "false", K_BOOL, OFF(hide_online_players), 0, 0},
-    {"initial-disabled-packs", "", K_OTHER, 0, 0, 0},
-    {"initial-enabled-packs", "vanilla", K_OTHER, 0, 0, 0},
-    {"level-name", "world", K_STRING, OFF(level_name), 0,
-     sizeof(((struct server_config *)0)->level_name) - 1},
-    {"level-seed", "", K_STRING, OFF(level_seed), 0,
-     sizeof(((struct server_config *)0)->level_seed) - 1},
+    BOOL("generate-structures", "true", generate_structures),
+    STR("generator-settings", "{}", generator_settings),
+    BOOL("hardcore", "false", hardcore),
+    BOOL("hide-online-players", "false", hide_online_players),
+    STR("initial-disabled-packs", "", initial_disabled_packs),
+    STR("initial-enabled-packs", "vanilla", initial_enabled_packs),
+    STR("level-name", "world", level_name),
+    STR("level-seed", "", level_seed),
     {"level-type", "minecraft:normal", K_LEVEL_TYPE, OFF(level_type), 0, 0},
-    {"max-chained-neighbor-updates", "1000000", K_OTHER, 0, 0, 0},
-    {"max-players", "20", K_INT, OFF(max_players), 0, 1000000},
-    {"max-tick-time", "60000", K_OTHER, 0, 0, 0},
-    {"max-world-size", "29999984", K_OTHER, 0, 0, 0},
-    {"motd", "A Minecraft Server", K_STRING, OFF(motd), 0,
-     sizeof(((struct server_config *)0)->motd) - 1},
-    {"network-compression-threshold", "256", K_INT, OFF(compression_threshold), -1, 8388608},
-    {"online-mode", "true", K_BOOL, OFF(online_mode), 0, 0},
-    {"op-permission-level", "4", K_INT, OFF(op_permission_level), 1, 4},
-    {"player-idle-timeout", "0", K_OTHER, 0, 0, 0},
-    {"prevent-proxy-connections", "false", K_BOOL, OFF(prevent_proxy_connections), 0, 0},
-    {"pvp", "true", K_OTHER, 0, 0, 0},
-    {"query.port", "25565", K_OTHER, 0, 0, 0},
-    {"rate-limit", "0", K_OTHER, 0, 0, 0},
-    {"rcon.password", "", K_OTHER, 0, 0, 0},
-    {"rcon.port", "25575", K_OTHER, 0, 0, 0},
-    {"require-resource-pack", "false", K_OTHER, 0, 0, 0},
-    {"resource-pack", "", K_OTHER, 0, 0, 0},
-    {"resource-pack-prompt", "", K_OTHER, 0, 0, 0},
-    {"resource-pack-sha1", "", K_OTHER, 0, 0, 0},
-    {"server-ip", "", K_STRING, OFF(server_ip), 0,
-     sizeof(((struct server_config *)0)->server_ip) - 1},
-    {"server-port", "25565", K_INT, OFF(server_port), 0, 65535},
-    {"simulation-distance", "10", K_INT, OFF(simulation_distance), 3, 32},
-    {"spawn-animals", "true", K_OTHER, 0, 0, 0},
-    {"spawn-monsters", "true", K_OTHER, 0, 0, 0},
-    {"spawn-npcs", "true", K_OTHER, 0, 0, 0},
-    {"spawn-protection", "16", K_OTHER, 0, 0, 0},
-    {"sync-chunk-writes", "true", K_OTHER, 0, 0, 0},
-    {"text-filtering-config", "", K_OTHER, 0, 0, 0},
-    {"use-native-transport", "true", K_OTHER, 0, 0, 0},
-    {"view-distance", "10", K_INT, OFF(view_distance), 2, 32},
-    {"white-list", "false", K_OTHER, 0, 0, 0},
+    INT("max-chained-neighbor-updates", "1000000", max_chained_neighbor_updates, -2147483647L - 1,
+        2147483647L),
+    INT("max-players", "20", max_players, 0, 1000000),
+    INT("max-tick-time", "60000", max_tick_time, -1, 2147483647L),
+    INT("max-world-size", "29999984", max_world_size, 1, 29999984),
+    STR("motd", "A Minecraft Server", motd),
+    INT("network-compression-threshold", "256", compression_threshold, -1, 8388608),
+    BOOL("online-mode", "true", online_mode),
+    INT("op-permission-level", "4", op_permission_level, 1, 4),
+    INT("player-idle-timeout", "0", player_idle_timeout, 0, 1000000),
+    BOOL("prevent-proxy-connections", "false", prevent_proxy_connections),
+    BOOL("pvp", "true", pvp),
+    INT("query.port", "25565", query_port, 1, 65535),
+    INT("rate-limit", "0", rate_limit, 0, 1000000),
+    STR("rcon.password", "", rcon_password),
+    INT("rcon.port", "25575", rcon_port, 1, 65535),
+    BOOL("require-resource-pack", "false", require_resource_pack),
+    STR("resource-pack", "", resource_pack),
+    STR("resource-pack-prompt", "", resource_pack_prompt),
+    {"resource-pack-sha1", "", K_SHA1, OFF(resource_pack_sha1), 0, SZ(resource_pack_sha1)},
+    STR("server-ip", "", server_ip),
+    INT("server-port", "25565", server_port, 0, 65535),
+    INT("simulation-distance", "10", simulation_distance, 3, 32),
+    BOOL("spawn-animals", "true", spawn_animals),
+    BOOL("spawn-monsters", "true", spawn_monsters),
+    BOOL("spawn-npcs", "true", spawn_npcs),
+    INT("spawn-protection", "16", spawn_protection, 0, 29999984),
+    BOOL("sync-chunk-writes", "true", sync_chunk_writes),
+    STR("text-filtering-config", "", text_filtering_config),
+    BOOL("use-native-transport", "true", use_native_transport),
+    INT("view-distance", "10", view_distance, 2, 32),
+    BOOL("white-list", "false", white_list),
     /* mcserv's own keys */
-    {"worker-threads", "0", K_INT, OFF(worker_threads), 0, 64},
-    {"autosave-interval", "300", K_INT, OFF(autosave_interval), 0, 86400},
-    {"session-server", "https://sessionserver.mojang.com", K_STRING, OFF(session_server), 0,
-     sizeof(((struct server_config *)0)->session_server) - 1},
+    INT("worker-threads", "0", worker_threads, 0, 64),
+    INT("autosave-interval", "300", autosave_interval, 0, 86400),
+    STR("session-server", "https://sessionserver.mojang.com", session_server),
     {"forwarding-mode", "none", K_FORWARDING, OFF(forwarding_mode), 0, 0},
-    {"forwarding-secret-file", "forwarding.secret", K_STRING, OFF(forwarding_secret_file), 0,
-     sizeof(((struct server_config *)0)->forwarding_secret_file) - 1},
-    {"bungeeguard-token", "", K_STRING, OFF(bungeeguard_token), 0,
-     sizeof(((struct server_config *)0)->bungeeguard_token) - 1},
-    {"proxy-protocol", "false", K_BOOL, OFF(proxy_protocol), 0, 0},
-    {"mcserv-tab-header", "", K_STRING, OFF(tab_header), 0,
-     sizeof(((struct server_config *)0)->tab_header) - 1},
-    {"mcserv-tab-footer", "", K_STRING, OFF(tab_footer), 0,
-     sizeof(((struct server_config *)0)->tab_footer) - 1},
+    STR("forwarding-secret-file", "forwarding.secret", forwarding_secret_file),
+    STR("bungeeguard-token", "", bungeeguard_token),
+    BOOL("proxy-protocol", "false", proxy_protocol),
+    STR("mcserv-tab-header", "", tab_header),
+    STR("mcserv-tab-footer", "", tab_footer),
+    STR("admin-http-address", "127.0.0.1", admin_http_address),
+    INT("admin-http-port", "25585", admin_http_port, 0, 65535),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -139,7 +147,11 @@ static const char new_file_header[] =
     "# bungeeguard-token adds a token check). proxy-protocol=true expects a\n"
     "# HAProxy PROXY v1/v2 header on every connection.\n"
     "# mcserv-tab-header, mcserv-tab-footer (mcserv): text above and below the\n"
-    "# player list (\\n for a new line, section-sign colour codes allowed).\n";
+    "# player list (\\n for a new line, section-sign colour codes allowed).\n"
+    "# admin-http-address, admin-http-port (mcserv): /metrics, /api/status,\n"
+    "# /healthz and a dashboard over HTTP (port 0 = off). Keep it private.\n"
+    "# enable-rcon: rcon.port binds to server-ip (all interfaces when empty):\n"
+    "# firewall it; never expose RCON to the internet (docs/operations.md).\n";
 
 void config_defaults(struct server_config *cfg)
 {
@@ -302,7 +314,18 @@ static int apply(const struct key_def *k, const char *val, struct server_config 
     char *field = (char *)cfg + k->offset;
     long v;
     switch (k->kind) {
-    case K_OTHER: return 0;
+    case K_SHA1: {
+        size_t n = strlen(val);
+        bool hex = n == 40;
+        for (size_t i = 0; hex && i < n; i++) hex = isxdigit((unsigned char)val[i]) != 0;
+        if (n && !hex) {
+            snprintf(err, errlen, "%s: expected 40 hexadecimal digits (a SHA-1) or nothing, got '%s'",
+                     k->key, val);
+            return -1;
+        }
+        memcpy(field, val, n + 1);
+        return 0;
+    }
     case K_INT:
         if (parse_long(val, &v) < 0 || v < k->min || v > k->max) {
             snprintf(err, errlen, "%s: expected a whole number from %ld to %ld, got '%s'", k->key,
@@ -427,7 +450,7 @@ int config_parse(const char *text, size_t len, struct server_config *cfg, char *
         if (apply(&keys[i], keys[i].def, cfg, err, errlen) < 0) return -1;
 
     size_t pos = 0;
-    char key[256], val[1024];
+    char key[256], val[CONFIG_VALUE_MAX];
     int r;
     while ((r = next_pair(text, len, &pos, key, sizeof key, val, sizeof val)) != 0) {
         if (r != 1) continue;
@@ -455,27 +478,81 @@ int config_parse(const char *text, size_t len, struct server_config *cfg, char *
     return 0;
 }
 
-/* Escapes a value for a properties file (non-ASCII as \uXXXX, like vanilla). */
-static void write_escaped(FILE *f, const char *s)
+/* Escapes a value for a properties file (non-ASCII as \uXXXX, like vanilla)
+ * into out (at most 6 bytes per input byte, plus the NUL); returns the length. */
+static size_t escape_value(char *out, size_t cap, const char *s)
 {
     const uint8_t *p = (const uint8_t *)s;
-    while (*p) {
+    size_t o = 0;
+    while (*p && o + 7 < cap) {
         uint32_t cp = *p;
         int n = 1;
         if ((*p & 0xE0) == 0xC0 && p[1])
             cp = (uint32_t)(*p & 0x1F) << 6 | (p[1] & 0x3F), n = 2;
         else if ((*p & 0xF0) == 0xE0 && p[1] && p[2])
             cp = (uint32_t)(*p & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F), n = 3;
-        if (cp == '\\' || cp == ':' || cp == '=' || cp == '#' || cp == '!')
-            fprintf(f, "\\%c", (char)cp);
-        else if (cp == '\n')
-            fputs("\\n", f);
-        else if (cp < 0x20 || cp >= 0x7f)
-            fprintf(f, "\\u%04X", cp & 0xFFFF);
-        else
-            fputc((int)cp, f);
+        if (cp == '\\' || cp == ':' || cp == '=' || cp == '#' || cp == '!') {
+            out[o++] = '\\';
+            out[o++] = (char)cp;
+        } else if (cp == '\n') {
+            out[o++] = '\\';
+            out[o++] = 'n';
+        } else if (cp < 0x20 || cp >= 0x7f) {
+            o += (size_t)snprintf(out + o, cap - o, "\\u%04X", cp & 0xFFFF);
+        } else {
+            out[o++] = (char)cp;
+        }
         p += n;
     }
+    out[o] = 0;
+    return o;
+}
+
+static void write_escaped(FILE *f, const char *s)
+{
+    char out[CONFIG_VALUE_MAX * 6 + 8];
+    size_t n = escape_value(out, sizeof out, s);
+    fwrite(out, 1, n, f);
+}
+
+char *config_replace_key(const char *text, size_t len, const char *key, const char *value,
+                         size_t *out_len)
+{
+    char line[CONFIG_VALUE_MAX * 6 + 320];
+    int head = snprintf(line, sizeof line, "%s=", key);
+    if (head < 0 || (size_t)head >= sizeof line - 8) return NULL;
+    size_t llen = (size_t)head + escape_value(line + head, sizeof line - (size_t)head - 1, value);
+    line[llen++] = '\n';
+    /* The last logical line whose key matches (as Properties.load keeps the last). */
+    size_t pos = 0, at = len, at_end = len;
+    bool found = false;
+    char k[256], *v = malloc(CONFIG_VALUE_MAX);
+    if (!v) return NULL;
+    for (;;) {
+        size_t start = pos;
+        int r = next_pair(text, len, &pos, k, sizeof k, v, CONFIG_VALUE_MAX);
+        if (r == 0) break;
+        if (r == 1 && strcmp(k, key) == 0) {
+            at = start;
+            at_end = pos;
+            found = true;
+        }
+    }
+    free(v);
+    bool need_nl = !found && len && text[len - 1] != '\n';
+    size_t n = at + need_nl + llen + (len - at_end);
+    char *out = malloc(n + 1);
+    if (!out) return NULL;
+    memcpy(out, text, at);
+    size_t o = at;
+    if (need_nl) out[o++] = '\n';
+    memcpy(out + o, line, llen);
+    o += llen;
+    memcpy(out + o, text + at_end, len - at_end);
+    o += len - at_end;
+    out[o] = 0;
+    *out_len = o;
+    return out;
 }
 
 int config_load(const char *path, struct server_config *cfg, char *err, size_t errlen)
@@ -521,7 +598,7 @@ int config_load(const char *path, struct server_config *cfg, char *err, size_t e
     /* Which known keys are missing? Append those (or write a new file). */
     bool present[NKEYS] = {0};
     size_t pos = 0;
-    char key[256], val[1024];
+    char key[256], val[CONFIG_VALUE_MAX];
     int r;
     while (text && (r = next_pair(text, len, &pos, key, sizeof key, val, sizeof val)) != 0) {
         if (r != 1) continue;

@@ -48,7 +48,7 @@ struct server_config {
     bool enable_status;
     bool hide_online_players;
     char generator_settings[1024];
-    int worker_threads; /* mcserv: 0 = one per core but one, at least 1 */
+    int worker_threads;    /* mcserv: 0 = one per core but one, at least 1 */
     int autosave_interval; /* mcserv: seconds between autosaves; 0 = only save-all and stop */
     /* Online mode and proxies (net/handshake.c, net/auth.c, net/proxy.c) */
     bool prevent_proxy_connections; /* send ip= to hasJoined */
@@ -63,6 +63,35 @@ struct server_config {
     bool broadcast_console_to_ops;         /* console command feedback to online ops */
     char tab_header[256];                  /* mcserv: tab list header text ("" = none) */
     char tab_footer[256];
+    /* Operations (game/lists.c, admin/, net/server.c; docs/operations.md) */
+    bool white_list;               /* changed at runtime by /whitelist on|off */
+    bool enforce_whitelist;        /* kick unlisted players when the list changes */
+    int spawn_protection;          /* radius in blocks around the spawn; 0 off */
+    int player_idle_timeout;       /* minutes; 0 off */
+    int rate_limit;                /* packets per second per connection; 0 off */
+    bool enable_rcon;
+    int rcon_port;
+    char rcon_password[256];
+    bool broadcast_rcon_to_ops;
+    bool enable_query;
+    int query_port;
+    char admin_http_address[64];   /* mcserv: the HTTP admin endpoint's address */
+    int admin_http_port;           /* mcserv: 0 = no HTTP endpoint */
+    /* Vanilla keys validated and kept for what reads them later. */
+    bool allow_flight, allow_nether, pvp, force_gamemode, generate_structures;
+    bool spawn_animals, spawn_monsters, spawn_npcs, enable_command_block;
+    bool enable_jmx_monitoring, sync_chunk_writes, use_native_transport;
+    bool enforce_secure_profile, require_resource_pack;
+    int function_permission_level;    /* 1..4 */
+    int max_chained_neighbor_updates; /* negative: no limit */
+    int max_tick_time;                /* ms; -1 off */
+    int max_world_size;               /* 1..29999984 */
+    char resource_pack[1024];
+    char resource_pack_sha1[41]; /* "" or 40 hex digits */
+    char resource_pack_prompt[1024];
+    char initial_enabled_packs[256];
+    char initial_disabled_packs[256];
+    char text_filtering_config[256];
 };
 
 /* Fills cfg with vanilla defaults. */
@@ -76,6 +105,15 @@ int config_load(const char *path, struct server_config *cfg, char *err, size_t e
 
 /* Parses properties text (no file I/O); for tests and fuzzing. */
 int config_parse(const char *text, size_t len, struct server_config *cfg, char *err, size_t errlen);
+
+/*
+ * server.properties text with `key` set to `value` (escaped as a properties
+ * value): the key's line is replaced in place, other lines and comments are
+ * kept byte for byte; an absent key is appended. Returns malloc'd,
+ * NUL-terminated text (length in *out_len), or NULL when out of memory.
+ */
+char *config_replace_key(const char *text, size_t len, const char *key, const char *value,
+                         size_t *out_len);
 
 /* Java's String.hashCode over UTF-16 units, as vanilla hashes text seeds. */
 int32_t config_java_string_hash(const char *s);

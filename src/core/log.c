@@ -6,13 +6,19 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libdeflate.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "core/fileio.h"
 
 static int log_fd = -1;
 static int log_to_stderr = 1;
@@ -20,12 +26,65 @@ static enum log_level log_min = LOG_INFO;
 
 static const char *const level_names[] = {"DEBUG", "INFO", "WARN", "ERROR"};
 
+int log_rotate(const char *dir, const char *file, char *note, size_t cap)
+{
+    char path[4096], dst[4200];
+    note[0] = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    struct stat st;
+    if (stat(path, &st) < 0) return errno == ENOENT ? 0 : -errno;
+    if (st.st_size == 0) return 0;
+    struct tm tm;
+    localtime_r(&st.st_mtime, &tm);
+    bool big = (uint64_t)st.st_size > LOG_ROTATE_MAX;
+    int n;
+    for (n = 1; n < 100000; n++) {
+        char probe[4200];
+        snprintf(probe, sizeof probe, "%s/%04d-%02d-%02d-%d.log.gz", dir, tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, n);
+        snprintf(dst, sizeof dst, "%s/%04d-%02d-%02d-%d.log", dir, tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, n);
+        if (access(probe, F_OK) != 0 && access(dst, F_OK) != 0) break;
+    }
+    if (big) {
+        if (rename(path, dst) < 0) {
+            int e = errno;
+            snprintf(note, cap, "cannot move %s to %s: %s", path, dst, strerror(e));
+            return -e;
+        }
+        snprintf(note, cap, "moved the previous log (over %u MiB) to %s", LOG_ROTATE_MAX >> 20,
+                 dst);
+        return 1;
+    }
+    strcat(dst, ".gz");
+    uint8_t *raw = NULL, *gz = NULL;
+    size_t len = 0;
+    int rc = fio_read_file(path, LOG_ROTATE_MAX, &raw, &len);
+    struct libdeflate_compressor *z = rc == 0 ? libdeflate_alloc_compressor(6) : NULL;
+    if (rc == 0 && !z) rc = -ENOMEM;
+    size_t bound = z ? libdeflate_gzip_compress_bound(z, len) : 0;
+    if (rc == 0 && !(gz = malloc(bound))) rc = -ENOMEM;
+    size_t glen = rc == 0 ? libdeflate_gzip_compress(z, raw, len, gz, bound) : 0;
+    if (rc == 0 && glen == 0) rc = -EIO;
+    if (rc == 0) rc = fio_write_atomic(dst, gz, glen);
+    if (rc == 0 && unlink(path) < 0) rc = -errno;
+    if (rc == 0)
+        snprintf(note, cap, "compressed the previous log to %s", dst);
+    else
+        snprintf(note, cap, "cannot compress %s to %s: %s; it is kept (appending to it)", path,
+                 dst, strerror(-rc));
+    if (z) libdeflate_free_compressor(z);
+    free(raw);
+    free(gz);
+    return rc == 0 ? 1 : rc;
+}
+
 int log_open_file(const char *dir, const char *file)
 {
     char path[4096];
     if (mkdir(dir, 0755) < 0 && errno != EEXIST) return -errno;
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0) return -errno;
     if (log_fd >= 0) close(log_fd);
     log_fd = fd;

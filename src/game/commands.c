@@ -61,6 +61,17 @@ enum cmd_exec {
     X_SAVE_ALL,
     X_SAVE_OFF,
     X_SAVE_ON,
+    X_WHITELIST_ON,
+    X_WHITELIST_OFF,
+    X_WHITELIST_LIST,
+    X_WHITELIST_ADD,
+    X_WHITELIST_REMOVE,
+    X_WHITELIST_RELOAD,
+    X_BAN,
+    X_BAN_IP,
+    X_PARDON,
+    X_PARDON_IP,
+    X_BANLIST,
     X_COUNT
 };
 
@@ -157,6 +168,29 @@ static const struct cmd_spec builtin_spec[] = {
     LIT(0, "save-on", 4, X_SAVE_ON),
     LIT(0, "mspt", 2, X_MSPT),
     REDIRECT("tps", 2, "mspt"),
+    /* The whitelist and bans (game/lists.h), as vanilla 1.20.1 declares them. */
+    LIT(0, "whitelist", 3, X_NONE),
+    LIT(1, "on", 0, X_WHITELIST_ON),
+    LIT(1, "off", 0, X_WHITELIST_OFF),
+    LIT(1, "list", 0, X_WHITELIST_LIST),
+    LIT(1, "add", 0, X_NONE),
+    ARGS(2, "targets", CP_GAME_PROFILE, X_WHITELIST_ADD, SUG_NOT_WHITELISTED),
+    LIT(1, "remove", 0, X_NONE),
+    ARGS(2, "targets", CP_GAME_PROFILE, X_WHITELIST_REMOVE, SUG_WHITELISTED),
+    LIT(1, "reload", 0, X_WHITELIST_RELOAD),
+    LIT(0, "ban", 3, X_NONE),
+    ARG(1, "targets", CP_GAME_PROFILE, 0, X_BAN),
+    ARG(2, "reason", CP_MESSAGE, 0, X_BAN),
+    LIT(0, "ban-ip", 3, X_NONE),
+    ARG(1, "target", CP_STRING, CMD_STRING_WORD, X_BAN_IP),
+    ARG(2, "reason", CP_MESSAGE, 0, X_BAN_IP),
+    LIT(0, "pardon", 3, X_NONE),
+    ARGS(1, "targets", CP_GAME_PROFILE, X_PARDON, SUG_BANNED),
+    LIT(0, "pardon-ip", 3, X_NONE),
+    {1, CN_ARGUMENT, "target", CP_STRING, CMD_STRING_WORD, 0, X_PARDON_IP, SUG_BANNED_IPS, NULL},
+    LIT(0, "banlist", 3, X_BANLIST),
+    LIT(1, "ips", 0, X_BANLIST),
+    LIT(1, "players", 0, X_BANLIST),
 };
 
 int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n)
@@ -1094,6 +1128,7 @@ void cmd_usage(buf_t *out, const cmd_tree *t, int node, int level)
 #include "core/tickstat.h"
 #include "game/chat.h"
 #include "game/entities.h"
+#include "game/lists.h"
 #include "game/ops.h"
 #include "game/packets.h"
 #include "proto/frame.h"
@@ -1103,13 +1138,14 @@ void cmd_usage(buf_t *out, const cmd_tree *t, int node, int level)
 #define MAX_TARGETS    4096 /* players one selector may resolve to */
 #define TELL_MAX_BYTES 4096
 
-/* Who runs a command: a player or the console. */
+/* Who runs a command: a player, the console, or a remote console (RCON). */
 struct source {
-    conn *c; /* NULL: the console */
+    conn *c; /* NULL: the console or RCON */
     const char *name;
     int level;
     double x, y, z;
     float yaw, pitch;
+    buf_t *capture; /* RCON: feedback goes here as plain text, not to the log */
 };
 
 typedef struct cmd_ctx {
@@ -1120,14 +1156,60 @@ typedef struct cmd_ctx {
 static void source_of_player(struct source *s, conn *c)
 {
     player *p = c->player;
-    *s = (struct source){c, p->name, p->op_level, p->x, p->y, p->z, p->yaw, p->pitch};
+    *s = (struct source){c, p->name, p->op_level, p->x, p->y, p->z, p->yaw, p->pitch, NULL};
 }
 
 static void source_console(struct source *s)
 {
-    *s = (struct source){
-        NULL, "Server", CONSOLE_LEVEL, floor(srv->spawn_x), srv->spawn_y, floor(srv->spawn_z),
-        0,    0};
+    *s = (struct source){NULL,
+                         "Server",
+                         CONSOLE_LEVEL,
+                         floor(srv->spawn_x),
+                         srv->spawn_y,
+                         floor(srv->spawn_z),
+                         0,
+                         0,
+                         NULL};
+}
+
+/* English patterns of the keys only the list commands use (chat.c has the
+ * rest); console and RCON text comes from here. */
+static const struct {
+    const char *key, *en;
+} lists_en[] = {
+    {"commands.ban.failed", "Nothing changed. The player is already banned"},
+    {"commands.ban.success", "Banned %s: %s"},
+    {"commands.banip.failed", "Nothing changed. That IP is already banned"},
+    {"commands.banip.info", "This ban affects %s player(s): %s"},
+    {"commands.banip.invalid", "Invalid IP address or unknown player"},
+    {"commands.banip.success", "Banned IP %s: %s"},
+    {"commands.banlist.entry", "%s was banned by %s: %s"},
+    {"commands.banlist.list", "There are %s ban(s):"},
+    {"commands.banlist.none", "There are no bans"},
+    {"commands.pardon.failed", "Nothing changed. The player isn't banned"},
+    {"commands.pardon.success", "Unbanned %s"},
+    {"commands.pardonip.failed", "Nothing changed. That IP isn't banned"},
+    {"commands.pardonip.invalid", "Invalid IP address"},
+    {"commands.pardonip.success", "Unbanned IP %s"},
+    {"commands.whitelist.add.failed", "Player is already whitelisted"},
+    {"commands.whitelist.add.success", "Added %s to the whitelist"},
+    {"commands.whitelist.alreadyOff", "Whitelist is already turned off"},
+    {"commands.whitelist.alreadyOn", "Whitelist is already turned on"},
+    {"commands.whitelist.disabled", "Whitelist is now turned off"},
+    {"commands.whitelist.enabled", "Whitelist is now turned on"},
+    {"commands.whitelist.list", "There are %s whitelisted player(s): %s"},
+    {"commands.whitelist.none", "There are no whitelisted players"},
+    {"commands.whitelist.reloaded", "Reloaded the whitelist"},
+    {"commands.whitelist.remove.failed", "Player is not whitelisted"},
+    {"commands.whitelist.remove.success", "Removed %s from the whitelist"},
+};
+
+/* The English pattern for key: ours, or the key (chat_tr_plain looks it up). */
+static const char *en_pattern(const char *key)
+{
+    for (size_t i = 0; i < sizeof lists_en / sizeof lists_en[0]; i++)
+        if (strcmp(lists_en[i].key, key) == 0) return lists_en[i].en;
+    return key;
 }
 
 /* -------------------------------------------------------------- feedback */
@@ -1136,7 +1218,12 @@ static void send_json(struct source *s, const buf_t *json, const buf_t *plain)
 {
     if (s->c) {
         if (!json->failed) chat_send(s->c, (const char *)json->data, json->len);
-    } else if (!plain->failed) {
+    } else if (plain->failed) {
+        return;
+    } else if (s->capture) {
+        if (s->capture->len) buf_lit(s->capture, "\n");
+        buf_append(s->capture, plain->data, plain->len);
+    } else {
         log_info("%.*s", (int)plain->len, (const char *)plain->data);
     }
 }
@@ -1161,9 +1248,14 @@ static void success(cmd_ctx *x, bool logged, const char *key, const chat_arg *a,
     buf_init(&j, 64u << 10);
     buf_init(&plain, 64u << 10);
     chat_tr_json(&j, NULL, key, a, n);
-    chat_tr_plain(&plain, key, a, n);
+    chat_tr_plain(&plain, en_pattern(key), a, n);
     send_json(s, &j, &plain);
-    if (logged && (s->c || srv->cfg.broadcast_console_to_ops)) {
+    bool to_ops = s->c                ? true
+                  : s->capture        ? srv->cfg.broadcast_rcon_to_ops
+                                      : srv->cfg.broadcast_console_to_ops;
+    if (logged && s->capture && !plain.failed) /* vanilla: the console hears RCON's actions */
+        log_info("[%s: %.*s]", s->name, (int)plain.len, (const char *)plain.data);
+    if (logged && to_ops) {
         buf_t adm;
         buf_init(&adm, 64u << 10);
         buf_lit(&adm, "{\"italic\":true,\"color\":\"gray\",\"translate\":\"chat.type.admin\","
@@ -1195,7 +1287,7 @@ static void failure(cmd_ctx *x, const char *key, const chat_arg *a, size_t n)
     buf_lit(&j, "{\"color\":\"red\",\"extra\":[");
     chat_tr_json(&j, NULL, key, a, n);
     buf_lit(&j, "],\"text\":\"\"}");
-    chat_tr_plain(&plain, key, a, n);
+    chat_tr_plain(&plain, en_pattern(key), a, n);
     send_json(x->src, &j, &plain);
     buf_free(&j);
     buf_free(&plain);
@@ -2030,20 +2122,44 @@ static int ex_kick(cmd_ctx *x)
         if (c->closed || c->state != CS_PLAY) continue;
         chat_arg a[2] = {chat_player(c->player), chat_text(why)};
         success(x, true, "commands.kick.success", a, 2);
-        conn_kick(c, why);
+        conn_kick_reason(c, KR_KICKED, NULL, why);
     }
     buf_free(&reason);
     return 0;
 }
 
-/* op/deop targets: selectors, online names, or (offline mode) any valid name. */
+/* game_profile targets (op, deop, whitelist, ban, pardon): selectors, online
+ * names, names the server knows (operators, the whitelist, bans), or in
+ * offline mode any valid name (the name fixes the UUID). */
 struct profile {
     mc_uuid uuid;
     char name[17];
     conn *c;
 };
 
-static int resolve_profiles(cmd_ctx *x, bool deop, struct profile *out, size_t *n, size_t cap)
+/* A name from ops.json, whitelist.json or banned-players.json. */
+static bool known_profile(const char *name, struct profile *out)
+{
+    const struct op_entry *op = ops_find_name(name);
+    if (op) {
+        *out = (struct profile){op->uuid, {0}, NULL};
+        snprintf(out->name, sizeof out->name, "%s", op->name);
+        return true;
+    }
+    static const enum list_kind kinds[] = {LIST_WHITELIST, LIST_BANNED_PLAYERS};
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < lists_count(kinds[k]); i++) {
+            const struct list_entry *e = lists_get(kinds[k], i);
+            if (strcasecmp(e->name, name) != 0) continue;
+            *out = (struct profile){e->uuid, {0}, NULL};
+            snprintf(out->name, sizeof out->name, "%s", e->name);
+            return true;
+        }
+    return false;
+}
+
+static int resolve_profiles(cmd_ctx *x, bool allow_offline, struct profile *out, size_t *n,
+                            size_t cap)
 {
     const struct cmd_value *v = cmd_arg(x->ps, "targets");
     *n = 0;
@@ -2066,10 +2182,7 @@ static int resolve_profiles(cmd_ctx *x, bool deop, struct profile *out, size_t *
         *n = 1;
         return 0;
     }
-    const struct op_entry *known = ops_find_name(name);
-    if (known) {
-        out[0] = (struct profile){known->uuid, {0}, NULL};
-        snprintf(out[0].name, sizeof out[0].name, "%s", known->name);
+    if (!v->u.sel.type_other && known_profile(name, &out[0])) {
         *n = 1;
         return 0;
     }
@@ -2077,8 +2190,7 @@ static int resolve_profiles(cmd_ctx *x, bool deop, struct profile *out, size_t *
     bool valid = !v->u.sel.type_other && len >= 1 && len <= 16;
     for (size_t i = 0; valid && i < len; i++)
         valid = isalnum((unsigned char)name[i]) || name[i] == '_';
-    if (!deop && valid && !srv->cfg.online_mode) {
-        /* Offline mode: the name fixes the UUID, so a player not online yet can be opped. */
+    if (allow_offline && valid && !srv->cfg.online_mode) {
         out[0] = (struct profile){uuid_offline(name, len), {0}, NULL};
         snprintf(out[0].name, sizeof out[0].name, "%s", name);
         *n = 1;
@@ -2092,7 +2204,7 @@ static int ex_op(cmd_ctx *x, bool deop)
 {
     static struct profile prof[MAX_TARGETS];
     size_t n;
-    if (resolve_profiles(x, deop, prof, &n, MAX_TARGETS) < 0) return -1;
+    if (resolve_profiles(x, !deop, prof, &n, MAX_TARGETS) < 0) return -1;
     int changed = 0;
     for (size_t i = 0; i < n; i++) {
         int r = deop ? ops_remove(&prof[i].uuid)
@@ -2139,6 +2251,275 @@ static int ex_save(cmd_ctx *x, int exec)
     }
     if (player) success(x, true, on ? "commands.save.enabled" : "commands.save.disabled", NULL, 0);
     store_set_autosave(on);
+    return 0;
+}
+
+/* ---------------------------------------------------- whitelist and bans */
+
+static const char not_whitelisted_json[] =
+    "{\"translate\":\"multiplayer.disconnect.not_whitelisted\","
+    "\"fallback\":\"You are not white-listed on this server!\"}";
+static const char banned_json[] = "{\"translate\":\"multiplayer.disconnect.banned\","
+                                  "\"fallback\":\"You are banned from this server\"}";
+static const char ip_banned_json[] = "{\"translate\":\"multiplayer.disconnect.ip_banned\","
+                                     "\"fallback\":\"You have been IP banned from this server\"}";
+
+/* vanilla kickUnlistedPlayers: with enforce-whitelist and the whitelist on,
+ * online players not on it (operators excepted, as at login) are kicked. */
+static void enforce_whitelist(void)
+{
+    if (!srv->cfg.enforce_whitelist || !lists_whitelist_enabled()) return;
+    for (size_t i = srv->player_count; i-- > 0;) {
+        if (i >= srv->player_count) continue;
+        conn *c = srv->players[i];
+        if (c->player->op_level > 0 || lists_whitelisted(&c->player->uuid)) continue;
+        conn_kick_reason(c, KR_NOT_WHITELISTED, not_whitelisted_json,
+                         "You are not white-listed on this server!");
+    }
+}
+
+static int ex_whitelist(cmd_ctx *x, int exec)
+{
+    static struct profile prof[MAX_TARGETS];
+    size_t n;
+    switch (exec) {
+    case X_WHITELIST_ON:
+    case X_WHITELIST_OFF: {
+        bool on = exec == X_WHITELIST_ON;
+        if (lists_whitelist_enabled() == on) {
+            failure0(x, on ? "commands.whitelist.alreadyOn" : "commands.whitelist.alreadyOff");
+            return -1;
+        }
+        lists_whitelist_set_enabled(on);
+        success(x, true, on ? "commands.whitelist.enabled" : "commands.whitelist.disabled", NULL,
+                0);
+        enforce_whitelist();
+        return 0;
+    }
+    case X_WHITELIST_LIST: {
+        size_t count = lists_count(LIST_WHITELIST);
+        if (!count) {
+            success(x, false, "commands.whitelist.none", NULL, 0);
+            return 0;
+        }
+        buf_t names;
+        buf_init(&names, 2u << 20);
+        for (size_t i = 0; i < count; i++) {
+            if (i) buf_lit(&names, ", ");
+            const char *nm = lists_get(LIST_WHITELIST, i)->name;
+            buf_append(&names, nm, strlen(nm));
+        }
+        char num[24];
+        snprintf(num, sizeof num, "%zu", count);
+        chat_arg a[2] = {chat_text(num), chat_textn((const char *)names.data, names.len)};
+        if (!names.failed) success(x, false, "commands.whitelist.list", a, 2);
+        buf_free(&names);
+        return 0;
+    }
+    case X_WHITELIST_ADD:
+    case X_WHITELIST_REMOVE: {
+        bool add = exec == X_WHITELIST_ADD;
+        if (resolve_profiles(x, true, prof, &n, MAX_TARGETS) < 0) return -1;
+        int changed = 0;
+        for (size_t i = 0; i < n; i++) {
+            int r = add ? lists_whitelist_add(&prof[i].uuid, prof[i].name)
+                        : lists_whitelist_remove(&prof[i].uuid);
+            if (r <= 0) continue;
+            changed++;
+            chat_arg a = chat_text(prof[i].name);
+            success(x, true,
+                    add ? "commands.whitelist.add.success" : "commands.whitelist.remove.success",
+                    &a, 1);
+        }
+        if (!changed) {
+            failure0(x, add ? "commands.whitelist.add.failed" : "commands.whitelist.remove.failed");
+            return -1;
+        }
+        if (!add) enforce_whitelist();
+        return 0;
+    }
+    case X_WHITELIST_RELOAD:
+        /* Read on a worker; the unlisted are kicked once the new list is in. */
+        lists_whitelist_reload(enforce_whitelist);
+        success(x, true, "commands.whitelist.reloaded", NULL, 0);
+        return 0;
+    }
+    return -1;
+}
+
+/* c's address without the port (accept_all writes "ip:port"). */
+static void conn_ip_of(const conn *c, char *out, size_t cap)
+{
+    const char *colon = strrchr(c->addr, ':');
+    size_t n = colon ? (size_t)(colon - c->addr) : strlen(c->addr);
+    if (n >= cap) n = cap - 1;
+    memcpy(out, c->addr, n);
+    out[n] = 0;
+}
+
+/* The reason argument (selectors expanded at level 2+), or NULL. */
+static const char *reason_arg(cmd_ctx *x, buf_t *b)
+{
+    const struct cmd_value *rv = cmd_arg(x->ps, "reason");
+    if (!rv) return NULL;
+    expand_message(x, rv, b);
+    buf_append(b, "", 1);
+    return b->failed ? NULL : (const char *)b->data;
+}
+
+static int ex_ban(cmd_ctx *x)
+{
+    static struct profile prof[MAX_TARGETS];
+    size_t n;
+    if (resolve_profiles(x, true, prof, &n, MAX_TARGETS) < 0) return -1;
+    buf_t rb;
+    buf_init(&rb, LIST_REASON_MAX * 4);
+    const char *reason = reason_arg(x, &rb);
+    int changed = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (lists_ban(&prof[i].uuid, prof[i].name, x->src->name, reason) <= 0) continue;
+        changed++;
+        const struct list_entry *e = lists_banned(&prof[i].uuid);
+        chat_arg a[2] = {chat_text(prof[i].name), chat_text(e ? e->reason : LIST_DEFAULT_WHY)};
+        success(x, true, "commands.ban.success", a, 2);
+        for (size_t k = srv->player_count; k-- > 0;) {
+            if (k >= srv->player_count) continue;
+            conn *c = srv->players[k];
+            if (memcmp(c->player->uuid.b, prof[i].uuid.b, 16) == 0)
+                conn_kick_reason(c, KR_BANNED, banned_json, "You are banned from this server");
+        }
+    }
+    buf_free(&rb);
+    if (!changed) {
+        failure0(x, "commands.ban.failed");
+        return -1;
+    }
+    return 0;
+}
+
+static int ex_ban_ip(cmd_ctx *x)
+{
+    const struct cmd_value *tv = cmd_arg(x->ps, "target");
+    char target[128], ip[LIST_IP_MAX];
+    size_t tlen = tv->end - tv->start;
+    snprintf(target, sizeof target, "%.*s", (int)(tlen < 127 ? tlen : 127), x->ps->line + tv->start);
+    if (lists_normalize_ip(target, ip) < 0) {
+        conn *c = tlen <= 16 ? player_by_name(target) : NULL;
+        char raw[sizeof c->addr];
+        if (c) conn_ip_of(c, raw, sizeof raw);
+        if (!c || lists_normalize_ip(raw, ip) < 0) {
+            failure0(x, "commands.banip.invalid");
+            return -1;
+        }
+    }
+    buf_t rb;
+    buf_init(&rb, LIST_REASON_MAX * 4);
+    const char *reason = reason_arg(x, &rb);
+    int r = lists_ban_ip(ip, x->src->name, reason);
+    buf_free(&rb);
+    if (r <= 0) {
+        failure0(x, r == 0 ? "commands.banip.failed" : "command.failed");
+        return -1;
+    }
+    const struct list_entry *e = lists_ip_banned(ip);
+    chat_arg a[2] = {chat_text(ip), chat_text(e ? e->reason : LIST_DEFAULT_WHY)};
+    success(x, true, "commands.banip.success", a, 2);
+    struct target_list *tl = &targets_a;
+    tl->n = 0;
+    for (size_t i = 0; i < srv->player_count && tl->n < MAX_TARGETS; i++) {
+        char raw[sizeof srv->players[i]->addr], norm[LIST_IP_MAX];
+        conn_ip_of(srv->players[i], raw, sizeof raw);
+        if (lists_normalize_ip(raw, norm) == 0 && strcmp(norm, ip) == 0)
+            tl->c[tl->n++] = srv->players[i];
+    }
+    if (tl->n) {
+        buf_t names;
+        buf_init(&names, 1u << 20);
+        for (size_t i = 0; i < tl->n; i++) {
+            if (i) buf_lit(&names, ", ");
+            buf_append(&names, tl->c[i]->player->name, strlen(tl->c[i]->player->name));
+        }
+        char num[24];
+        snprintf(num, sizeof num, "%zu", tl->n);
+        chat_arg b[2] = {chat_text(num), chat_textn((const char *)names.data, names.len)};
+        if (!names.failed) success(x, true, "commands.banip.info", b, 2);
+        buf_free(&names);
+        for (size_t i = 0; i < tl->n; i++)
+            conn_kick_reason(tl->c[i], KR_IP_BANNED, ip_banned_json,
+                             "You have been IP banned from this server");
+    }
+    return 0;
+}
+
+static int ex_pardon(cmd_ctx *x)
+{
+    static struct profile prof[MAX_TARGETS];
+    size_t n;
+    if (resolve_profiles(x, true, prof, &n, MAX_TARGETS) < 0) return -1;
+    int changed = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (lists_pardon(&prof[i].uuid) <= 0) continue;
+        changed++;
+        chat_arg a = chat_text(prof[i].name);
+        success(x, true, "commands.pardon.success", &a, 1);
+    }
+    if (!changed) {
+        failure0(x, "commands.pardon.failed");
+        return -1;
+    }
+    return 0;
+}
+
+static int ex_pardon_ip(cmd_ctx *x)
+{
+    const struct cmd_value *tv = cmd_arg(x->ps, "target");
+    char target[128], ip[LIST_IP_MAX];
+    size_t tlen = tv->end - tv->start;
+    snprintf(target, sizeof target, "%.*s", (int)(tlen < 127 ? tlen : 127), x->ps->line + tv->start);
+    if (lists_normalize_ip(target, ip) < 0) {
+        failure0(x, "commands.pardonip.invalid");
+        return -1;
+    }
+    if (lists_pardon_ip(ip) <= 0) {
+        failure0(x, "commands.pardonip.failed");
+        return -1;
+    }
+    chat_arg a = chat_text(ip);
+    success(x, true, "commands.pardonip.success", &a, 1);
+    return 0;
+}
+
+static int ex_banlist(cmd_ctx *x)
+{
+    bool players = !cmd_has_literal(x->ps, "ips");
+    bool ips = !cmd_has_literal(x->ps, "players");
+    size_t total = 0;
+    time_t now = time(NULL);
+    for (int k = LIST_BANNED_PLAYERS; k <= LIST_BANNED_IPS; k++) {
+        if ((k == LIST_BANNED_PLAYERS && !players) || (k == LIST_BANNED_IPS && !ips)) continue;
+        for (size_t i = 0; i < lists_count((enum list_kind)k); i++) {
+            const struct list_entry *e = lists_get((enum list_kind)k, i);
+            if (e->expires.epoch == LIST_FOREVER || e->expires.epoch > (int64_t)now) total++;
+        }
+    }
+    if (!total) {
+        success(x, false, "commands.banlist.none", NULL, 0);
+        return 0;
+    }
+    char num[24];
+    snprintf(num, sizeof num, "%zu", total);
+    chat_arg a = chat_text(num);
+    success(x, false, "commands.banlist.list", &a, 1);
+    for (int k = LIST_BANNED_PLAYERS; k <= LIST_BANNED_IPS; k++) {
+        if ((k == LIST_BANNED_PLAYERS && !players) || (k == LIST_BANNED_IPS && !ips)) continue;
+        for (size_t i = 0; i < lists_count((enum list_kind)k); i++) {
+            const struct list_entry *e = lists_get((enum list_kind)k, i);
+            if (e->expires.epoch != LIST_FOREVER && e->expires.epoch <= (int64_t)now) continue;
+            chat_arg b[3] = {chat_text(k == LIST_BANNED_IPS ? e->ip : e->name),
+                             chat_text(e->source), chat_text(e->reason)};
+            success(x, false, "commands.banlist.entry", b, 3);
+        }
+    }
     return 0;
 }
 
@@ -2213,8 +2594,33 @@ static void run(struct source *s, const char *line, size_t len)
     case X_SAVE_ALL:
     case X_SAVE_OFF:
     case X_SAVE_ON: ex_save(&x, ps.exec->exec); break;
+    case X_WHITELIST_ON:
+    case X_WHITELIST_OFF:
+    case X_WHITELIST_LIST:
+    case X_WHITELIST_ADD:
+    case X_WHITELIST_REMOVE:
+    case X_WHITELIST_RELOAD: ex_whitelist(&x, ps.exec->exec); break;
+    case X_BAN: ex_ban(&x); break;
+    case X_BAN_IP: ex_ban_ip(&x); break;
+    case X_PARDON: ex_pardon(&x); break;
+    case X_PARDON_IP: ex_pardon_ip(&x); break;
+    case X_BANLIST: ex_banlist(&x); break;
     default: failure0(&x, "command.failed"); break;
     }
+}
+
+void cmd_run_capture(const char *line, size_t len, const char *source_name, buf_t *out)
+{
+    while (len && (*line == ' ' || *line == '/')) line++, len--;
+    if (len > CMD_MAX_LEN) {
+        buf_lit(out, "Command longer than 1024 bytes ignored");
+        return;
+    }
+    struct source s;
+    source_console(&s);
+    s.name = source_name;
+    s.capture = out;
+    run(&s, line, len);
 }
 
 void console_execute(const char *line)
@@ -2279,7 +2685,7 @@ void cmd_sb_chat_command(conn *c, rd_t *r)
 struct completion {
     const char *m[MAX_SUGGESTIONS];
     size_t n;
-    char store[MAX_SUGGESTIONS][40];
+    char store[MAX_SUGGESTIONS][48];
 };
 
 static void suggest(struct completion *cp, const char *word, size_t wlen, const char *s)
@@ -2311,11 +2717,20 @@ static void suggest_children(const cmd_tree *t, int node, int level, const char 
                 const player *p = srv->players[i]->player;
                 bool op = p->op_level > 0;
                 if (ch->suggest == SUG_NON_OPS && op) continue;
-                if (ch->suggest == SUG_OPS) continue;
+                if (ch->suggest == SUG_NOT_WHITELISTED && lists_whitelisted(&p->uuid)) continue;
+                if (ch->suggest == SUG_OPS || ch->suggest == SUG_WHITELISTED ||
+                    ch->suggest == SUG_BANNED)
+                    continue;
                 suggest(cp, word, wlen, p->name);
             }
             if (ch->suggest == SUG_OPS)
                 for (size_t i = 0; i < ops_count(); i++) suggest(cp, word, wlen, ops_get(i)->name);
+            if (ch->suggest == SUG_WHITELISTED || ch->suggest == SUG_BANNED) {
+                enum list_kind k = ch->suggest == SUG_WHITELISTED ? LIST_WHITELIST
+                                                                  : LIST_BANNED_PLAYERS;
+                for (size_t i = 0; i < lists_count(k); i++)
+                    suggest(cp, word, wlen, lists_get(k, i)->name);
+            }
             if (ch->parser == CP_ENTITY) {
                 static const char *const sels[] = {"@a", "@e", "@p", "@r", "@s"};
                 for (int i = 0; i < 5; i++) suggest(cp, word, wlen, sels[i]);
@@ -2323,6 +2738,11 @@ static void suggest_children(const cmd_tree *t, int node, int level, const char 
             break;
         case CP_GAMEMODE:
             for (int i = 0; i < 4; i++) suggest(cp, word, wlen, gamemode_names[i]);
+            break;
+        case CP_STRING:
+            if (ch->suggest == SUG_BANNED_IPS)
+                for (size_t i = 0; i < lists_count(LIST_BANNED_IPS); i++)
+                    suggest(cp, word, wlen, lists_get(LIST_BANNED_IPS, i)->ip);
             break;
         case CP_ENTITY_ANCHOR:
             suggest(cp, word, wlen, "eyes");
@@ -2398,6 +2818,7 @@ void cmd_init(void)
 {
     srv->day_time = 1000;
     ops_load("ops.json");
+    lists_init(&srv->cfg);
 }
 
 void cmd_join(conn *c)

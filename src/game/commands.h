@@ -1,6 +1,6 @@
 /*
  * commands.h — the command dispatcher shared by players, the console (stdin)
- * and later RCON: a Brigadier tree (sent to clients as Declare Commands so
+ * and RCON (admin/rcon.c, through cmd_run_capture): a Brigadier tree (sent to clients as Declare Commands so
  * they complete and check commands as they type), a parser that follows
  * Brigadier and vanilla's argument types, permission levels, and the
  * built-in commands (docs/commands.md lists them).
@@ -59,7 +59,15 @@ enum { CN_ROOT = 0, CN_LITERAL = 1, CN_ARGUMENT = 2 };
 #define CMD_STRING_GREEDY  2
 
 /* Server-side suggestions ("minecraft:ask_server"). */
-enum cmd_suggest { SUG_NONE = 0, SUG_NON_OPS, SUG_OPS };
+enum cmd_suggest {
+    SUG_NONE = 0,
+    SUG_NON_OPS,
+    SUG_OPS,
+    SUG_NOT_WHITELISTED, /* online players not on the whitelist */
+    SUG_WHITELISTED,     /* names on the whitelist */
+    SUG_BANNED,          /* banned names */
+    SUG_BANNED_IPS,      /* banned addresses */
+};
 
 /* One line of a tree spec: depth 0 = a command, deeper = child of the last
  * line one level up. level applies to depth-0 lines and their subtree. */
@@ -173,6 +181,14 @@ void cmd_sb_chat_command(conn *c, rd_t *r);
 void cmd_sb_tab_complete(conn *c, rd_t *r);
 /* Re-sends the tree and the op level after an op/deop. */
 void cmd_refresh_permissions(conn *c);
+/*
+ * Runs a command line for a remote console (RCON): permission level 4,
+ * named `source_name` ("Rcon" as vanilla). Its feedback is appended to out
+ * as plain English text, one line per message (out's cap bounds it);
+ * logged successes go to the log as "[Rcon: ...]" and, with
+ * broadcast-rcon-to-ops, to online operators.
+ */
+void cmd_run_capture(const char *line, size_t len, const char *source_name, buf_t *out);
 #endif
 
 #endif

@@ -15,6 +15,10 @@
  *     is refused before it reaches a log line or another player.
  *  4. Every refusal is logged with the reason and sent to the client as a
  *     login disconnect (vanilla's wording where vanilla has one).
+ *  5. Once the identity is settled, the checks run in vanilla's order
+ *     (PlayerList.canPlayerLogin): banned, not whitelisted (operators pass),
+ *     IP banned, server full (operators with bypassesPlayerLimit pass);
+ *     only then may the login kick an older session of the same player.
  */
 #include <errno.h>
 #include <openssl/crypto.h>
@@ -26,6 +30,8 @@
 #include "core/log.h"
 #include "data/packet_ids.h"
 #include "data/version.h"
+#include "game/lists.h"
+#include "game/ops.h"
 #include "game/packets.h"
 #include "net/auth.h"
 #include "net/proxy.h"
@@ -497,12 +503,90 @@ long login_proxy_header(conn *c, const uint8_t *p, size_t len)
     return n;
 }
 
+/* A ban's refusal: translate(key, reason) [+ expiration], with English fallbacks. */
+static void kick_banned(conn *c, const struct list_entry *e, bool ip)
+{
+    buf_t j;
+    buf_init(&j, 8192);
+    const char *head = ip ? "{\"translate\":\"multiplayer.disconnect.banned_ip.reason\","
+                            "\"fallback\":\"Your IP address is banned from this server.\\n"
+                            "Reason: %s\""
+                          : "{\"translate\":\"multiplayer.disconnect.banned.reason\","
+                            "\"fallback\":\"You are banned from this server.\\nReason: %s\"";
+    buf_append(&j, head, strlen(head));
+    buf_lit(&j, ",\"with\":[");
+    json_append_string(&j, e->reason, strlen(e->reason));
+    buf_lit(&j, "]");
+    char when[32] = "";
+    if (e->expires.epoch != LIST_FOREVER) {
+        lists_format_time(&e->expires, when);
+        buf_lit(&j, ",\"extra\":[{\"translate\":\"multiplayer.disconnect.");
+        buf_append(&j, ip ? "banned_ip" : "banned", ip ? 9 : 6);
+        buf_lit(&j, ".expiration\",\"fallback\":\"\\nYour ban will be removed on %s\",\"with\":[");
+        json_append_string(&j, when, strlen(when));
+        buf_lit(&j, "]}]");
+    }
+    buf_lit(&j, "}");
+    buf_append(&j, "", 1);
+    char text[LIST_REASON_MAX + 128];
+    snprintf(text, sizeof text, "%s from this server (reason: %s)%s%s",
+             ip ? "Your IP address is banned" : "You are banned", e->reason,
+             when[0] ? "; until " : "", when);
+    conn_kick_reason(c, ip ? KR_IP_BANNED : KR_BANNED,
+                     j.failed ? "{\"text\":\"You are banned from this server.\"}"
+                              : (const char *)j.data,
+                     text);
+    buf_free(&j);
+}
+
+static bool bypasses_limit(const mc_uuid *uuid)
+{
+    for (size_t i = 0; i < ops_count(); i++) {
+        const struct op_entry *op = ops_get(i);
+        if (memcmp(op->uuid.b, uuid->b, 16) == 0) return op->bypasses_player_limit;
+    }
+    return false;
+}
+
+/* Invariant 5. false: c was refused (kicked). */
+static bool login_allowed(conn *c, const mc_uuid *uuid)
+{
+    const struct list_entry *ban = lists_banned(uuid);
+    if (ban) {
+        kick_banned(c, ban, false);
+        return false;
+    }
+    if (lists_whitelist_enabled() && !lists_whitelisted(uuid) && ops_level(uuid) == 0) {
+        conn_kick_reason(c, KR_NOT_WHITELISTED,
+                         "{\"translate\":\"multiplayer.disconnect.not_whitelisted\","
+                         "\"fallback\":\"You are not white-listed on this server!\"}",
+                         "You are not white-listed on this server!");
+        return false;
+    }
+    char ip[PROXY_IP_MAX + 8];
+    conn_ip(c, ip, sizeof ip);
+    const struct list_entry *ipban = lists_ip_banned(ip);
+    if (ipban) {
+        kick_banned(c, ipban, true);
+        return false;
+    }
+    if (srv->player_count >= (size_t)srv->cfg.max_players && !bypasses_limit(uuid)) {
+        conn_kick_reason(c, KR_SERVER_FULL,
+                         "{\"translate\":\"multiplayer.disconnect.server_full\","
+                         "\"fallback\":\"The server is full!\"}",
+                         "The server is full!");
+        return false;
+    }
+    return true;
+}
+
 /* Everything is settled: the name, UUID and properties are final. */
 static void finish_login(conn *c)
 {
     const char *name = c->profile && c->profile->name[0] ? c->profile->name : c->login_name;
     size_t nlen = strlen(name);
     mc_uuid uuid = c->profile ? c->profile->uuid : uuid_offline(name, nlen);
+    if (!login_allowed(c, &uuid)) return;
     for (size_t i = 0; i < srv->player_count; i++) {
         conn *o = srv->players[i];
         if ((strlen(o->player->name) == nlen && strncasecmp(o->player->name, name, nlen) == 0) ||
@@ -510,10 +594,6 @@ static void finish_login(conn *c)
             conn_kick(o, "You logged in from another location");
             break;
         }
-    }
-    if (srv->player_count >= (size_t)srv->cfg.max_players) {
-        conn_kick(c, "The server is full!");
-        return;
     }
     if (srv->cfg.compression_threshold >= 0) {
         buf_t *b = pkt_begin(PKT_LOGIN_CB_COMPRESS);

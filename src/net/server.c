@@ -1,6 +1,15 @@
 /*
  * server.c — listener, event loop, tick scheduling and connection I/O.
  * See server.h for the loop pass and the connection lifecycle.
+ *
+ * Also here, for operations (docs/operations.md): the traffic and kick
+ * counters behind /metrics, `rate-limit` (packets per second, kicked as
+ * vanilla's RateKickingConnection does), `player-idle-timeout`, and the
+ * generic descriptor watches and pass hooks the admin modules use.
+ *
+ * epoll data: &tag_* for the fixed descriptors, a conn pointer for
+ * connections, and (server_watch pointer | 1) for watches (a watch is at
+ * least pointer-aligned, so bit 0 is free; conns are never odd).
  */
 #include "net/server.h"
 
@@ -36,8 +45,70 @@ struct server *srv;
 static char tag_listen, tag_signal, tag_stdin, tag_workers, tag_auth;
 
 #define MAX_EVENTS     256
+#define WATCH_BIT      ((uintptr_t)1)
 #define LISTEN_BACKLOG 1024
 #define FD_RESERVE     32 /* descriptors kept free for logs, worlds, admin */
+
+/* ---------------------------------------------------------------- counters */
+
+const char *const kick_reason_names[KR_COUNT] = {
+    "kicked",      "server_full",    "not_whitelisted", "banned", "ip_banned",
+    "duplicate_login", "spam",       "idle",            "packet_rate", "timeout",
+    "invalid_packet", "auth",        "version",         "shutdown", "other"};
+
+/* Kicks that do not say why (conn_kick): their text, by prefix. */
+static enum kick_reason classify_kick(const char *text)
+{
+    static const struct {
+        const char *prefix;
+        enum kick_reason r;
+    } table[] = {
+        {"Kicked for spamming", KR_SPAM},
+        {"You logged in from another location", KR_DUPLICATE_LOGIN},
+        {"Server closed", KR_SHUTDOWN},
+        {"Timed out", KR_TIMEOUT},
+        {"The server is full", KR_SERVER_FULL},
+        {"Outdated", KR_VERSION},
+        {"Failed to verify", KR_AUTH},
+        {"Authentication servers", KR_AUTH},
+        {"This server requires you to connect with Velocity", KR_AUTH},
+        {"Unable to verify player details", KR_AUTH},
+        {"If you wish to use IP forwarding", KR_AUTH},
+        {"This server does not accept BungeeCord", KR_AUTH},
+        {"Illegal characters", KR_INVALID_PACKET},
+        {"Invalid", KR_INVALID_PACKET},
+        {"Malformed", KR_INVALID_PACKET},
+        {"Unknown packet", KR_INVALID_PACKET},
+        {"Unexpected", KR_INVALID_PACKET},
+        {"Protocol error", KR_INVALID_PACKET},
+        {"Internal Exception", KR_INVALID_PACKET},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strncmp(text, table[i].prefix, strlen(table[i].prefix)) == 0) return table[i].r;
+    return KR_OTHER;
+}
+
+/* Frames in already-framed bytes (conn_send_raw): walks the length prefixes. */
+static uint64_t count_frames(const uint8_t *p, size_t n)
+{
+    uint64_t frames = 0;
+    size_t off = 0;
+    while (off < n) {
+        uint32_t len = 0;
+        int shift = 0;
+        size_t i = off;
+        while (i < n && shift <= 28) {
+            len |= (uint32_t)(p[i] & 0x7f) << shift;
+            shift += 7;
+            if (!(p[i++] & 0x80)) break;
+        }
+        if (i >= n && (p[i - 1] & 0x80)) break;
+        frames++;
+        if ((size_t)len > n - i) break;
+        off = i + len;
+    }
+    return frames ? frames : 1;
+}
 
 /* ------------------------------------------------------------ output path */
 
@@ -80,6 +151,7 @@ void conn_send_pkt(conn *c)
     }
     /* Encrypt in place, only the bytes just appended (the stream's order). */
     if (c->enc) mc_cfb8_update(c->enc, c->wbuf.data + from, c->wbuf.len - from);
+    srv->stats.packets_out++;
     flush_list_add(c);
 }
 
@@ -95,6 +167,7 @@ void conn_send_raw(conn *c, const void *p, size_t n)
     /* `p` may be a cached frame shared by many players: it stays plaintext;
      * only this connection's copy in wbuf is encrypted. */
     if (c->enc) mc_cfb8_update(c->enc, c->wbuf.data + from, n);
+    srv->stats.packets_out += count_frames(p, n);
     flush_list_add(c);
 }
 
@@ -111,6 +184,7 @@ static int conn_flush(conn *c)
         ssize_t n = write(c->fd, c->wbuf.data, c->wbuf.len);
         if (n > 0) {
             buf_consume(&c->wbuf, (size_t)n);
+            srv->stats.bytes_out += (uint64_t)n;
             continue;
         }
         if (n < 0 && errno == EINTR) continue;
@@ -128,7 +202,7 @@ static int conn_flush(conn *c)
         c->want_write = false;
         epoll_mod(c, EPOLLIN);
     }
-    buf_shrink_if_idle(&c->wbuf, 64u << 10);
+    buf_shrink_if_idle(&c->wbuf, 4u << 10); /* idle connections keep at most 4 KiB */
     if (c->state == CS_CLOSING) {
         conn_drop(c, NULL);
         return -1;
@@ -172,6 +246,9 @@ int players_add(conn *c)
     }
     c->players_index = (int)srv->player_count;
     srv->players[srv->player_count++] = c;
+    c->last_action_ms = srv->now_ms;
+    c->rate_window_ms = srv->now_ms;
+    srv->stats.logins++;
     status_invalidate();
     return 0;
 }
@@ -205,23 +282,43 @@ void conn_drop(conn *c, const char *why)
     srv->conn_count--;
 }
 
+static void kick_json(conn *c, const char *json, const char *log_text);
+
 void conn_kick(conn *c, const char *reason)
 {
-    if (c->closed || c->state == CS_CLOSING) return;
-    buf_t json;
-    buf_init(&json, 4096);
-    buf_lit(&json, "{\"text\":");
-    json_append_string(&json, reason, strlen(reason));
-    buf_lit(&json, "}");
-    buf_append(&json, "", 1);
-    conn_kick_json(c, json.failed ? "{\"text\":\"Disconnected\"}" : (const char *)json.data,
-                   reason);
-    buf_free(&json);
+    conn_kick_reason(c, KR_AUTO, NULL, reason);
 }
 
 void conn_kick_json(conn *c, const char *json, const char *log_text)
 {
+    conn_kick_reason(c, KR_AUTO, json, log_text);
+}
+
+void conn_kick_reason(conn *c, enum kick_reason why, const char *json, const char *log_text)
+{
     if (c->closed || c->state == CS_CLOSING) return;
+    if (json) {
+        if (c->state == CS_LOGIN || c->state == CS_PLAY)
+            srv->stats.kicks[why == KR_AUTO ? classify_kick(log_text) : why]++;
+        kick_json(c, json, log_text);
+        return;
+    }
+    const char *reason = log_text;
+    buf_t json_text;
+    buf_init(&json_text, 4096);
+    buf_lit(&json_text, "{\"text\":");
+    json_append_string(&json_text, reason, strlen(reason));
+    buf_lit(&json_text, "}");
+    buf_append(&json_text, "", 1);
+    conn_kick_reason(c, why,
+                     json_text.failed ? "{\"text\":\"Disconnected\"}"
+                                      : (const char *)json_text.data,
+                     reason);
+    buf_free(&json_text);
+}
+
+static void kick_json(conn *c, const char *json, const char *log_text)
+{
     /* Status and legacy pings end through here too: not worth an info line. */
     log_msg(c->state == CS_LOGIN || c->state == CS_PLAY ? LOG_INFO : LOG_DEBUG,
             "[%s] %s%sdisconnected: %s", c->addr, c->player ? c->player->name : "",
@@ -276,6 +373,53 @@ static size_t max_frame_for(enum conn_state st)
     }
 }
 
+static const char exceeded_rate_json[] =
+    "{\"translate\":\"disconnect.exceeded_packet_rate\","
+    "\"fallback\":\"Kicked for exceeding packet rate limit\"}";
+
+/* rate-limit: vanilla's RateKickingConnection. Each second the average is
+ * 1/4 of that second's packets plus 3/4 of the previous average; above the
+ * limit the connection is kicked. false if c was kicked. */
+static bool rate_ok(conn *c)
+{
+    if (srv->now_ms - c->rate_window_ms >= 1000) {
+        c->rate_avg = 0.25f * (float)c->rate_count + 0.75f * c->rate_avg;
+        c->rate_count = 0;
+        c->rate_window_ms = srv->now_ms;
+        if (c->rate_avg > (float)srv->cfg.rate_limit) {
+            log_warn("[%s] %s sent %.0f packets per second (rate-limit=%d)", c->addr,
+                     c->player ? c->player->name : "?", (double)c->rate_avg, srv->cfg.rate_limit);
+            conn_kick_reason(c, KR_PACKET_RATE, exceeded_rate_json,
+                             "Kicked for exceeding packet rate limit");
+            return false;
+        }
+    }
+    c->rate_count++;
+    return true;
+}
+
+/* Packets that count as a player doing something (player-idle-timeout);
+ * movement counts when the position or the look changed (idle_check). */
+static bool is_action(int32_t id)
+{
+    switch (id) {
+    case PKT_PLAY_SB_CHAT_COMMAND:
+    case PKT_PLAY_SB_CHAT_MESSAGE:
+    case PKT_PLAY_SB_CLIENT_COMMAND:
+    case PKT_PLAY_SB_WINDOW_CLICK:
+    case PKT_PLAY_SB_USE_ENTITY:
+    case PKT_PLAY_SB_BLOCK_DIG:
+    case PKT_PLAY_SB_ENTITY_ACTION:
+    case PKT_PLAY_SB_HELD_ITEM_SLOT:
+    case PKT_PLAY_SB_SET_CREATIVE_SLOT:
+    case PKT_PLAY_SB_ARM_ANIMATION:
+    case PKT_PLAY_SB_BLOCK_PLACE:
+    case PKT_PLAY_SB_USE_ITEM:
+    case PKT_PLAY_SB_PICK_ITEM: return true;
+    default: return false;
+    }
+}
+
 static void dispatch(conn *c, const uint8_t *pkt, size_t len)
 {
     rd_t r = rd_make(pkt, len);
@@ -283,6 +427,11 @@ static void dispatch(conn *c, const uint8_t *pkt, size_t len)
     if (r.err) {
         conn_drop(c, "malformed packet id");
         return;
+    }
+    srv->stats.packets_in++;
+    if (c->state == CS_PLAY) {
+        if (srv->cfg.rate_limit > 0 && !rate_ok(c)) return;
+        if (is_action(id)) c->last_action_ms = srv->now_ms;
     }
     switch (c->state) {
     case CS_HANDSHAKE: handshake_dispatch(c, id, &r); break;
@@ -293,19 +442,24 @@ static void dispatch(conn *c, const uint8_t *pkt, size_t len)
     }
 }
 
-static void conn_parse(conn *c)
+/*
+ * Decodes and dispatches the frames in data[0..len) (input of c, decrypted);
+ * returns the bytes consumed. What is left is a partial frame (or input after
+ * a close) for the caller to keep.
+ */
+static size_t conn_parse(conn *c, uint8_t *data, size_t len)
 {
     size_t off = 0;
     if (srv->cfg.proxy_protocol && !c->proxy_done) {
         /* The load balancer's PROXY header comes before any Minecraft byte. */
-        long n = login_proxy_header(c, c->rbuf.data, c->rbuf.len);
-        if (n <= 0) return; /* need more, or dropped */
+        long n = login_proxy_header(c, data, len);
+        if (n <= 0) return 0; /* need more, or dropped */
         c->proxy_done = true;
         off = (size_t)n;
     }
-    while (!c->closed && c->state != CS_CLOSING && off < c->rbuf.len) {
-        const uint8_t *in = c->rbuf.data + off;
-        size_t avail = c->rbuf.len - off;
+    while (!c->closed && c->state != CS_CLOSING && off < len) {
+        const uint8_t *in = data + off;
+        size_t avail = len - off;
         if (c->state == CS_HANDSHAKE && in[0] == 0xFE) {
             long n = legacy_ping(c, in, avail);
             if (n == 0) break;
@@ -323,7 +477,7 @@ static void conn_parse(conn *c)
             char why[128];
             snprintf(why, sizeof why, "%s (state %d)", frame_strerror((int)n), c->state);
             if (c->state == CS_PLAY)
-                conn_kick(c, why);
+                conn_kick_reason(c, KR_INVALID_PACKET, NULL, why);
             else
                 conn_drop(c, why);
             break;
@@ -334,23 +488,28 @@ static void conn_parse(conn *c)
             /* Encryption began with that packet: what follows is ciphertext
              * (unless the packet also ended the connection's input). */
             c->decrypt_rest = false;
-            if (!c->closed && c->state != CS_CLOSING && off < c->rbuf.len)
-                mc_cfb8_update(c->dec, c->rbuf.data + off, c->rbuf.len - off);
+            if (!c->closed && c->state != CS_CLOSING && off < len)
+                mc_cfb8_update(c->dec, data + off, len - off);
         }
     }
-    if (!c->closed) {
-        buf_consume(&c->rbuf, off);
-        buf_shrink_if_idle(&c->rbuf, 16u << 10);
-    }
+    return off;
 }
 
+/*
+ * Reads what the socket has (at most CONN_READ_BUDGET per pass). While a
+ * connection has no partial frame pending, input goes into one shared
+ * buffer and is parsed there, so idle connections own no input memory; only
+ * an incomplete frame is copied into the connection's own rbuf.
+ */
 static void conn_read(conn *c)
 {
+    static uint8_t shared[16u << 10];
     size_t budget = CONN_READ_BUDGET;
     while (budget > 0 && !c->closed) {
-        size_t want = 16u << 10;
+        bool direct = c->rbuf.len == 0;
+        size_t want = sizeof shared;
         if (want > budget) want = budget;
-        uint8_t *dst = buf_reserve(&c->rbuf, want);
+        uint8_t *dst = direct ? shared : buf_reserve(&c->rbuf, want);
         if (!dst) {
             conn_drop(c, "input buffer limit reached");
             return;
@@ -358,9 +517,25 @@ static void conn_read(conn *c)
         ssize_t n = read(c->fd, dst, want);
         if (n > 0) {
             if (c->dec) mc_cfb8_update(c->dec, dst, (size_t)n);
-            c->rbuf.len += (size_t)n;
+            srv->stats.bytes_in += (uint64_t)n;
             budget -= (size_t)n;
-            conn_parse(c);
+            if (direct) {
+                size_t used = conn_parse(c, dst, (size_t)n);
+                if (!c->closed && c->state != CS_CLOSING && used < (size_t)n) {
+                    buf_append(&c->rbuf, dst + used, (size_t)n - used);
+                    if (c->rbuf.failed) {
+                        conn_drop(c, "input buffer limit reached");
+                        return;
+                    }
+                }
+            } else {
+                c->rbuf.len += (size_t)n;
+                size_t used = conn_parse(c, c->rbuf.data, c->rbuf.len);
+                if (!c->closed) {
+                    buf_consume(&c->rbuf, used);
+                    buf_shrink_if_idle(&c->rbuf, 0);
+                }
+            }
             if (c->state == CS_CLOSING) return; /* reading is over; the kick is being flushed */
             continue;
         }
@@ -416,6 +591,7 @@ static void accept_all(void)
             log_warn("refusing %s:%d: %zu connections open (the limit)", host, port,
                      srv->conn_count);
             close(fd);
+            srv->stats.refused++;
             continue;
         }
         conn *c = calloc(1, sizeof *c);
@@ -444,11 +620,39 @@ static void accept_all(void)
         if (srv->conns) srv->conns->prev = c;
         srv->conns = c;
         srv->conn_count++;
+        srv->stats.accepted++;
         log_debug("[%s] connected", c->addr);
     }
 }
 
 /* ------------------------------------------------------------------- tick */
+
+static const char idling_json[] = "{\"translate\":\"multiplayer.disconnect.idling\","
+                                  "\"fallback\":\"You have been idle for too long!\"}";
+
+/* player-idle-timeout (minutes; vanilla): once a second, a player whose
+ * position or look changed is active; one idle longer than the timeout is
+ * kicked. */
+static void idle_check(void)
+{
+    if (srv->cfg.player_idle_timeout <= 0 || srv->now_ms < srv->next_idle_check_ms) return;
+    srv->next_idle_check_ms = srv->now_ms + 1000;
+    int64_t limit = (int64_t)srv->cfg.player_idle_timeout * 60000;
+    for (size_t i = 0; i < srv->player_count; i++) {
+        conn *c = srv->players[i];
+        player *p = c->player;
+        float now[5] = {(float)p->x, (float)p->y, (float)p->z, p->yaw, p->pitch};
+        if (memcmp(now, c->idle_pos, sizeof now) != 0) {
+            memcpy(c->idle_pos, now, sizeof now);
+            c->last_action_ms = srv->now_ms;
+        }
+    }
+    for (size_t i = srv->player_count; i-- > 0;) {
+        conn *c = srv->players[i];
+        if (srv->now_ms - c->last_action_ms > limit)
+            conn_kick_reason(c, KR_IDLE, idling_json, "You have been idle for too long!");
+    }
+}
 
 static void tick(void)
 {
@@ -467,10 +671,42 @@ static void tick(void)
         if (c->state == CS_PLAY) play_tick(c);
     }
     play_tick_end();
+    idle_check();
     world_flush_edits(&srv->world);
     if (srv->tick_count % 20 == 0) world_sweep(&srv->world, srv->now_ms);
     store_tick(srv->now_ms); /* autosave, queued chunk saves (world/store.h) */
     tickstat_end();
+}
+
+/* ---------------------------------------------------------- watches, hooks */
+
+static void (*pass_hooks[SERVER_PASS_HOOKS])(int64_t now_ms);
+static int npass_hooks;
+
+int server_watch_add(int fd, uint32_t events, server_watch *w)
+{
+    struct epoll_event ev = {.events = events};
+    ev.data.u64 = (uint64_t)((uintptr_t)w | WATCH_BIT);
+    return epoll_ctl(srv->epfd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
+}
+
+int server_watch_mod(int fd, uint32_t events, server_watch *w)
+{
+    struct epoll_event ev = {.events = events};
+    ev.data.u64 = (uint64_t)((uintptr_t)w | WATCH_BIT);
+    return epoll_ctl(srv->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 ? -errno : 0;
+}
+
+void server_watch_del(int fd)
+{
+    epoll_ctl(srv->epfd, EPOLL_CTL_DEL, fd, NULL);
+}
+
+int server_add_pass_hook(void (*fn)(int64_t now_ms))
+{
+    if (npass_hooks >= SERVER_PASS_HOOKS) return -1;
+    pass_hooks[npass_hooks++] = fn;
+    return 0;
 }
 
 /* ---------------------------------------------------------------- console */
@@ -712,6 +948,9 @@ int server_run(struct server *s)
                 workers_drain();
             } else if (tag == &tag_auth) {
                 login_auth_drain();
+            } else if ((uintptr_t)tag & WATCH_BIT) {
+                server_watch *w = (server_watch *)((uintptr_t)tag & ~WATCH_BIT);
+                w->on_event(w, events[i].events);
             } else {
                 conn *c = tag;
                 if (c->closed) continue;
@@ -735,6 +974,7 @@ int server_run(struct server *s)
                      (long long)(s->now_ms - s->next_tick_ms));
             s->next_tick_ms = s->now_ms + TICK_MS;
         }
+        for (int h = 0; h < npass_hooks; h++) pass_hooks[h](s->now_ms);
         for (size_t i = 0; i < s->player_count; i++) play_stream_chunks(s->players[i]);
         flush_all();
         free_closed();

@@ -57,6 +57,39 @@
 #define PLAYER_NAME_MAX      16
 
 enum conn_state { CS_HANDSHAKE, CS_STATUS, CS_LOGIN, CS_PLAY, CS_CLOSING };
+#define CONN_STATES 5
+
+/* Why a LOGIN or PLAY connection was disconnected, for the kick counters
+ * (a fixed set: reasons typed by operators never become metric labels). */
+enum kick_reason {
+    KR_AUTO = -1, /* classify from the log text (conn_kick, conn_kick_json) */
+    KR_KICKED,    /* /kick, and anything else an operator did */
+    KR_SERVER_FULL,
+    KR_NOT_WHITELISTED,
+    KR_BANNED,
+    KR_IP_BANNED,
+    KR_DUPLICATE_LOGIN,
+    KR_SPAM,
+    KR_IDLE,
+    KR_PACKET_RATE,
+    KR_TIMEOUT,
+    KR_INVALID_PACKET,
+    KR_AUTH, /* session server, proxy forwarding */
+    KR_VERSION,
+    KR_SHUTDOWN,
+    KR_OTHER,
+    KR_COUNT
+};
+extern const char *const kick_reason_names[KR_COUNT];
+
+/* Counters for /metrics (game thread only). */
+struct server_stats {
+    uint64_t bytes_in, bytes_out;     /* socket bytes, as on the wire */
+    uint64_t packets_in, packets_out; /* frames decoded / frames queued */
+    uint64_t accepted, refused;       /* connections; refused: over the limit */
+    uint64_t logins;                  /* connections that entered PLAY */
+    uint64_t kicks[KR_COUNT];
+};
 
 struct server;
 struct pkt_property; /* game/packets.h */
@@ -146,6 +179,13 @@ typedef struct conn {
     /* mirrors of the profile's properties for play_join (player.props) */
     const struct pkt_property *props;
     size_t prop_count;
+    /* rate-limit (packets per second, vanilla RateKickingConnection) and
+     * player-idle-timeout (net/server.c) */
+    int64_t rate_window_ms;
+    uint32_t rate_count;
+    float rate_avg;
+    int64_t last_action_ms;
+    float idle_pos[5]; /* x y z yaw pitch at the last idle check */
 } conn;
 
 struct server {
@@ -182,6 +222,9 @@ struct server {
     int64_t day_time; /* ticks; time of day is day_time % 24000 */
     bool raining, thundering;
     float spawn_angle;
+    /* Operations (admin/, net/server.c) */
+    struct server_stats stats;
+    int64_t next_idle_check_ms;
 };
 
 extern struct server *srv;
@@ -204,6 +247,28 @@ void conn_kick(conn *c, const char *reason);
 void conn_kick_json(conn *c, const char *json, const char *log_text);
 /* Closes at once; `why` is logged. */
 void conn_drop(conn *c, const char *why);
+/* conn_kick_json with the reason counted as `r` (KR_AUTO: from log_text);
+ * json NULL: a plain text reason (log_text). */
+void conn_kick_reason(conn *c, enum kick_reason r, const char *json, const char *log_text);
+
+/* --- other descriptors in the loop (admin/: HTTP, RCON, Query) ---
+ * A module embeds a server_watch in its own object and registers the fd;
+ * events arrive on the game thread. The object must stay allocated until
+ * the end of the loop pass in which server_watch_del was called (free it
+ * from a pass hook, never from inside another watch's callback), because
+ * epoll may already have returned an event for it in the same pass. */
+typedef struct server_watch server_watch;
+struct server_watch {
+    void (*on_event)(server_watch *w, uint32_t events);
+};
+/* 0 or -errno. */
+int server_watch_add(int fd, uint32_t events, server_watch *w);
+int server_watch_mod(int fd, uint32_t events, server_watch *w);
+void server_watch_del(int fd);
+/* fn runs once per loop pass, after the ticks and before output is flushed
+ * (timeouts, deferred frees). At most SERVER_PASS_HOOKS; -1 when full. */
+#define SERVER_PASS_HOOKS 8
+int server_add_pass_hook(void (*fn)(int64_t now_ms));
 
 /* Adds a connection that entered PLAY to the player list; -1 if out of memory. */
 int players_add(conn *c);

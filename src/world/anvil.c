@@ -422,9 +422,9 @@ int anvil_decompress(int type, const uint8_t *in, size_t len, size_t cap, uint8_
             break;
         }
         size_t got = 0;
-        enum libdeflate_result r =
-            type == 1 ? libdeflate_gzip_decompress(d, in, len, p, size, &got)
-                      : libdeflate_zlib_decompress(d, in, len, p, size, &got);
+        enum libdeflate_result r = type == 1
+                                       ? libdeflate_gzip_decompress(d, in, len, p, size, &got)
+                                       : libdeflate_zlib_decompress(d, in, len, p, size, &got);
         if (r == LIBDEFLATE_SUCCESS) {
             *out = p;
             *out_len = got;
@@ -548,8 +548,7 @@ static int write_states_generic(buf_t *b, const section *s)
         unsigned nl = longs_for(4096, bits), vpl = per_long(bits);
         data = calloc(nl, sizeof *data);
         if (!data) goto out;
-        for (unsigned i = 0; i < 4096; i++)
-            data[i / vpl] |= (uint64_t)idx[i] << ((i % vpl) * bits);
+        for (unsigned i = 0; i < 4096; i++) data[i / vpl] |= (uint64_t)idx[i] << ((i % vpl) * bits);
         put_long_array(b, "data", data, nl);
     }
     rc = 0;
@@ -846,7 +845,8 @@ int anvil_decode(const uint8_t *nbt, size_t len, int32_t want_x, int32_t want_z,
         goto out;
     }
     const nbt_node *status = nbt_get(root, "Status", NBT_STRING);
-    if (status && !anvil_nbt_str_eq(status, "minecraft:full") && !anvil_nbt_str_eq(status, "full")) {
+    if (status && !anvil_nbt_str_eq(status, "minecraft:full") &&
+        !anvil_nbt_str_eq(status, "full")) {
         snprintf(why, whylen, "proto-chunk (status %.*s)", (int)(status->v.arr.n & 63),
                  (const char *)status->v.arr.p);
         rc = ANVIL_NOT_FULL;

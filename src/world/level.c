@@ -81,8 +81,8 @@ static void copy_str(char *dst, size_t cap, const nbt_node *n)
 /* Biomes terrain.c's flat generator accepts. */
 static bool flat_biome_ok(const char *name)
 {
-    static const char *const ok[] = {"plains", "forest",       "desert", "ocean",       "the_void",
-                                     "snowy_plains", "taiga", "beach", "birch_forest"};
+    static const char *const ok[] = {"plains",       "forest", "desert", "ocean",       "the_void",
+                                     "snowy_plains", "taiga",  "beach",  "birch_forest"};
     if (strncmp(name, "minecraft:", 10) == 0) name += 10;
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(ok[i], name) == 0) return true;
@@ -144,8 +144,10 @@ int level_parse(const uint8_t *nbt, size_t len, level_info *li, char *why, size_
                  (long long)dv, ANVIL_DATA_VERSION);
     const nbt_node *wgs = nbt_get(data, "WorldGenSettings", NBT_COMPOUND);
     const nbt_node *seed = nbt_get(wgs, "seed", NBT_LONG);
-    if (seed) li->seed = seed->v.i;
-    else if ((seed = nbt_get(data, "RandomSeed", NBT_LONG))) li->seed = seed->v.i; /* pre-1.16 */
+    if (seed)
+        li->seed = seed->v.i;
+    else if ((seed = nbt_get(data, "RandomSeed", NBT_LONG)))
+        li->seed = seed->v.i; /* pre-1.16 */
     const nbt_node *dims = nbt_get(wgs, "dimensions", NBT_COMPOUND);
     const nbt_node *ow = nbt_get(dims, "minecraft:overworld", NBT_COMPOUND);
     const nbt_node *gen = nbt_get(ow, "generator", NBT_COMPOUND);
@@ -273,7 +275,11 @@ void level_remove_stale_temps(const char *dir)
     int n = 0;
     while ((de = readdir(d)) && n < 100000) {
         n++;
-        if (!strstr(de->d_name, ".tmp.")) continue;
+        /* fio_write_atomic's names: <file>.tmp.<pid>.<counter> */
+        const char *t = strstr(de->d_name, ".tmp.");
+        unsigned long pid, seq;
+        char end;
+        if (!t || sscanf(t, ".tmp.%lu.%lu%c", &pid, &seq, &end) != 2) continue;
         char path[4400];
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         if (fio->unlink(path) == 0) log_info("removed %s (left by an interrupted save)", path);
@@ -284,10 +290,9 @@ void level_remove_stale_temps(const char *dir)
 /* ----------------------------------------------------------------- write */
 
 static const char *const ours[] = {
-    "DataVersion", "Version",    "version",      "LevelName", "SpawnX", "SpawnY",
-    "SpawnZ",      "SpawnAngle", "Time",         "DayTime",   "LastPlayed",
-    "raining",     "thundering", "GameType",     "hardcore",  "Difficulty",
-    "initialized", "ServerBrands",
+    "DataVersion", "Version",    "version",  "LevelName",  "SpawnX",      "SpawnY",
+    "SpawnZ",      "SpawnAngle", "Time",     "DayTime",    "LastPlayed",  "raining",
+    "thundering",  "GameType",   "hardcore", "Difficulty", "initialized", "ServerBrands",
 };
 
 static bool is_ours(const nbt_node *n)
@@ -443,9 +448,14 @@ static void w_defaults(buf_t *b, const nbt_node *old, const struct server_config
     static const struct {
         const char *name;
         double v;
-    } border[] = {{"BorderCenterX", 0},      {"BorderCenterZ", 0},        {"BorderSize", 6.0e7},
-                  {"BorderSafeZone", 5},     {"BorderWarningBlocks", 5}, {"BorderWarningTime", 15},
-                  {"BorderSizeLerpTarget", 6.0e7}, {"BorderDamagePerBlock", 0.2}};
+    } border[] = {{"BorderCenterX", 0},
+                  {"BorderCenterZ", 0},
+                  {"BorderSize", 6.0e7},
+                  {"BorderSafeZone", 5},
+                  {"BorderWarningBlocks", 5},
+                  {"BorderWarningTime", 15},
+                  {"BorderSizeLerpTarget", 6.0e7},
+                  {"BorderDamagePerBlock", 0.2}};
     for (size_t i = 0; i < sizeof border / sizeof border[0]; i++)
         if (MISSING(border[i].name)) nbt_w_double(b, border[i].name, border[i].v);
     if (MISSING("BorderSizeLerpTime")) nbt_w_long(b, "BorderSizeLerpTime", 0);

@@ -51,7 +51,7 @@ static void mark(region *r, uint32_t first, uint32_t count, bool used)
         if (used)
             r->used[s >> 3] |= (uint8_t)(1u << (s & 7));
         else
-            r->used[s >> 3] &= (uint8_t)~(1u << (s & 7));
+            r->used[s >> 3] &= (uint8_t) ~(1u << (s & 7));
     }
 }
 
@@ -166,8 +166,9 @@ int region_open(region **out, const char *path, int32_t rx, int32_t rz, bool cre
         if (rc < 0) goto fail;
     }
     uint64_t file_sectors = (size + REGION_SECTOR - 1) / REGION_SECTOR;
-    r->nsectors = file_sectors < 2 ? 2 : file_sectors > REGION_MAX_SECTORS ? REGION_MAX_SECTORS
-                                                                            : (uint32_t)file_sectors;
+    r->nsectors = file_sectors < 2                    ? 2
+                  : file_sectors > REGION_MAX_SECTORS ? REGION_MAX_SECTORS
+                                                      : (uint32_t)file_sectors;
     int dropped = 0;
     for (int i = 0; i < 1024; i++) {
         uint32_t loc = be32(hdr + i * 4);
@@ -271,7 +272,8 @@ int region_read(region *r, int lx, int lz, region_chunk *out)
     size_t got = 0;
     int rc = 0;
     while (got < span) {
-        ssize_t n = fio->pread(r->fd, raw + got, span - got, (off_t)first * REGION_SECTOR + (off_t)got);
+        ssize_t n =
+            fio->pread(r->fd, raw + got, span - got, (off_t)first * REGION_SECTOR + (off_t)got);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
             rc = errno ? -errno : -EIO;

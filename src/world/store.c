@@ -57,6 +57,7 @@ static struct {
     size_t round_left;
     size_t round_chunks, round_files, round_failed;
     int64_t round_start_ns;
+    int64_t round_max_pump_ns; /* longest store_tick slice during the round */
     /* in flight */
     size_t inflight_chunks;
     size_t inflight_files;
@@ -285,8 +286,8 @@ static void set_aside(int32_t x, int32_t z, const uint8_t *p, size_t n, const ch
         log_error("%s: chunk %d,%d is corrupt (%s); regenerating it (could not keep a copy: %s)",
                   rpath, x, z, why, strerror(-rc));
     else
-        log_error("%s: chunk %d,%d is corrupt (%s); its bytes are in %s; regenerating it", rpath,
-                  x, z, why, path);
+        log_error("%s: chunk %d,%d is corrupt (%s); its bytes are in %s; regenerating it", rpath, x,
+                  z, why, path);
 }
 
 int store_load_chunk(int32_t x, int32_t z, chunk *c, anvil_extra *extra)
@@ -321,8 +322,8 @@ int store_load_chunk(int32_t x, int32_t z, chunk *c, anvil_extra *extra)
     }
     uint8_t *nbt;
     size_t nlen;
-    int d = anvil_decompress(rc_chunk.type, rc_chunk.data, rc_chunk.len, ANVIL_MAX_NBT, &nbt,
-                             &nlen);
+    int d =
+        anvil_decompress(rc_chunk.type, rc_chunk.data, rc_chunk.len, ANVIL_MAX_NBT, &nbt, &nlen);
     if (d == -3) {
         region_chunk_free(&rc_chunk);
         return -ENOMEM;
@@ -375,7 +376,7 @@ struct save_batch {
     int n;
     int64_t game_time;
     int64_t ns;
-    struct save_batch *next; /* S.batches */
+    struct save_batch *prev, *next; /* S.batches */
     struct save_item items[STORE_BATCH_MAX];
 };
 
@@ -398,8 +399,8 @@ static void run_batch(job *j, worker_ctx *ctx)
             if (!it->z) {
                 it->result = -ENOMEM;
             } else {
-                it->zlen = libdeflate_zlib_compress(ctx->compressor, raw->data, raw->len, it->z,
-                                                    bound);
+                it->zlen =
+                    libdeflate_zlib_compress(ctx->compressor, raw->data, raw->len, it->z, bound);
                 if (!it->zlen) it->result = -ENOMEM;
             }
         }
@@ -407,8 +408,8 @@ static void run_batch(job *j, worker_ctx *ctx)
         chunk_free(&it->snap);
         anvil_extra_free(&it->extra);
         if (it->result) continue;
-        w[nw] = (region_write){
-            .lx = it->e_x & 31, .lz = it->e_z & 31, .data = it->z, .len = it->zlen};
+        w[nw] =
+            (region_write){.lx = it->e_x & 31, .lz = it->e_z & 31, .data = it->z, .len = it->zlen};
         nw++;
     }
     if (nw) {
@@ -417,10 +418,12 @@ static void run_batch(job *j, worker_ctx *ctx)
         if (rc == 0) {
             rc = region_write_batch(r, w, nw, (uint32_t)time(NULL));
             region_put(r);
+            size_t failed = 0;
+            for (size_t k = 0; k < nw; k++) failed += w[k].result != 0;
             if (rc < 0)
-                log_error("%s/region/r.%d.%d.mca: saving %zu chunks failed: %s (the previous "
-                          "versions stay on disk; retrying at the next save)",
-                          S.dir, b->rx, b->rz, nw, strerror(-rc));
+                log_error("%s/region/r.%d.%d.mca: saving %zu of %zu chunks failed: %s (the "
+                          "previous versions stay on disk; retrying at the next save)",
+                          S.dir, b->rx, b->rz, failed, nw, strerror(-rc));
         } else {
             for (size_t k = 0; k < nw; k++) w[k].result = rc;
         }
@@ -449,11 +452,11 @@ static void round_one_done(bool failed)
 static void done_batch(job *j)
 {
     struct save_batch *b = (struct save_batch *)j;
-    for (struct save_batch **pp = &S.batches; *pp; pp = &(*pp)->next)
-        if (*pp == b) {
-            *pp = b->next;
-            break;
-        }
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        S.batches = b->next;
+    if (b->next) b->next->prev = b->prev;
     stat_add(&S.stats.save_ns, (uint64_t)b->ns);
     world *w = S.w;
     for (int i = 0; i < b->n; i++) {
@@ -507,7 +510,9 @@ static void submit_batches(struct save_batch **open, int *nopen)
         struct save_batch *b = open[i];
         b->j.run = run_batch;
         b->j.done = done_batch;
+        b->prev = NULL;
         b->next = S.batches;
+        if (b->next) b->next->prev = b;
         S.batches = b;
         if (workers_count() > 0)
             workers_submit(&b->j);
@@ -534,7 +539,7 @@ static void pump(bool unlimited)
     int64_t game_time = S.level_time0 + (int64_t)S.ticks;
     unsigned n = 0;
     while (w->save_head[SAVE_LIST_QUEUED] && S.inflight_chunks < STORE_INFLIGHT_MAX) {
-        if (!unlimited && (++n & 15) == 0 && clock_ns() - t0 > STORE_PUMP_BUDGET_NS) break;
+        if (!unlimited && (++n & 3) == 0 && clock_ns() - t0 > STORE_PUMP_BUDGET_NS) break;
         chunk_entry *e = w->save_head[SAVE_LIST_QUEUED];
         world_save_list_move(w, e, SAVE_LIST_NONE);
         if (!world_entry_unsaved(e) || e->save.saving) {
@@ -599,6 +604,7 @@ static void pump(bool unlimited)
     submit_batches(open, &nopen);
     int64_t dt = clock_ns() - t0;
     if (dt > S.stats.max_pump_ns) S.stats.max_pump_ns = dt;
+    if (dt > S.round_max_pump_ns) S.round_max_pump_ns = dt;
 }
 
 void store_unload_save(world *w, chunk_entry *e)
@@ -727,6 +733,7 @@ static void round_start(enum round_kind kind, bool flush)
     if (S.round_id == 0) S.round_id = 1;
     S.round_left = S.round_chunks = S.round_files = S.round_failed = 0;
     S.round_start_ns = clock_ns();
+    S.round_max_pump_ns = 0;
     if (kind == ROUND_SAVE_ALL) log_info("Saving the game (this may take a moment!)");
     if (w) {
         /* Unsaved → queued; everything queued or in flight belongs to this round. */
@@ -755,7 +762,7 @@ static void round_finish(void)
         log_msg(S.round_chunks ? LOG_INFO : LOG_DEBUG,
                 "Autosave: %zu chunks and %zu files saved in %lld ms (longest tick slice %.2f "
                 "ms)",
-                S.round_chunks, S.round_files, (long long)ms, (double)S.stats.max_pump_ns / 1e6);
+                S.round_chunks, S.round_files, (long long)ms, (double)S.round_max_pump_ns / 1e6);
     } else {
         log_info("Saved the game (%zu chunks and %zu files in %lld ms)", S.round_chunks,
                  S.round_files, (long long)ms);
@@ -846,7 +853,7 @@ void store_final_save(void)
             break;
         }
         if (now >= next_log) {
-            log_info("final save: %zu chunks queued, %zu in flight", 
+            log_info("final save: %zu chunks queued, %zu in flight",
                      S.w->save_count[SAVE_LIST_QUEUED], S.inflight_chunks);
             next_log = now + 5000;
         }

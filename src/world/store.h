@@ -56,7 +56,7 @@
 #define STORE_INFLIGHT_MAX   2048
 #define STORE_BATCH_MAX      64
 #define STORE_REGIONS_OPEN   256
-#define STORE_PUMP_BUDGET_NS 3000000 /* 3 ms of a 50 ms tick */
+#define STORE_PUMP_BUDGET_NS 3000000           /* 3 ms of a 50 ms tick */
 #define STORE_FILE_MAX       ((size_t)8 << 20) /* a player or level file */
 
 struct world;

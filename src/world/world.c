@@ -30,9 +30,9 @@ struct chunk_job {
     int64_t gen_ns, encode_ns;
     size_t raw_bytes;
     int failed;
-    bool loaded;         /* JOB_GENERATE: read from the region file, not generated */
-    int load_rc;         /* JOB_GENERATE: -errno when the region file could not be read */
-    anvil_extra *extra;  /* JOB_GENERATE: tags kept from disk */
+    bool loaded;        /* JOB_GENERATE: read from the region file, not generated */
+    int load_rc;        /* JOB_GENERATE: -errno when the region file could not be read */
+    anvil_extra *extra; /* JOB_GENERATE: tags kept from disk */
 };
 
 /* ------------------------------------------------------------------ hash map */
@@ -96,7 +96,8 @@ int world_init(world *w, const struct server_config *cfg, char *err, size_t errl
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (terrain_init(&w->terrain, cfg->level_type, cfg->seed, cfg->generator_settings, err, errlen) < 0)
+    if (terrain_init(&w->terrain, cfg->level_type, cfg->seed, cfg->generator_settings, err,
+                     errlen) < 0)
         return -1;
     return 0;
 }
@@ -265,8 +266,10 @@ static void submit(struct chunk_job *jb)
     jb->j.run = run_chunk_job;
     jb->j.done = done_chunk_job;
     jb->e->jobs++;
-    if (workers_count() > 0) workers_submit(&jb->j);
-    else workers_run_inline(&jb->j);
+    if (workers_count() > 0)
+        workers_submit(&jb->j);
+    else
+        workers_run_inline(&jb->j);
 }
 
 static chunk_entry *start_generation(world *w, int32_t x, int32_t z)
@@ -334,8 +337,7 @@ size_t world_sweep(world *w, int64_t now_ms)
             chunk_entry *e = *pp;
             if (e->viewers == 0 && e->jobs == 0 && !e->dirty &&
                 now_ms - e->idle_since_ms >= WORLD_IDLE_UNLOAD_MS) {
-                if (w->persistent &&
-                    (world_entry_unsaved(e) || e->save.list != SAVE_LIST_NONE)) {
+                if (w->persistent && (world_entry_unsaved(e) || e->save.list != SAVE_LIST_NONE)) {
                     /* Saved first (or still queued); a later sweep unloads it. */
                     if (world_entry_unsaved(e)) store_unload_save(w, e);
                     pp = &e->next;

@@ -62,12 +62,12 @@ struct chunk_save_state {
 typedef struct chunk_entry {
     chunk c;
     enum chunk_state state;
-    buf_t frame;           /* cached framed Chunk Data packet */
-    uint32_t version;      /* bumped by every edit */
+    buf_t frame;      /* cached framed Chunk Data packet */
+    uint32_t version; /* bumped by every edit */
     uint32_t frame_version;
-    int jobs;              /* jobs in flight that point here */
+    int jobs; /* jobs in flight that point here */
     bool reencoding;
-    bool dirty;            /* on the dirty list */
+    bool dirty; /* on the dirty list */
     int viewers;
     int64_t idle_since_ms;
     struct chunk_entry *next;       /* hash chain */

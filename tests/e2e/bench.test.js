@@ -13,9 +13,9 @@
 //      mineflayer observer sees the bot join, chat and leave.
 //   3. Malformed server input: garbage, an oversized frame, a login kick, a
 //      play kick, a corrupt compressed frame, a compressed frame claiming
-//      64 MiB and a malformed packet each fail
-//      only the bot they were sent to, with a reason in the JSON; the others
-//      join; mcbench exits 1 (failures over the tolerance), never by a signal.
+//      64 MiB and a malformed packet each fail only the bot they were sent
+//      to, with a reason in the JSON; the others join; mcbench exits 1
+//      (failures over the tolerance), never by a signal.
 //   4. 10 bots against flying-squid: exit 0, 0 failures.
 //
 // Env: MCSERV (server binary, via helpers.js), MCBENCH (default

@@ -128,6 +128,7 @@ test('kill -9 at random moments: the world always loads and saved edits survive'
   await B.quit()
   const info = await srv.stop(10000)
   assert.equal(info.code, 0, srv.describe())
+  u.assertNoSanitizerReport(assert, srv)
 
   // Every chunk of every region file reads with another tool.
   const { columns, errors } = await u.readAnvilWorld(path.join(dir, 'world'))

@@ -185,6 +185,7 @@ test('a world written by prismarine-provider-anvil is served as it is; the world
     srv.send('stop')
     const info = await srv.waitExit(15000)
     assert.ok(info && info.code === 0, srv.describe())
+    u.assertNoSanitizerReport(assert, srv)
     assert.match(srv.output().slice(from), /Saved the game/)
 
     // 2. The tool reads what mcserv saved.

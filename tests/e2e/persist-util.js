@@ -175,4 +175,10 @@ function diffColumns (a, b) {
   return null
 }
 
-module.exports = { startIn, attachConsole, cleanup, waitColumn, placeAt, readAnvilWorld, diffColumns, portOf, VERSION }
+/** Fails if the server's output has a sanitizer report (ASan, LSan, UBSan builds). */
+function assertNoSanitizerReport (assert, srv) {
+  assert.doesNotMatch(srv.output(), /AddressSanitizer|LeakSanitizer|runtime error:/,
+    `sanitizer report in the server output\n${h.tail(srv.output())}`)
+}
+
+module.exports = { startIn, assertNoSanitizerReport, attachConsole, cleanup, waitColumn, placeAt, readAnvilWorld, diffColumns, portOf, VERSION }

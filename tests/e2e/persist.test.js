@@ -3,7 +3,8 @@
 //   1. a bot places 100 blocks, the server is stopped with `stop` and
 //      started again in the same folder: a new bot finds the same 100
 //      blocks, and the player comes back where it left, in the game mode
-//      /gamemode gave it (the server default is survival);
+//      /gamemode gave it (the server default is survival), with its
+//      inventory;
 //   2. a second server on the same world folder refuses to start, naming
 //      session.lock, and leaves the running one alone;
 //   3. save-off / save-on / save-all on the console: nothing is written
@@ -34,7 +35,7 @@ function positions (base) {
   return out
 }
 
-test('100 placed blocks, the position and the game mode survive `stop` and a restart', { timeout: 85000 }, async () => {
+test('100 placed blocks, the position, the game mode and the inventory survive `stop` and a restart', { timeout: 85000 }, async () => {
   const srv = await h.startServer({
     name: 'persist',
     props: { 'level-type': 'flat', gamemode: 'survival', 'view-distance': '4' }
@@ -66,6 +67,12 @@ test('100 placed blocks, the position and the game mode survive `stop` and a res
   }
   assert.equal(placed.size, 100)
 
+  // Something in the main inventory too (slot 10 of the player window).
+  const Item = require('prismarine-item')(a.registry)
+  await a.creative.setInventorySlot(10, new Item(a.registry.itemsByName.diamond_block.id, 7))
+  const held = a.inventory.slots[36]
+  assert.ok(held, 'the hotbar holds the last block placed')
+
   // Leave somewhere other than the spawn, then stop the server from its console.
   const dest = new Vec3(base.x - 3.5, base.y, base.z - 4.5)
   await h.withTimeout(a.creative.flyTo(dest), 15000, 'fly to the leaving spot')
@@ -77,6 +84,7 @@ test('100 placed blocks, the position and the game mode survive `stop` and a res
   const info = await srv.waitExit(15000)
   assert.ok(info, 'the server exits after `stop`\n' + srv.describe())
   assert.equal(info.code, 0, srv.describe())
+  u.assertNoSanitizerReport(assert, srv)
   assert.match(srv.output().slice(from), /Saved the game/, 'the final save is logged')
   await A.waitEnd(5000)
 
@@ -97,6 +105,11 @@ test('100 placed blocks, the position and the game mode survive `stop` and a res
   assert.ok(Math.abs(firstPos.x - left.x) < 0.01 && Math.abs(firstPos.z - left.z) < 0.01 &&
     Math.abs(firstPos.y - left.y) < 0.01, `rejoined at ${firstPos}, left at ${left}`)
   assert.equal(b.game.gameMode, 'creative', 'the game mode set by /gamemode survived')
+  await h.waitFor(() => b.inventory.slots[10] && b.inventory.slots[36], { timeout: 5000, message: 'inventory restored' })
+  assert.equal(b.inventory.slots[10].name, 'diamond_block')
+  assert.equal(b.inventory.slots[10].count, 7)
+  assert.equal(b.inventory.slots[36].name, held.name)
+  assert.equal(b.inventory.slots[36].count, held.count)
   for (const { pos: p } of placed.values()) await u.waitColumn(b, p)
   const wrong = []
   for (const { pos: p, name, state } of placed.values()) {
@@ -107,6 +120,7 @@ test('100 placed blocks, the position and the game mode survive `stop` and a res
   await B.quit()
   const info2 = await srv2.stop(10000)
   assert.equal(info2.code, 0, srv2.describe())
+  u.assertNoSanitizerReport(assert, srv2)
   h.assertNoClientProtocolErrors(assert)
 })
 
@@ -123,6 +137,7 @@ test('a second server on the same world folder stops with a clear message', { ti
     assert.ok(info, 'the second server exits')
     assert.notEqual(info.code, 0)
     assert.match(second.output(), /in use by another server.*session\.lock/, second.output())
+    u.assertNoSanitizerReport(assert, second)
     assert.ok(!srv.exited, 'the first server keeps running')
   } finally {
     fs.rmSync(other, { recursive: true, force: true })
@@ -162,6 +177,7 @@ test('save-off writes nothing, save-all still saves, save-on resumes', { timeout
   await A.quit()
   const info = await srv.stop(10000)
   assert.equal(info.code, 0)
+  u.assertNoSanitizerReport(assert, srv)
 })
 
 h.finalClientErrorCheck(test)

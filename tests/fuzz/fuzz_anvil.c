@@ -113,7 +113,8 @@ static void fuzz_region(const uint8_t *p, size_t n)
                 if (anvil_decompress(rc.type, rc.data, rc.len, 1u << 20, &nbt, &len) == 0) {
                     chunk c;
                     char why[200];
-                    if (anvil_decode(nbt, len, i & 31, i >> 5, &c, NULL, why, sizeof why) == ANVIL_OK)
+                    if (anvil_decode(nbt, len, i & 31, i >> 5, &c, NULL, why, sizeof why) ==
+                        ANVIL_OK)
                         check_chunk(&c);
                     chunk_free(&c);
                     free(nbt);

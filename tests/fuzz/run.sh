@@ -11,7 +11,7 @@ mkdir -p "$out"
 LIB_SRC="src/core/buf.c src/core/log.c src/core/config.c src/proto/wire.c src/proto/nbt.c src/proto/frame.c src/core/fileio.c src/data/block_table.c src/world/anvil.c src/world/chunk.c src/world/light.c src/world/region.c src/world/level.c"
 FLAGS="-std=c17 -D_GNU_SOURCE -Isrc -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 rc=0
-for target in frame nbt config proxy anvil; do
+for target in frame nbt config proxy anvil http rcon query lists; do
     clang $FLAGS -o "$out/fuzz_$target" "tests/fuzz/fuzz_$target.c" $LIB_SRC src/proto/crypto.c -ldeflate -ljansson -lcrypto -lm
     work=$(mktemp -d)
     echo "fuzz_$target: corpus $(ls tests/fuzz/corpus/$target | wc -l) files, then ${secs} s"

@@ -30,11 +30,11 @@ static uint32_t rng(void)
 }
 
 /* Section i gets n_states[i] distinct states (1 = single) and n_biomes[i] biomes. */
-static const unsigned n_states[CHUNK_SECTIONS] = {1,  1,   2,   3,   16,  17,  32,   33,
-                                                  64, 65,  128, 129, 255, 256, 257,  300,
-                                                  512, 1024, 2048, 4096, 5, 1, 200, 1};
-static const unsigned n_biomes[CHUNK_SECTIONS] = {1,  2,  3,  4,  5,  8,  9,  16, 17, 32, 33, 64,
-                                                  64, 1,  2,  7,  1,  1,  1,  1,  3,  1,  2,  1};
+static const unsigned n_states[CHUNK_SECTIONS] = {1,   1,    2,    3,    16,  17,  32,  33,
+                                                  64,  65,   128,  129,  255, 256, 257, 300,
+                                                  512, 1024, 2048, 4096, 5,   1,   200, 1};
+static const unsigned n_biomes[CHUNK_SECTIONS] = {1,  2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64,
+                                                  64, 1, 2, 7, 1, 1, 1, 1,  3,  1,  2,  1};
 
 static void build_chunk(chunk *c, uint16_t *shadow, uint8_t *bshadow)
 {
@@ -430,11 +430,12 @@ TEST(level_dat_round_trip_keeps_unknown_tags)
     snprintf(cfg.level_name, sizeof cfg.level_name, "testworld");
     terrain t;
     char err[256];
-    CHECK_EQ_INT(terrain_init(&t, LEVEL_FLAT, cfg.seed,
-                              "{\"layers\":[{\"block\":\"minecraft:stone\",\"height\":3},"
-                              "{\"block\":\"minecraft:sand\",\"height\":2}],\"biome\":\"minecraft:desert\"}",
-                              err, sizeof err),
-                 0);
+    CHECK_EQ_INT(
+        terrain_init(&t, LEVEL_FLAT, cfg.seed,
+                     "{\"layers\":[{\"block\":\"minecraft:stone\",\"height\":3},"
+                     "{\"block\":\"minecraft:sand\",\"height\":2}],\"biome\":\"minecraft:desert\"}",
+                     err, sizeof err),
+        0);
     level_info li;
     memset(&li, 0, sizeof li);
     li.spawn_x = 10;

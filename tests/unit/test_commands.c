@@ -188,8 +188,9 @@ static void compare_with_capture(int level, int capture, int want_commands)
 TEST(commands_tree_matches_vanilla_for_operators)
 {
     /* help list me msg tell w say teleport tp gamemode time weather kill
-     * setworldspawn seed kick op deop stop save-all save-off save-on */
-    compare_with_capture(4, 2, 22);
+     * setworldspawn seed kick op deop stop save-all save-off save-on
+     * whitelist ban ban-ip pardon pardon-ip banlist */
+    compare_with_capture(4, 2, 28);
 }
 
 TEST(commands_tree_for_everyone_matches_vanilla_non_op_tree)

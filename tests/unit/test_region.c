@@ -173,7 +173,8 @@ static void crash_undo(uint32_t seed)
             size_t n = u->len - pg < 4096 ? u->len - pg : 4096;
             if (pg < u->old_len) {
                 size_t k = u->old_len - pg < n ? u->old_len - pg : n;
-                if (pwrite(u->fd, u->old + pg, k, u->off + (off_t)pg) != (ssize_t)k) test_failures++;
+                if (pwrite(u->fd, u->old + pg, k, u->off + (off_t)pg) != (ssize_t)k)
+                    test_failures++;
             }
             if (pg + n > u->old_len) { /* past the old end: zeros (size kept, data lost) */
                 uint8_t z[4096] = {0};

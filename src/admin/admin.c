@@ -1,0 +1,117 @@
+/*
+ * admin.c — see admin.h: starting and stopping the admin modules, the pass
+ * hook that runs their timeouts, and the socket helpers they share.
+ */
+#include "admin/admin.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "admin/dashboard.h"
+#include "admin/http.h"
+#include "admin/metrics.h"
+#include "admin/query.h"
+#include "admin/rcon.h"
+#include "admin/status_api.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "net/server.h"
+
+struct admin_stats admin_stats;
+
+bool admin_is_loopback(const char *ip)
+{
+    if (strcasecmp(ip, "localhost") == 0 || strcmp(ip, "::1") == 0) return true;
+    struct in_addr a;
+    return inet_pton(AF_INET, ip, &a) == 1 && (ntohl(a.s_addr) >> 24) == 127;
+}
+
+int admin_listen(const char *what, const char *ip, int port, int type)
+{
+    const char *host = ip && ip[0] ? ip : "0.0.0.0";
+    struct sockaddr_storage ss;
+    memset(&ss, 0, sizeof ss);
+    socklen_t sl;
+    struct sockaddr_in *a4 = (struct sockaddr_in *)&ss;
+    struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&ss;
+    if (strcasecmp(host, "localhost") == 0) host = "127.0.0.1";
+    if (inet_pton(AF_INET, host, &a4->sin_addr) == 1) {
+        a4->sin_family = AF_INET;
+        a4->sin_port = htons((uint16_t)port);
+        sl = sizeof *a4;
+    } else if (inet_pton(AF_INET6, host, &a6->sin6_addr) == 1) {
+        a6->sin6_family = AF_INET6;
+        a6->sin6_port = htons((uint16_t)port);
+        sl = sizeof *a6;
+    } else {
+        log_error("%s: '%s' is not an IPv4 or IPv6 address; %s stays off", what, host, what);
+        return -1;
+    }
+    int fd = socket(ss.ss_family, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        log_error("%s: socket: %s; %s stays off", what, strerror(errno), what);
+        return -1;
+    }
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd, (struct sockaddr *)&ss, sl) < 0) {
+        log_error("%s: cannot listen on %s:%d: %s; %s stays off", what, host, port,
+                  strerror(errno), what);
+        close(fd);
+        return -1;
+    }
+    if (type == SOCK_STREAM && listen(fd, 64) < 0) {
+        log_error("%s: listen: %s; %s stays off", what, strerror(errno), what);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+void admin_addr_text(const struct sockaddr_storage *ss, char *out, size_t cap, char *ip,
+                     size_t ipcap)
+{
+    char host[INET6_ADDRSTRLEN] = "?";
+    int port = 0;
+    if (ss->ss_family == AF_INET) {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
+        inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
+        port = ntohs(a->sin_port);
+    } else if (ss->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
+        inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
+        port = ntohs(a->sin6_port);
+    }
+    snprintf(out, cap, "%s:%d", host, port);
+    snprintf(ip, ipcap, "%s", host);
+}
+
+static void admin_pass(int64_t now_ms)
+{
+    http_pass(now_ms);
+    rcon_pass(now_ms);
+    status_api_pass(now_ms);
+}
+
+void admin_start(const struct server_config *cfg)
+{
+    server_add_pass_hook(admin_pass);
+    rcon_start(cfg);
+    query_start(cfg);
+    http_start(cfg);
+}
+
+void admin_stop(void)
+{
+    http_stop();
+    rcon_stop();
+    query_stop();
+    status_api_free();
+    metrics_free();
+    dashboard_free();
+}

@@ -1,0 +1,272 @@
+/*
+ * metrics.c — see metrics.h. One series per block: HELP, TYPE, samples.
+ */
+#include "admin/metrics.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "admin/admin.h"
+#include "core/clock.h"
+#include "core/tickstat.h"
+#include "core/workers.h"
+#include "data/version.h"
+#include "net/server.h"
+#include "world/store.h"
+
+static const char *const state_names[CONN_STATES] = {"handshake", "status", "login", "play",
+                                                     "closing"};
+
+void metrics_label_value(buf_t *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\\')
+            buf_lit(out, "\\\\");
+        else if (*s == '"')
+            buf_lit(out, "\\\"");
+        else if (*s == '\n')
+            buf_lit(out, "\\n");
+        else
+            buf_append(out, s, 1);
+    }
+}
+
+static void head(buf_t *b, const char *name, const char *type, const char *help)
+{
+    char line[512];
+    int n = snprintf(line, sizeof line, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+    buf_append(b, line, (size_t)n);
+}
+
+static void num(buf_t *b, double v)
+{
+    char t[48];
+    if (!isfinite(v)) v = 0;
+    int n = v == floor(v) && fabs(v) < 1e15 ? snprintf(t, sizeof t, "%.0f\n", v)
+                                            : snprintf(t, sizeof t, "%.9g\n", v);
+    buf_append(b, t, (size_t)n);
+}
+
+/* A sample without labels: "name value". */
+static void sample(buf_t *b, const char *name, double v)
+{
+    buf_append(b, name, strlen(name));
+    buf_lit(b, " ");
+    num(b, v);
+}
+
+/* A sample with one label: name{label="value"} v. */
+static void sample1(buf_t *b, const char *name, const char *label, const char *value, double v)
+{
+    buf_append(b, name, strlen(name));
+    buf_lit(b, "{");
+    buf_append(b, label, strlen(label));
+    buf_lit(b, "=\"");
+    metrics_label_value(b, value);
+    buf_lit(b, "\"} ");
+    num(b, v);
+}
+
+static void gauge(buf_t *b, const char *name, const char *help, double v)
+{
+    head(b, name, "gauge", help);
+    sample(b, name, v);
+}
+
+static void counter(buf_t *b, const char *name, const char *help, double v)
+{
+    head(b, name, "counter", help);
+    sample(b, name, v);
+}
+
+/* Open descriptors: the entries of /proc/self/fd (minus the one reading it). */
+static long open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return -1;
+    long n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 1000000)
+        if (e->d_name[0] != '.') n++;
+    closedir(d);
+    return n - 1;
+}
+
+static void process_metrics(buf_t *b)
+{
+    static double start_time;
+    if (start_time == 0) {
+        /* process start: now minus the process's age (from /proc/self/stat would need
+         * parsing; the server's own start is close enough and cheaper) */
+        start_time = (double)clock_wall_ms() / 1000.0 - (double)(clock_ns() - srv->start_ns) / 1e9;
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    unsigned long vsz = 0, rss = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%lu %lu", &vsz, &rss) != 2) vsz = rss = 0;
+        fclose(f);
+    }
+    struct rusage ru;
+    double cpu = 0;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+              (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+    struct rlimit rl;
+    double max_fds = getrlimit(RLIMIT_NOFILE, &rl) == 0 ? (double)rl.rlim_cur : 0;
+    counter(b, "process_cpu_seconds_total", "Total user and system CPU time spent in seconds.",
+            cpu);
+    gauge(b, "process_resident_memory_bytes", "Resident memory size in bytes.",
+          (double)rss * (double)page);
+    gauge(b, "process_virtual_memory_bytes", "Virtual memory size in bytes.",
+          (double)vsz * (double)page);
+    gauge(b, "process_open_fds", "Number of open file descriptors.", (double)open_fds());
+    gauge(b, "process_max_fds", "Maximum number of open file descriptors.", max_fds);
+    gauge(b, "process_start_time_seconds", "Start time of the process since unix epoch in seconds.",
+          start_time);
+}
+
+void metrics_build(buf_t *b)
+{
+    /* Ticks */
+    uint64_t counts[TICKSTAT_BUCKETS], count;
+    double sum;
+    tickstat_histogram(counts, &sum, &count);
+    head(b, "minecraft_tick_duration_seconds", "histogram",
+         "Duration of each server tick (all of tick(): players, world, saves).");
+    for (int i = 0; i < TICKSTAT_BUCKETS; i++) {
+        char le[32];
+        if (i == TICKSTAT_BUCKETS - 1)
+            snprintf(le, sizeof le, "+Inf");
+        else
+            snprintf(le, sizeof le, "%g", tickstat_bucket_le[i]);
+        sample1(b, "minecraft_tick_duration_seconds_bucket", "le", le, (double)counts[i]);
+    }
+    sample(b, "minecraft_tick_duration_seconds_sum", sum);
+    sample(b, "minecraft_tick_duration_seconds_count", (double)count);
+    struct tickstat_summary s5;
+    tickstat_summarize(TICKSTAT_SHORT, &s5);
+    gauge(b, "minecraft_tps", "Ticks per second over the last 5 seconds (20 is full speed).",
+          s5.tps);
+    head(b, "minecraft_tick_duration_recent_seconds", "gauge",
+         "Tick durations over the last 5 seconds by quantile (1 = the longest).");
+    sample1(b, "minecraft_tick_duration_recent_seconds", "quantile", "0.5", s5.median_ms / 1e3);
+    sample1(b, "minecraft_tick_duration_recent_seconds", "quantile", "0.95", s5.p95_ms / 1e3);
+    sample1(b, "minecraft_tick_duration_recent_seconds", "quantile", "0.99", s5.p99_ms / 1e3);
+    sample1(b, "minecraft_tick_duration_recent_seconds", "quantile", "1", s5.max_ms / 1e3);
+    gauge(b, "minecraft_game_thread_cpu_ratio",
+          "Game thread CPU time over wall time, last 5 seconds (1 = one core busy).",
+          s5.cpu_pct / 100.0);
+    counter(b, "minecraft_ticks_total", "Ticks run since start.", (double)srv->tick_count);
+
+    /* Players and the world */
+    gauge(b, "minecraft_players_online", "Players online.", (double)srv->player_count);
+    gauge(b, "minecraft_players_max", "max-players.", (double)srv->cfg.max_players);
+    const char *world = srv->cfg.level_name;
+    head(b, "minecraft_loaded_chunks", "gauge", "Chunk columns in memory.");
+    sample1(b, "minecraft_loaded_chunks", "world", world, (double)srv->world.count);
+    head(b, "minecraft_entities", "gauge", "Entities (players are the only entities).");
+    sample1(b, "minecraft_entities", "world", world, (double)srv->player_count);
+    gauge(b, "minecraft_chunks_generating", "Chunks being loaded or generated on workers.",
+          (double)srv->world.generating);
+    gauge(b, "minecraft_worker_jobs_pending", "Jobs queued or running on the worker threads.",
+          (double)workers_pending());
+    counter(b, "minecraft_chunks_generated_total", "Chunks generated since start.",
+            (double)srv->world.chunks_generated);
+    counter(b, "minecraft_chunks_loaded_total", "Chunks read from region files since start.",
+            (double)srv->world.chunks_loaded);
+    head(b, "minecraft_save_queue_chunks", "gauge",
+         "Chunks waiting to be saved (unsaved: edited; queued: in the current save round).");
+    sample1(b, "minecraft_save_queue_chunks", "list", "unsaved",
+            (double)srv->world.save_count[SAVE_LIST_UNSAVED]);
+    sample1(b, "minecraft_save_queue_chunks", "list", "queued",
+            (double)srv->world.save_count[SAVE_LIST_QUEUED]);
+    if (store_active()) {
+        const struct store_stats *st = store_get_stats();
+        counter(b, "minecraft_chunks_saved_total", "Chunks written to region files since start.",
+                (double)st->chunks_saved);
+        counter(b, "minecraft_save_errors_total", "Chunk saves that failed since start.",
+                (double)st->save_errors);
+    }
+
+    /* Connections and traffic */
+    double by_state[CONN_STATES] = {0};
+    for (conn *c = srv->conns; c; c = c->next)
+        if ((int)c->state >= 0 && (int)c->state < CONN_STATES) by_state[c->state]++;
+    head(b, "minecraft_connections", "gauge", "Open game connections by protocol state.");
+    for (int i = 0; i < CONN_STATES; i++)
+        sample1(b, "minecraft_connections", "state", state_names[i], by_state[i]);
+    const struct server_stats *ss = &srv->stats;
+    counter(b, "minecraft_connections_accepted_total", "Game connections accepted.",
+            (double)ss->accepted);
+    counter(b, "minecraft_connections_refused_total",
+            "Game connections refused at accept (connection limit).", (double)ss->refused);
+    counter(b, "minecraft_logins_total", "Players who entered the game.", (double)ss->logins);
+    head(b, "minecraft_kicks_total", "counter",
+         "Login and play connections disconnected by the server, by reason.");
+    for (int i = 0; i < KR_COUNT; i++)
+        sample1(b, "minecraft_kicks_total", "reason", kick_reason_names[i], (double)ss->kicks[i]);
+    counter(b, "minecraft_packets_received_total", "Packets (frames) received.",
+            (double)ss->packets_in);
+    counter(b, "minecraft_packets_sent_total", "Packets (frames) queued to clients.",
+            (double)ss->packets_out);
+    counter(b, "minecraft_network_received_bytes_total", "Bytes read from game sockets.",
+            (double)ss->bytes_in);
+    counter(b, "minecraft_network_sent_bytes_total", "Bytes written to game sockets.",
+            (double)ss->bytes_out);
+
+    /* Admin surface */
+    const struct admin_stats *as = &admin_stats;
+    counter(b, "mcserv_http_requests_total", "Requests answered by the HTTP admin endpoint.",
+            (double)as->http_requests);
+    counter(b, "mcserv_http_errors_total", "HTTP admin answers with a 4xx or 5xx status.",
+            (double)as->http_errors);
+    counter(b, "mcserv_rcon_logins_total", "Successful RCON logins.", (double)as->rcon_logins);
+    counter(b, "mcserv_rcon_auth_failures_total", "RCON logins refused (wrong password, backoff).",
+            (double)as->rcon_auth_failures);
+    counter(b, "mcserv_rcon_commands_total", "Commands run over RCON.", (double)as->rcon_commands);
+    counter(b, "mcserv_query_requests_total", "Query datagrams answered.",
+            (double)as->query_requests);
+    counter(b, "mcserv_query_dropped_total",
+            "Query datagrams dropped (malformed, bad challenge, over the rate).",
+            (double)as->query_dropped);
+
+    char info[160];
+    snprintf(info, sizeof info, "mcserv_build_info{version=\"%s\",protocol=\"%d\"} 1\n",
+             MC_VERSION_NAME, MC_PROTOCOL_VERSION);
+    head(b, "mcserv_build_info", "gauge", "The Minecraft version served (value is always 1).");
+    buf_append(b, info, strlen(info));
+    gauge(b, "mcserv_uptime_seconds", "Seconds since the server started.",
+          (double)(clock_ns() - srv->start_ns) / 1e9);
+    process_metrics(b);
+}
+
+static buf_t text;
+static uint64_t built_tick = UINT64_MAX;
+
+void metrics_free(void)
+{
+    buf_free(&text);
+    built_tick = UINT64_MAX;
+}
+
+const char *metrics_text(size_t *len)
+{
+    if (built_tick != srv->tick_count || !text.data) {
+        if (!text.limit) buf_init(&text, METRICS_MAX);
+        buf_reset(&text);
+        metrics_build(&text);
+        if (text.failed) {
+            buf_reset(&text);
+            buf_lit(&text, "# metrics text over its size limit\n");
+        }
+        built_tick = srv->tick_count;
+    }
+    *len = text.len;
+    return (const char *)text.data;
+}

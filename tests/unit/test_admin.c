@@ -1,0 +1,720 @@
+/*
+ * test_admin.c — the pure cores of the operations surface, compiled in
+ * here (the house style's "unit tests include the .c"):
+ *
+ *  - admin/http.c (HTTP_CORE_ONLY): the request-head parser, byte by byte
+ *    arrival, every refusal and its status, the Host guard;
+ *  - admin/rcon.c (RCON_CORE_ONLY): packets both ways, the 4096-byte
+ *    split at UTF-8 boundaries, the wrong-password backoff and block;
+ *  - admin/query.c (QUERY_CORE_ONLY): exact reply bytes for the
+ *    handshake, basic and full stat, tokens bound to the sender and their
+ *    lifetime, rate limits, the 5 s full-stat cache;
+ *  - game/lists.c (LISTS_CORE_ONLY): vanilla's whitelist / ban files
+ *    round-trip byte for byte, timestamps, addresses, refusals;
+ *  - core/config.c: the new keys' validation and config_replace_key.
+ */
+#define HTTP_CORE_ONLY  1
+#define RCON_CORE_ONLY  1
+#define QUERY_CORE_ONLY 1
+#define LISTS_CORE_ONLY 1
+#include "admin/http.c"
+#include "admin/query.c"
+#include "admin/rcon.c"
+#include "game/lists.c"
+
+#include <arpa/inet.h>
+#include <stdlib.h>
+
+#include "core/config.h"
+#include "test.h"
+
+/* ================================================================== HTTP */
+
+static int parse(const char *head, struct http_request *r)
+{
+    return http_parse_head(head, strlen(head), r);
+}
+
+TEST(http_parses_get_and_keep_alive_rules)
+{
+    struct http_request r;
+    CHECK_EQ_INT(parse("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:25585\r\nAccept: */*\r\n\r\n",
+                       &r),
+                 0);
+    CHECK_EQ_INT(r.method, HTTP_GET);
+    CHECK(strcmp(r.path, "/metrics") == 0);
+    CHECK(r.keep_alive);
+    CHECK(strcmp(r.host, "127.0.0.1:25585") == 0);
+    CHECK_EQ_INT(r.headers, 2);
+    CHECK_EQ_INT(parse("GET /api/status?x=1&y HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+                       &r),
+                 0);
+    CHECK(strcmp(r.path, "/api/status") == 0);
+    CHECK(!r.keep_alive);
+    CHECK_EQ_INT(parse("HEAD / HTTP/1.0\r\n\r\n", &r), 0);
+    CHECK_EQ_INT(r.method, HTTP_HEAD);
+    CHECK(!r.keep_alive);
+    CHECK_EQ_INT(parse("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n", &r), 0);
+    CHECK(r.keep_alive);
+    CHECK_EQ_INT(parse("POST /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n", &r), 0);
+    CHECK_EQ_INT(r.method, HTTP_OTHER);
+    CHECK_EQ_INT(parse("GET / HTTP/1.1\r\nHost: a\r\nX-Empty:\r\nX-Tab:\tv \t\r\n\r\n", &r), 0);
+}
+
+TEST(http_refuses_malformed_heads_with_the_right_status)
+{
+    struct http_request r;
+    static const struct {
+        const char *head;
+        int status;
+    } bad[] = {
+        {"GET / HTTP/1.1\r\n\r\n", -400},                            /* no Host */
+        {"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", -400},      /* two Hosts */
+        {"GET / HTTP/1.1\r\nHost : a\r\n\r\n", -400},                /* space before ':' */
+        {"GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n", -400},      /* obs-fold */
+        {"GET / HTTP/1.1\r\nHost: a\nX: y\r\n\r\n", -400},           /* bare LF */
+        {"GET / HTTP/1.1\r\nHost: a\x01\r\n\r\n", -400},             /* control byte */
+        {"GET  / HTTP/1.1\r\nHost: a\r\n\r\n", -400},                /* two spaces */
+        {"GET http://a/ HTTP/1.1\r\nHost: a\r\n\r\n", -400},         /* absolute-form */
+        {"GET / HTTP/1.1 \r\nHost: a\r\n\r\n", -400},                /* trailing space */
+        {"GET / HTTX/1.1\r\nHost: a\r\n\r\n", -400},
+        {"GET / HTTP/2.0\r\nHost: a\r\n\r\n", -505},
+        {"GET / HTTP/1.2\r\nHost: a\r\n\r\n", -505},
+        {"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n", -413},
+        {"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n", -400},
+        {"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", -400},
+        {"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n", -501},
+        {"G\x80T / HTTP/1.1\r\nHost: a\r\n\r\n", -400},
+        {"\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", -400},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = parse(bad[i].head, &r);
+        if (rc != bad[i].status) {
+            fprintf(stderr, "    case %zu: got %d, want %d\n", i, rc, bad[i].status);
+            test_failures++;
+        }
+    }
+    /* a target over HTTP_TARGET_MAX: 414 */
+    char *long_target = malloc(HTTP_TARGET_MAX + 64);
+    int n = snprintf(long_target, 16, "GET /");
+    memset(long_target + n, 'a', HTTP_TARGET_MAX);
+    strcpy(long_target + n + HTTP_TARGET_MAX, " HTTP/1.1\r\nHost: a\r\n\r\n");
+    CHECK_EQ_INT(parse(long_target, &r), -414);
+    free(long_target);
+    /* more than HTTP_HEADERS_MAX headers: 431 */
+    char many[4096];
+    size_t o = (size_t)snprintf(many, sizeof many, "GET / HTTP/1.1\r\nHost: a\r\n");
+    for (int i = 0; i < HTTP_HEADERS_MAX; i++)
+        o += (size_t)snprintf(many + o, sizeof many - o, "X%d: v\r\n", i);
+    snprintf(many + o, sizeof many - o, "\r\n");
+    CHECK_EQ_INT(parse(many, &r), -431);
+}
+
+TEST(http_head_end_finds_the_blank_line_as_bytes_arrive)
+{
+    const char head[] = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\nGET /";
+    size_t full = strlen("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    size_t scan = 0, found = 0, at = 0;
+    for (size_t len = 1; len <= sizeof head - 1 && !found; len++) {
+        found = http_head_end(head, len, &scan);
+        at = len;
+    }
+    CHECK_EQ_INT(found, full);
+    CHECK_EQ_INT(at, full);
+    CHECK_EQ_INT(scan, 0);
+    /* the scan never looks back more than 3 bytes: CRLF CRLF split across reads */
+    scan = 0;
+    CHECK_EQ_INT(http_head_end(head, full - 2, &scan), 0);
+    CHECK_EQ_INT(http_head_end(head, full, &scan), full);
+}
+
+TEST(http_host_guard_accepts_local_names_and_ip_literals_only)
+{
+    CHECK(http_host_is_local("localhost"));
+    CHECK(http_host_is_local("LOCALHOST:25585"));
+    CHECK(http_host_is_local("127.0.0.1:25585"));
+    CHECK(http_host_is_local("10.1.2.3"));
+    CHECK(http_host_is_local("[::1]:25585"));
+    CHECK(http_host_is_local("[::1]"));
+    CHECK(!http_host_is_local("evil.example"));
+    CHECK(!http_host_is_local("localhost.evil.example"));
+    CHECK(!http_host_is_local("127.0.0.1.evil.example"));
+    CHECK(!http_host_is_local("1.2.3"));
+    CHECK(!http_host_is_local("256.1.1.1"));
+    CHECK(!http_host_is_local("[::1"));
+    CHECK(!http_host_is_local("[evil]"));
+    CHECK(!http_host_is_local(""));
+}
+
+/* ================================================================== RCON */
+
+static size_t rcon_packet_bytes(uint8_t *out, int32_t len, int32_t id, int32_t type,
+                                const char *body)
+{
+    size_t n = strlen(body);
+    memcpy(out, &len, 4); /* the test machine is little-endian, as the format */
+    memcpy(out + 4, &id, 4);
+    memcpy(out + 8, &type, 4);
+    memcpy(out + 12, body, n);
+    out[12 + n] = out[13 + n] = 0;
+    return 14 + n;
+}
+
+TEST(rcon_decodes_packets_and_waits_for_the_rest)
+{
+    uint8_t p[64];
+    size_t n = rcon_packet_bytes(p, 10 + 8, 7, RCON_AUTH, "password");
+    struct rcon_packet pk;
+    for (size_t i = 0; i < n; i++) CHECK_EQ_INT(rcon_decode(p, i, &pk), 0);
+    CHECK_EQ_INT(rcon_decode(p, n, &pk), (long)n);
+    CHECK_EQ_INT(pk.id, 7);
+    CHECK_EQ_INT(pk.type, RCON_AUTH);
+    CHECK_EQ_INT(pk.body_len, 8);
+    CHECK(memcmp(pk.body, "password", 8) == 0);
+    /* the body ends at its first NUL */
+    n = rcon_packet_bytes(p, 10 + 5, 1, RCON_COMMAND, "li\0st");
+    CHECK(rcon_decode(p, 64, &pk) > 0);
+    CHECK_EQ_INT(pk.body_len, 2);
+    /* lengths outside 10..1456 are refused as soon as the length is read */
+    int32_t bad[] = {9, 0, -1, RCON_MAX_LENGTH + 1, 0x7fffffff};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memcpy(p, &bad[i], 4);
+        CHECK_EQ_INT(rcon_decode(p, 4, &pk), -1);
+    }
+    int32_t max = RCON_MAX_LENGTH;
+    memcpy(p, &max, 4);
+    CHECK_EQ_INT(rcon_decode(p, 64, &pk), 0); /* allowed, needs more */
+}
+
+TEST(rcon_encodes_replies_split_at_4096_bytes_on_utf8_boundaries)
+{
+    buf_t b;
+    buf_init(&b, 1u << 20);
+    rcon_encode(&b, 5, RCON_AUTH_RESPONSE, "", 0);
+    static const uint8_t auth[] = {10, 0, 0, 0, 5, 0, 0, 0, 2, 0, 0, 0, 0, 0};
+    CHECK_MEM(b.data, b.len, auth, sizeof auth);
+    buf_reset(&b);
+    rcon_encode_response(&b, 9, "", 0); /* empty output: one empty reply, as vanilla */
+    CHECK_EQ_INT(b.len, 14);
+    buf_reset(&b);
+    char *text = malloc(10000);
+    memset(text, 'x', 10000);
+    memcpy(text + 4095, "\xc3\xa9", 2); /* an é across the first 4096 bytes */
+    rcon_encode_response(&b, 9, text, 10000);
+    size_t off = 0, total = 0;
+    int packets = 0;
+    /* decoded by hand: replies may be bigger than a request may be */
+    while (off < b.len) {
+        uint32_t len = b.data[off] | b.data[off + 1] << 8 | b.data[off + 2] << 16;
+        size_t body = len - 10;
+        CHECK(body <= RCON_CHUNK);
+        CHECK_EQ_INT(b.data[off + 8], RCON_RESPONSE);
+        if (packets == 0) CHECK_EQ_INT(body, 4095); /* the é goes whole into the next */
+        total += body;
+        off += 4 + len;
+        packets++;
+    }
+    CHECK_EQ_INT(total, 10000);
+    CHECK_EQ_INT(packets, 3);
+    free(text);
+    buf_free(&b);
+}
+
+TEST(rcon_limiter_backs_off_then_blocks_and_forgives_a_good_login)
+{
+    static struct rcon_limiter l;
+    memset(&l, 0, sizeof l);
+    uint8_t a[16], b[16], a2[16], v4[16], mapped[16];
+    CHECK_EQ_INT(rcon_limiter_key("192.0.2.1", a), 0);
+    CHECK_EQ_INT(rcon_limiter_key("192.0.2.2", b), 0);
+    CHECK_EQ_INT(rcon_limiter_key("nonsense", b + 0) < 0, 1);
+    CHECK_EQ_INT(rcon_limiter_key("192.0.2.2", b), 0);
+    int64_t t = 1000000;
+    CHECK_EQ_INT(rcon_limiter_check(&l, a, t), RCON_OK);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t), 1);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t), 2);
+    CHECK_EQ_INT(rcon_limiter_check(&l, a, t), RCON_OK); /* free tries */
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t), 3);
+    CHECK_EQ_INT(rcon_limiter_check(&l, a, t + 999), RCON_WAIT);
+    CHECK_EQ_INT(rcon_limiter_check(&l, a, t + 1000), RCON_OK);
+    CHECK_EQ_INT(rcon_limiter_check(&l, b, t), RCON_OK); /* others unaffected */
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t + 1000), 4);
+    CHECK_EQ_INT(rcon_limiter_check(&l, a, t + 2999), RCON_WAIT); /* 2 s now */
+    CHECK_EQ_INT(rcon_limiter_check(&l, a, t + 3000), RCON_OK);
+    int fails = 4;
+    int64_t now = t + 3000;
+    while (fails < RCON_BLOCK_AFTER) {
+        now += RCON_BACKOFF_MAX;
+        fails = rcon_limiter_fail(&l, a, now);
+    }
+    CHECK_EQ_INT(rcon_limiter_check(&l, a, now + RCON_BLOCK_MS - 1), RCON_BLOCKED);
+    CHECK_EQ_INT(rcon_limiter_check(&l, a, now + RCON_BLOCK_MS), RCON_OK);
+    /* after a block, one more wrong password backs off again */
+    rcon_limiter_fail(&l, a, now + RCON_BLOCK_MS);
+    CHECK_EQ_INT(rcon_limiter_check(&l, a, now + RCON_BLOCK_MS + 1), RCON_WAIT);
+    rcon_limiter_ok(&l, a);
+    CHECK_EQ_INT(rcon_limiter_check(&l, a, now + RCON_BLOCK_MS + 1), RCON_OK);
+    /* IPv6: one /64 is one key; mapped IPv4 is that IPv4 address */
+    CHECK_EQ_INT(rcon_limiter_key("2001:db8:1:2::1", a), 0);
+    CHECK_EQ_INT(rcon_limiter_key("2001:db8:1:2:ffff::9", a2), 0);
+    CHECK(memcmp(a, a2, 16) == 0);
+    CHECK_EQ_INT(rcon_limiter_key("2001:db8:1:3::1", a2), 0);
+    CHECK(memcmp(a, a2, 16) != 0);
+    CHECK_EQ_INT(rcon_limiter_key("198.51.100.7", v4), 0);
+    CHECK_EQ_INT(rcon_limiter_key("::ffff:198.51.100.7", mapped), 0);
+    CHECK(memcmp(v4, mapped, 16) == 0);
+    /* a full table evicts the entry idle longest, never a blocked one first */
+    memset(&l, 0, sizeof l);
+    uint8_t k[16];
+    rcon_limiter_key("203.0.113.1", k);
+    for (int i = 0; i < RCON_BLOCK_AFTER; i++) rcon_limiter_fail(&l, k, 5);
+    for (int i = 0; i < RCON_LIMITER_SLOTS + 10; i++) {
+        uint8_t o[16] = {0};
+        o[0] = 10;
+        o[1] = (uint8_t)(i >> 8);
+        o[2] = (uint8_t)i;
+        o[15] = 4;
+        rcon_limiter_fail(&l, o, 100 + i);
+    }
+    CHECK_EQ_INT(rcon_limiter_check(&l, k, 1000), RCON_BLOCKED);
+}
+
+/* ================================================================= Query */
+
+static struct sockaddr_in sender(const char *ip, int port)
+{
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    inet_pton(AF_INET, ip, &a.sin_addr);
+    return a;
+}
+
+static int info_calls;
+static const char *const qnames[] = {"Alice", "Bob_2"};
+
+static void test_info(struct query_info *in, void *arg)
+{
+    (void)arg;
+    info_calls++;
+    in->motd = "A Minecraft Server";
+    in->map = "world";
+    in->version = "1.20.1";
+    in->plugins = "mcserv";
+    in->hostip = "127.0.0.1";
+    in->numplayers = 2;
+    in->maxplayers = 20;
+    in->hostport = 25565;
+    in->players = qnames;
+    in->nplayers = 2;
+}
+
+static size_t q(struct query_state *st, const uint8_t *p, size_t n, struct sockaddr_in *from,
+                int64_t now, uint8_t *out)
+{
+    return query_handle(st, p, n, (struct sockaddr *)from, sizeof *from, now, test_info, NULL,
+                        out, QUERY_REPLY_MAX);
+}
+
+/* Handshake from `from`; returns the token the reply carries. */
+static int32_t handshake(struct query_state *st, struct sockaddr_in *from, int64_t now)
+{
+    static const uint8_t hs[] = {0xFE, 0xFD, 9, 0x01, 0x02, 0x03, 0x04};
+    uint8_t out[QUERY_REPLY_MAX];
+    size_t n = q(st, hs, sizeof hs, from, now, out);
+    if (n < 7 || out[0] != 9 || memcmp(out + 1, "\x01\x02\x03\x04", 4) != 0 || out[n - 1])
+        return -1;
+    return (int32_t)atol((const char *)out + 5);
+}
+
+static size_t stat_req(uint8_t *p, int32_t token, bool full)
+{
+    static const uint8_t head[] = {0xFE, 0xFD, 0, 0x0A, 0x0B, 0x0C, 0x0D};
+    memcpy(p, head, 7);
+    p[7] = (uint8_t)((uint32_t)token >> 24);
+    p[8] = (uint8_t)((uint32_t)token >> 16);
+    p[9] = (uint8_t)((uint32_t)token >> 8);
+    p[10] = (uint8_t)token;
+    if (!full) return 11;
+    memset(p + 11, 0, 4);
+    return 15;
+}
+
+TEST(query_handshake_and_basic_stat_bytes)
+{
+    static struct query_state st;
+    memset(&st, 0, sizeof st);
+    memset(st.secret, 7, sizeof st.secret);
+    struct sockaddr_in a = sender("192.0.2.10", 40000);
+    int64_t now = 1000000;
+    int32_t tok = handshake(&st, &a, now);
+    CHECK(tok >= 0);
+    CHECK_EQ_INT(tok, query_token(&st, (struct sockaddr *)&a, sizeof a, now / QUERY_EPOCH_MS));
+    uint8_t req[16], out[QUERY_REPLY_MAX];
+    size_t n = q(&st, req, stat_req(req, tok, false), &a, now, out);
+    static const uint8_t want[] = "\x00\x0A\x0B\x0C\x0D"
+                                  "A Minecraft Server\0SMP\0world\0"
+                                  "2\0"
+                                  "20\0"
+                                  "\xDD\x63"
+                                  "127.0.0.1";
+    CHECK_MEM(out, n, want, sizeof want); /* sizeof includes the final NUL */
+}
+
+TEST(query_full_stat_bytes_and_cache)
+{
+    static struct query_state st;
+    memset(&st, 0, sizeof st);
+    memset(st.secret, 9, sizeof st.secret);
+    struct sockaddr_in a = sender("192.0.2.10", 40000);
+    int64_t now = 2000000;
+    int32_t tok = handshake(&st, &a, now);
+    uint8_t req[16], out[QUERY_REPLY_MAX];
+    info_calls = 0;
+    size_t n = q(&st, req, stat_req(req, tok, true), &a, now, out);
+    static const uint8_t want[] =
+        "\x00\x0A\x0B\x0C\x0D"
+        "splitnum\0\x80\0"
+        "hostname\0A Minecraft Server\0gametype\0SMP\0game_id\0MINECRAFT\0version\0"
+        "1.20.1\0plugins\0mcserv\0map\0world\0numplayers\0"
+        "2\0maxplayers\0"
+        "20\0hostport\0"
+        "25565\0hostip\0"
+        "127.0.0.1\0\0\x01player_\0\0Alice\0"
+        "Bob_2\0";
+    CHECK_MEM(out, n, want, sizeof want);
+    CHECK_EQ_INT(info_calls, 1);
+    /* within 5 s: the cached reply, only the session id rewritten */
+    req[3] = 0x0F;
+    n = q(&st, req, 15, &a, now + QUERY_CACHE_MS - 1, out);
+    CHECK_EQ_INT(info_calls, 1);
+    CHECK_EQ_INT(out[1], 0x0F);
+    CHECK_EQ_INT(n, sizeof want);
+    n = q(&st, req, 15, &a, now + QUERY_CACHE_MS, out);
+    CHECK_EQ_INT(info_calls, 2);
+}
+
+TEST(query_tokens_are_bound_to_the_sender_and_expire)
+{
+    static struct query_state st;
+    memset(&st, 0, sizeof st);
+    memset(st.secret, 3, sizeof st.secret);
+    struct sockaddr_in a = sender("192.0.2.10", 40000), other_port = sender("192.0.2.10", 40001),
+                       other_ip = sender("192.0.2.11", 40000);
+    int64_t now = 30000 * 100; /* the start of an epoch */
+    int32_t tok = handshake(&st, &a, now);
+    uint8_t req[16], out[QUERY_REPLY_MAX];
+    size_t len = stat_req(req, tok, false);
+    CHECK(q(&st, req, len, &a, now, out) > 0);
+    CHECK_EQ_INT(q(&st, req, len, &other_port, now, out), 0);
+    CHECK_EQ_INT(q(&st, req, len, &other_ip, now, out), 0);
+    CHECK(q(&st, req, len, &a, now + 2 * QUERY_EPOCH_MS - 1, out) > 0); /* up to 60 s */
+    CHECK_EQ_INT(q(&st, req, len, &a, now + 2 * QUERY_EPOCH_MS, out), 0);
+    CHECK_EQ_INT(q(&st, req, stat_req(req, tok ^ 1, false), &a, now, out), 0);
+    /* a new secret (a restart) invalidates every token */
+    st.secret[0] ^= 1;
+    CHECK_EQ_INT(q(&st, req, stat_req(req, tok, false), &a, now, out), 0);
+}
+
+TEST(query_drops_malformed_datagrams_and_never_amplifies)
+{
+    static struct query_state st;
+    memset(&st, 0, sizeof st);
+    struct sockaddr_in a = sender("192.0.2.20", 1234);
+    uint8_t out[QUERY_REPLY_MAX];
+    static const uint8_t bad_magic[] = {0xFE, 0xFC, 9, 0, 0, 0, 1};
+    static const uint8_t short_pkt[] = {0xFE, 0xFD, 9, 0, 0, 0};
+    static const uint8_t bad_type[] = {0xFE, 0xFD, 5, 0, 0, 0, 1};
+    static const uint8_t bad_len[] = {0xFE, 0xFD, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0};
+    static const uint8_t bad_pad[] = {0xFE, 0xFD, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1};
+    CHECK_EQ_INT(q(&st, bad_magic, sizeof bad_magic, &a, 1000, out), 0);
+    CHECK_EQ_INT(q(&st, short_pkt, sizeof short_pkt, &a, 1000, out), 0);
+    CHECK_EQ_INT(q(&st, bad_type, sizeof bad_type, &a, 1000, out), 0);
+    CHECK_EQ_INT(q(&st, bad_len, sizeof bad_len, &a, 1000, out), 0);
+    CHECK_EQ_INT(q(&st, bad_pad, sizeof bad_pad, &a, 1000, out), 0);
+    /* before a valid token the largest reply is the handshake's */
+    static const uint8_t hs[] = {0xFE, 0xFD, 9, 0, 0, 0, 1};
+    size_t n = q(&st, hs, sizeof hs, &a, 1000, out);
+    CHECK(n > 0 && n <= 16);
+}
+
+TEST(query_rate_limits_each_source)
+{
+    static struct query_state st;
+    memset(&st, 0, sizeof st);
+    struct sockaddr_in a = sender("192.0.2.30", 1), b = sender("192.0.2.31", 1);
+    static const uint8_t hs[] = {0xFE, 0xFD, 9, 0, 0, 0, 1};
+    uint8_t out[QUERY_REPLY_MAX];
+    int answered = 0;
+    for (int i = 0; i < 100; i++) answered += q(&st, hs, sizeof hs, &a, 5000, out) > 0;
+    CHECK_EQ_INT(answered, QUERY_BURST);
+    CHECK(q(&st, hs, sizeof hs, &b, 5000, out) > 0); /* another source is unaffected */
+    answered = 0;
+    for (int i = 0; i < 100; i++) answered += q(&st, hs, sizeof hs, &a, 6000, out) > 0;
+    CHECK_EQ_INT(answered, QUERY_RATE); /* one second refills QUERY_RATE */
+}
+
+static const char *many_names[2000];
+static void many_info(struct query_info *in, void *arg)
+{
+    test_info(in, arg);
+    static char store[2000][17];
+    for (int i = 0; i < 2000; i++) {
+        snprintf(store[i], sizeof store[i], "Player%04d", i);
+        many_names[i] = store[i];
+    }
+    in->players = many_names;
+    in->nplayers = 2000;
+    in->numplayers = 2000;
+}
+
+TEST(query_full_stat_is_capped_and_well_formed)
+{
+    static struct query_state st;
+    memset(&st, 0, sizeof st);
+    struct sockaddr_in a = sender("192.0.2.40", 1);
+    uint8_t req[16], out[QUERY_REPLY_MAX];
+    static const uint8_t hs[] = {0xFE, 0xFD, 9, 0, 0, 0, 1};
+    q(&st, hs, sizeof hs, &a, 1000, out);
+    int32_t tok = (int32_t)atol((const char *)out + 5);
+    size_t n = query_handle(&st, req, stat_req(req, tok, true), (struct sockaddr *)&a, sizeof a,
+                            1000, many_info, NULL, out, sizeof out);
+    CHECK(n > 0 && n <= QUERY_REPLY_MAX);
+    CHECK(out[n - 1] == 0 && out[n - 2] == 0); /* last name's NUL, then the end */
+}
+
+/* ================================================================= lists */
+
+static const char whitelist_text[] = "[\n"
+                                     "  {\n"
+                                     "    \"uuid\": \"10920508-d5d8-3eed-93d2-92f193afe7d7\",\n"
+                                     "    \"name\": \"Alice\"\n"
+                                     "  }\n"
+                                     "]\n";
+
+static const char bans_text[] = "[\n"
+                                "  {\n"
+                                "    \"uuid\": \"069a79f4-44e9-4726-a5be-fca90e38aaf5\",\n"
+                                "    \"name\": \"Notch\",\n"
+                                "    \"created\": \"2024-01-02 13:04:05 +0000\",\n"
+                                "    \"source\": \"Server\",\n"
+                                "    \"expires\": \"forever\",\n"
+                                "    \"reason\": \"Banned by an operator.\"\n"
+                                "  },\n"
+                                "  {\n"
+                                "    \"uuid\": \"853c80ef-3c37-49fd-aa49-938b674adae6\",\n"
+                                "    \"name\": \"jeb_\",\n"
+                                "    \"created\": \"2023-06-07 08:09:10 +0130\",\n"
+                                "    \"source\": \"Rcon\",\n"
+                                "    \"expires\": \"2030-12-31 23:59:59 -0500\",\n"
+                                "    \"reason\": \"griefing \\\"spawn\\\" \xc3\xa9\"\n"
+                                "  }\n"
+                                "]\n";
+
+static const char ip_bans_text[] = "[\n"
+                                   "  {\n"
+                                   "    \"ip\": \"192.0.2.7\",\n"
+                                   "    \"created\": \"2024-01-02 13:04:05 +0000\",\n"
+                                   "    \"source\": \"(Unknown)\",\n"
+                                   "    \"expires\": \"forever\",\n"
+                                   "    \"reason\": \"Banned by an operator.\"\n"
+                                   "  },\n"
+                                   "  {\n"
+                                   "    \"ip\": \"2001:db8::1\",\n"
+                                   "    \"created\": \"2024-01-02 13:04:05 +0000\",\n"
+                                   "    \"source\": \"Server\",\n"
+                                   "    \"expires\": \"forever\",\n"
+                                   "    \"reason\": \"x\"\n"
+                                   "  }\n"
+                                   "]\n";
+
+static void roundtrip(enum list_kind k, const char *text, size_t want_n)
+{
+    struct list_entry *e;
+    size_t n;
+    char err[256] = "";
+    CHECK_EQ_INT(lists_parse(k, text, strlen(text), &e, &n, err, sizeof err), 0);
+    if (err[0]) fprintf(stderr, "    %s\n", err);
+    CHECK_EQ_INT(n, want_n);
+    char *dumped = lists_dump(k, e, n);
+    CHECK(dumped && strcmp(dumped, text) == 0);
+    if (dumped && strcmp(dumped, text) != 0) fprintf(stderr, "    dumped:\n%s", dumped);
+    free(dumped);
+    free(e);
+}
+
+TEST(lists_files_round_trip_in_vanilla_format)
+{
+    roundtrip(LIST_WHITELIST, whitelist_text, 1);
+    roundtrip(LIST_BANNED_PLAYERS, bans_text, 2);
+    roundtrip(LIST_BANNED_IPS, ip_bans_text, 2);
+    roundtrip(LIST_WHITELIST, "[]\n", 0);
+}
+
+TEST(lists_parse_fills_vanilla_defaults_and_normalises)
+{
+    const char text[] = "[{\"uuid\":\"069a79f444e94726a5befca90e38aaf5\",\"name\":\"Notch\","
+                        "\"created\":\"yesterday\",\"expires\":\"never?\"},"
+                        "{\"uuid\":\"069a79f4-44e9-4726-a5be-fca90e38aaf5\",\"name\":\"Dup\"}]";
+    struct list_entry *e;
+    size_t n;
+    char err[256];
+    CHECK_EQ_INT(lists_parse(LIST_BANNED_PLAYERS, text, sizeof text - 1, &e, &n, err, sizeof err),
+                 0);
+    CHECK_EQ_INT(n, 1); /* the duplicate UUID keeps the first */
+    CHECK(strcmp(e[0].source, "(Unknown)") == 0);
+    CHECK(strcmp(e[0].reason, "Banned by an operator.") == 0);
+    CHECK(e[0].expires.epoch == LIST_FOREVER);
+    CHECK(e[0].created.epoch > 1700000000); /* unreadable: now */
+    free(e);
+    const char ips[] = "[{\"ip\":\"::ffff:192.0.2.9\"},{\"ip\":\"2001:0db8:0:0:0:0:0:0001\"}]";
+    CHECK_EQ_INT(lists_parse(LIST_BANNED_IPS, ips, sizeof ips - 1, &e, &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 2);
+    CHECK(strcmp(e[0].ip, "192.0.2.9") == 0);
+    CHECK(strcmp(e[1].ip, "2001:db8::1") == 0);
+    free(e);
+}
+
+TEST(lists_refuse_invalid_files_with_a_message)
+{
+    static const struct {
+        enum list_kind k;
+        const char *text;
+    } bad[] = {
+        {LIST_WHITELIST, "{}"},
+        {LIST_WHITELIST, "[{\"uuid\":\"nope\",\"name\":\"A\"}]"},
+        {LIST_WHITELIST, "[{\"uuid\":\"10920508-d5d8-3eed-93d2-92f193afe7d7\"}]"},
+        {LIST_WHITELIST, "[{\"uuid\":\"10920508-d5d8-3eed-93d2-92f193afe7d7\",\"name\":\"a b\"}]"},
+        {LIST_WHITELIST, "[{\"uuid\":\"10920508-d5d8-3eed-93d2-92f193afe7d7\",\"name\":"
+                         "\"ABCDEFGHIJKLMNOPQ\"}]"},
+        {LIST_WHITELIST, "[1]"},
+        {LIST_WHITELIST, "[{\"name\":\"A\",\"name\":\"B\"}]"},
+        {LIST_WHITELIST, "[{\"uuid\":\"10920508-d5d8-3eed-93d2-92f193afe7d7\",\"name\":\"A\"}"},
+        {LIST_BANNED_IPS, "[{\"ip\":\"999.1.1.1\"}]"},
+        {LIST_BANNED_IPS, "[{\"ip\":\"host.example\"}]"},
+        {LIST_BANNED_IPS, "[{}]"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct list_entry *e = NULL;
+        size_t n = 0;
+        char err[256] = "";
+        int rc = lists_parse(bad[i].k, bad[i].text, strlen(bad[i].text), &e, &n, err, sizeof err);
+        if (rc != -1 || !err[0] || e) {
+            fprintf(stderr, "    case %zu: rc %d, err '%s'\n", i, rc, err);
+            test_failures++;
+        }
+        free(e);
+    }
+}
+
+TEST(lists_time_text_round_trips_with_its_offset)
+{
+    struct list_time t;
+    char out[32];
+    CHECK_EQ_INT(lists_parse_time("2024-01-02 13:04:05 +0000", &t), 0);
+    CHECK_EQ_INT(t.epoch, 1704200645);
+    CHECK_EQ_INT(t.offset, 0);
+    lists_format_time(&t, out);
+    CHECK(strcmp(out, "2024-01-02 13:04:05 +0000") == 0);
+    CHECK_EQ_INT(lists_parse_time("2024-01-02 14:34:05 +0130", &t), 0);
+    CHECK_EQ_INT(t.epoch, 1704200645);
+    lists_format_time(&t, out);
+    CHECK(strcmp(out, "2024-01-02 14:34:05 +0130") == 0);
+    CHECK_EQ_INT(lists_parse_time("2024-01-02 08:04:05 -0500", &t), 0);
+    CHECK_EQ_INT(t.epoch, 1704200645);
+    static const char *const bad[] = {"2024-01-02 13:04:05",       "2024-13-02 13:04:05 +0000",
+                                      "2024-01-02T13:04:05 +0000", "2024-01-02 13:04:05 0000",
+                                      "2024-01-02 24:00:00 +0000", "forever", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK_EQ_INT(lists_parse_time(bad[i], &t), -1);
+}
+
+TEST(lists_text_helpers)
+{
+    char ip[LIST_IP_MAX], out[8];
+    CHECK_EQ_INT(lists_normalize_ip("::1", ip), 0);
+    CHECK(strcmp(ip, "::1") == 0);
+    CHECK_EQ_INT(lists_normalize_ip("1.2.3", ip), -1);
+    CHECK_EQ_INT(lists_normalize_ip("", ip), -1);
+    lists_copy_utf8(out, sizeof out - 1, "abc\xc3\xa9\xc3\xa9z", 8); /* cut before a split é */
+    CHECK(strcmp(out, "abc\xc3\xa9") == 0);
+    lists_copy_utf8(out, sizeof out, "a\xff\xc3", 3); /* not UTF-8: '?' */
+    CHECK(strcmp(out, "a??") == 0);
+    lists_copy_utf8(out, sizeof out, "\xed\xa0\x80", 3); /* a surrogate */
+    CHECK(strcmp(out, "???") == 0);
+}
+
+/* ================================================================ config */
+
+TEST(config_operations_keys_defaults_and_validation)
+{
+    struct server_config c;
+    char err[512];
+    CHECK_EQ_INT(config_parse("", 0, &c, err, sizeof err), 0);
+    CHECK_EQ_INT(c.admin_http_port, 25585);
+    CHECK(strcmp(c.admin_http_address, "127.0.0.1") == 0);
+    CHECK_EQ_INT(c.rcon_port, 25575);
+    CHECK_EQ_INT(c.query_port, 25565);
+    CHECK_EQ_INT(c.spawn_protection, 16);
+    CHECK_EQ_INT(c.function_permission_level, 2);
+    CHECK_EQ_INT(c.max_tick_time, 60000);
+    CHECK_EQ_INT(c.max_world_size, 29999984);
+    CHECK(!c.enable_rcon && !c.enable_query && !c.white_list && !c.enforce_whitelist);
+    CHECK(c.broadcast_rcon_to_ops && c.pvp && c.allow_nether && c.enforce_secure_profile);
+    CHECK(strcmp(c.initial_enabled_packs, "vanilla") == 0);
+    static const char *const bad[] = {
+        "rcon.port=0",         "rcon.port=65536",       "query.port=x",
+        "enable-rcon=yes",     "white-list=1",          "rate-limit=-1",
+        "max-world-size=0",    "spawn-protection=-1",   "player-idle-timeout=-5",
+        "admin-http-port=70000", "resource-pack-sha1=abc", "function-permission-level=5",
+        "max-tick-time=-2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = 0;
+        int rc = config_parse(bad[i], strlen(bad[i]), &c, err, sizeof err);
+        if (rc != -1 || !err[0]) {
+            fprintf(stderr, "    '%s' accepted\n", bad[i]);
+            test_failures++;
+        }
+    }
+    const char good[] = "resource-pack-sha1=0123456789abcdef0123456789ABCDEF01234567\n"
+                        "max-tick-time=-1\nadmin-http-port=0\nrcon.password=p=ss\\:word\n";
+    CHECK_EQ_INT(config_parse(good, sizeof good - 1, &c, err, sizeof err), 0);
+    CHECK_EQ_INT(c.admin_http_port, 0);
+    CHECK(strcmp(c.rcon_password, "p=ss:word") == 0);
+    /* a value longer than its field is an error, never silently cut */
+    char *longv = malloc(6000);
+    memcpy(longv, "motd=", 5);
+    memset(longv + 5, 'm', 5000);
+    CHECK_EQ_INT(config_parse(longv, 5005, &c, err, sizeof err), -1);
+    memcpy(longv, "generator-settings=", 19);
+    memset(longv + 19, 'g', 1100);
+    CHECK_EQ_INT(config_parse(longv, 19 + 1100, &c, err, sizeof err), -1);
+    free(longv);
+}
+
+TEST(config_replace_key_edits_one_line_and_keeps_the_rest)
+{
+    const char text[] = "#Minecraft server properties\n"
+                        "motd=Hi \\u00e9\n"
+                        "white-list = false\n"
+                        "pvp=true";
+    size_t n;
+    char *out = config_replace_key(text, sizeof text - 1, "white-list", "true", &n);
+    CHECK(out && strcmp(out, "#Minecraft server properties\nmotd=Hi \\u00e9\nwhite-list=true\n"
+                             "pvp=true") == 0);
+    CHECK_EQ_INT(n, strlen(out));
+    free(out);
+    out = config_replace_key(text, sizeof text - 1, "enforce-whitelist", "true", &n);
+    CHECK(out && strcmp(out, "#Minecraft server properties\nmotd=Hi \\u00e9\nwhite-list = "
+                             "false\npvp=true\nenforce-whitelist=true\n") == 0);
+    free(out);
+    /* a continued line is replaced whole; the value is escaped */
+    const char cont[] = "motd=a\\\n  b\nx=1\n";
+    out = config_replace_key(cont, sizeof cont - 1, "motd", "c:d\n\xc3\xa9", &n);
+    CHECK(out && strcmp(out, "motd=c\\:d\\n\\u00E9\nx=1\n") == 0);
+    free(out);
+    out = config_replace_key("", 0, "white-list", "false", &n);
+    CHECK(out && strcmp(out, "white-list=false\n") == 0);
+    free(out);
+}
