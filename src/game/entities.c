@@ -287,10 +287,22 @@ static int32_t cell_get(int32_t x, int32_t z)
     c->used = true;
     c->active = false;
     cells_used++;
+    /* A rehash relinks every used cell, this one included: link it by hand
+     * only when no rehash happened (linking it again made it point at itself). */
+    uint32_t old_nb = nbuckets;
     if (cells_used > nbuckets) cell_rehash();
-    uint32_t h = cell_hash(x, z);
-    c->hnext = buckets[h];
-    buckets[h] = i;
+    if (nbuckets == old_nb) {
+        if (!nbuckets) { /* no table at all: out of memory */
+            c->used = false;
+            cells_used--;
+            c->hnext = free_cell;
+            free_cell = i;
+            return -1;
+        }
+        uint32_t h = cell_hash(x, z);
+        c->hnext = buckets[h];
+        buckets[h] = i;
+    }
     return i;
 }
 
