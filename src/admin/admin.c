@@ -58,10 +58,12 @@ int admin_listen(const char *what, const char *ip, int port, int type)
         return -1;
     }
     int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    /* TCP: rebind over TIME_WAIT after a restart. Not for UDP, where it
+     * would let two servers share (and split) one Query port. */
+    if (type == SOCK_STREAM) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (bind(fd, (struct sockaddr *)&ss, sl) < 0) {
-        log_error("%s: cannot listen on %s:%d: %s; %s stays off", what, host, port,
-                  strerror(errno), what);
+        log_warn("%s: cannot listen on %s:%d: %s; %s stays off", what, host, port, strerror(errno),
+                 what);
         close(fd);
         return -1;
     }

@@ -68,7 +68,8 @@ static const char script[] =
     " let top=50;for(const p of h)top=Math.max(top,p[3]);top=Math.ceil(top/10)*10;\n"
     " const pw=W-L-R,ph=H-T-B;g.strokeStyle='#2c333d';g.fillStyle='#9aa7b4';g.lineWidth=1;\n"
     " for(let i=0;i<=4;i++){const y=T+ph*i/4;g.beginPath();g.moveTo(L,y);g.lineTo(W-R,y);"
-    "g.stroke();g.fillText(String(20-5*i),4,y+4);g.fillText((top*(4-i)/4).toFixed(0)+' ms',"
+    "g.stroke();g.fillText(String(20-5*i),4,y+4);const ms=top*(4-i)/4;g.fillText(ms.toFixed("
+    "ms%1?1:0)+' ms',"
     "W-R+4,y+4)}\n"
     " if(h.length<1)return 0;const t0=h[0][0],t1=Math.max(h[h.length-1][0],t0+1000);\n"
     " const X=t=>L+pw*(t-t0)/(t1-t0);\n"
@@ -130,8 +131,8 @@ static void csp_hash(const char *s, char *out, size_t cap)
 static void build(void)
 {
     if (page) return;
-    size_t n = strlen(page_head) + strlen(style) + strlen(page_body) + strlen(script) +
-               strlen(page_tail);
+    size_t n =
+        strlen(page_head) + strlen(style) + strlen(page_body) + strlen(script) + strlen(page_tail);
     page = malloc(n + 1);
     if (!page) return;
     snprintf(page, n + 1, "%s%s%s%s%s", page_head, style, page_body, script, page_tail);

@@ -201,10 +201,11 @@ typedef struct http_client {
     char in[HTTP_HEAD_MAX];
     size_t in_len, scan;
     buf_t out;
-    bool closing; /* close once out is flushed */
-    bool closed;  /* off epoll, waiting for http_pass to free it */
-    bool reading; /* EPOLLIN armed */
-    bool writing; /* EPOLLOUT armed */
+    bool closing;       /* close once out is flushed */
+    bool lingering;     /* sent everything, write side shut: draining input until EOF */
+    bool closed;        /* off epoll, waiting for http_pass to free it */
+    bool reading;       /* EPOLLIN armed */
+    bool writing;       /* EPOLLOUT armed */
     int64_t active_ms;  /* last byte in or out */
     int64_t request_ms; /* first byte of the head being read; 0 none */
     struct http_client *prev, *next, *next_free;
@@ -223,6 +224,7 @@ static const char *status_text(int code)
 {
     switch (code) {
     case 200: return "OK";
+    case 204: return "No Content";
     case 400: return "Bad Request";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
@@ -292,10 +294,26 @@ static void client_flush(http_client *c)
     }
     if (!c->out.len) {
         buf_shrink_if_idle(&c->out, 256u << 10);
-        if (c->closing) {
-            client_close(c);
+        if (c->closing && !c->lingering) {
+            /* Lingering close: shut our side, then read and drop what the
+             * client still sends, so its unread request does not turn into
+             * a reset that destroys the answer in flight (RFC 9112 9.6). */
+            if (!c->in_len && !c->request_ms) {
+                client_close(c);
+                return;
+            }
+            shutdown(c->fd, SHUT_WR);
+            c->lingering = true;
+            c->active_ms = H.now_ms;
+            c->in_len = 0;
+            if (!c->reading || c->writing) {
+                c->reading = true;
+                c->writing = false;
+                client_events(c);
+            }
             return;
         }
+        if (c->lingering) return;
     }
     bool want_write = c->out.len > 0;
     bool want_read = !c->closing && c->out.len < HTTP_OUT_PAUSE;
@@ -309,15 +327,15 @@ static void client_flush(http_client *c)
 static void respond(http_client *c, const struct http_request *req, int code, const char *type,
                     const char *body, size_t len, const char *extra_headers)
 {
-    char head[768];
+    char head[768], length[96] = "";
     bool keep = req && req->keep_alive && !c->closing && code < 400;
+    if (code != 204) /* a 204 carries neither (RFC 9110 8.6) */
+        snprintf(length, sizeof length, "Content-Type: %s\r\nContent-Length: %zu\r\n", type, len);
     int n = snprintf(head, sizeof head,
-                     "HTTP/1.1 %d %s\r\n%sServer: mcserv\r\nContent-Type: %s\r\n"
-                     "Content-Length: %zu\r\nCache-Control: no-store\r\n"
+                     "HTTP/1.1 %d %s\r\n%sServer: mcserv\r\n%sCache-Control: no-store\r\n"
                      "X-Content-Type-Options: nosniff\r\n%s%s\r\n",
-                     code, status_text(code), date_header(), type, len,
-                     extra_headers ? extra_headers : "",
-                     keep ? "" : "Connection: close\r\n");
+                     code, status_text(code), date_header(), length,
+                     extra_headers ? extra_headers : "", keep ? "" : "Connection: close\r\n");
     buf_append(&c->out, head, (size_t)n);
     if (!req || req->method != HTTP_HEAD) buf_append(&c->out, body, len);
     if (c->out.failed) {
@@ -346,7 +364,8 @@ static void route(http_client *c, const struct http_request *req)
     }
     const char *path = req->path;
     bool known = strcmp(path, "/") == 0 || strcmp(path, "/metrics") == 0 ||
-                 strcmp(path, "/api/status") == 0 || strcmp(path, "/healthz") == 0;
+                 strcmp(path, "/api/status") == 0 || strcmp(path, "/healthz") == 0 ||
+                 strcmp(path, "/favicon.ico") == 0;
     if (!known) {
         respond_error(c, req, 404);
         return;
@@ -362,6 +381,8 @@ static void route(http_client *c, const struct http_request *req)
     } else if (strcmp(path, "/api/status") == 0) {
         const char *json = status_api_json(&len);
         respond(c, req, 200, "application/json", json, len, NULL);
+    } else if (strcmp(path, "/favicon.ico") == 0) { /* browsers ask; there is none */
+        respond(c, req, 204, "image/x-icon", "", 0, NULL);
     } else if (strcmp(path, "/healthz") == 0) {
         respond(c, req, 200, "text/plain; charset=utf-8", "ok\n", 3, NULL);
     } else {
@@ -398,6 +419,20 @@ static void process(http_client *c)
     }
 }
 
+/* Lingering: input is read and dropped until EOF (bounded by HTTP_LINGER_MS). */
+static void linger_read(http_client *c)
+{
+    char sink[4096];
+    for (int rounds = 0; rounds < 16; rounds++) {
+        ssize_t n = recv(c->fd, sink, sizeof sink, 0);
+        if (n > 0) continue;
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+        client_close(c);
+        return;
+    }
+}
+
 static void client_read(http_client *c)
 {
     for (int rounds = 0; rounds < 4 && !c->closed; rounds++) {
@@ -430,6 +465,10 @@ static void client_event(server_watch *w, uint32_t events)
     H.now_ms = srv->now_ms;
     if (events & EPOLLERR) {
         client_close(c);
+        return;
+    }
+    if (c->lingering) {
+        linger_read(c);
         return;
     }
     if (events & (EPOLLIN | EPOLLHUP | EPOLLRDHUP)) client_read(c);
@@ -492,9 +531,15 @@ void http_pass(int64_t now_ms)
         bool idle = !c->in_len && !c->out.len && now_ms - c->active_ms > HTTP_IDLE_MS;
         bool slow_head = c->request_ms && now_ms - c->request_ms > HTTP_READ_MS;
         bool stuck = c->out.len && now_ms - c->active_ms > HTTP_WRITE_MS;
+        if (c->lingering) {
+            idle = now_ms - c->active_ms > HTTP_LINGER_MS;
+            slow_head = stuck = false;
+        }
         if (idle || slow_head || stuck) {
             log_debug("[http %s] closed: %s", c->addr,
-                      idle ? "idle" : slow_head ? "request head too slow" : "not reading");
+                      idle        ? "idle"
+                      : slow_head ? "request head too slow"
+                                  : "not reading");
             client_close(c);
         }
     }
@@ -523,8 +568,7 @@ int http_start(const struct server_config *cfg)
         return -1;
     }
     log_info("HTTP admin endpoint on http://%s:%d/ (/metrics, /api/status, /healthz)%s",
-             cfg->admin_http_address[0] ? cfg->admin_http_address : "0.0.0.0",
-             cfg->admin_http_port,
+             cfg->admin_http_address[0] ? cfg->admin_http_address : "0.0.0.0", cfg->admin_http_port,
              H.loopback ? "" : "; it is not on a loopback address: keep it behind a firewall");
     return 0;
 }

@@ -7,6 +7,7 @@
  *   GET /metrics     Prometheus text format 0.0.4 (admin/metrics.h)
  *   GET /api/status  JSON (admin/status_api.h), rebuilt at most once per tick
  *   GET /healthz     "ok"
+ *   GET /favicon.ico 204 (browsers ask for it)
  *   HEAD of each; anything else 404, other methods 405.
  *
  * Request head grammar accepted (RFC 9112, strictly; anything else is a
@@ -29,7 +30,9 @@
  *      |                                  \--Connection: close--> CLOSING
  *      +--idle HTTP_IDLE_MS with nothing pending, or a head not complete
  *         within HTTP_READ_MS, or output stuck HTTP_WRITE_MS--> closed
- *   CLOSING --output flushed--> closed
+ *   CLOSING --output flushed--> closed, or, with unread input (a refused
+ *      request): write side shut, input read and dropped until EOF or
+ *      HTTP_LINGER_MS --> closed
  *
  * Invariants:
  *  1. At most HTTP_MAX_CLIENTS connections; more are accepted and closed.
@@ -50,16 +53,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HTTP_HEAD_MAX     8192
-#define HTTP_TARGET_MAX   2048
-#define HTTP_HEADERS_MAX  64
-#define HTTP_HOST_MAX     255
-#define HTTP_MAX_CLIENTS  64
-#define HTTP_OUT_MAX      (8u << 20)
-#define HTTP_OUT_PAUSE    (1u << 20)
-#define HTTP_IDLE_MS      30000
-#define HTTP_READ_MS      10000
-#define HTTP_WRITE_MS     30000
+#define HTTP_HEAD_MAX    8192
+#define HTTP_TARGET_MAX  2048
+#define HTTP_HEADERS_MAX 64
+#define HTTP_HOST_MAX    255
+#define HTTP_MAX_CLIENTS 64
+#define HTTP_OUT_MAX     (8u << 20)
+#define HTTP_OUT_PAUSE   (1u << 20)
+#define HTTP_IDLE_MS     30000
+#define HTTP_READ_MS     10000
+#define HTTP_WRITE_MS    30000
+#define HTTP_LINGER_MS   2000 /* draining a refused request before closing */
 
 enum http_method { HTTP_GET, HTTP_HEAD, HTTP_OTHER };
 

@@ -157,8 +157,8 @@ static size_t full_stat(const struct query_info *in, uint8_t *out, size_t cap)
     struct qw w = {out, 0, cap, true};
     qw_bytes(&w, "\x00\x00\x00\x00\x00", 5); /* type, session id (rewritten per reply) */
     qw_bytes(&w, "splitnum\x00\x80\x00", 11);
-    const char *kv[] = {"hostname", in->motd, "gametype", "SMP", "game_id", "MINECRAFT",
-                        "version", in->version, "plugins", in->plugins, "map", in->map};
+    const char *kv[] = {"hostname", in->motd,    "gametype", "SMP",       "game_id", "MINECRAFT",
+                        "version",  in->version, "plugins",  in->plugins, "map",     in->map};
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++) qw_str(&w, kv[i]);
     qw_str(&w, "numplayers");
     qw_int(&w, in->numplayers);
@@ -179,9 +179,9 @@ static size_t full_stat(const struct query_info *in, uint8_t *out, size_t cap)
     return w.ok ? w.len : 0;
 }
 
-size_t query_handle(struct query_state *st, const uint8_t *p, size_t n,
-                    const struct sockaddr *from, socklen_t fromlen, int64_t now_ms,
-                    query_info_fn info, void *arg, uint8_t *out, size_t cap)
+size_t query_handle(struct query_state *st, const uint8_t *p, size_t n, const struct sockaddr *from,
+                    socklen_t fromlen, int64_t now_ms, query_info_fn info, void *arg, uint8_t *out,
+                    size_t cap)
 {
     uint8_t addr[20];
     if (n < 7 || p[0] != 0xFE || p[1] != 0xFD || cap < 32) return 0;
@@ -201,11 +201,12 @@ size_t query_handle(struct query_state *st, const uint8_t *p, size_t n,
     if (type == 9) {
         out[0] = 9;
         memcpy(out + 1, sid, 4);
-        int len = snprintf((char *)out + 5, cap - 5, "%d", (int)query_token(st, from, fromlen, epoch));
+        int len =
+            snprintf((char *)out + 5, cap - 5, "%d", (int)query_token(st, from, fromlen, epoch));
         return 5 + (size_t)len + 1; /* with the NUL snprintf wrote */
     }
-    int32_t tok = (int32_t)((uint32_t)p[7] << 24 | (uint32_t)p[8] << 16 | (uint32_t)p[9] << 8 |
-                            p[10]);
+    int32_t tok =
+        (int32_t)((uint32_t)p[7] << 24 | (uint32_t)p[8] << 16 | (uint32_t)p[9] << 8 | p[10]);
     if (tok != query_token(st, from, fromlen, epoch) &&
         tok != query_token(st, from, fromlen, epoch - 1))
         return 0;

@@ -46,13 +46,13 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#define QUERY_EPOCH_MS     30000
-#define QUERY_CACHE_MS     5000
-#define QUERY_REPLY_MAX    8192
-#define QUERY_RATE         10 /* per second per source */
-#define QUERY_BURST        20
-#define QUERY_GLOBAL_RATE  2000
-#define QUERY_SOURCES      1024
+#define QUERY_EPOCH_MS    30000
+#define QUERY_CACHE_MS    5000
+#define QUERY_REPLY_MAX   8192
+#define QUERY_RATE        10 /* per second per source */
+#define QUERY_BURST       20
+#define QUERY_GLOBAL_RATE 2000
+#define QUERY_SOURCES     1024
 
 /* What a stat reply says (filled by the server when a valid stat request arrives). */
 struct query_info {
@@ -82,9 +82,9 @@ typedef void (*query_info_fn)(struct query_info *out, void *arg);
 
 /* Handles one datagram from `from`: writes the reply into out and returns
  * its length, or 0 for no reply (invariants 2, 3, 5). */
-size_t query_handle(struct query_state *st, const uint8_t *p, size_t n,
-                    const struct sockaddr *from, socklen_t fromlen, int64_t now_ms,
-                    query_info_fn info, void *arg, uint8_t *out, size_t cap);
+size_t query_handle(struct query_state *st, const uint8_t *p, size_t n, const struct sockaddr *from,
+                    socklen_t fromlen, int64_t now_ms, query_info_fn info, void *arg, uint8_t *out,
+                    size_t cap);
 /* The challenge token for a sender in a given epoch (tests). */
 int32_t query_token(const struct query_state *st, const struct sockaddr *from, socklen_t fromlen,
                     int64_t epoch);

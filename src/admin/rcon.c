@@ -255,7 +255,7 @@ static void login(rcon_client *c, const struct rcon_packet *p)
     if (!ok) {
         int fails = rcon_limiter_fail(&R.lim, c->key, now);
         log_warn("RCON: wrong password from %s (%d in a row%s)", c->addr, fails,
-                 fails >= RCON_BLOCK_AFTER ? "; the address is blocked for an hour"
+                 fails >= RCON_BLOCK_AFTER  ? "; the address is blocked for an hour"
                  : fails >= RCON_FREE_TRIES ? "; backing off"
                                             : "");
         auth_failure(c);
@@ -383,8 +383,7 @@ static void accept_event(server_watch *w, uint32_t events)
         }
         if (R.count >= RCON_MAX_CLIENTS) {
             admin_stats.rcon_refused++;
-            log_warn("RCON: refusing %s: %d clients connected (the limit)", addr,
-                     RCON_MAX_CLIENTS);
+            log_warn("RCON: refusing %s: %d clients connected (the limit)", addr, RCON_MAX_CLIENTS);
             close(fd);
             continue;
         }

@@ -47,18 +47,18 @@
 
 #include "core/buf.h"
 
-#define RCON_MAX_LENGTH   1456 /* 1460-byte read buffer minus the length field */
-#define RCON_CHUNK        4096
-#define RCON_MAX_CLIENTS  4
-#define RCON_AUTH_MS      5000
-#define RCON_IDLE_MS      600000
-#define RCON_OUT_MAX      (4u << 20)
-#define RCON_CAPTURE_MAX  (1u << 20)
-#define RCON_FREE_TRIES   3
-#define RCON_BACKOFF_MS   1000
-#define RCON_BACKOFF_MAX  60000
-#define RCON_BLOCK_AFTER  10
-#define RCON_BLOCK_MS     3600000
+#define RCON_MAX_LENGTH    1456 /* 1460-byte read buffer minus the length field */
+#define RCON_CHUNK         4096
+#define RCON_MAX_CLIENTS   4
+#define RCON_AUTH_MS       5000
+#define RCON_IDLE_MS       600000
+#define RCON_OUT_MAX       (4u << 20)
+#define RCON_CAPTURE_MAX   (1u << 20)
+#define RCON_FREE_TRIES    3
+#define RCON_BACKOFF_MS    1000
+#define RCON_BACKOFF_MAX   60000
+#define RCON_BLOCK_AFTER   10
+#define RCON_BLOCK_MS      3600000
 #define RCON_LIMITER_SLOTS 256
 
 enum { RCON_RESPONSE = 0, RCON_COMMAND = 2, RCON_AUTH_RESPONSE = 2, RCON_AUTH = 3 };

@@ -36,9 +36,10 @@ void status_api_pass(int64_t now_ms)
     S.next_ms = now_ms + 1000;
     struct tickstat_summary t;
     tickstat_summarize(20, &t);
+    if (!t.ticks) return; /* before the first tick: nothing to say yet */
     struct sample *s = &S.ring[S.next];
     s->unix_ms = clock_wall_ms();
-    s->tps = (float)(t.ticks ? t.tps : 0);
+    s->tps = (float)t.tps;
     s->mspt_median = (float)t.median_ms;
     s->mspt_max = (float)t.max_ms;
     s->players = (uint32_t)srv->player_count;

@@ -128,6 +128,17 @@ static const struct key_def keys[] = {
     STR("mcserv-tab-footer", "", tab_footer),
     STR("admin-http-address", "127.0.0.1", admin_http_address),
     INT("admin-http-port", "25585", admin_http_port, 0, 65535),
+    INT("connection-throttle", "4000", connection_throttle, 0, 3600000),
+    INT("max-connections-per-ip", "16", max_connections_per_ip, 0, 1000000),
+    INT("max-prelogin-connections", "256", max_prelogin_connections, 0, 1000000),
+    BOOL("limits-exempt-loopback", "true", limits_exempt_loopback),
+    INT("packet-limit-interval", "7", packet_limit_interval, 1, 60),
+    INT("packet-limit-max-rate", "500", packet_limit_max_rate, 0, 1000000),
+    INT("slow-client-timeout", "20000", slow_client_timeout, 0, 3600000),
+    INT("debug-chunk-gen-delay-ms", "0", debug_chunk_gen_delay_ms, 0, 60000),
+    INT("debug-disk-latency-ms", "0", debug_disk_latency_ms, 0, 60000),
+    INT("debug-tick-stall-ms", "0", debug_tick_stall_ms, 0, 600000),
+    INT("debug-tick-stall-interval", "600", debug_tick_stall_interval, 1, 72000),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -151,7 +162,11 @@ static const char new_file_header[] =
     "# admin-http-address, admin-http-port (mcserv): /metrics, /api/status,\n"
     "# /healthz and a dashboard over HTTP (port 0 = off). Keep it private.\n"
     "# enable-rcon: rcon.port binds to server-ip (all interfaces when empty):\n"
-    "# firewall it; never expose RCON to the internet (docs/operations.md).\n";
+    "# firewall it; never expose RCON to the internet (docs/operations.md).\n"
+    "# connection-throttle (ms between logins from one address), max-connections-\n"
+    "# per-ip, max-prelogin-connections, limits-exempt-loopback, packet-limit-\n"
+    "# interval/max-rate, slow-client-timeout: abuse limits (docs/hardening.md).\n"
+    "# debug-*: fault injection for tests only; keep them 0.\n";
 
 void config_defaults(struct server_config *cfg)
 {
@@ -291,7 +306,9 @@ static int next_pair(const char *text, size_t len, size_t *pos, char *key, size_
         val[0] = 0;
     } else {
         val[o < vcap ? o : vcap - 1] = 0;
-        if (o >= vcap) val[vcap - 1] = 1; /* overflow marker: caught by length checks */
+        if (o >= vcap) /* too long: a marker keeps the length at vcap - 1, which every
+                        * length check refuses; the NUL stays in place */
+            val[vcap - 2] = 1;
     }
     *pos = i;
     return 1;
@@ -319,8 +336,9 @@ static int apply(const struct key_def *k, const char *val, struct server_config 
         bool hex = n == 40;
         for (size_t i = 0; hex && i < n; i++) hex = isxdigit((unsigned char)val[i]) != 0;
         if (n && !hex) {
-            snprintf(err, errlen, "%s: expected 40 hexadecimal digits (a SHA-1) or nothing, got '%s'",
-                     k->key, val);
+            snprintf(err, errlen,
+                     "%s: expected 40 hexadecimal digits (a SHA-1) or nothing, got '%s'", k->key,
+                     val);
             return -1;
         }
         memcpy(field, val, n + 1);

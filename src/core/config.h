@@ -64,19 +64,19 @@ struct server_config {
     char tab_header[256];                  /* mcserv: tab list header text ("" = none) */
     char tab_footer[256];
     /* Operations (game/lists.c, admin/, net/server.c; docs/operations.md) */
-    bool white_list;               /* changed at runtime by /whitelist on|off */
-    bool enforce_whitelist;        /* kick unlisted players when the list changes */
-    int spawn_protection;          /* radius in blocks around the spawn; 0 off */
-    int player_idle_timeout;       /* minutes; 0 off */
-    int rate_limit;                /* packets per second per connection; 0 off */
+    bool white_list;         /* changed at runtime by /whitelist on|off */
+    bool enforce_whitelist;  /* kick unlisted players when the list changes */
+    int spawn_protection;    /* radius in blocks around the spawn; 0 off */
+    int player_idle_timeout; /* minutes; 0 off */
+    int rate_limit;          /* packets per second per connection; 0 off */
     bool enable_rcon;
     int rcon_port;
     char rcon_password[256];
     bool broadcast_rcon_to_ops;
     bool enable_query;
     int query_port;
-    char admin_http_address[64];   /* mcserv: the HTTP admin endpoint's address */
-    int admin_http_port;           /* mcserv: 0 = no HTTP endpoint */
+    char admin_http_address[64]; /* mcserv: the HTTP admin endpoint's address */
+    int admin_http_port;         /* mcserv: 0 = no HTTP endpoint */
     /* Vanilla keys validated and kept for what reads them later. */
     bool allow_flight, allow_nether, pvp, force_gamemode, generate_structures;
     bool spawn_animals, spawn_monsters, spawn_npcs, enable_command_block;
@@ -92,6 +92,19 @@ struct server_config {
     char initial_enabled_packs[256];
     char initial_disabled_packs[256];
     char text_filtering_config[256];
+    /* Limits and abuse (net/limits.c; docs/hardening.md) */
+    int connection_throttle;      /* ms between logins from one address (Bukkit); 0 off */
+    int max_connections_per_ip;   /* open connections from one address; 0 off */
+    int max_prelogin_connections; /* connections not yet playing, all addresses; 0 off */
+    bool limits_exempt_loopback;  /* 127/8 and ::1 skip the per-address rules */
+    int packet_limit_interval;    /* seconds of the packet limiter's window (Paper: 7) */
+    int packet_limit_max_rate;    /* packets per second over that window, then kick; 0 off */
+    int slow_client_timeout;      /* ms with output queued and none sent, then drop; 0 off */
+    /* Fault injection for tests (docs/hardening.md); 0 = off */
+    int debug_chunk_gen_delay_ms;  /* sleep per generated chunk, on the worker */
+    int debug_disk_latency_ms;     /* sleep before each file open/read/write/fsync/rename */
+    int debug_tick_stall_ms;       /* one tick sleeps this long ... */
+    int debug_tick_stall_interval; /* ... every this many ticks */
 };
 
 /* Fills cfg with vanilla defaults. */

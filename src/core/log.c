@@ -42,8 +42,8 @@ int log_rotate(const char *dir, const char *file, char *note, size_t cap)
         char probe[4200];
         snprintf(probe, sizeof probe, "%s/%04d-%02d-%02d-%d.log.gz", dir, tm.tm_year + 1900,
                  tm.tm_mon + 1, tm.tm_mday, n);
-        snprintf(dst, sizeof dst, "%s/%04d-%02d-%02d-%d.log", dir, tm.tm_year + 1900,
-                 tm.tm_mon + 1, tm.tm_mday, n);
+        snprintf(dst, sizeof dst, "%s/%04d-%02d-%02d-%d.log", dir, tm.tm_year + 1900, tm.tm_mon + 1,
+                 tm.tm_mday, n);
         if (access(probe, F_OK) != 0 && access(dst, F_OK) != 0) break;
     }
     if (big) {
@@ -71,8 +71,8 @@ int log_rotate(const char *dir, const char *file, char *note, size_t cap)
     if (rc == 0)
         snprintf(note, cap, "compressed the previous log to %s", dst);
     else
-        snprintf(note, cap, "cannot compress %s to %s: %s; it is kept (appending to it)", path,
-                 dst, strerror(-rc));
+        snprintf(note, cap, "cannot compress %s to %s: %s; it is kept (appending to it)", path, dst,
+                 strerror(-rc));
     if (z) libdeflate_free_compressor(z);
     free(raw);
     free(gz);

@@ -21,7 +21,12 @@
  * Feedback follows vanilla's CommandSourceStack: success goes to the source;
  * "logged" successes also go to every other operator as gray italic
  * [Name: message] and to the console; failures are red. The console's
- * output goes to the log (stderr and logs/latest.log).
+ * output goes to the log (stderr and logs/latest.log); RCON's (a console
+ * source named "Rcon" with a capture buffer, cmd_run_capture) goes back to
+ * the RCON client as plain text.
+ *
+ * The whitelist and ban commands keep their English patterns here
+ * (lists_en) for console and RCON text until chat.c's table has them.
  */
 #include "game/commands.h"
 
@@ -1161,15 +1166,9 @@ static void source_of_player(struct source *s, conn *c)
 
 static void source_console(struct source *s)
 {
-    *s = (struct source){NULL,
-                         "Server",
-                         CONSOLE_LEVEL,
-                         floor(srv->spawn_x),
-                         srv->spawn_y,
-                         floor(srv->spawn_z),
-                         0,
-                         0,
-                         NULL};
+    *s = (struct source){
+        NULL, "Server", CONSOLE_LEVEL, floor(srv->spawn_x), srv->spawn_y, floor(srv->spawn_z),
+        0,    0,        NULL};
 }
 
 /* English patterns of the keys only the list commands use (chat.c has the
@@ -1250,9 +1249,9 @@ static void success(cmd_ctx *x, bool logged, const char *key, const chat_arg *a,
     chat_tr_json(&j, NULL, key, a, n);
     chat_tr_plain(&plain, en_pattern(key), a, n);
     send_json(s, &j, &plain);
-    bool to_ops = s->c                ? true
-                  : s->capture        ? srv->cfg.broadcast_rcon_to_ops
-                                      : srv->cfg.broadcast_console_to_ops;
+    bool to_ops = s->c         ? true
+                  : s->capture ? srv->cfg.broadcast_rcon_to_ops
+                               : srv->cfg.broadcast_console_to_ops;
     if (logged && s->capture && !plain.failed) /* vanilla: the console hears RCON's actions */
         log_info("[%s: %.*s]", s->name, (int)plain.len, (const char *)plain.data);
     if (logged && to_ops) {
@@ -2402,7 +2401,8 @@ static int ex_ban_ip(cmd_ctx *x)
     const struct cmd_value *tv = cmd_arg(x->ps, "target");
     char target[128], ip[LIST_IP_MAX];
     size_t tlen = tv->end - tv->start;
-    snprintf(target, sizeof target, "%.*s", (int)(tlen < 127 ? tlen : 127), x->ps->line + tv->start);
+    snprintf(target, sizeof target, "%.*s", (int)(tlen < 127 ? tlen : 127),
+             x->ps->line + tv->start);
     if (lists_normalize_ip(target, ip) < 0) {
         conn *c = tlen <= 16 ? player_by_name(target) : NULL;
         char raw[sizeof c->addr];
@@ -2475,7 +2475,8 @@ static int ex_pardon_ip(cmd_ctx *x)
     const struct cmd_value *tv = cmd_arg(x->ps, "target");
     char target[128], ip[LIST_IP_MAX];
     size_t tlen = tv->end - tv->start;
-    snprintf(target, sizeof target, "%.*s", (int)(tlen < 127 ? tlen : 127), x->ps->line + tv->start);
+    snprintf(target, sizeof target, "%.*s", (int)(tlen < 127 ? tlen : 127),
+             x->ps->line + tv->start);
     if (lists_normalize_ip(target, ip) < 0) {
         failure0(x, "commands.pardonip.invalid");
         return -1;
@@ -2726,8 +2727,8 @@ static void suggest_children(const cmd_tree *t, int node, int level, const char 
             if (ch->suggest == SUG_OPS)
                 for (size_t i = 0; i < ops_count(); i++) suggest(cp, word, wlen, ops_get(i)->name);
             if (ch->suggest == SUG_WHITELISTED || ch->suggest == SUG_BANNED) {
-                enum list_kind k = ch->suggest == SUG_WHITELISTED ? LIST_WHITELIST
-                                                                  : LIST_BANNED_PLAYERS;
+                enum list_kind k =
+                    ch->suggest == SUG_WHITELISTED ? LIST_WHITELIST : LIST_BANNED_PLAYERS;
                 for (size_t i = 0; i < lists_count(k); i++)
                     suggest(cp, word, wlen, lists_get(k, i)->name);
             }

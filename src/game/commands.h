@@ -1,9 +1,9 @@
 /*
  * commands.h — the command dispatcher shared by players, the console (stdin)
- * and RCON (admin/rcon.c, through cmd_run_capture): a Brigadier tree (sent to clients as Declare Commands so
- * they complete and check commands as they type), a parser that follows
- * Brigadier and vanilla's argument types, permission levels, and the
- * built-in commands (docs/commands.md lists them).
+ * and RCON (admin/rcon.c, through cmd_run_capture): a Brigadier tree (sent
+ * to clients as Declare Commands so they complete and check commands as they
+ * type), a parser that follows Brigadier and vanilla's argument types,
+ * permission levels, and the built-in commands (docs/commands.md lists them).
  *
  * Invariants:
  *  1. One tree, built once from a static spec; a client sees exactly the

@@ -32,6 +32,7 @@
 #include "data/block_table.h"
 #include "data/blocks.h"
 #include "game/packets.h"
+#include "game/ops.h"
 #include "game/play.h"
 #include "proto/nbt.h"
 
@@ -47,6 +48,19 @@ static bool reachable(const player *p, int32_t x, int32_t y, int32_t z)
 {
     double dx = x + 0.5 - p->x, dy = y + 0.5 - (p->y + 1.62), dz = z + 0.5 - p->z;
     return dx * dx + dy * dy + dz * dz <= REACH_SQ;
+}
+
+/*
+ * Vanilla's spawn protection: within `spawn-protection` blocks (square) of
+ * the world spawn only operators may change blocks; off when the radius is 0
+ * or nobody is an operator.
+ */
+static bool spawn_protected(const player *p, int32_t x, int32_t z)
+{
+    int r = srv->cfg.spawn_protection;
+    if (r <= 0 || p->op_level > 0 || ops_count() == 0) return false;
+    int32_t sx = (int32_t)floor(srv->spawn_x), sz = (int32_t)floor(srv->spawn_z);
+    return abs(x - sx) <= r && abs(z - sz) <= r;
 }
 
 static void ack(player *p, int32_t sequence)
@@ -119,7 +133,7 @@ void interact_block_dig(conn *c, rd_t *r)
     }
     uint16_t st;
     if (!reachable(p, x, y, z) || world_get_block(&srv->world, x, y, z, &st) < 0 ||
-        p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR) {
+        p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR || spawn_protected(p, x, z)) {
         resync(c, x, y, z);
         return;
     }
@@ -206,6 +220,7 @@ void interact_block_place(conn *c, rd_t *r)
     uint16_t target;
     uint16_t state = (uint16_t)item_info[item].block_state;
     if (world_get_block(&srv->world, tx, ty, tz, &target) < 0 || !replaceable(target) ||
+        spawn_protected(p, tx, tz) ||
         ((block_info[block_of_state[state]].flags & BLOCK_FLAG_SOLID) &&
          blocks_a_player(tx, ty, tz)) ||
         play_set_block(tx, ty, tz, state) < 0) {

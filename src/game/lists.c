@@ -86,7 +86,7 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
     if (!len || len > n || s[0] > 0xF4) return 0;
     for (size_t i = 1; i < len; i++)
         if ((s[i] & 0xC0) != 0x80) return 0;
-    if (len == 3 && s[0] == 0xE0 && s[1] < 0xA0) return 0; /* overlong */
+    if (len == 3 && s[0] == 0xE0 && s[1] < 0xA0) return 0;  /* overlong */
     if (len == 3 && s[0] == 0xED && s[1] >= 0xA0) return 0; /* surrogates */
     if (len == 4 && s[0] == 0xF0 && s[1] < 0x90) return 0;  /* overlong */
     if (len == 4 && s[0] == 0xF4 && s[1] >= 0x90) return 0; /* past U+10FFFF */
@@ -203,8 +203,8 @@ static void opt_text(json_t *o, const char *key, char *out, size_t cap, const ch
     lists_copy_utf8(out, cap, s, len); /* stops at an embedded "\u0000" */
 }
 
-int lists_parse(enum list_kind k, const char *text, size_t len, struct list_entry **out,
-                size_t *n, char *err, size_t errlen)
+int lists_parse(enum list_kind k, const char *text, size_t len, struct list_entry **out, size_t *n,
+                char *err, size_t errlen)
 {
     *out = NULL;
     *n = 0;
@@ -752,8 +752,8 @@ static void reload_run(job *jb, worker_ctx *w)
         return;
     }
     if (r->rc < 0) return;
-    if (lists_parse(LIST_WHITELIST, (const char *)text, len, &r->e, &r->n, r->err,
-                    sizeof r->err) < 0)
+    if (lists_parse(LIST_WHITELIST, (const char *)text, len, &r->e, &r->n, r->err, sizeof r->err) <
+        0)
         r->rc = 1;
     free(text);
 }

@@ -41,15 +41,15 @@
 
 #include "proto/wire.h"
 
-#define LISTS_MAX         65536
-#define LISTS_FILE_MAX    (16u << 20)
-#define LIST_NAME_MAX     16
-#define LIST_IP_MAX       46 /* INET6_ADDRSTRLEN */
-#define LIST_SOURCE_MAX   64
-#define LIST_REASON_MAX   512
-#define LIST_DEFAULT_SRC  "(Unknown)"
-#define LIST_DEFAULT_WHY  "Banned by an operator."
-#define LIST_FOREVER      INT64_MIN /* expires: never */
+#define LISTS_MAX        65536
+#define LISTS_FILE_MAX   (16u << 20)
+#define LIST_NAME_MAX    16
+#define LIST_IP_MAX      46 /* INET6_ADDRSTRLEN */
+#define LIST_SOURCE_MAX  64
+#define LIST_REASON_MAX  512
+#define LIST_DEFAULT_SRC "(Unknown)"
+#define LIST_DEFAULT_WHY "Banned by an operator."
+#define LIST_FOREVER     INT64_MIN /* expires: never */
 
 enum list_kind { LIST_WHITELIST, LIST_BANNED_PLAYERS, LIST_BANNED_IPS, LIST_KINDS };
 
@@ -74,8 +74,8 @@ struct list_entry {
 const char *lists_file(enum list_kind k);
 /* Parses a file's text: 0 and a malloc'd array in *out (n entries; free()),
  * or -1 with a message. Duplicate keys keep the first entry. */
-int lists_parse(enum list_kind k, const char *text, size_t len, struct list_entry **out,
-                size_t *n, char *err, size_t errlen);
+int lists_parse(enum list_kind k, const char *text, size_t len, struct list_entry **out, size_t *n,
+                char *err, size_t errlen);
 /* Vanilla's text for the entries (2-space indent, a final newline); malloc'd. */
 char *lists_dump(enum list_kind k, const struct list_entry *e, size_t n);
 /* "yyyy-MM-dd HH:mm:ss Z": 0, or -1 if s is not that. */

@@ -20,7 +20,14 @@
  *     unload it ⇔ the player holds one world viewer reference on it.
  *  2. scan_pos only moves forward while the centre stays; a recentre or a
  *     view-distance change resets it to 0.
- *  3. Movement is ignored while a teleport is unconfirmed (as vanilla).
+ *  3. Movement is ignored while a teleport is unconfirmed (as vanilla); only
+ *     a Confirm Teleportation with the id of the last teleport sent ends it.
+ *  4. Movement checks (vanilla ServerGamePacketListenerImpl): NaN/infinite or
+ *     out-of-world coordinates disconnect (invalid_player_movement); a move
+ *     whose squared distance from the tick's first position exceeds 100
+ *     (300 gliding) × the move packets this tick (at most 5, else 1) is
+ *     refused with "moved too quickly!" and a teleport back under a new id.
+ *     The server tracks no velocity, so vanilla's "− velocity²" term is 0.
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +37,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "data/packet_ids.h"
+#include "data/block_table.h"
 #include "data/blocks.h"
 #include "data/registry_codec.h"
 #include "game/chat.h"
@@ -547,6 +555,11 @@ void play_tick(conn *c)
     player *p = c->player;
     if (!p) return;
     p->chunks_this_tick = 0;
+    /* vanilla resetPosition(): the speed check measures from here */
+    p->first_good_x = p->x;
+    p->first_good_y = p->y;
+    p->first_good_z = p->z;
+    p->move_packets_known = p->move_packets;
     if (p->keepalive_pending && srv->now_ms - p->keepalive_sent_ms >= KEEPALIVE_TIMEOUT) {
         conn_kick(c, "Timed out");
         return;
@@ -569,7 +582,13 @@ typedef void (*play_handler)(conn *c, rd_t *r);
 static void h_teleport_confirm(conn *c, rd_t *r)
 {
     int32_t id = rd_varint(r);
-    if (!r->err && id == c->player->teleport_id) c->player->teleport_pending = false;
+    player *p = c->player;
+    if (r->err || !p->teleport_pending || id != p->teleport_id) return; /* invariant 3 */
+    p->teleport_pending = false;
+    /* The client is where it was sent: the speed check measures from there. */
+    p->first_good_x = p->x;
+    p->first_good_y = p->y;
+    p->first_good_z = p->z;
 }
 
 static void h_keep_alive(conn *c, rd_t *r)
@@ -601,20 +620,56 @@ static void h_settings(conn *c, rd_t *r)
     if (nvd != p->view_distance) window_move(c, p->center_x, p->center_z, nvd);
 }
 
+static const char invalid_move_json[] =
+    "{\"translate\":\"multiplayer.disconnect.invalid_player_movement\","
+    "\"fallback\":\"Invalid move player packet received\"}";
+
+/* Sends the player back to where the server has it, under a new teleport id;
+ * movement is ignored until the client confirms that id. */
+static void teleport_back(conn *c)
+{
+    player *p = c->player;
+    p->teleport_id++;
+    p->teleport_pending = true;
+    buf_reset(&srv->pkt);
+    pkt_cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
+    conn_send_pkt(c);
+}
+
+/* Invariant 4 (vanilla handleMovePlayer). false: refused (teleported back). */
+static bool speed_ok(conn *c, double x, double y, double z)
+{
+    player *p = c->player;
+    p->move_packets++;
+    uint32_t n = p->move_packets - p->move_packets_known;
+    if (n > 5) {
+        log_debug("%s is sending move packets too frequently (%u packets since last tick)", p->name,
+                  n);
+        n = 1;
+    }
+    double dx = x - p->first_good_x, dy = y - p->first_good_y, dz = z - p->first_good_z;
+    double limit = (p->fall_flying ? 300.0 : 100.0) * n;
+    if (dx * dx + dy * dy + dz * dz <= limit) return true;
+    log_warn("%s moved too quickly! %f,%f,%f", p->name, dx, dy, dz);
+    limits_stats.moved_too_quickly++;
+    teleport_back(c);
+    return false;
+}
+
 static void moved(conn *c, double x, double y, double z, bool has_pos, float yaw, float pitch,
                   bool has_look, bool on_ground)
 {
     player *p = c->player;
-    if (has_pos && (!isfinite(x) || !isfinite(y) || !isfinite(z) || fabs(x) > MAX_COORD ||
-                    fabs(z) > MAX_COORD || fabs(y) > MAX_Y_COORD)) {
-        conn_kick(c, "Invalid move player packet received");
-        return;
-    }
-    if (has_look && (!isfinite(yaw) || !isfinite(pitch))) {
-        conn_kick(c, "Invalid move player packet received");
+    if ((has_pos && (!isfinite(x) || !isfinite(y) || !isfinite(z) || fabs(x) > MAX_COORD ||
+                     fabs(z) > MAX_COORD || fabs(y) > MAX_Y_COORD)) ||
+        (has_look && (!isfinite(yaw) || !isfinite(pitch)))) {
+        conn_kick_reason(c, KR_INVALID_PACKET, invalid_move_json,
+                         "Invalid move player packet received");
         return;
     }
     if (p->teleport_pending) return;
+    if (!speed_ok(c, has_pos ? x : p->x, has_pos ? y : p->y, has_pos ? z : p->z)) return;
+    if (on_ground) p->fall_flying = false;
     if (has_pos) {
         p->x = x;
         p->y = y;
@@ -657,6 +712,25 @@ static void h_flying(conn *c, rd_t *r)
     if (!r->err) moved(c, 0, 0, 0, false, 0, 0, false, g);
 }
 
+/* Player Command: notes elytra flight (the speed check allows more), then the
+ * entity module handles the rest from a fresh reader. */
+static void h_entity_action(conn *c, rd_t *r)
+{
+    static int elytra = -1;
+    if (elytra < 0) {
+        elytra = 0;
+        for (int i = 1; i < ITEM_COUNT; i++)
+            if (item_info[i].name && strcmp(item_info[i].name, "elytra") == 0) elytra = i;
+    }
+    rd_t peek = *r;
+    rd_varint(&peek); /* entity id */
+    int32_t action = rd_varint(&peek);
+    player *p = c->player;
+    if (!peek.err && action == 8 && !p->on_ground && elytra > 0 && p->inventory[6].item == elytra)
+        p->fall_flying = true; /* start flying with elytra */
+    ent_sb_entity_action(c, r);
+}
+
 static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
     [PKT_PLAY_SB_TELEPORT_CONFIRM] = h_teleport_confirm,
     [PKT_PLAY_SB_KEEP_ALIVE] = h_keep_alive,
@@ -672,7 +746,7 @@ static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
     [PKT_PLAY_SB_CHAT_MESSAGE] = chat_sb_chat_message,
     [PKT_PLAY_SB_CHAT_COMMAND] = cmd_sb_chat_command,
     [PKT_PLAY_SB_TAB_COMPLETE] = cmd_sb_tab_complete,
-    [PKT_PLAY_SB_ENTITY_ACTION] = ent_sb_entity_action,
+    [PKT_PLAY_SB_ENTITY_ACTION] = h_entity_action,
     [PKT_PLAY_SB_ARM_ANIMATION] = ent_sb_arm_animation,
     [PKT_PLAY_SB_CLIENT_COMMAND] = ent_sb_client_command,
 };
@@ -683,12 +757,21 @@ void play_dispatch(conn *c, int32_t id, rd_t *r)
         conn_kick(c, "Unknown packet id");
         return;
     }
+    if (!limits_play_packet(c, id, rd_left(r))) return; /* dropped, or kicked (net/limits.h) */
     play_handler h = play_handlers[id];
     if (!h) return; /* packets this server does not act on yet are read and ignored */
     h(c, r);
-    if (r->err && !c->closed && c->state == CS_PLAY) {
-        char why[96];
+    if (c->closed || c->state != CS_PLAY) return;
+    char why[128];
+    if (r->err) {
         snprintf(why, sizeof why, "Malformed packet 0x%02x: %s", id, rd_strerror(r->err));
         conn_kick(c, why);
+    } else if (rd_left(r) > 0) {
+        /* vanilla: every byte of a packet must be read */
+        snprintf(why, sizeof why,
+                 "Packet 0x%02x was larger than I expected, found %zu bytes extra whilst "
+                 "reading packet 0x%02x",
+                 id, rd_left(r), id);
+        conn_kick_reason(c, KR_INVALID_PACKET, NULL, why);
     }
 }

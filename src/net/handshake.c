@@ -532,10 +532,9 @@ static void kick_banned(conn *c, const struct list_entry *e, bool ip)
     snprintf(text, sizeof text, "%s from this server (reason: %s)%s%s",
              ip ? "Your IP address is banned" : "You are banned", e->reason,
              when[0] ? "; until " : "", when);
-    conn_kick_reason(c, ip ? KR_IP_BANNED : KR_BANNED,
-                     j.failed ? "{\"text\":\"You are banned from this server.\"}"
-                              : (const char *)j.data,
-                     text);
+    conn_kick_reason(
+        c, ip ? KR_IP_BANNED : KR_BANNED,
+        j.failed ? "{\"text\":\"You are banned from this server.\"}" : (const char *)j.data, text);
     buf_free(&j);
 }
 
@@ -677,6 +676,7 @@ static void login_start(conn *c, rd_t *r)
     }
     memcpy(c->login_name, name, nlen);
     c->login_name[nlen] = 0;
+    limits_login_started(c); /* online mode: 30 s from connect to PLAY, as vanilla */
     if (srv->cfg.forwarding_mode == FWD_VELOCITY) {
         send_velocity_request(c);
         return;

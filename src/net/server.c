@@ -52,9 +52,9 @@ static char tag_listen, tag_signal, tag_stdin, tag_workers, tag_auth;
 /* ---------------------------------------------------------------- counters */
 
 const char *const kick_reason_names[KR_COUNT] = {
-    "kicked",      "server_full",    "not_whitelisted", "banned", "ip_banned",
-    "duplicate_login", "spam",       "idle",            "packet_rate", "timeout",
-    "invalid_packet", "auth",        "version",         "shutdown", "other"};
+    "kicked",  "server_full", "not_whitelisted", "banned",    "ip_banned",      "duplicate_login",
+    "spam",    "idle",        "packet_rate",     "timeout",   "invalid_packet", "auth",
+    "version", "shutdown",    "other",           "throttled", "slow_client"};
 
 /* Kicks that do not say why (conn_kick): their text, by prefix. */
 static enum kick_reason classify_kick(const char *text)
@@ -131,6 +131,8 @@ static void output_overflow(conn *c)
 {
     log_warn("[%s] output over %u MiB (client not reading); dropping connection", c->addr,
              CONN_OUTPUT_LIMIT >> 20);
+    srv->stats.kicks[KR_SLOW_CLIENT]++;
+    limits_stats.slow_clients++;
     c->wbuf.failed = 0;
     conn_drop(c, NULL);
 }
@@ -185,10 +187,12 @@ static int conn_flush(conn *c)
         if (n > 0) {
             buf_consume(&c->wbuf, (size_t)n);
             srv->stats.bytes_out += (uint64_t)n;
+            limits_output_progressed(c);
             continue;
         }
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            limits_output_blocked(c);
             if (!c->want_write) {
                 c->want_write = true;
                 epoll_mod(c, EPOLLIN | EPOLLOUT);
@@ -203,9 +207,12 @@ static int conn_flush(conn *c)
         epoll_mod(c, EPOLLIN);
     }
     buf_shrink_if_idle(&c->wbuf, 4u << 10); /* idle connections keep at most 4 KiB */
-    if (c->state == CS_CLOSING) {
-        conn_drop(c, NULL);
-        return -1;
+    if (c->state == CS_CLOSING && !c->lim.write_shut) {
+        /* The kick is out: half-close, then read and discard until the client
+         * closes or CONN_CLOSING_GRACE ends. Closing with input unread sends
+         * a reset, which can destroy the kick before a flooding client reads it. */
+        c->lim.write_shut = true;
+        shutdown(c->fd, SHUT_WR);
     }
     return 0;
 }
@@ -249,6 +256,7 @@ int players_add(conn *c)
     c->last_action_ms = srv->now_ms;
     c->rate_window_ms = srv->now_ms;
     srv->stats.logins++;
+    limits_entered_play(c);
     status_invalidate();
     return 0;
 }
@@ -267,6 +275,7 @@ void conn_drop(conn *c, const char *why)
     if (c->closed) return;
     if (why) log_info("[%s] connection closed: %s", c->addr, why);
     leave_game(c);
+    limits_conn_closed(c);
     epoll_ctl(srv->epfd, EPOLL_CTL_DEL, c->fd, NULL);
     close(c->fd);
     c->fd = -1;
@@ -310,10 +319,9 @@ void conn_kick_reason(conn *c, enum kick_reason why, const char *json, const cha
     json_append_string(&json_text, reason, strlen(reason));
     buf_lit(&json_text, "}");
     buf_append(&json_text, "", 1);
-    conn_kick_reason(c, why,
-                     json_text.failed ? "{\"text\":\"Disconnected\"}"
-                                      : (const char *)json_text.data,
-                     reason);
+    conn_kick_reason(
+        c, why, json_text.failed ? "{\"text\":\"Disconnected\"}" : (const char *)json_text.data,
+        reason);
     buf_free(&json_text);
 }
 
@@ -373,9 +381,8 @@ static size_t max_frame_for(enum conn_state st)
     }
 }
 
-static const char exceeded_rate_json[] =
-    "{\"translate\":\"disconnect.exceeded_packet_rate\","
-    "\"fallback\":\"Kicked for exceeding packet rate limit\"}";
+static const char exceeded_rate_json[] = "{\"translate\":\"disconnect.exceeded_packet_rate\","
+                                         "\"fallback\":\"Kicked for exceeding packet rate limit\"}";
 
 /* rate-limit: vanilla's RateKickingConnection. Each second the average is
  * 1/4 of that second's packets plus 3/4 of the previous average; above the
@@ -434,7 +441,10 @@ static void dispatch(conn *c, const uint8_t *pkt, size_t len)
         if (is_action(id)) c->last_action_ms = srv->now_ms;
     }
     switch (c->state) {
-    case CS_HANDSHAKE: handshake_dispatch(c, id, &r); break;
+    case CS_HANDSHAKE:
+        handshake_dispatch(c, id, &r);
+        if (c->state == CS_LOGIN) limits_login_intent(c); /* connection-throttle */
+        break;
     case CS_STATUS: status_dispatch(c, id, &r); break;
     case CS_LOGIN: login_dispatch(c, id, &r); break;
     case CS_PLAY: play_dispatch(c, id, &r); break;
@@ -455,6 +465,7 @@ static size_t conn_parse(conn *c, uint8_t *data, size_t len)
         long n = login_proxy_header(c, data, len);
         if (n <= 0) return 0; /* need more, or dropped */
         c->proxy_done = true;
+        if (!limits_conn_readdressed(c)) return 0; /* the per-IP cap, on the real address */
         off = (size_t)n;
     }
     while (!c->closed && c->state != CS_CLOSING && off < len) {
@@ -594,6 +605,11 @@ static void accept_all(void)
             srv->stats.refused++;
             continue;
         }
+        if (!limits_accept((struct sockaddr *)&ss)) { /* pre-login and per-IP caps (logged) */
+            close(fd);
+            srv->stats.refused++;
+            continue;
+        }
         conn *c = calloc(1, sizeof *c);
         if (!c) {
             close(fd);
@@ -621,6 +637,7 @@ static void accept_all(void)
         srv->conns = c;
         srv->conn_count++;
         srv->stats.accepted++;
+        limits_conn_opened(c, (struct sockaddr *)&ss);
         log_debug("[%s] connected", c->addr);
     }
 }
@@ -654,16 +671,24 @@ static void idle_check(void)
     }
 }
 
+static const char slow_login_json[] = "{\"translate\":\"multiplayer.disconnect.slow_login\","
+                                      "\"fallback\":\"Took too long to log in\"}";
+
 static void tick(void)
 {
     tickstat_begin();
     srv->tick_count++;
+    limits_debug_tick(srv->tick_count); /* debug-tick-stall-ms (tests only) */
     conn *next;
     for (conn *c = srv->conns; c; c = next) {
         next = c->next;
         if (c->deadline_ms && srv->now_ms >= c->deadline_ms) {
+            /* 10 s to Login Start, 30 s to PLAY (net/limits.h); 1 s to flush a kick. */
             if (c->state == CS_CLOSING)
                 conn_drop(c, NULL);
+            else if (c->state == CS_LOGIN)
+                conn_kick_reason(c, KR_TIMEOUT, slow_login_json,
+                                 "Took too long to log in (timed out before completing login)");
             else
                 conn_drop(c, "timed out before completing login");
             continue;
@@ -672,6 +697,7 @@ static void tick(void)
     }
     play_tick_end();
     idle_check();
+    limits_tick(srv->now_ms); /* IP table sweep, refusal summaries, slow clients */
     world_flush_edits(&srv->world);
     if (srv->tick_count % 20 == 0) world_sweep(&srv->world, srv->now_ms);
     store_tick(srv->now_ms); /* autosave, queued chunk saves (world/store.h) */
@@ -802,10 +828,11 @@ int server_init(struct server *s, const struct server_config *cfg)
     buf_init(&s->pkt, FRAME_MAX_PACKET);
     s->compressor = libdeflate_alloc_compressor(4);
     s->decompressor = libdeflate_alloc_decompressor();
-    if (!s->compressor || !s->decompressor) {
+    if (!s->compressor || !s->decompressor || limits_init(cfg) < 0) {
         log_error("out of memory at startup");
         return -1;
     }
+    limits_debug_install(cfg); /* debug-* fault injection; before any worker does I/O */
     char err[512];
     if (world_init(&s->world, cfg, err, sizeof err) < 0) {
         log_error("%s", err);
@@ -910,6 +937,32 @@ static void shutdown_all(void)
     free_closed();
 }
 
+/*
+ * At most one tick per loop pass, so input and output are served between
+ * ticks. As vanilla's MinecraftServer.runServer: a schedule more than 2 s
+ * behind skips the missed ticks (no catch-up burst) with "Can't keep up!";
+ * a smaller lag is caught up, one tick per pass, without waiting in
+ * epoll. Unlike vanilla the skip is not tied to the warning, which is
+ * logged at most once per 15 s.
+ */
+static void schedule_tick(struct server *s)
+{
+    int64_t behind = s->now_ms - s->next_tick_ms;
+    if (behind > 2000) {
+        int64_t skipped = behind / TICK_MS;
+        s->next_tick_ms += skipped * TICK_MS;
+        if (s->next_tick_ms - s->last_overload_warn_ms >= 15000) {
+            log_warn("Can't keep up! Is the server overloaded? Running %lldms or %lld ticks behind",
+                     (long long)behind, (long long)skipped);
+            s->last_overload_warn_ms = s->next_tick_ms;
+        }
+    }
+    if (s->now_ms >= s->next_tick_ms) {
+        s->next_tick_ms += TICK_MS;
+        tick();
+    }
+}
+
 int server_run(struct server *s)
 {
     struct epoll_event events[MAX_EVENTS];
@@ -963,17 +1016,7 @@ int server_run(struct server *s)
             epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->listen_fd, &ev);
             s->listen_paused = false;
         }
-        int ticks = 0;
-        while (s->now_ms >= s->next_tick_ms && ticks < 3) {
-            tick();
-            s->next_tick_ms += TICK_MS;
-            ticks++;
-        }
-        if (s->now_ms - s->next_tick_ms > 1000) {
-            log_warn("can't keep up: %lld ms behind; skipping ticks",
-                     (long long)(s->now_ms - s->next_tick_ms));
-            s->next_tick_ms = s->now_ms + TICK_MS;
-        }
+        schedule_tick(s);
         for (int h = 0; h < npass_hooks; h++) pass_hooks[h](s->now_ms);
         for (size_t i = 0; i < s->player_count; i++) play_stream_chunks(s->players[i]);
         flush_all();
@@ -997,7 +1040,118 @@ void server_free(struct server *s)
     if (s->decompressor) libdeflate_free_decompressor(s->decompressor);
     buf_free(&s->scratch);
     buf_free(&s->pkt);
+    limits_free();
     free(s->players);
     free(s->status_json);
     free(s->favicon);
 }
+
+#ifdef MCSERV_FUZZ
+/* ------------------------------------------------------------ fuzz harness */
+
+/*
+ * Test-only entry points for tests/fuzz/fuzz_play.c (built with
+ * -DMCSERV_FUZZ, never in the server): a minimal server without a listener,
+ * signals or worker threads (chunk jobs stay queued, so the harness is
+ * deterministic), and connections whose input comes from the fuzzer through
+ * the same conn_parse/dispatch path as socket input.
+ */
+int server_fuzz_init(struct server *s, const struct server_config *cfg)
+{
+    memset(s, 0, sizeof *s);
+    srv = s;
+    s->cfg = *cfg;
+    s->listen_fd = s->signal_fd = -1;
+    s->start_ns = clock_ns();
+    s->now_ms = clock_ms();
+    s->next_entity_id = 1;
+    s->running = true;
+    buf_init(&s->scratch, FRAME_MAX_PACKET);
+    buf_init(&s->pkt, FRAME_MAX_PACKET);
+    s->compressor = libdeflate_alloc_compressor(1);
+    s->decompressor = libdeflate_alloc_decompressor();
+    s->epfd = epoll_create1(EPOLL_CLOEXEC);
+    s->max_conns = 1024;
+    char err[512];
+    int afd;
+    if (!s->compressor || !s->decompressor || s->epfd < 0 || limits_init(cfg) < 0 ||
+        world_init(&s->world, cfg, err, sizeof err) < 0 || login_init(&s->cfg, &afd) < 0)
+        return -1;
+    play_init();
+    return 0;
+}
+
+conn *server_fuzz_conn(int fd, enum conn_state st)
+{
+    conn *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    srv->now_ms = clock_ms();
+    c->fd = fd;
+    c->id = ++srv->next_conn_id;
+    c->players_index = -1;
+    snprintf(c->addr, sizeof c->addr, "127.0.0.1:%u", 1024 + c->id % 60000);
+    c->connected_ms = srv->now_ms;
+    c->deadline_ms = srv->now_ms + CONN_PREPLAY_TIMEOUT;
+    c->state = st;
+    buf_init(&c->rbuf, FRAME_MAX_LENGTH + 16);
+    buf_init(&c->wbuf, CONN_OUTPUT_LIMIT);
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
+    epoll_ctl(srv->epfd, EPOLL_CTL_ADD, fd, &ev);
+    c->next = srv->conns;
+    if (srv->conns) srv->conns->prev = c;
+    srv->conns = c;
+    srv->conn_count++;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(1024)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    limits_conn_opened(c, (struct sockaddr *)&a);
+    return c;
+}
+
+/* As conn_read, with the bytes from the caller instead of read(). */
+void server_fuzz_feed(conn *c, const uint8_t *data, size_t len)
+{
+    if (c->closed || c->state == CS_CLOSING || len == 0) return;
+    srv->now_ms = clock_ms();
+    srv->stats.bytes_in += len;
+    if (c->rbuf.len == 0) {
+        uint8_t *copy = malloc(len); /* exact size: ASan sees any overread */
+        if (!copy) return;
+        memcpy(copy, data, len);
+        size_t used = conn_parse(c, copy, len);
+        if (!c->closed && c->state != CS_CLOSING && used < len) {
+            buf_append(&c->rbuf, copy + used, len - used);
+            if (c->rbuf.failed) conn_drop(c, "input buffer limit reached");
+        }
+        free(copy);
+    } else {
+        buf_append(&c->rbuf, data, len);
+        if (c->rbuf.failed) {
+            conn_drop(c, "input buffer limit reached");
+            return;
+        }
+        size_t used = conn_parse(c, c->rbuf.data, c->rbuf.len);
+        if (!c->closed) {
+            buf_consume(&c->rbuf, used);
+            buf_shrink_if_idle(&c->rbuf, 0);
+        }
+    }
+}
+
+void server_fuzz_tick(void)
+{
+    srv->now_ms = clock_ms();
+    tick();
+}
+
+/* The end of a loop pass: stream chunks, flush output, free closed
+ * connections. true when `watch` was one of those freed. */
+bool server_fuzz_pass_end(const conn *watch)
+{
+    for (size_t i = 0; i < srv->player_count; i++) play_stream_chunks(srv->players[i]);
+    flush_all();
+    bool freed = false;
+    for (conn *c = srv->free_list; c; c = c->next_free) freed |= c == watch;
+    free_closed();
+    return freed;
+}
+#endif /* MCSERV_FUZZ */

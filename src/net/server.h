@@ -10,7 +10,8 @@
  *       +--next=2--> LOGIN --(Set Compression)--Login Success--> PLAY
  *                    (online: encryption + hasJoined first; Velocity: plugin
  *                     request/response first; see net/handshake.c)
- *   any state --conn_kick--> CLOSING (reason queued, flushed, then closed)
+ *   any state --conn_kick--> CLOSING (reason queued and flushed, the write side
+ *                            shut; closed at the client's EOF or after 1 s)
  *   any state --conn_drop--> closed
  *
  * Loop pass (server_run):
@@ -42,6 +43,7 @@
 
 #include "core/buf.h"
 #include "core/config.h"
+#include "net/limits.h"
 #include "proto/wire.h"
 #include "world/world.h"
 
@@ -53,7 +55,7 @@
 #define KEEPALIVE_INTERVAL   15000
 #define KEEPALIVE_TIMEOUT    30000
 #define CHUNK_SEND_WINDOW    (256u << 10) /* stream chunks while less is queued */
-#define VIEW_DISTANCE_MAX    32 /* = SPIRAL_MAX */
+#define VIEW_DISTANCE_MAX    32           /* = SPIRAL_MAX */
 #define PLAYER_NAME_MAX      16
 
 enum conn_state { CS_HANDSHAKE, CS_STATUS, CS_LOGIN, CS_PLAY, CS_CLOSING };
@@ -78,6 +80,8 @@ enum kick_reason {
     KR_VERSION,
     KR_SHUTDOWN,
     KR_OTHER,
+    KR_THROTTLED,   /* connection-throttle (net/limits.c) */
+    KR_SLOW_CLIENT, /* output not read: slow-client-timeout or the output cap */
     KR_COUNT
 };
 extern const char *const kick_reason_names[KR_COUNT];
@@ -125,7 +129,7 @@ typedef struct player {
         int16_t item; /* 0 = empty (air) */
         int8_t count;
     } inventory[46];
-    int held_slot; /* 0..8 */
+    int held_slot;           /* 0..8 */
     int32_t inventory_state; /* state id of the player window */
     bool digging;
     int32_t dig_x, dig_y, dig_z;
@@ -136,8 +140,8 @@ typedef struct player {
     const struct pkt_property *props;
     size_t prop_count;
     /* Multiplayer (game/entities.c, chat.c, commands.c). */
-    struct ent *ent;    /* tracking and relay state; owned by entities.c */
-    float health;       /* 0 = dead (waiting for the respawn request) */
+    struct ent *ent; /* tracking and relay state; owned by entities.c */
+    float health;    /* 0 = dead (waiting for the respawn request) */
     int32_t food;
     int32_t latency_ms; /* keep-alive round trip, smoothed as vanilla (3/4 old + 1/4 new) */
     int op_level;       /* 0..4 from ops.json */
@@ -145,6 +149,11 @@ typedef struct player {
     int chat_spam;      /* vanilla chatSpamTickCount: +20 per message, -1 per tick */
     uint8_t skin_parts; /* client setting, shown to others as metadata */
     uint8_t main_hand;  /* 0 left, 1 right */
+    /* Movement checks (game/play.c moved(), vanilla's "moved too quickly"):
+     * the position at the start of this tick and the move packets since. */
+    double first_good_x, first_good_y, first_good_z;
+    uint32_t move_packets, move_packets_known;
+    bool fall_flying; /* elytra: the speed check allows 300 instead of 100 */
 } player;
 
 typedef struct conn {
@@ -185,7 +194,8 @@ typedef struct conn {
     uint32_t rate_count;
     float rate_avg;
     int64_t last_action_ms;
-    float idle_pos[5]; /* x y z yaw pitch at the last idle check */
+    float idle_pos[5];      /* x y z yaw pitch at the last idle check */
+    struct conn_limits lim; /* throttles, packet limiter, slow-client timer (net/limits.c) */
 } conn;
 
 struct server {
@@ -225,6 +235,7 @@ struct server {
     /* Operations (admin/, net/server.c) */
     struct server_stats stats;
     int64_t next_idle_check_ms;
+    int64_t last_overload_warn_ms; /* "Can't keep up!" at most once per 15 s */
 };
 
 extern struct server *srv;
@@ -313,5 +324,14 @@ void json_append_string(buf_t *b, const char *s, size_t len);
 
 /* --- console (game/commands.c: the same dispatcher as in-game commands) --- */
 void console_execute(const char *line);
+
+#ifdef MCSERV_FUZZ
+/* Test-only (tests/fuzz/fuzz_play.c; see the end of net/server.c). */
+int server_fuzz_init(struct server *s, const struct server_config *cfg);
+conn *server_fuzz_conn(int fd, enum conn_state st);
+void server_fuzz_feed(conn *c, const uint8_t *data, size_t len);
+void server_fuzz_tick(void);
+bool server_fuzz_pass_end(const conn *watch); /* true: watch was freed */
+#endif
 
 #endif

@@ -6,8 +6,8 @@
 
 #include "proto/wire.h"
 
-const nbt_limits nbt_limits_network = {512, 16384};
-const nbt_limits nbt_limits_disk = {512, 4u << 20};
+const nbt_limits nbt_limits_network = {512, 16384, 2097152}; /* FriendlyByteBuf.readNbt */
+const nbt_limits nbt_limits_disk = {512, 4u << 20, 0};
 
 /* ------------------------------------------------------------------ writer */
 
@@ -125,6 +125,7 @@ struct parser {
     const nbt_limits *lim;
     nbt_doc *doc;
     long err;
+    uint64_t bytes; /* vanilla NbtAccounter usage (invariant 4) */
 };
 
 static nbt_node *new_node(struct parser *ps)
@@ -165,10 +166,19 @@ static int fail(struct parser *ps, long err)
     return -1;
 }
 
+/* NbtAccounter.accountBytes; -1 past the quota. */
+static int account(struct parser *ps, uint64_t n)
+{
+    ps->bytes += n;
+    if (ps->lim->max_bytes && ps->bytes > ps->lim->max_bytes) return fail(ps, NBT_E_QUOTA);
+    return 0;
+}
+
 static int parse_array(struct parser *ps, nbt_node *n, size_t elem)
 {
     int32_t count = rd_i32(&ps->r);
     if (ps->r.err) return fail(ps, NBT_E_SHORT);
+    if (account(ps, 24 + (uint64_t)elem * (uint64_t)(count > 0 ? count : 0)) < 0) return -1;
     if (count < 0 || (size_t)count > rd_left(&ps->r) / elem) return fail(ps, NBT_E_SHORT);
     n->v.arr.n = (uint32_t)count;
     n->v.arr.p = rd_bytes(&ps->r, (size_t)count * elem);
@@ -179,6 +189,9 @@ static int parse_payload(struct parser *ps, nbt_node *n, unsigned depth)
 {
     rd_t *r = &ps->r;
     if (depth > ps->lim->max_depth) return fail(ps, NBT_E_DEPTH);
+    static const uint8_t number_cost[] = {0, 9, 10, 12, 16, 12, 16};
+    if (n->type >= NBT_BYTE && n->type <= NBT_DOUBLE && account(ps, number_cost[n->type]) < 0)
+        return -1;
     switch (n->type) {
     case NBT_BYTE: n->v.i = rd_i8(r); break;
     case NBT_SHORT: n->v.i = rd_i16(r); break;
@@ -191,6 +204,7 @@ static int parse_payload(struct parser *ps, nbt_node *n, unsigned depth)
     case NBT_LONG_ARRAY: return parse_array(ps, n, 8);
     case NBT_STRING: {
         uint16_t len = rd_u16(r);
+        if (account(ps, 36 + 2 * (uint64_t)len) < 0) return -1;
         n->v.arr.n = len;
         n->v.arr.p = rd_bytes(r, len);
         break;
@@ -201,6 +215,7 @@ static int parse_payload(struct parser *ps, nbt_node *n, unsigned depth)
         if (r->err) return fail(ps, NBT_E_SHORT);
         if (et > NBT_LONG_ARRAY) return fail(ps, NBT_E_TYPE);
         if (count < 0 || (et == NBT_END && count > 0)) return fail(ps, NBT_E_LIST);
+        if (account(ps, 37 + 4 * (uint64_t)count) < 0) return -1;
         if ((size_t)count > rd_left(r) / (min_payload(et) ? min_payload(et) : 1))
             return fail(ps, NBT_E_SHORT);
         n->elem_type = et;
@@ -217,6 +232,7 @@ static int parse_payload(struct parser *ps, nbt_node *n, unsigned depth)
         break;
     }
     case NBT_COMPOUND: {
+        if (account(ps, 48) < 0) return -1;
         nbt_node **tail = &n->v.kids.first;
         for (;;) {
             uint8_t t = rd_u8(r);
@@ -229,7 +245,9 @@ static int parse_payload(struct parser *ps, nbt_node *n, unsigned depth)
             c->name_len = rd_u16(r);
             c->name = (const char *)rd_bytes(r, c->name_len);
             if (r->err) return fail(ps, NBT_E_SHORT);
+            if (account(ps, 28 + 2 * (uint64_t)c->name_len) < 0) return -1;
             if (parse_payload(ps, c, depth + 1) < 0) return -1;
+            if (account(ps, 36) < 0) return -1; /* vanilla: only for a new key */
             *tail = c;
             tail = &c->next;
             n->v.kids.count++;
@@ -245,7 +263,7 @@ static int parse_payload(struct parser *ps, nbt_node *n, unsigned depth)
 long nbt_parse(const uint8_t *p, size_t len, bool named_root, const nbt_limits *lim, nbt_doc *doc)
 {
     memset(doc, 0, sizeof *doc);
-    struct parser ps = {rd_make(p, len), lim, doc, 0};
+    struct parser ps = {rd_make(p, len), lim, doc, 0, 0};
     uint8_t t = rd_u8(&ps.r);
     if (ps.r.err) return NBT_E_SHORT;
     if (t == NBT_END) return 1;
@@ -290,6 +308,7 @@ const char *nbt_strerror(long err)
     case NBT_E_LIST: return "malformed NBT list";
     case NBT_E_NOMEM: return "out of memory reading NBT";
     case NBT_E_ROOT: return "unexpected NBT root";
+    case NBT_E_QUOTA: return "NBT too big (over its byte quota)";
     }
     return "NBT error";
 }

@@ -19,6 +19,11 @@
  *     for billions of nodes. A list of END with count > 0 is rejected.
  *  3. Nodes point into the input buffer (names, strings, arrays): the input
  *     must outlive the document. nbt_doc_free releases the nodes only.
+ *  4. With limits.max_bytes set, the reader accounts what vanilla 1.20.1's
+ *     NbtAccounter would allocate (48 per compound, 28 + 2 × name + 36 per
+ *     entry, 37 + 4 × count per list, 36 + 2 × length per string, 9..16 per
+ *     number, 24 + elements per array; name and string lengths in bytes) and
+ *     fails with NBT_E_QUOTA past it: network NBT gets vanilla's 2 MiB.
  */
 #ifndef MC_NBT_H
 #define MC_NBT_H
@@ -89,6 +94,7 @@ struct nbt_node {
 typedef struct nbt_limits {
     unsigned max_depth;
     size_t max_nodes;
+    uint64_t max_bytes; /* invariant 4; 0 = no quota */
 } nbt_limits;
 
 typedef struct nbt_doc {
@@ -105,10 +111,11 @@ enum nbt_error {
     NBT_E_LIST = -5,
     NBT_E_NOMEM = -6,
     NBT_E_ROOT = -7,
+    NBT_E_QUOTA = -8,
 };
 
-extern const nbt_limits nbt_limits_network; /* depth 512, 16384 nodes */
-extern const nbt_limits nbt_limits_disk;    /* depth 512, 4M nodes */
+extern const nbt_limits nbt_limits_network; /* depth 512, 16384 nodes, 2 MiB quota */
+extern const nbt_limits nbt_limits_disk;    /* depth 512, 4M nodes, no quota */
 
 /*
  * Parses one tag from p[0..len). named_root: the root has a type byte and a

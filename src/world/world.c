@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/clock.h"
 #include "core/log.h"
@@ -86,9 +87,14 @@ static void entry_free(chunk_entry *e)
     free(e);
 }
 
+/* debug-chunk-gen-delay-ms (fault injection for tests, docs/hardening.md):
+ * set once before the workers start, read by them afterwards. */
+static int gen_delay_ms;
+
 int world_init(world *w, const struct server_config *cfg, char *err, size_t errlen)
 {
     memset(w, 0, sizeof *w);
+    gen_delay_ms = cfg->debug_chunk_gen_delay_ms;
     w->nbuckets = 1024;
     w->buckets = calloc(w->nbuckets, sizeof *w->buckets);
     w->compression_threshold = cfg->compression_threshold;
@@ -164,6 +170,9 @@ static void run_chunk_job(job *j, worker_ctx *ctx)
                 return;
             }
         }
+        if (gen_delay_ms > 0 && !jb->loaded)
+            nanosleep(&(struct timespec){gen_delay_ms / 1000, (gen_delay_ms % 1000) * 1000000L},
+                      NULL);
         int64_t t0 = clock_ns();
         if (!jb->loaded && terrain_generate(&jb->w->terrain, &jb->e->c) < 0) {
             jb->failed = 1;

@@ -225,7 +225,8 @@ async function startServerOnce (opts) {
   const props = Object.assign({
     'server-ip': '127.0.0.1',
     'online-mode': 'false',
-    'level-type': 'flat'
+    'level-type': 'flat',
+    'admin-http-port': '0' // no admin HTTP unless a test asks: 25585 would clash between servers
   }, opts.props || {})
   if (!props['server-port'] || props['server-port'] === 'auto') props['server-port'] = await freePort()
   port = Number(props['server-port'])

@@ -160,6 +160,9 @@ test('a world written by prismarine-provider-anvil is served as it is; the world
     // Biome ids straight from the columns (mineflayer's Block.biome has no name here).
     assert.equal(a.world.getColumn(1, 1).getBiome(new Vec3(4, -60, 4)), registry.biomesByName.desert.id)
     assert.equal(a.world.getColumn(0, 0).getBiome(new Vec3(0, -60, 0)), registry.biomesByName.plains.id)
+    // The warning is logged by a worker; the log line can reach us after the chunk did.
+    await srv.waitOutput(/unknown biome 'minecraft:made_up_biome'/, { timeout: 5000 })
+    await srv.waitOutput(/unknown block 'minecraft:future_block'/, { timeout: 5000 })
     const warnings = srv.output().match(/unknown block 'minecraft:future_block'/g) || []
     assert.equal(warnings.length, 1, 'one warning for the unknown block\n' + srv.describe())
     assert.match(srv.output(), /unknown biome 'minecraft:made_up_biome'.*plains/)

@@ -139,6 +139,24 @@ test('A digs and places, B sees both; a torch in a closed dark room lights it fo
   h.assertNoClientProtocolErrors(assert)
 })
 
+test('spawn protection: with an operator on the server, only operators change blocks near spawn', { timeout: 60000 }, async () => {
+  const srv = await h.startServer({ name: 'protect', props: { gamemode: 'creative', 'spawn-protection': '4', 'view-distance': '2' } })
+  const A = h.makeBot(srv.port, 'OpAlice')
+  const B = h.makeBot(srv.port, 'GuestBob')
+  await Promise.all([A.waitSpawn(15000), B.waitSpawn(15000)])
+  srv.proc.stdin.write('op OpAlice\n')
+  await h.waitFor(() => /Made OpAlice a server operator/.test(srv.output()), { timeout: 5000, message: 'OpAlice is an operator' })
+  const base = B.bot.entity.position.floored()
+  const near = new Vec3(base.x + 2, base.y - 1, base.z) // grass, within 4 of spawn
+  await B.bot.dig(B.bot.blockAt(near)).catch(() => {})
+  await h.sleep(500)
+  assert.equal(A.bot.blockAt(near).name, 'grass_block', 'a guest cannot dig inside the protected square')
+  assert.equal(B.bot.blockAt(near).name, 'grass_block', 'and the guest is told the real block back')
+  await A.bot.dig(A.bot.blockAt(near))
+  await h.waitFor(() => B.bot.blockAt(near) && B.bot.blockAt(near).name === 'air', { timeout: 5000, message: 'the operator can dig there' })
+  await Promise.all([A.quit(), B.quit()])
+})
+
 /**
  * Light level at world position `pos` from the newest packet (Chunk Data or
  * Update Light) covering its column, decoded as the vanilla client does;

@@ -48,18 +48,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = size - 2;
     uint8_t *d = malloc(n);
     memcpy(d, p, n);
-    bool valid = false;
+    int64_t epoch = now / QUERY_EPOCH_MS;
     if (give_token && n >= 11) {
-        int32_t t = query_token(&st, (struct sockaddr *)&a, sizeof a, now / QUERY_EPOCH_MS);
+        int32_t t = query_token(&st, (struct sockaddr *)&a, sizeof a, epoch);
         d[7] = (uint8_t)((uint32_t)t >> 24);
         d[8] = (uint8_t)((uint32_t)t >> 16);
         d[9] = (uint8_t)((uint32_t)t >> 8);
         d[10] = (uint8_t)t;
-        valid = true;
+    }
+    /* valid: the request carries a token the sender was given (the fuzzer may find one) */
+    bool valid = false;
+    if (n >= 11) {
+        int32_t got =
+            (int32_t)((uint32_t)d[7] << 24 | (uint32_t)d[8] << 16 | (uint32_t)d[9] << 8 | d[10]);
+        valid = got == query_token(&st, (struct sockaddr *)&a, sizeof a, epoch) ||
+                got == query_token(&st, (struct sockaddr *)&a, sizeof a, epoch - 1);
     }
     static uint8_t out[QUERY_REPLY_MAX];
-    size_t r = query_handle(&st, d, n, (struct sockaddr *)&a, sizeof a, now, info, NULL, out,
-                            sizeof out);
+    size_t r =
+        query_handle(&st, d, n, (struct sockaddr *)&a, sizeof a, now, info, NULL, out, sizeof out);
     if (r > sizeof out) abort();
     if (r && !valid && r > 16) abort();
     if (r && (out[0] != d[2] || memcmp(out + 1, d + 3, 4) != 0)) abort();

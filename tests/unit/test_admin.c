@@ -38,17 +38,15 @@ static int parse(const char *head, struct http_request *r)
 TEST(http_parses_get_and_keep_alive_rules)
 {
     struct http_request r;
-    CHECK_EQ_INT(parse("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:25585\r\nAccept: */*\r\n\r\n",
-                       &r),
+    CHECK_EQ_INT(parse("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:25585\r\nAccept: */*\r\n\r\n", &r),
                  0);
     CHECK_EQ_INT(r.method, HTTP_GET);
     CHECK(strcmp(r.path, "/metrics") == 0);
     CHECK(r.keep_alive);
     CHECK(strcmp(r.host, "127.0.0.1:25585") == 0);
     CHECK_EQ_INT(r.headers, 2);
-    CHECK_EQ_INT(parse("GET /api/status?x=1&y HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
-                       &r),
-                 0);
+    CHECK_EQ_INT(
+        parse("GET /api/status?x=1&y HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", &r), 0);
     CHECK(strcmp(r.path, "/api/status") == 0);
     CHECK(!r.keep_alive);
     CHECK_EQ_INT(parse("HEAD / HTTP/1.0\r\n\r\n", &r), 0);
@@ -68,15 +66,15 @@ TEST(http_refuses_malformed_heads_with_the_right_status)
         const char *head;
         int status;
     } bad[] = {
-        {"GET / HTTP/1.1\r\n\r\n", -400},                            /* no Host */
-        {"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", -400},      /* two Hosts */
-        {"GET / HTTP/1.1\r\nHost : a\r\n\r\n", -400},                /* space before ':' */
-        {"GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n", -400},      /* obs-fold */
-        {"GET / HTTP/1.1\r\nHost: a\nX: y\r\n\r\n", -400},           /* bare LF */
-        {"GET / HTTP/1.1\r\nHost: a\x01\r\n\r\n", -400},             /* control byte */
-        {"GET  / HTTP/1.1\r\nHost: a\r\n\r\n", -400},                /* two spaces */
-        {"GET http://a/ HTTP/1.1\r\nHost: a\r\n\r\n", -400},         /* absolute-form */
-        {"GET / HTTP/1.1 \r\nHost: a\r\n\r\n", -400},                /* trailing space */
+        {"GET / HTTP/1.1\r\n\r\n", -400},                       /* no Host */
+        {"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", -400}, /* two Hosts */
+        {"GET / HTTP/1.1\r\nHost : a\r\n\r\n", -400},           /* space before ':' */
+        {"GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n", -400}, /* obs-fold */
+        {"GET / HTTP/1.1\r\nHost: a\nX: y\r\n\r\n", -400},      /* bare LF */
+        {"GET / HTTP/1.1\r\nHost: a\x01\r\n\r\n", -400},        /* control byte */
+        {"GET  / HTTP/1.1\r\nHost: a\r\n\r\n", -400},           /* two spaces */
+        {"GET http://a/ HTTP/1.1\r\nHost: a\r\n\r\n", -400},    /* absolute-form */
+        {"GET / HTTP/1.1 \r\nHost: a\r\n\r\n", -400},           /* trailing space */
         {"GET / HTTX/1.1\r\nHost: a\r\n\r\n", -400},
         {"GET / HTTP/2.0\r\nHost: a\r\n\r\n", -505},
         {"GET / HTTP/1.2\r\nHost: a\r\n\r\n", -505},
@@ -313,8 +311,8 @@ static void test_info(struct query_info *in, void *arg)
 static size_t q(struct query_state *st, const uint8_t *p, size_t n, struct sockaddr_in *from,
                 int64_t now, uint8_t *out)
 {
-    return query_handle(st, p, n, (struct sockaddr *)from, sizeof *from, now, test_info, NULL,
-                        out, QUERY_REPLY_MAX);
+    return query_handle(st, p, n, (struct sockaddr *)from, sizeof *from, now, test_info, NULL, out,
+                        QUERY_REPLY_MAX);
 }
 
 /* Handshake from `from`; returns the token the reply carries. */
@@ -623,9 +621,13 @@ TEST(lists_time_text_round_trips_with_its_offset)
     CHECK(strcmp(out, "2024-01-02 14:34:05 +0130") == 0);
     CHECK_EQ_INT(lists_parse_time("2024-01-02 08:04:05 -0500", &t), 0);
     CHECK_EQ_INT(t.epoch, 1704200645);
-    static const char *const bad[] = {"2024-01-02 13:04:05",       "2024-13-02 13:04:05 +0000",
-                                      "2024-01-02T13:04:05 +0000", "2024-01-02 13:04:05 0000",
-                                      "2024-01-02 24:00:00 +0000", "forever", ""};
+    static const char *const bad[] = {"2024-01-02 13:04:05",
+                                      "2024-13-02 13:04:05 +0000",
+                                      "2024-01-02T13:04:05 +0000",
+                                      "2024-01-02 13:04:05 0000",
+                                      "2024-01-02 24:00:00 +0000",
+                                      "forever",
+                                      ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK_EQ_INT(lists_parse_time(bad[i], &t), -1);
 }
@@ -664,9 +666,9 @@ TEST(config_operations_keys_defaults_and_validation)
     CHECK(c.broadcast_rcon_to_ops && c.pvp && c.allow_nether && c.enforce_secure_profile);
     CHECK(strcmp(c.initial_enabled_packs, "vanilla") == 0);
     static const char *const bad[] = {
-        "rcon.port=0",         "rcon.port=65536",       "query.port=x",
-        "enable-rcon=yes",     "white-list=1",          "rate-limit=-1",
-        "max-world-size=0",    "spawn-protection=-1",   "player-idle-timeout=-5",
+        "rcon.port=0",           "rcon.port=65536",        "query.port=x",
+        "enable-rcon=yes",       "white-list=1",           "rate-limit=-1",
+        "max-world-size=0",      "spawn-protection=-1",    "player-idle-timeout=-5",
         "admin-http-port=70000", "resource-pack-sha1=abc", "function-permission-level=5",
         "max-tick-time=-2"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -717,4 +719,63 @@ TEST(config_replace_key_edits_one_line_and_keeps_the_rest)
     out = config_replace_key("", 0, "white-list", "false", &n);
     CHECK(out && strcmp(out, "white-list=false\n") == 0);
     free(out);
+}
+
+/* =================================================================== log */
+
+#include <fcntl.h>
+#include <libdeflate.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/log.h"
+
+TEST(log_rotate_gzips_the_previous_log_under_its_date)
+{
+    char dir[] = "/tmp/mcserv-logrot-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[256], note[600];
+    snprintf(path, sizeof path, "%s/latest.log", dir);
+    CHECK_EQ_INT(log_rotate(dir, "latest.log", note, sizeof note), 0); /* nothing yet */
+    const char text[] =
+        "[2026-11-30 06:40:01.123 INFO] hello\n[2026-11-30 06:40:02.000 INFO] bye\n";
+    for (int round = 1; round <= 2; round++) {
+        FILE *f = fopen(path, "w");
+        fputs(text, f);
+        fclose(f);
+        struct timespec times[2] = {{1704200645, 0}, {1704200645, 0}}; /* 2024-01-02 UTC */
+        utimensat(AT_FDCWD, path, times, 0);
+        CHECK_EQ_INT(log_rotate(dir, "latest.log", note, sizeof note), 1);
+        CHECK(access(path, F_OK) != 0); /* moved away */
+        struct tm tm;
+        time_t t = 1704200645;
+        localtime_r(&t, &tm);
+        char gz[300];
+        snprintf(gz, sizeof gz, "%s/%04d-%02d-%02d-%d.log.gz", dir, tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, round); /* -1, then -2 */
+        CHECK(strstr(note, gz) != NULL);
+        size_t len;
+        unsigned char *z = test_read_file(gz, &len);
+        CHECK(z != NULL);
+        if (!z) break;
+        char out[256];
+        size_t got = 0;
+        struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+        CHECK_EQ_INT(libdeflate_gzip_decompress(d, z, len, out, sizeof out, &got),
+                     LIBDEFLATE_SUCCESS);
+        CHECK_MEM(out, got, text, sizeof text - 1);
+        libdeflate_free_decompressor(d);
+        free(z);
+    }
+    for (int n = 1; n <= 2; n++) { /* clean up */
+        struct tm tm;
+        time_t t = 1704200645;
+        localtime_r(&t, &tm);
+        char gz[300];
+        snprintf(gz, sizeof gz, "%s/%04d-%02d-%02d-%d.log.gz", dir, tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, n);
+        unlink(gz);
+    }
+    CHECK_EQ_INT(rmdir(dir), 0);
 }
