@@ -33,16 +33,26 @@ static void color_of(uint16_t st, int y, uint8_t rgb[3])
 {
     const char *n = block_info[block_of_state[st]].name;
     int r = 128, g = 128, b = 128;
-    if (strstr(n, "water")) r = 40, g = 80, b = 200;
-    else if (strstr(n, "grass_block")) r = 80, g = 160, b = 60;
-    else if (strstr(n, "leaves")) r = 30, g = 110, b = 30;
-    else if (strstr(n, "sand")) r = 220, g = 210, b = 150;
-    else if (strstr(n, "snow")) r = 240, g = 240, b = 250;
-    else if (strstr(n, "ice")) r = 170, g = 200, b = 250;
-    else if (strstr(n, "gravel")) r = 140, g = 130, b = 130;
-    else if (strstr(n, "stone")) r = 120, g = 120, b = 120;
-    else if (strstr(n, "log")) r = 100, g = 70, b = 40;
-    else if (strstr(n, "grass") || strstr(n, "dandelion") || strstr(n, "poppy")) r = 90, g = 170, b = 70;
+    if (strstr(n, "water"))
+        r = 40, g = 80, b = 200;
+    else if (strstr(n, "grass_block"))
+        r = 80, g = 160, b = 60;
+    else if (strstr(n, "leaves"))
+        r = 30, g = 110, b = 30;
+    else if (strstr(n, "sand"))
+        r = 220, g = 210, b = 150;
+    else if (strstr(n, "snow"))
+        r = 240, g = 240, b = 250;
+    else if (strstr(n, "ice"))
+        r = 170, g = 200, b = 250;
+    else if (strstr(n, "gravel"))
+        r = 140, g = 130, b = 130;
+    else if (strstr(n, "stone"))
+        r = 120, g = 120, b = 120;
+    else if (strstr(n, "log"))
+        r = 100, g = 70, b = 40;
+    else if (strstr(n, "grass") || strstr(n, "dandelion") || strstr(n, "poppy"))
+        r = 90, g = 170, b = 70;
     double shade = 0.75 + (y - 63) / 200.0;
     if (shade < 0.4) shade = 0.4;
     if (shade > 1.3) shade = 1.3;
@@ -58,19 +68,26 @@ int main(int argc, char **argv)
     const char *ppm = NULL, *type = "normal";
     int digest = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = atoll(argv[++i]);
-        else if (!strcmp(argv[i], "--radius") && i + 1 < argc) radius = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--ppm") && i + 1 < argc) ppm = argv[++i];
-        else if (!strcmp(argv[i], "--type") && i + 1 < argc) type = argv[++i];
-        else if (!strcmp(argv[i], "--digest")) digest = 1;
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = atoll(argv[++i]);
+        else if (!strcmp(argv[i], "--radius") && i + 1 < argc)
+            radius = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--ppm") && i + 1 < argc)
+            ppm = argv[++i];
+        else if (!strcmp(argv[i], "--type") && i + 1 < argc)
+            type = argv[++i];
+        else if (!strcmp(argv[i], "--digest"))
+            digest = 1;
         else {
-            fprintf(stderr, "usage: worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm FILE] [--digest]\n");
+            fprintf(stderr, "usage: worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm "
+                            "FILE] [--digest]\n");
             return 2;
         }
     }
     terrain t;
     char err[256];
-    if (terrain_init(&t, strcmp(type, "flat") ? LEVEL_NORMAL : LEVEL_FLAT, seed, "", err, sizeof err) < 0) {
+    if (terrain_init(&t, strcmp(type, "flat") ? LEVEL_NORMAL : LEVEL_FLAT, seed, "", err,
+                     sizeof err) < 0) {
         fprintf(stderr, "worldgen: %s\n", err);
         return 1;
     }

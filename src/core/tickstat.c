@@ -76,8 +76,7 @@ void tickstat_summarize(uint32_t n, struct tickstat_summary *out)
     double span = (double)(ts.wall[last] - ts.wall[first]);
     out->tps = n > 1 && span > 0 ? (n - 1) * 1e9 / span : 0;
     if (out->tps > 20.0) out->tps = 20.0; /* catch-up bursts after a pause */
-    out->cpu_pct =
-        n > 1 && span > 0 ? 100.0 * (double)(ts.cpu[last] - ts.cpu[first]) / span : 0;
+    out->cpu_pct = n > 1 && span > 0 ? 100.0 * (double)(ts.cpu[last] - ts.cpu[first]) / span : 0;
 }
 
 void tickstat_histogram(uint64_t counts[TICKSTAT_BUCKETS], double *sum_s, uint64_t *count)

@@ -15,8 +15,8 @@
 
 #include <stdint.h>
 
-#define TICKSTAT_WINDOW 1200 /* one minute of ticks */
-#define TICKSTAT_SHORT  100  /* five seconds */
+#define TICKSTAT_WINDOW  1200 /* one minute of ticks */
+#define TICKSTAT_SHORT   100  /* five seconds */
 #define TICKSTAT_BUCKETS 9
 
 /* Upper bounds (seconds) of the histogram buckets; the last is +Inf. */

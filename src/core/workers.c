@@ -32,8 +32,10 @@ static void push_done(job *j)
 {
     pthread_mutex_lock(&pool.lock);
     j->next = NULL;
-    if (pool.done_tail) pool.done_tail->next = j;
-    else pool.done_head = j;
+    if (pool.done_tail)
+        pool.done_tail->next = j;
+    else
+        pool.done_head = j;
     pool.done_tail = j;
     pthread_mutex_unlock(&pool.lock);
     uint64_t one = 1;
@@ -89,8 +91,10 @@ void workers_submit(job *j)
     j->cancelled = false;
     j->next = NULL;
     pthread_mutex_lock(&pool.lock);
-    if (pool.todo_tail) pool.todo_tail->next = j;
-    else pool.todo_head = j;
+    if (pool.todo_tail)
+        pool.todo_tail->next = j;
+    else
+        pool.todo_head = j;
     pool.todo_tail = j;
     pool.pending++;
     pthread_cond_signal(&pool.wake);

@@ -125,7 +125,8 @@ void interact_block_dig(conn *c, rd_t *r)
     rd_i8(r); /* face */
     int32_t seq = rd_varint(r);
     if (r->err) return;
-    if (status != DIG_START && status != DIG_CANCEL && status != DIG_FINISH) return; /* item actions */
+    if (status != DIG_START && status != DIG_CANCEL && status != DIG_FINISH)
+        return; /* item actions */
     ack(p, seq);
     if (status == DIG_CANCEL) {
         p->digging = false;
@@ -213,7 +214,7 @@ void interact_block_place(conn *c, rd_t *r)
     }
     int32_t tx = x, ty = y, tz = z;
     if (!replaceable(clicked)) {
-        static const int8_t off[6][3] = {{0, -1, 0}, {0, 1, 0}, {0, 0, -1},
+        static const int8_t off[6][3] = {{0, -1, 0}, {0, 1, 0},  {0, 0, -1},
                                          {0, 0, 1},  {-1, 0, 0}, {1, 0, 0}};
         tx += off[face][0], ty += off[face][1], tz += off[face][2];
     }

@@ -114,8 +114,8 @@ void pkt_cb_block_change(buf_t *b, int32_t x, int32_t y, int32_t z, int32_t stat
     wr_varint(b, state);
 }
 
-void pkt_cb_multi_block_change(buf_t *b, int32_t sx, int32_t sy, int32_t sz,
-                               const int64_t *records, size_t n)
+void pkt_cb_multi_block_change(buf_t *b, int32_t sx, int32_t sy, int32_t sz, const int64_t *records,
+                               size_t n)
 {
     wr_varint(b, PKT_PLAY_CB_MULTI_BLOCK_CHANGE);
     uint64_t pos = ((uint64_t)(sx & 0x3FFFFF) << 42) | ((uint64_t)(sz & 0x3FFFFF) << 20) |

@@ -54,8 +54,8 @@ void pkt_cb_game_state_change(buf_t *b, uint8_t reason, float value);
 
 void pkt_cb_block_change(buf_t *b, int32_t x, int32_t y, int32_t z, int32_t state);
 /* Update Section Blocks: records are state << 12 | x << 8 | z << 4 | y (section-local). */
-void pkt_cb_multi_block_change(buf_t *b, int32_t sx, int32_t sy, int32_t sz,
-                               const int64_t *records, size_t n);
+void pkt_cb_multi_block_change(buf_t *b, int32_t sx, int32_t sy, int32_t sz, const int64_t *records,
+                               size_t n);
 void pkt_cb_acknowledge_player_digging(buf_t *b, int32_t sequence);
 /* Set Container Slot with an item without NBT (item 0 or count 0: empty). */
 void pkt_cb_set_slot(buf_t *b, int8_t window, int32_t state_id, int16_t slot, int32_t item,

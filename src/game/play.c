@@ -28,6 +28,8 @@
  *     (300 gliding) × the move packets this tick (at most 5, else 1) is
  *     refused with "moved too quickly!" and a teleport back under a new id.
  *     The server tracks no velocity, so vanilla's "− velocity²" term is 0.
+ *     Angles are kept as vanilla keeps them: yaw in [-180, 180), pitch in
+ *     [-90, 90] (a finite 1e30 from a client must not reach the angle bytes).
  */
 #include <math.h>
 #include <stdio.h>
@@ -50,12 +52,12 @@
 #include "proto/frame.h"
 #include "world/spiral.h"
 
-#define WIN         (2 * VIEW_DISTANCE_MAX + 1)
-#define WIN_BYTES   ((WIN * WIN + 7) / 8)
+#define WIN                     (2 * VIEW_DISTANCE_MAX + 1)
+#define WIN_BYTES               ((WIN * WIN + 7) / 8)
 #define CHUNKS_PER_TICK         64 /* chunks one player may be sent per tick (fairness) */
 #define CHUNK_REQUESTS_PER_PASS 32 /* not-ready chunks one scan may wait on */
-#define MAX_COORD   3.0e7
-#define MAX_Y_COORD 2.0e7
+#define MAX_COORD               3.0e7
+#define MAX_Y_COORD             2.0e7
 
 static inline int bit_index(int dx, int dz)
 {
@@ -209,8 +211,7 @@ void play_tick_end(void)
                 for (size_t k = i; k < j && n < 4096; k++)
                     records[n++] = (int64_t)changes[k].state << 12 | (changes[k].x & 15) << 8 |
                                    (changes[k].z & 15) << 4 | (changes[k].y & 15);
-                pkt_cb_multi_block_change(&srv->pkt, b->x >> 4, b->y >> 4, b->z >> 4, records,
-                                          n);
+                pkt_cb_multi_block_change(&srv->pkt, b->x >> 4, b->y >> 4, b->z >> 4, records, n);
             }
             pkt_to_viewers(b->x >> 4, b->z >> 4);
             i = j;
@@ -365,7 +366,8 @@ static void send_spawn(conn *c)
 static bool inner_ring_sent(const player *p)
 {
     for (int i = 0; i < 9; i++)
-        if (!bit_get(p->loaded, bit_index(spiral_offsets()[i].dx, spiral_offsets()[i].dz))) return false;
+        if (!bit_get(p->loaded, bit_index(spiral_offsets()[i].dx, spiral_offsets()[i].dz)))
+            return false;
     return true;
 }
 
@@ -419,9 +421,12 @@ static int8_t ability_flags(int gamemode)
 
 static struct pkt_player_entry entry_of(const player *p)
 {
-    struct pkt_player_entry e = {
-        .uuid = p->uuid, .name = p->name, .gamemode = p->gamemode, .listed = true,
-        .props = p->props, .prop_count = p->prop_count};
+    struct pkt_player_entry e = {.uuid = p->uuid,
+                                 .name = p->name,
+                                 .gamemode = p->gamemode,
+                                 .listed = true,
+                                 .props = p->props,
+                                 .prop_count = p->prop_count};
     return e;
 }
 
@@ -636,6 +641,15 @@ static void teleport_back(conn *c)
     conn_send_pkt(c);
 }
 
+/* Mth.wrapDegrees: any finite angle into [-180, 180). */
+static float wrap_degrees(float deg)
+{
+    float d = fmodf(deg, 360.0f);
+    if (d >= 180.0f) d -= 360.0f;
+    if (d < -180.0f) d += 360.0f;
+    return d;
+}
+
 /* Invariant 4 (vanilla handleMovePlayer). false: refused (teleported back). */
 static bool speed_ok(conn *c, double x, double y, double z)
 {
@@ -676,8 +690,9 @@ static void moved(conn *c, double x, double y, double z, bool has_pos, float yaw
         p->z = z;
     }
     if (has_look) {
-        p->yaw = yaw;
-        p->pitch = pitch;
+        /* vanilla: Mth.wrapDegrees on both, then setXRot clamps the pitch */
+        p->yaw = wrap_degrees(yaw);
+        p->pitch = fminf(90.0f, fmaxf(-90.0f, wrap_degrees(pitch)));
     }
     p->on_ground = on_ground;
     int32_t cx = chunk_of(p->x), cz = chunk_of(p->z);

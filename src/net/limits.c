@@ -288,9 +288,8 @@ static bool exempt(const ip_key *k)
 static bool refusal_log_ok(int kind)
 {
     int64_t second = srv->now_ms / 1000;
-    if (second != L.log_second) {
+    if (second != L.log_second) { /* the rest is counted; limits_tick reports it */
         L.log_second = second;
-        L.suppressed[0] = L.suppressed[1] = 0;
         return true;
     }
     L.suppressed[kind]++;

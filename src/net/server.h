@@ -17,7 +17,8 @@
  * Loop pass (server_run):
  *   1. epoll_wait with the timeout to the next tick deadline
  *   2. accept; read + decode + dispatch input for readable connections
- *   3. run every tick that is due (50 ms, CLOCK_MONOTONIC)
+ *   3. run the tick that is due (50 ms, CLOCK_MONOTONIC; at most one per pass,
+ *      more than 2 s behind: skipped with "Can't keep up!", see schedule_tick)
  *   4. before sleeping: stream chunks into output room, flush every pending
  *      output buffer (one write per connection), free closed connections
  *

@@ -69,7 +69,8 @@ void light_compute(const chunk *c, chunk_light *out)
             continue;
         }
         for (int i = 0; i < 4096; i++) {
-            uint16_t st = chunk_get_block(c, i & 15, CHUNK_MIN_Y + sy * 16 + (i >> 8), (i >> 4) & 15);
+            uint16_t st =
+                chunk_get_block(c, i & 15, CHUNK_MIN_Y + sy * 16 + (i >> 8), (i >> 4) & 15);
             const struct block_info *b = &block_info[block_of_state[st]];
             f[i] = b->filter_light;
             if (b->emit_light) {
@@ -153,18 +154,23 @@ static void write_arrays(buf_t *out, const uint8_t *lvl, uint32_t mask)
 
 void light_write(const chunk_light *l, buf_t *out)
 {
-    uint32_t sky = 0, empty_sky = 1u << 0, blk = 0, empty_blk = 1u << 0 | 1u << (CHUNK_SECTIONS + 1);
+    uint32_t sky = 0, empty_sky = 1u << 0, blk = 0,
+             empty_blk = 1u << 0 | 1u << (CHUNK_SECTIONS + 1);
     bool open_above = true;
     for (int sy = CHUNK_SECTIONS - 1; sy >= 0; sy--) {
         int bit = sy + 1;
         if (open_above && section_all(l->sky, sy, 15)) continue; /* open sky: leave out */
         open_above = false;
-        if (section_all(l->sky, sy, 0)) empty_sky |= 1u << bit;
-        else sky |= 1u << bit;
+        if (section_all(l->sky, sy, 0))
+            empty_sky |= 1u << bit;
+        else
+            sky |= 1u << bit;
     }
     for (int sy = 0; sy < CHUNK_SECTIONS; sy++) {
-        if (section_all(l->block, sy, 0)) empty_blk |= 1u << (sy + 1);
-        else blk |= 1u << (sy + 1);
+        if (section_all(l->block, sy, 0))
+            empty_blk |= 1u << (sy + 1);
+        else
+            blk |= 1u << (sy + 1);
     }
     bitset_write(out, sky);
     bitset_write(out, blk);

@@ -28,7 +28,7 @@
 #include "world/chunk.h"
 
 typedef struct chunk_light {
-    uint8_t sky[CHUNK_HEIGHT * 256];   /* index (y - min) << 8 | z << 4 | x; 0..15 */
+    uint8_t sky[CHUNK_HEIGHT * 256]; /* index (y - min) << 8 | z << 4 | x; 0..15 */
     uint8_t block[CHUNK_HEIGHT * 256];
 } chunk_light;
 

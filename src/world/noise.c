@@ -74,12 +74,12 @@ double noise3(const noise *n, double x, double y, double z)
     const uint8_t *p = n->perm;
     int A = p[X] + Y, AA = p[A] + Z, AB = p[A + 1] + Z;
     int B = p[X + 1] + Y, BA = p[B] + Z, BB = p[B + 1] + Z;
-    return lerp(w,
-                lerp(v, lerp(u, grad3(p[AA], x, y, z), grad3(p[BA], x - 1, y, z)),
-                     lerp(u, grad3(p[AB], x, y - 1, z), grad3(p[BB], x - 1, y - 1, z))),
-                lerp(v, lerp(u, grad3(p[AA + 1], x, y, z - 1), grad3(p[BA + 1], x - 1, y, z - 1)),
-                     lerp(u, grad3(p[AB + 1], x, y - 1, z - 1),
-                          grad3(p[BB + 1], x - 1, y - 1, z - 1))));
+    return lerp(
+        w,
+        lerp(v, lerp(u, grad3(p[AA], x, y, z), grad3(p[BA], x - 1, y, z)),
+             lerp(u, grad3(p[AB], x, y - 1, z), grad3(p[BB], x - 1, y - 1, z))),
+        lerp(v, lerp(u, grad3(p[AA + 1], x, y, z - 1), grad3(p[BA + 1], x - 1, y, z - 1)),
+             lerp(u, grad3(p[AB + 1], x, y - 1, z - 1), grad3(p[BB + 1], x - 1, y - 1, z - 1))));
 }
 
 double fbm2(const noise *n, double x, double z, int octaves)

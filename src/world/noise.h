@@ -35,8 +35,8 @@ static inline uint64_t splitmix64(uint64_t x)
 /* A well-mixed 64-bit hash of (seed, x, z, salt). */
 static inline uint64_t hash_xz(uint64_t seed, int32_t x, int32_t z, uint32_t salt)
 {
-    return splitmix64(seed ^ splitmix64((uint64_t)(uint32_t)x << 32 ^ (uint32_t)z ^
-                                        (uint64_t)salt << 17));
+    return splitmix64(seed ^
+                      splitmix64((uint64_t)(uint32_t)x << 32 ^ (uint32_t)z ^ (uint64_t)salt << 17));
 }
 
 #endif

@@ -31,9 +31,15 @@ static int biome_by_name(const char *name)
         const char *name;
         int id;
     } known[] = {
-        {"plains", BIOME_PLAINS},   {"forest", BIOME_FOREST},     {"desert", BIOME_DESERT},
-        {"ocean", BIOME_OCEAN},     {"the_void", BIOME_THE_VOID}, {"snowy_plains", BIOME_SNOWY_PLAINS},
-        {"taiga", BIOME_TAIGA},     {"beach", BIOME_BEACH},       {"birch_forest", BIOME_BIRCH_FOREST},
+        {"plains", BIOME_PLAINS},
+        {"forest", BIOME_FOREST},
+        {"desert", BIOME_DESERT},
+        {"ocean", BIOME_OCEAN},
+        {"the_void", BIOME_THE_VOID},
+        {"snowy_plains", BIOME_SNOWY_PLAINS},
+        {"taiga", BIOME_TAIGA},
+        {"beach", BIOME_BEACH},
+        {"birch_forest", BIOME_BIRCH_FOREST},
     };
     if (strncmp(name, "minecraft:", 10) == 0) name += 10;
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
@@ -78,7 +84,8 @@ static int parse_flat_settings(terrain *t, const char *text, char *err, size_t e
         }
         if (hv < 0 || hv > CHUNK_HEIGHT || total + hv > CHUNK_HEIGHT ||
             t->layer_count == TERRAIN_MAX_LAYERS) {
-            snprintf(err, errlen, "generator-settings: layers taller than the world (384) or more than %d",
+            snprintf(err, errlen,
+                     "generator-settings: layers taller than the world (384) or more than %d",
                      TERRAIN_MAX_LAYERS);
             json_decref(root);
             return -1;
@@ -141,7 +148,8 @@ static int generate_flat(const terrain *t, chunk *c)
     int y = 0;
     for (int i = 0; i < CHUNK_HEIGHT; i++) col[i] = BLOCK_AIR;
     for (int l = 0; l < t->layer_count; l++)
-        for (int k = 0; k < t->layers[l].height && y < CHUNK_HEIGHT; k++) col[y++] = t->layers[l].state;
+        for (int k = 0; k < t->layers[l].height && y < CHUNK_HEIGHT; k++)
+            col[y++] = t->layers[l].state;
     int rc = 0;
     for (int sy = 0; sy < CHUNK_SECTIONS && rc == 0; sy++) {
         memset(c->sections[sy].biomes, t->flat_biome, 64);
@@ -185,9 +193,12 @@ static void column_at(const terrain *t, int32_t x, int32_t z, struct column *out
     double humid = fbm2(&t->humidity, x / 600.0, z / 600.0, 2) * 1.6;
     uint8_t biome;
     if (height < SEA_LEVEL - 1) {
-        if (temp < -0.35) biome = BIOME_FROZEN_OCEAN;
-        else if (height < 42) biome = BIOME_DEEP_OCEAN;
-        else biome = BIOME_OCEAN;
+        if (temp < -0.35)
+            biome = BIOME_FROZEN_OCEAN;
+        else if (height < 42)
+            biome = BIOME_DEEP_OCEAN;
+        else
+            biome = BIOME_OCEAN;
     } else if (height <= SEA_LEVEL + 1 && cont < -0.05) {
         biome = BIOME_BEACH;
     } else if (height > 125) {
@@ -223,7 +234,8 @@ int terrain_surface_y(const terrain *t, int32_t x, int32_t z)
 /* Column buffer: index (y - CHUNK_MIN_Y). */
 static inline void put(uint16_t *cols, int lx, int lz, int y, uint16_t state)
 {
-    if (lx < 0 || lx > 15 || lz < 0 || lz > 15 || y < CHUNK_MIN_Y || y >= CHUNK_MIN_Y + CHUNK_HEIGHT)
+    if (lx < 0 || lx > 15 || lz < 0 || lz > 15 || y < CHUNK_MIN_Y ||
+        y >= CHUNK_MIN_Y + CHUNK_HEIGHT)
         return;
     cols[(lz * 16 + lx) * CHUNK_HEIGHT + (y - CHUNK_MIN_Y)] = state;
 }
@@ -256,14 +268,19 @@ static void fill_column(const terrain *t, uint16_t *col, const struct column *c,
     }
     for (int y = CHUNK_MIN_Y; y <= h && y < CHUNK_MIN_Y + CHUNK_HEIGHT; y++) {
         uint16_t s;
-        if (y == CHUNK_MIN_Y) s = BLOCK_BEDROCK;
+        if (y == CHUNK_MIN_Y)
+            s = BLOCK_BEDROCK;
         else if (y < CHUNK_MIN_Y + 5 && hash_xz(t->seed, wx, wz, (uint32_t)(y + 1000)) % 5 <
                                             (uint64_t)(CHUNK_MIN_Y + 5 - y))
             s = BLOCK_BEDROCK;
-        else if (y == h) s = top;
-        else if (y > h - 1 - depth) s = under;
-        else if (y < 0) s = BLOCK_DEEPSLATE;
-        else s = BLOCK_STONE;
+        else if (y == h)
+            s = top;
+        else if (y > h - 1 - depth)
+            s = under;
+        else if (y < 0)
+            s = BLOCK_DEEPSLATE;
+        else
+            s = BLOCK_STONE;
         col[y - CHUNK_MIN_Y] = s;
     }
     for (int y = h + 1; y < SEA_LEVEL; y++) {
@@ -297,7 +314,8 @@ static void carve_caves(const terrain *t, uint16_t *cols, const int heights[256]
     for (int lz = 0; lz < 16; lz++)
         for (int lx = 0; lx < 16; lx++) {
             int top = heights[lz * 16 + lx] - 6;
-            if (top < SEA_LEVEL - 8 && heights[lz * 16 + lx] < SEA_LEVEL) top -= 6; /* keep sea beds */
+            if (top < SEA_LEVEL - 8 && heights[lz * 16 + lx] < SEA_LEVEL)
+                top -= 6; /* keep sea beds */
             int i = lx >> 2, k = lz >> 2;
             double fx = (lx & 3) / 4.0, fz = (lz & 3) / 4.0;
             for (int y = y_lo; y < top; y++) {
@@ -307,13 +325,14 @@ static void carve_caves(const terrain *t, uint16_t *cols, const int heights[256]
                 double c00 = grid[i][j][k] + (grid[i + 1][j][k] - grid[i][j][k]) * fx;
                 double c10 = grid[i][j + 1][k] + (grid[i + 1][j + 1][k] - grid[i][j + 1][k]) * fx;
                 double c01 = grid[i][j][k + 1] + (grid[i + 1][j][k + 1] - grid[i][j][k + 1]) * fx;
-                double c11 =
-                    grid[i][j + 1][k + 1] + (grid[i + 1][j + 1][k + 1] - grid[i][j + 1][k + 1]) * fx;
+                double c11 = grid[i][j + 1][k + 1] +
+                             (grid[i + 1][j + 1][k + 1] - grid[i][j + 1][k + 1]) * fx;
                 double c0 = c00 + (c10 - c00) * fy, c1 = c01 + (c11 - c01) * fy;
                 double v = c0 + (c1 - c0) * fz;
                 if (v > -0.045 && v < 0.045) {
                     uint16_t old = get(cols, lx, lz, y);
-                    if (old != BLOCK_BEDROCK && old != BLOCK_WATER) put(cols, lx, lz, y, BLOCK_CAVE_AIR);
+                    if (old != BLOCK_BEDROCK && old != BLOCK_WATER)
+                        put(cols, lx, lz, y, BLOCK_CAVE_AIR);
                 }
             }
         }
@@ -341,7 +360,8 @@ static void place_tree(uint16_t *cols, int lx, int lz, int ground, uint64_t h, u
             int r = y >= top ? 1 : 2;
             for (int dx = -r; dx <= r; dx++)
                 for (int dz = -r; dz <= r; dz++) {
-                    if (abs(dx) == r && abs(dz) == r && (y == top + 1 || ((h >> (dx + dz + 8)) & 1)))
+                    if (abs(dx) == r && abs(dz) == r &&
+                        (y == top + 1 || ((h >> (dx + dz + 8)) & 1)))
                         continue;
                     int px = lx + dx, pz = lz + dz;
                     if (px < 0 || px > 15 || pz < 0 || pz > 15) continue;
@@ -369,12 +389,22 @@ static void place_trees(const terrain *t, uint16_t *cols, int32_t x0, int32_t z0
             bool spruce = false;
             switch (c.biome) {
             case BIOME_FOREST: chance = 28; break;
-            case BIOME_BIRCH_FOREST: chance = 26, log = BLOCK_BIRCH_LOG, leaves = STATE_BIRCH_LEAVES; break;
-            case BIOME_TAIGA: chance = 22, log = BLOCK_SPRUCE_LOG, leaves = STATE_SPRUCE_LEAVES, spruce = true; break;
-            case BIOME_SNOWY_TAIGA: chance = 14, log = BLOCK_SPRUCE_LOG, leaves = STATE_SPRUCE_LEAVES, spruce = true; break;
+            case BIOME_BIRCH_FOREST:
+                chance = 26, log = BLOCK_BIRCH_LOG, leaves = STATE_BIRCH_LEAVES;
+                break;
+            case BIOME_TAIGA:
+                chance = 22, log = BLOCK_SPRUCE_LOG, leaves = STATE_SPRUCE_LEAVES, spruce = true;
+                break;
+            case BIOME_SNOWY_TAIGA:
+                chance = 14, log = BLOCK_SPRUCE_LOG, leaves = STATE_SPRUCE_LEAVES, spruce = true;
+                break;
             case BIOME_PLAINS: chance = 2; break;
-            case BIOME_WINDSWEPT_HILLS: chance = 4, log = BLOCK_SPRUCE_LOG, leaves = STATE_SPRUCE_LEAVES, spruce = true; break;
-            case BIOME_SNOWY_PLAINS: chance = 1, log = BLOCK_SPRUCE_LOG, leaves = STATE_SPRUCE_LEAVES, spruce = true; break;
+            case BIOME_WINDSWEPT_HILLS:
+                chance = 4, log = BLOCK_SPRUCE_LOG, leaves = STATE_SPRUCE_LEAVES, spruce = true;
+                break;
+            case BIOME_SNOWY_PLAINS:
+                chance = 1, log = BLOCK_SPRUCE_LOG, leaves = STATE_SPRUCE_LEAVES, spruce = true;
+                break;
             default: chance = 0;
             }
             if (roll >= chance) continue;
@@ -413,8 +443,10 @@ static int generate_normal(const terrain *t, chunk *c)
         if (h < SEA_LEVEL || get(cols, lx, lz, h) != BLOCK_GRASS_BLOCK) continue;
         uint64_t r = hash_xz(t->seed, x0 + lx, z0 + lz, 99) % 100;
         unsigned grass = biomes[i] == BIOME_PLAINS ? 18 : 6;
-        if (r < grass) put(cols, lx, lz, h + 1, BLOCK_GRASS);
-        else if (r < grass + 2) put(cols, lx, lz, h + 1, r & 1 ? BLOCK_DANDELION : BLOCK_POPPY);
+        if (r < grass)
+            put(cols, lx, lz, h + 1, BLOCK_GRASS);
+        else if (r < grass + 2)
+            put(cols, lx, lz, h + 1, r & 1 ? BLOCK_DANDELION : BLOCK_POPPY);
     }
     place_trees(t, cols, x0, z0);
 

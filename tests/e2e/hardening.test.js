@@ -148,6 +148,7 @@ test('hostile clients against one server: each is refused as documented; a playi
         const cases = {}
         const open = async (name, bytes) => { const c = await h.rawConnect(srv.port); if (bytes) c.socket.write(bytes); cases[name] = c; return c }
         await open('6-byte VarInt length', Buffer.from('ffffffffff01', 'hex'))
+        await open('6-byte VarInt packet id', Buffer.concat([h.varInt(6), Buffer.from('ffffffffff01', 'hex')]))
         await open('handshake frame over 1 KiB', Buffer.concat([h.varInt(2000), Buffer.alloc(2000, 1)]))
         await open('next state 3', h.handshakePacket(srv.port, 3))
         await open('host of 300 characters', h.handshakePacket(srv.port, 1, h.PROTOCOL, 'h'.repeat(300)))

@@ -24,6 +24,7 @@
  * jobs stay queued: no worker threads run, which keeps runs deterministic).
  * Any crash, sanitizer report or leak is a bug in the server.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <libdeflate.h>
@@ -43,10 +44,28 @@ static struct server S;
 static struct libdeflate_compressor *zc;
 static buf_t framed;
 
+static char workdir[] = "/tmp/mcserv-fuzz-play-XXXXXX";
+
+/* At exit: the files commands wrote there (ops.json, the ban lists), then the
+ * directory itself. */
+static void remove_workdir(void)
+{
+    DIR *d = opendir(workdir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char path[sizeof workdir + 256];
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s", workdir, e->d_name);
+        unlink(path);
+    }
+    if (d) closedir(d);
+    rmdir(workdir);
+}
+
 static int init_once(void)
 {
-    char dir[] = "/tmp/mcserv-fuzz-play-XXXXXX";
-    if (!mkdtemp(dir) || chdir(dir) < 0) return -1; /* ops.json and friends land here */
+    if (!mkdtemp(workdir) || chdir(workdir) < 0) return -1; /* ops.json and friends land here */
+    atexit(remove_workdir);
     log_set_stderr(0);
     log_set_level(LOG_ERROR);
     struct server_config cfg;

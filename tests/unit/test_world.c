@@ -16,7 +16,8 @@ TEST(palette_grows_then_compacts_back)
     chunk_init(&c, 0, 0, BLOCK_STONE, BIOME_PLAINS);
     section *s = &c.sections[4];
     /* 300 distinct states force the direct (15-bit) layout... */
-    for (int i = 0; i < 300; i++) chunk_set_block(&c, i & 15, -64 + 64 + (i >> 8), (i >> 4) & 15, (uint16_t)(1000 + i));
+    for (int i = 0; i < 300; i++)
+        chunk_set_block(&c, i & 15, -64 + 64 + (i >> 8), (i >> 4) & 15, (uint16_t)(1000 + i));
     CHECK_EQ_INT(s->bits, 15);
     /* ...then all but two go back to stone: compaction drops to the smallest layout. */
     for (int i = 2; i < 300; i++) chunk_set_block(&c, i & 15, (i >> 8), (i >> 4) & 15, BLOCK_STONE);
