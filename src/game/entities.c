@@ -163,7 +163,12 @@ static inline int32_t chunk_of(double v)
 
 static inline int angle_of(float deg)
 {
-    return (int)floorf(deg * 256.0f / 360.0f); /* vanilla Mth.floor(f * 256 / 360) */
+    /* vanilla Mth.floor(f * 256 / 360), taken modulo a turn first so that any
+     * finite angle (a /tp rotation, saved player data) stays in int range;
+     * the protocol byte keeps only the low 8 bits anyway. */
+    if (!isfinite(deg)) return 0;
+    float turns = fmodf(deg, 360.0f);
+    return (int)floorf(turns * 256.0f / 360.0f);
 }
 
 static inline int64_t fixed_of(double v)

@@ -248,7 +248,9 @@ void interact_set_creative_slot(conn *c, rd_t *r)
         nbt_doc doc;
         long n = nbt_parse(r->p + r->pos, rd_left(r), true, &nbt_limits_network, &doc);
         if (n < 0) {
-            conn_kick(c, "Invalid item data");
+            char why[96];
+            snprintf(why, sizeof why, "Invalid item data: %s", nbt_strerror(n));
+            conn_kick(c, why);
             return;
         }
         nbt_doc_free(&doc); /* item NBT is not kept yet */
