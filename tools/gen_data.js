@@ -32,8 +32,15 @@ const HEADER = (what) =>
 const ident = (s) => s.replace(/^minecraft:/, '').replace(/[^A-Za-z0-9]/g, '_').toUpperCase();
 const guard = (f) => 'MC_DATA_' + f.replace(/[^A-Za-z0-9]/g, '_').toUpperCase();
 
+// Generated C goes through clang-format with the repository's .clang-format,
+// so the committed tables are formatted like every other C file.
+const { execFileSync } = require('child_process');
 function write(file, body) {
-  fs.writeFileSync(path.join(outDir, file), body);
+  const formatted = execFileSync('clang-format', [
+    `--style=file:${path.join(__dirname, '..', '.clang-format')}`,
+    `--assume-filename=${file}`,
+  ], { input: body, maxBuffer: 64 << 20 });
+  fs.writeFileSync(path.join(outDir, file), formatted);
 }
 
 function header(file, what, lines) {
