@@ -917,39 +917,26 @@ struct frame_view {
 };
 
 /*
- * frame_decode() of libmc, except that a compressed packet longer than
- * HEAD_BYTES is inflated only up to HEAD_BYTES. Same return convention:
+ * libmc's frame_split() checks the framing; unlike frame_decode(), a
+ * compressed packet longer than HEAD_BYTES is inflated only up to
+ * HEAD_BYTES. Same return convention:
  * >0 bytes consumed, 0 need more, <0 enum frame_error.
  */
 static long decode_frame(const bot *b, const uint8_t *in, size_t len, struct frame_view *f)
 {
     static uint8_t head[HEAD_BYTES];
-    f->partial = false;
-    if (b->threshold < 0)
-        return frame_decode(in, len, &B.lim, -1, NULL, &B.scratch, &f->pkt, &f->len);
-    int32_t flen;
-    int n = varint_decode(in, len < FRAME_LENGTH_MAX_BYTES ? len : FRAME_LENGTH_MAX_BYTES, &flen);
-    if (n == 0) return len >= FRAME_LENGTH_MAX_BYTES ? FRAME_E_LENGTH_VARINT : 0;
-    if (n < 0) return FRAME_E_LENGTH_VARINT;
-    if (flen == 0) return FRAME_E_EMPTY;
-    if ((size_t)flen > B.lim.max_frame) return FRAME_E_TOO_LONG;
-    if (len - (size_t)n < (size_t)flen) return 0;
-    const uint8_t *body = in + n;
-    size_t blen = (size_t)flen;
-    long consumed = (long)n + flen;
-    int32_t dlen;
-    int m = varint_decode(body, blen, &dlen);
-    if (m <= 0 || dlen < 0) return FRAME_E_DATA_LENGTH;
-    body += m;
-    blen -= (size_t)m;
-    if (dlen == 0) {
-        if (blen == 0) return FRAME_E_EMPTY;
-        f->pkt = body;
-        f->len = blen;
+    *f = (struct frame_view){0};
+    struct frame_body fb;
+    long consumed = frame_split(in, len, &B.lim, b->threshold, &fb);
+    if (consumed <= 0) return consumed;
+    if (fb.data_length == 0) {
+        f->pkt = fb.data;
+        f->len = fb.len;
         return consumed;
     }
-    if (dlen < b->threshold) return FRAME_E_BELOW_THRESHOLD;
-    if ((size_t)dlen > B.lim.max_packet) return FRAME_E_CLAIM_TOO_BIG;
+    const uint8_t *body = fb.data;
+    size_t blen = fb.len;
+    int32_t dlen = (int32_t)fb.data_length;
     if (dlen <= HEAD_BYTES) {
         size_t actual = 0;
         if (libdeflate_zlib_decompress(B.decompressor, body, blen, head, (size_t)dlen, &actual) !=

@@ -297,28 +297,18 @@ static void send_all(const uint8_t *data, size_t len, const conn *except, int ch
     }
 }
 
-static buf_t framed;
-
-static bool frame_pkt(void)
-{
-    if (!framed.limit) buf_init(&framed, FRAME_MAX_PACKET + 16);
-    buf_reset(&framed);
-    if (srv->pkt.failed) return false;
-    return frame_encode(&framed, srv->pkt.data, srv->pkt.len, srv->cfg.compression_threshold,
-                        srv->compressor) == 0;
-}
-
 void chat_broadcast_pkt(const conn *except)
 {
-    if (frame_pkt()) send_all(framed.data, framed.len, except, 0);
-    buf_shrink_if_idle(&framed, 64u << 10);
+    const buf_t *f = pkt_frame_shared();
+    if (f) send_all(f->data, f->len, except, 0);
 }
 
 void chat_broadcast(const char *json, size_t len, bool player_chat)
 {
     buf_reset(&srv->pkt);
     pkt_cb_system_chat(&srv->pkt, json, len, false);
-    if (frame_pkt()) send_all(framed.data, framed.len, NULL, player_chat ? 2 : 1);
+    const buf_t *f = pkt_frame_shared();
+    if (f) send_all(f->data, f->len, NULL, player_chat ? 2 : 1);
 }
 
 /* ------------------------------------------------------------------- input */
@@ -353,6 +343,27 @@ void chat_tick(void)
     }
 }
 
+bool chat_check_incoming(conn *c, const char *s, size_t len)
+{
+    long chars = utf8_utf16_length(s, len);
+    if (chars > CHAT_MAX_CHARS) {
+        /* Vanilla reads the text with readUtf(256): a longer one is a decoder
+         * error and the connection is closed with the exception's text. */
+        char why[160];
+        snprintf(why, sizeof why,
+                 "Internal Exception: io.netty.handler.codec.DecoderException: The received "
+                 "string length is longer than maximum allowed (%ld > %d)",
+                 chars, CHAT_MAX_CHARS);
+        conn_kick(c, why);
+        return false;
+    }
+    if (!chat_text_allowed(s, len)) {
+        conn_kick(c, "Illegal characters in chat"); /* multiplayer.disconnect.illegal_characters */
+        return false;
+    }
+    return true;
+}
+
 void chat_sb_chat_message(conn *c, rd_t *r)
 {
     size_t len;
@@ -363,22 +374,7 @@ void chat_sb_chat_message(conn *c, rd_t *r)
     rd_varint(r);                    /* message count (offset) */
     rd_skip(r, 3);                   /* acknowledged bitset */
     if (r->err) return;              /* play_dispatch kicks for malformed packets */
-    long chars = utf8_utf16_length(msg, len);
-    if (chars > CHAT_MAX_CHARS) {
-        /* Vanilla reads the text with readUtf(256): a longer one is a decoder
-         * error and the connection is closed with the exception's text. */
-        char why[160];
-        snprintf(why, sizeof why,
-                 "Internal Exception: io.netty.handler.codec.DecoderException: The received "
-                 "string length is longer than maximum allowed (%ld > %d)",
-                 chars, CHAT_MAX_CHARS);
-        conn_kick(c, why);
-        return;
-    }
-    if (!chat_text_allowed(msg, len)) {
-        conn_kick(c, "Illegal characters in chat"); /* multiplayer.disconnect.illegal_characters */
-        return;
-    }
+    if (!chat_check_incoming(c, msg, len)) return;
     player *p = c->player;
     if (p->chat_mode == 2) {
         buf_t j;

@@ -91,6 +91,10 @@ void chat_broadcast_pkt(const conn *except);
 
 /* Vanilla SharedConstants.isAllowedChatCharacter over every character. */
 bool chat_text_allowed(const char *s, size_t len);
+/* Checks a chat line or command from a client as vanilla does: over 256
+ * characters or with illegal characters, c is kicked with vanilla's text and
+ * false is returned. */
+bool chat_check_incoming(conn *c, const char *s, size_t len);
 /* Counts a chat message or command against the spam budget; true if the
  * player was kicked for spamming. */
 bool chat_count_spam(conn *c);

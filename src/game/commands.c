@@ -1738,22 +1738,26 @@ static int ex_list(cmd_ctx *x, bool uuids)
     return 0;
 }
 
-static int ex_me(cmd_ctx *x)
+/* /me and /say: the source's name and its message under a chat.type key,
+ * broadcast to everyone and logged as plain text. */
+static int ex_source_message(cmd_ctx *x, const char *arg, const char *key)
 {
-    const struct cmd_value *v = cmd_arg(x->ps, "action");
+    const struct cmd_value *v = cmd_arg(x->ps, arg);
     buf_t msg, j, plain;
     buf_init(&msg, 64u << 10);
     buf_init(&j, 128u << 10);
     buf_init(&plain, 128u << 10);
     expand_message(x, v, &msg);
-    buf_lit(&j, "{\"translate\":\"chat.type.emote\",\"with\":[");
+    buf_lit(&j, "{\"translate\":\"");
+    buf_append(&j, key, strlen(key));
+    buf_lit(&j, "\",\"with\":[");
     source_name_json(&j, x->src);
     buf_lit(&j, ",{\"text\":");
     json_append_string(&j, (const char *)msg.data, msg.len);
     buf_lit(&j, "}]}");
     if (!j.failed && !msg.failed) chat_broadcast((const char *)j.data, j.len, true);
     chat_arg a[2] = {chat_text(x->src->name), chat_textn((const char *)msg.data, msg.len)};
-    chat_tr_plain(&plain, "chat.type.emote", a, 2);
+    chat_tr_plain(&plain, key, a, 2);
     if (!plain.failed) log_info("%.*s", (int)plain.len, (const char *)plain.data);
     buf_free(&msg);
     buf_free(&j);
@@ -1761,27 +1765,14 @@ static int ex_me(cmd_ctx *x)
     return 0;
 }
 
+static int ex_me(cmd_ctx *x)
+{
+    return ex_source_message(x, "action", "chat.type.emote");
+}
+
 static int ex_say(cmd_ctx *x)
 {
-    const struct cmd_value *v = cmd_arg(x->ps, "message");
-    buf_t msg, j, plain;
-    buf_init(&msg, 64u << 10);
-    buf_init(&j, 128u << 10);
-    buf_init(&plain, 128u << 10);
-    expand_message(x, v, &msg);
-    buf_lit(&j, "{\"translate\":\"chat.type.announcement\",\"with\":[");
-    source_name_json(&j, x->src);
-    buf_lit(&j, ",{\"text\":");
-    json_append_string(&j, (const char *)msg.data, msg.len);
-    buf_lit(&j, "}]}");
-    if (!j.failed && !msg.failed) chat_broadcast((const char *)j.data, j.len, true);
-    chat_arg a[2] = {chat_text(x->src->name), chat_textn((const char *)msg.data, msg.len)};
-    chat_tr_plain(&plain, "chat.type.announcement", a, 2);
-    if (!plain.failed) log_info("%.*s", (int)plain.len, (const char *)plain.data);
-    buf_free(&msg);
-    buf_free(&j);
-    buf_free(&plain);
-    return 0;
+    return ex_source_message(x, "message", "chat.type.announcement");
 }
 
 static int ex_msg(cmd_ctx *x)
@@ -2657,20 +2648,7 @@ void cmd_sb_chat_command(conn *c, rd_t *r)
     rd_varint(r);  /* message count */
     rd_skip(r, 3); /* acknowledged */
     if (r->err) return;
-    long chars = utf8_utf16_length(cmd, len);
-    if (chars > CHAT_MAX_CHARS) {
-        char why[160];
-        snprintf(why, sizeof why,
-                 "Internal Exception: io.netty.handler.codec.DecoderException: The received "
-                 "string length is longer than maximum allowed (%ld > %d)",
-                 chars, CHAT_MAX_CHARS);
-        conn_kick(c, why);
-        return;
-    }
-    if (!chat_text_allowed(cmd, len)) {
-        conn_kick(c, "Illegal characters in chat");
-        return;
-    }
+    if (!chat_check_incoming(c, cmd, len)) return;
     player *p = c->player;
     log_info("%s issued server command: /%.*s", p->name, (int)len, cmd);
     struct source s;

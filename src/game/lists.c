@@ -36,48 +36,6 @@ const char *lists_file(enum list_kind k)
     return file_names[k];
 }
 
-static int lists_hexval(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* "8-4-4-4-12" hex (dashes where vanilla puts them) or 32 hex digits. */
-static int lists_parse_uuid(const char *s, mc_uuid *out)
-{
-    size_t len = strlen(s);
-    bool dashed = len == 36;
-    if (!dashed && len != 32) return -1;
-    int n = 0;
-    for (size_t i = 0; i < len;) {
-        if (dashed && (i == 8 || i == 13 || i == 18 || i == 23)) {
-            if (s[i] != '-') return -1;
-            i++;
-            continue;
-        }
-        int h = lists_hexval(s[i]), l = lists_hexval(s[i + 1]);
-        if (h < 0 || l < 0 || n >= 16) return -1;
-        out->b[n++] = (uint8_t)(h << 4 | l);
-        i += 2;
-    }
-    return n == 16 ? 0 : -1;
-}
-
-static bool lists_valid_name(const char *s)
-{
-    size_t n = strlen(s);
-    if (n < 1 || n > LIST_NAME_MAX) return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_'))
-            return false;
-    }
-    return true;
-}
-
 /* Length of the valid UTF-8 sequence at s[0..n), or 0 if it is not one. */
 static size_t utf8_seq(const unsigned char *s, size_t n)
 {
@@ -248,11 +206,11 @@ int lists_parse(enum list_kind k, const char *text, size_t len, struct list_entr
         } else {
             const char *uuid = json_string_value(json_object_get(o, "uuid"));
             const char *name = json_string_value(json_object_get(o, "name"));
-            if (!uuid || lists_parse_uuid(uuid, &x.uuid) < 0) {
+            if (!uuid || uuid_parse(uuid, strlen(uuid), &x.uuid) < 0) {
                 snprintf(err, errlen, "entry %zu: missing or invalid \"uuid\"", i);
                 goto out;
             }
-            if (!name || !lists_valid_name(name)) {
+            if (!name || !player_name_valid(name, strlen(name), 1)) {
                 snprintf(err, errlen, "entry %zu: missing or invalid \"name\"", i);
                 goto out;
             }

@@ -58,41 +58,6 @@ const struct op_entry *ops_find_name(const char *name)
     return NULL;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* "8-4-4-4-12" hex with dashes (or 32 hex digits) into a UUID. */
-static int parse_uuid(const char *s, mc_uuid *out)
-{
-    int n = 0;
-    for (const char *p = s; *p; p++) {
-        if (*p == '-') continue;
-        int h = hexval(*p), l;
-        if (h < 0 || n >= 16 || (l = hexval(p[1])) < 0) return -1;
-        out->b[n++] = (uint8_t)(h << 4 | l);
-        p++;
-    }
-    return n == 16 ? 0 : -1;
-}
-
-static bool valid_name(const char *s)
-{
-    size_t n = strlen(s);
-    if (n < 1 || n > OPS_NAME_MAX) return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_'))
-            return false;
-    }
-    return true;
-}
-
 int ops_parse(const char *text, size_t len, char *err, size_t errlen)
 {
     json_error_t je;
@@ -124,11 +89,11 @@ int ops_parse(const char *text, size_t len, char *err, size_t errlen)
         json_t *lv = json_object_get(o, "level");
         json_t *by = json_object_get(o, "bypassesPlayerLimit");
         struct op_entry e = {0};
-        if (!json_is_object(o) || !uuid || parse_uuid(uuid, &e.uuid) < 0) {
+        if (!json_is_object(o) || !uuid || uuid_parse(uuid, strlen(uuid), &e.uuid) < 0) {
             snprintf(err, errlen, "entry %zu: missing or invalid \"uuid\"", i);
             goto out;
         }
-        if (!name || !valid_name(name)) {
+        if (!name || !player_name_valid(name, strlen(name), 1)) {
             snprintf(err, errlen, "entry %zu: missing or invalid \"name\"", i);
             goto out;
         }

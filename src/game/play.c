@@ -81,28 +81,6 @@ static inline int32_t chunk_of(double v)
 
 /* --------------------------------------------------------------- broadcast */
 
-/* Frames srv->pkt once and queues the same bytes to every player but `except`. */
-static void broadcast_pkt(conn *except)
-{
-    static buf_t framed;
-    if (!framed.limit) buf_init(&framed, FRAME_MAX_PACKET + 16);
-    buf_reset(&framed);
-    if (srv->pkt.failed || frame_encode(&framed, srv->pkt.data, srv->pkt.len,
-                                        srv->cfg.compression_threshold, srv->compressor) < 0)
-        return;
-    for (size_t i = 0; i < srv->player_count; i++) {
-        conn *o = srv->players[i];
-        if (o != except) conn_send_raw(o, framed.data, framed.len);
-    }
-}
-
-static void broadcast_system_text(const char *json, size_t len)
-{
-    buf_reset(&srv->pkt);
-    pkt_cb_system_chat(&srv->pkt, json, len, false);
-    broadcast_pkt(NULL);
-}
-
 static void announce(const char *key, const char *name)
 {
     buf_t j;
@@ -112,7 +90,7 @@ static void announce(const char *key, const char *name)
     buf_lit(&j, "\",\"with\":[{\"text\":");
     json_append_string(&j, name, strlen(name));
     buf_lit(&j, "}],\"color\":\"yellow\"}");
-    if (!j.failed) broadcast_system_text((const char *)j.data, j.len);
+    if (!j.failed) chat_broadcast((const char *)j.data, j.len, false);
     buf_free(&j);
 }
 
@@ -129,9 +107,12 @@ bool play_sees_chunk(const player *p, int32_t cx, int32_t cz)
 
 void play_send_to_viewers(int32_t cx, int32_t cz, const uint8_t *frame, size_t len)
 {
-    for (size_t i = 0; i < srv->player_count; i++) {
+    for (size_t i = 0; i < srv->player_count;) {
         conn *o = srv->players[i];
         if (play_sees_chunk(o->player, cx, cz)) conn_send_raw(o, frame, len);
+        /* A drop (output over its cap) swaps the last player into slot i. */
+        if (i < srv->player_count && srv->players[i] != o) continue;
+        i++;
     }
 }
 
@@ -181,16 +162,11 @@ static int cmp_change(const void *a, const void *b)
     return p->order < q->order ? -1 : p->order > q->order;
 }
 
-/* Sends a framed copy of srv->pkt to the viewers of chunk (cx, cz). */
+/* Sends srv->pkt, framed once, to the viewers of chunk (cx, cz). */
 static void pkt_to_viewers(int32_t cx, int32_t cz)
 {
-    static buf_t framed;
-    if (!framed.limit) buf_init(&framed, FRAME_MAX_PACKET + 16);
-    buf_reset(&framed);
-    if (frame_encode(&framed, srv->pkt.data, srv->pkt.len, srv->cfg.compression_threshold,
-                     srv->compressor) < 0)
-        return;
-    play_send_to_viewers(cx, cz, framed.data, framed.len);
+    const buf_t *f = pkt_frame_shared();
+    if (f) play_send_to_viewers(cx, cz, f->data, f->len);
 }
 
 void play_tick_end(void)
@@ -509,7 +485,7 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     struct pkt_player_entry self = entry_of(p);
     buf_reset(&srv->pkt);
     pkt_cb_player_info_add_props(&srv->pkt, &self, 1);
-    broadcast_pkt(c);
+    chat_broadcast_pkt(c);
 
     p->teleport_id = 1;
     p->teleport_pending = true;
@@ -548,7 +524,7 @@ void play_leave(conn *c)
     ent_leave(c); /* Remove Entities to whoever saw the player, before Player Info Remove */
     buf_reset(&srv->pkt);
     pkt_cb_player_remove(&srv->pkt, &p->uuid, 1);
-    broadcast_pkt(c);
+    chat_broadcast_pkt(c);
     log_info("%s left the game", p->name);
     announce("multiplayer.player.left", p->name);
 }

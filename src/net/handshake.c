@@ -670,7 +670,7 @@ static void login_start(conn *c, rd_t *r)
     /* Offline names follow the 3..16 convention; names a session server or
      * a proxy vouches for may be as short as Mojang allows. */
     bool vouched = srv->cfg.online_mode || srv->cfg.forwarding_mode != FWD_NONE;
-    if (!profile_valid_name(name, nlen, vouched ? 1 : 3)) {
+    if (!player_name_valid(name, nlen, vouched ? 1 : 3)) {
         conn_kick(c, "Invalid username: use 3 to 16 letters, digits or _");
         return;
     }

@@ -1,6 +1,7 @@
 /* proxy.c — see proxy.h for the wire formats and invariants. */
 #include "net/proxy.h"
 
+#include <ctype.h>
 #include <arpa/inet.h>
 #include <jansson.h>
 #include <openssl/evp.h>
@@ -217,45 +218,6 @@ int profile_add_property(mc_profile *p, const char *name, size_t nlen, const cha
     return 0;
 }
 
-bool profile_valid_name(const char *s, size_t len, size_t min_len)
-{
-    if (len < min_len || len < 1 || len > PROFILE_NAME_MAX) return false;
-    for (size_t i = 0; i < len; i++) {
-        char ch = s[i];
-        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-              ch == '_'))
-            return false;
-    }
-    return true;
-}
-
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-int uuid_parse(const char *s, size_t len, mc_uuid *out)
-{
-    bool dashed = len == 36;
-    if (len != 32 && !dashed) return -1;
-    if (dashed && (s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-')) return -1;
-    int nib = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (dashed && (i == 8 || i == 13 || i == 18 || i == 23)) continue;
-        int v = hexval(s[i]);
-        if (v < 0) return -1;
-        if (nib % 2 == 0)
-            out->b[nib / 2] = (uint8_t)(v << 4);
-        else
-            out->b[nib / 2] |= (uint8_t)v;
-        nib++;
-    }
-    return 0;
-}
-
 /*
  * Copies a JSON properties array ([{name, value, signature?}]) into p.
  * A property named `skip` (if not NULL) is left out; its value is returned
@@ -316,7 +278,7 @@ int profile_parse_session_json(const char *text, size_t len, mc_profile *out, ch
         goto out;
     }
     if (!json_is_string(name) ||
-        !profile_valid_name(json_string_value(name), json_string_length(name), 1)) {
+        !player_name_valid(json_string_value(name), json_string_length(name), 1)) {
         snprintf(err, errlen, "session server answer has no valid \"name\"");
         goto out;
     }
@@ -353,7 +315,7 @@ static int forwarded_ip(const char *s, size_t n, char out[PROXY_IP_MAX])
 {
     if (n == 0 || n > 45) return -1;
     for (size_t i = 0; i < n; i++)
-        if (!(hexval(s[i]) >= 0 || s[i] == '.' || s[i] == ':')) return -1;
+        if (!(isxdigit((unsigned char)s[i]) || s[i] == '.' || s[i] == ':')) return -1;
     if (v1_ip(s, n, AF_INET, out) == 0) return 0;
     return v1_ip(s, n, AF_INET6, out);
 }
@@ -474,7 +436,7 @@ int velocity_parse(const uint8_t *data, size_t len, const uint8_t *secret, size_
         snprintf(err, errlen, "Velocity forwarding: the client address is not an IP address");
         return VELOCITY_E_MALFORMED;
     }
-    if (!profile_valid_name(name, nlen, 1)) goto malformed;
+    if (!player_name_valid(name, nlen, 1)) goto malformed;
     memcpy(prof->name, name, nlen);
     prof->name[nlen] = 0;
     if (count < 0 || count > PROFILE_PROPS_MAX) goto malformed;

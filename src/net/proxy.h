@@ -116,10 +116,6 @@ int profile_add_property(mc_profile *p, const char *name, size_t nlen, const cha
  * 0, or -1 with err set. `out` is cleared first. */
 int profile_parse_session_json(const char *text, size_t len, mc_profile *out, char *err,
                                size_t errlen);
-/* 1..16 (offline logins: min_len 3) characters of [A-Za-z0-9_]. */
-bool profile_valid_name(const char *s, size_t len, size_t min_len);
-/* 32 hex digits, with or without the four dashes. 0 or -1. */
-int uuid_parse(const char *s, size_t len, mc_uuid *out);
 
 /* ----------------------------------------------------------- BungeeCord */
 

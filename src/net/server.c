@@ -157,6 +157,17 @@ void conn_send_pkt(conn *c)
     flush_list_add(c);
 }
 
+const buf_t *pkt_frame_shared(void)
+{
+    static buf_t framed;
+    if (!framed.limit) buf_init(&framed, FRAME_MAX_PACKET + 16);
+    buf_reset(&framed);
+    if (srv->pkt.failed || frame_encode(&framed, srv->pkt.data, srv->pkt.len,
+                                        srv->cfg.compression_threshold, srv->compressor) < 0)
+        return NULL;
+    return &framed;
+}
+
 void conn_send_raw(conn *c, const void *p, size_t n)
 {
     if (c->closed) return;

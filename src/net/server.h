@@ -252,6 +252,13 @@ void server_request_stop(struct server *s);
 void conn_send_pkt(conn *c);
 /* Queues raw bytes (already framed, e.g. a cached chunk) to c. */
 void conn_send_raw(conn *c, const void *p, size_t n);
+/*
+ * Frames srv->pkt once at the server's compression threshold (which every
+ * PLAY connection negotiated at login) for sending the same bytes to many
+ * players with conn_send_raw. NULL if it does not fit; the buffer is reused
+ * by the next call.
+ */
+const buf_t *pkt_frame_shared(void);
 /* Sends a disconnect with `reason` (plain text) if the state has one, then closes. */
 void conn_kick(conn *c, const char *reason);
 /* The same with a chat component (JSON) as the reason, e.g. a translation

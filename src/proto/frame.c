@@ -21,9 +21,8 @@ const char *frame_strerror(int err)
     return "frame error";
 }
 
-long frame_decode(const uint8_t *in, size_t len, const frame_limits *lim, int threshold,
-                  struct libdeflate_decompressor *d, buf_t *scratch, const uint8_t **pkt,
-                  size_t *pkt_len)
+long frame_split(const uint8_t *in, size_t len, const frame_limits *lim, int threshold,
+                 struct frame_body *out)
 {
     int32_t flen;
     int n = varint_decode(in, len < FRAME_LENGTH_MAX_BYTES ? len : FRAME_LENGTH_MAX_BYTES, &flen);
@@ -36,34 +35,42 @@ long frame_decode(const uint8_t *in, size_t len, const frame_limits *lim, int th
     if ((size_t)flen > lim->max_frame) return FRAME_E_TOO_LONG;
     if (len - (size_t)n < (size_t)flen) return 0;
 
-    const uint8_t *body = in + n;
-    size_t blen = (size_t)flen;
+    out->data = in + n;
+    out->len = (size_t)flen;
+    out->data_length = 0;
     long consumed = (long)n + flen;
-    if (threshold < 0) {
-        *pkt = body;
-        *pkt_len = blen;
-        return consumed;
-    }
+    if (threshold < 0) return consumed;
     int32_t dlen;
-    int m = varint_decode(body, blen, &dlen);
+    int m = varint_decode(out->data, out->len, &dlen);
     if (m <= 0 || dlen < 0) return FRAME_E_DATA_LENGTH;
-    body += m;
-    blen -= (size_t)m;
-    if (dlen == 0) {
-        if (blen == 0) return FRAME_E_EMPTY;
-        *pkt = body;
-        *pkt_len = blen;
-        return consumed;
-    }
+    out->data += m;
+    out->len -= (size_t)m;
+    if (dlen == 0) return out->len ? consumed : FRAME_E_EMPTY;
     if (dlen < threshold) return FRAME_E_BELOW_THRESHOLD;
     if ((size_t)dlen > lim->max_packet) return FRAME_E_CLAIM_TOO_BIG;
+    out->data_length = (size_t)dlen;
+    return consumed;
+}
+
+long frame_decode(const uint8_t *in, size_t len, const frame_limits *lim, int threshold,
+                  struct libdeflate_decompressor *d, buf_t *scratch, const uint8_t **pkt,
+                  size_t *pkt_len)
+{
+    struct frame_body f;
+    long consumed = frame_split(in, len, lim, threshold, &f);
+    if (consumed <= 0) return consumed;
+    if (f.data_length == 0) {
+        *pkt = f.data;
+        *pkt_len = f.len;
+        return consumed;
+    }
     buf_reset(scratch);
-    uint8_t *dst = buf_reserve(scratch, (size_t)dlen);
+    uint8_t *dst = buf_reserve(scratch, f.data_length);
     if (!dst) return FRAME_E_NOMEM;
     size_t actual = 0;
     enum libdeflate_result res =
-        libdeflate_zlib_decompress(d, body, blen, dst, (size_t)dlen, &actual);
-    if (res != LIBDEFLATE_SUCCESS || actual != (size_t)dlen) return FRAME_E_INFLATE;
+        libdeflate_zlib_decompress(d, f.data, f.len, dst, f.data_length, &actual);
+    if (res != LIBDEFLATE_SUCCESS || actual != f.data_length) return FRAME_E_INFLATE;
     scratch->len = actual;
     *pkt = dst;
     *pkt_len = actual;

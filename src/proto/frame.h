@@ -64,6 +64,23 @@ long frame_decode(const uint8_t *in, size_t len, const frame_limits *lim, int th
                   struct libdeflate_decompressor *d, buf_t *scratch, const uint8_t **pkt,
                   size_t *pkt_len);
 
+/* One frame's body as it arrived: data_length 0 = data[0..len) is the packet;
+ * otherwise data[0..len) is zlib for a packet of data_length bytes (already
+ * checked against the threshold and max_packet). Points into the input. */
+struct frame_body {
+    const uint8_t *data;
+    size_t len;
+    size_t data_length;
+};
+
+/*
+ * The framing half of frame_decode: finds the first frame in in[0..len) and
+ * checks its lengths, without inflating. Same returns as frame_decode. For
+ * callers that inflate differently (mcbench inflates only a packet's head).
+ */
+long frame_split(const uint8_t *in, size_t len, const frame_limits *lim, int threshold,
+                 struct frame_body *out);
+
 /*
  * Appends pkt (id + payload) to `out` as one frame. threshold < 0: no
  * compression. `c` may be NULL only when threshold < 0. Returns 0, or -1

@@ -393,3 +393,44 @@ mc_uuid uuid_offline(const char *name, size_t len)
     u.b[8] = (uint8_t)((u.b[8] & 0x3f) | 0x80); /* IETF variant */
     return u;
 }
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+int uuid_parse(const char *s, size_t len, mc_uuid *out)
+{
+    bool dashed = len == 36;
+    if (len != 32 && !dashed) return -1;
+    if (dashed && (s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-')) return -1;
+    mc_uuid u;
+    int nib = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (dashed && (i == 8 || i == 13 || i == 18 || i == 23)) continue;
+        int v = hex_digit(s[i]);
+        if (v < 0) return -1;
+        if (nib % 2 == 0)
+            u.b[nib / 2] = (uint8_t)(v << 4);
+        else
+            u.b[nib / 2] |= (uint8_t)v;
+        nib++;
+    }
+    *out = u;
+    return 0;
+}
+
+bool player_name_valid(const char *s, size_t len, size_t min_len)
+{
+    if (len < min_len || len < 1 || len > 16) return false;
+    for (size_t i = 0; i < len; i++) {
+        char ch = s[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '_'))
+            return false;
+    }
+    return true;
+}

@@ -106,6 +106,11 @@ long utf8_utf16_length(const char *s, size_t len);
 
 /* Formats a UUID as 36 characters with dashes plus NUL. */
 void uuid_format(const mc_uuid *u, char out[37]);
+/* 32 hex digits, with or without the four dashes (8-4-4-4-12). 0 or -1. */
+int uuid_parse(const char *s, size_t len, mc_uuid *out);
+/* min_len..16 characters of [A-Za-z0-9_]: the names mcserv accepts (offline
+ * logins use min_len 3; names vouched for by Mojang or files, 1). */
+bool player_name_valid(const char *s, size_t len, size_t min_len);
 /* Offline-mode UUID: version 3 (MD5) of "OfflinePlayer:" + name. */
 mc_uuid uuid_offline(const char *name, size_t len);
 

@@ -66,7 +66,7 @@ static inline void raw_set(section *s, unsigned idx, uint16_t v)
     s->data[idx / vpl] = (s->data[idx / vpl] & ~mask) | ((uint64_t)v << shift);
 }
 
-static uint16_t section_get(const section *s, unsigned idx)
+uint16_t section_get(const section *s, unsigned idx)
 {
     if (s->bits == 0) return s->single;
     uint16_t v = raw_get(s, idx);
@@ -116,8 +116,7 @@ int section_fill(section *s, const uint16_t states[4096])
 {
     uint16_t palette[256];
     unsigned plen = 0, non_air = 0;
-    uint16_t last = states[0];
-    unsigned last_idx = 0;
+    uint16_t last = states[0]; /* runs of one state skip the palette search */
     bool direct = false;
     palette[plen++] = last;
     for (unsigned i = 0; i < 4096; i++) {
@@ -134,9 +133,7 @@ int section_fill(section *s, const uint16_t states[4096])
             palette[plen++] = v;
         }
         last = v;
-        last_idx = k;
     }
-    (void)last_idx;
     unsigned bits = direct ? BLOCK_GLOBAL_BITS : plen == 1 ? 0 : 4;
     while (bits && bits < 8 && (1u << bits) < plen) bits++;
     uint64_t *data = NULL;

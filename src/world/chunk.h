@@ -50,6 +50,9 @@ typedef struct chunk {
 void chunk_init(chunk *c, int32_t x, int32_t z, uint16_t fill_state, uint8_t biome);
 void chunk_free(chunk *c);
 
+/* Block at index y<<8 | z<<4 | x of a section. */
+uint16_t section_get(const section *s, unsigned idx);
+
 /* World coordinates inside the column: x, z in 0..15, y in -64..319. */
 uint16_t chunk_get_block(const chunk *c, int x, int y, int z);
 /* Returns 0, or -1 when out of memory (the block is left unchanged). */

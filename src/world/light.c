@@ -69,8 +69,7 @@ void light_compute(const chunk *c, chunk_light *out)
             continue;
         }
         for (int i = 0; i < 4096; i++) {
-            uint16_t st =
-                chunk_get_block(c, i & 15, CHUNK_MIN_Y + sy * 16 + (i >> 8), (i >> 4) & 15);
+            uint16_t st = section_get(s, (unsigned)i);
             const struct block_info *b = &block_info[block_of_state[st]];
             f[i] = b->filter_light;
             if (b->emit_light) {

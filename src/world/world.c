@@ -281,15 +281,23 @@ static void submit(struct chunk_job *jb)
         workers_run_inline(&jb->j);
 }
 
+/* Queues a load-or-generate job for e; -1 when out of memory. */
+static int submit_generate(world *w, chunk_entry *e)
+{
+    struct chunk_job *jb = calloc(1, sizeof *jb);
+    if (!jb) return -1;
+    jb->w = w;
+    jb->e = e;
+    jb->kind = JOB_GENERATE;
+    w->generating++;
+    submit(jb);
+    return 0;
+}
+
 static chunk_entry *start_generation(world *w, int32_t x, int32_t z)
 {
     chunk_entry *e = calloc(1, sizeof *e);
-    struct chunk_job *jb = calloc(1, sizeof *jb);
-    if (!e || !jb) {
-        free(e);
-        free(jb);
-        return NULL;
-    }
+    if (!e) return NULL;
     chunk_init(&e->c, x, z, BLOCK_AIR, BIOME_PLAINS);
     e->state = CHUNK_GENERATING;
     buf_init(&e->frame, 0);
@@ -298,11 +306,9 @@ static chunk_entry *start_generation(world *w, int32_t x, int32_t z)
     e->next = w->buckets[s];
     w->buckets[s] = e;
     w->count++;
-    jb->w = w;
-    jb->e = e;
-    jb->kind = JOB_GENERATE;
-    w->generating++;
-    submit(jb);
+    /* Out of memory for the job: the entry stays GENERATING with no job and
+     * the next request retries, as after a failed generation. */
+    submit_generate(w, e);
     return e;
 }
 
@@ -317,13 +323,7 @@ const buf_t *world_acquire_frame(world *w, int32_t x, int32_t z)
     } else if (e->state == CHUNK_GENERATING && e->jobs == 0 &&
                (!e->retry_ms || clock_ms() >= e->retry_ms)) {
         /* A failed generation: try again. */
-        struct chunk_job *jb = calloc(1, sizeof *jb);
-        if (!jb) return NULL;
-        jb->w = w;
-        jb->e = e;
-        jb->kind = JOB_GENERATE;
-        w->generating++;
-        submit(jb);
+        if (submit_generate(w, e) < 0) return NULL;
     }
     if (e->state != CHUNK_READY || e->frame_version != e->version || e->frame.len == 0) return NULL;
     e->viewers++;

@@ -250,11 +250,11 @@ TEST(profile_caps)
     profile_clear(&p);
     CHECK(profile_add_property(&p, "n", 1, "a\0b", 3, NULL, 0, err, sizeof err) < 0);
     CHECK(profile_add_property(&p, "", 0, "v", 1, NULL, 0, err, sizeof err) < 0);
-    CHECK(!profile_valid_name("", 0, 1));
-    CHECK(profile_valid_name("ab", 2, 1));
-    CHECK(!profile_valid_name("ab", 2, 3));
-    CHECK(!profile_valid_name("abcdefghijklmnopq", 17, 1));
-    CHECK(!profile_valid_name("a-b", 3, 1));
+    CHECK(!player_name_valid("", 0, 1));
+    CHECK(player_name_valid("ab", 2, 1));
+    CHECK(!player_name_valid("ab", 2, 3));
+    CHECK(!player_name_valid("abcdefghijklmnopq", 17, 1));
+    CHECK(!player_name_valid("a-b", 3, 1));
 }
 
 /* ----------------------------------------------------------- BungeeCord */
