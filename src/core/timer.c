@@ -4,7 +4,7 @@
  * to `now` (one full turn at most), detaching each slot before walking it.
  * Nodes not yet due (a later turn of the wheel) are put back.
  */
-#include "bench/timer.h"
+#include "core/timer.h"
 
 #define TW_MASK (TW_SLOTS - 1)
 
@@ -95,7 +95,11 @@ int tw_timeout(const twheel *tw, int64_t now_ms, int max_ms)
     int64_t limit = now_ms + max_ms;
     for (int64_t t = tw->cur; t < limit && t < tw->cur + (int64_t)TW_SLOTS; t++) {
         const tnode *h = &tw->slot[(uint64_t)t & TW_MASK];
-        if (h->next != h) return (int)(t - now_ms);
+        if (h->next == h) continue;
+        if (t == tw->cur) /* armed for the past (invariant 4): no reason to sleep */
+            for (const tnode *n = h->next; n != h; n = n->next)
+                if (n->due <= now_ms) return 0;
+        return (int)(t - now_ms);
     }
     return max_ms;
 }

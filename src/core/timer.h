@@ -1,9 +1,9 @@
 /*
- * timer.h — a hashed timing wheel with 1 ms slots for mcbench's event loop.
+ * timer.h — a hashed timing wheel with 1 ms slots for the event loop (core/loop.h).
  *
- * Thousands of bots each own a few timers (next action, deadline, network
- * emulation release); a wheel makes add, cancel and fire O(1) with no
- * allocation: the nodes are intrusive (embedded in the bot).
+ * Thousands of owners (mcbench's bots, mcserv's tick and admin deadlines)
+ * each hold a few timers; a wheel makes add, cancel and fire O(1) with no
+ * allocation: the nodes are intrusive (embedded in their owner).
  *
  * Invariants:
  *  1. A node is on at most one slot list; tm_add on an armed node re-arms it.
@@ -14,8 +14,8 @@
  *  4. A node added while tw_run is firing, with a due time already past,
  *     fires on the next tw_run (never lost in an already-scanned slot).
  */
-#ifndef MCB_TIMER_H
-#define MCB_TIMER_H
+#ifndef MC_TIMER_H
+#define MC_TIMER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,7 +47,8 @@ static inline bool tm_armed(const tnode *n)
 }
 /* Fires every timer due at or before now_ms. */
 void tw_run(twheel *tw, int64_t now_ms);
-/* Milliseconds until the next non-empty slot (a lower bound), capped at max_ms. */
+/* Milliseconds until the next non-empty slot (a lower bound), capped at
+ * max_ms; 0 when a timer armed for the past waits in the next slot. */
 int tw_timeout(const twheel *tw, int64_t now_ms, int max_ms);
 
 #endif
