@@ -54,7 +54,7 @@
 #include "bench/hist.h"
 #include "bench/netq.h"
 #include "bench/pktnames.h"
-#include "bench/timer.h"
+#include "core/timer.h"
 #include "core/buf.h"
 #include "proto/frame.h"
 #include "proto/wire.h"

@@ -24,7 +24,7 @@
 #include "bench/mcbench.h"
 #include "bench/netq.h"
 #include "bench/rng.h"
-#include "bench/timer.h"
+#include "core/timer.h"
 
 static int fails;
 
