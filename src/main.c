@@ -4,19 +4,31 @@
  *
  * The working directory is the server directory, as with vanilla:
  * server.properties, logs/ and server-icon.png live there.
+ *
+ * Start-up order: the log, server.properties, the world folder (its lock),
+ * the loop, net/ (compressors, login, favicon), the game (workers, world,
+ * spawn; it registers with net/), player data, the admin surface, the
+ * console and signals, then the listener; the loop runs until `stop` or a
+ * signal. Shutdown runs it backwards, with the final save in between.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "admin/admin.h"
+#include "admin/console.h"
 #include "core/config.h"
 #include "core/log.h"
+#include "core/loop.h"
 #include "data/version.h"
+#include "game/game.h"
 #include "game/playerdata.h"
+#include "game/tick.h"
 #include "net/server.h"
 #include "world/store.h"
 
@@ -42,6 +54,43 @@ static void usage(FILE *f)
             "\n"
             "Console commands: help, list, stop. SIGINT/SIGTERM stop cleanly.\n",
             MC_VERSION_NAME, MC_PROTOCOL_VERSION);
+}
+
+/* SIGINT and SIGTERM end the loop (the shutdown saves everything). */
+static struct {
+    loop_watch watch;
+    loop *loop;
+} signals;
+
+static void signal_event(loop_watch *w, uint32_t events)
+{
+    (void)events;
+    struct signalfd_siginfo si;
+    while (read(w->fd, &si, sizeof si) == (ssize_t)sizeof si) {
+        log_info("received signal %u", si.ssi_signo);
+        loop_stop(signals.loop);
+    }
+}
+
+static sigset_t stop_signals;
+
+/* Before any thread starts, so that every thread inherits the mask and the
+ * signals reach only the signalfd. */
+static void signals_block(void)
+{
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    sigprocmask(SIG_BLOCK, &stop_signals, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+static int signals_watch(loop *l)
+{
+    int fd = signalfd(-1, &stop_signals, SFD_NONBLOCK | SFD_CLOEXEC);
+    signals.loop = l;
+    loop_watch_init(&signals.watch, signal_event);
+    return fd < 0 ? -1 : loop_watch_add(l, &signals.watch, fd, EPOLLIN);
 }
 
 int main(int argc, char **argv)
@@ -103,20 +152,45 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    static loop main_loop;
     static struct server s;
-    if (server_init(&s, &cfg) < 0) {
+    signals_block();
+    int rc = loop_init(&main_loop);
+    if (rc < 0) {
+        log_error("epoll: %s", strerror(-rc));
+        store_close();
+        return 1;
+    }
+    if (server_init(&s, &main_loop, &cfg) < 0 ||
+        game_init(&main_loop, &s.cfg, cfg.worker_threads) < 0) {
+        game_free();
         server_free(&s);
         store_close();
         return 1;
     }
-    store_attach(&s.world, &s.cfg);
+    store_attach(&game.world, &s.cfg);
     playerdata_init();
-    admin_start(&s.cfg); /* RCON, Query, the HTTP endpoint (docs/operations.md) */
-    int rc = server_run(&s);
+    admin_start(&main_loop, &s.cfg); /* RCON, Query, the HTTP endpoint (docs/operations.md) */
+    console_start(&main_loop);       /* commands on stdin */
+    if (signals_watch(&main_loop) < 0) log_warn("cannot watch for signals: %s", strerror(errno));
+    if (server_listen(&s) < 0) {
+        rc = 1;
+    } else {
+        tick_start(&main_loop);
+        server_log_ready();
+        rc = loop_run(&main_loop);
+        if (rc < 0) log_error("epoll_wait: %s", strerror(-rc));
+        rc = 0;
+        server_shutdown();
+        store_final_save(); /* blocking: every chunk, player and level.dat on disk */
+    }
+    console_stop();
     admin_stop();
+    game_free();
     server_free(&s);
     playerdata_free();
     store_close();
+    loop_free(&main_loop);
     log_info("Server stopped");
     log_close();
     return rc;

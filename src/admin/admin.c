@@ -100,9 +100,15 @@ static void admin_pass(int64_t now_ms)
     status_api_pass(now_ms);
 }
 
-void admin_start(const struct server_config *cfg)
+static void admin_hook(void *arg)
 {
-    server_add_pass_hook(admin_pass);
+    (void)arg;
+    admin_pass(srv->loop->now_ms);
+}
+
+void admin_start(loop *l, const struct server_config *cfg)
+{
+    loop_hook_add(l, ADMIN_HOOK, admin_hook, NULL);
     rcon_start(cfg);
     query_start(cfg);
     http_start(cfg);

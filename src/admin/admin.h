@@ -5,7 +5,7 @@
  * operator's guide.
  *
  * Everything here runs on the game thread inside the one epoll loop
- * (net/server.h watches and a pass hook): sockets are non-blocking, every
+ * (core/loop.h watches and a before-sleep hook): sockets are non-blocking, every
  * client, buffer, rate and wait is bounded, and nothing waits for a slow
  * peer. A listener that cannot be opened is logged and left off; the game
  * keeps running.
@@ -13,7 +13,7 @@
  * Invariants:
  *  1. Admin objects (clients) are freed only in admin_pass (a pass hook),
  *     never inside an event callback: epoll may hold an event for them in
- *     the same pass (server.h's watch rule).
+ *     the same pass (core/loop.h invariant 2).
  *  2. Counters below are game-thread only.
  */
 #ifndef MC_ADMIN_H
@@ -25,6 +25,10 @@
 #include <sys/socket.h>
 
 struct server_config;
+struct loop;
+
+/* Admin timeouts run before net/ flushes (core/loop.h step 2). */
+#define ADMIN_HOOK 10
 
 struct admin_stats {
     uint64_t http_requests, http_errors; /* errors: 4xx/5xx answers */
@@ -35,7 +39,7 @@ struct admin_stats {
 extern struct admin_stats admin_stats;
 
 /* After server_init: opens what server.properties enables. */
-void admin_start(const struct server_config *cfg);
+void admin_start(struct loop *l, const struct server_config *cfg);
 /* Before server_free: closes every listener and client. */
 void admin_stop(void);
 

@@ -195,7 +195,7 @@ bool http_host_is_local(const char *host)
 #include "net/server.h"
 
 typedef struct http_client {
-    server_watch w;
+    loop_watch w;
     int fd;
     char addr[64];
     char in[HTTP_HEAD_MAX];
@@ -212,7 +212,7 @@ typedef struct http_client {
 } http_client;
 
 static struct {
-    server_watch w;
+    loop_watch w;
     int fd;
     bool loopback; /* the listener is on a loopback address: check Host */
     http_client *clients, *free_list;
@@ -257,7 +257,7 @@ static const char *date_header(void)
 static void client_close(http_client *c)
 {
     if (c->closed) return;
-    server_watch_del(c->fd);
+    loop_watch_del(srv->loop, &c->w);
     close(c->fd);
     c->fd = -1;
     c->closed = true;
@@ -274,7 +274,7 @@ static void client_close(http_client *c)
 static void client_events(http_client *c)
 {
     uint32_t ev = (c->reading ? EPOLLIN : 0) | (c->writing ? EPOLLOUT : 0);
-    server_watch_mod(c->fd, ev | EPOLLRDHUP, &c->w);
+    loop_watch_mod(srv->loop, &c->w, ev | EPOLLRDHUP);
 }
 
 /* Writes what the socket takes; closes c when done and closing. */
@@ -458,11 +458,11 @@ static void client_read(http_client *c)
     }
 }
 
-static void client_event(server_watch *w, uint32_t events)
+static void client_event(loop_watch *w, uint32_t events)
 {
     http_client *c = (http_client *)w;
     if (c->closed) return;
-    H.now_ms = srv->now_ms;
+    H.now_ms = srv->loop->now_ms;
     if (events & EPOLLERR) {
         client_close(c);
         return;
@@ -475,11 +475,11 @@ static void client_event(server_watch *w, uint32_t events)
     if (!c->closed) client_flush(c);
 }
 
-static void accept_event(server_watch *w, uint32_t events)
+static void accept_event(loop_watch *w, uint32_t events)
 {
     (void)w;
     (void)events;
-    H.now_ms = srv->now_ms;
+    H.now_ms = srv->loop->now_ms;
     for (int i = 0; i < 64; i++) {
         struct sockaddr_storage ss;
         socklen_t sl = sizeof ss;
@@ -509,7 +509,7 @@ static void accept_event(server_watch *w, uint32_t events)
         buf_init(&c->out, HTTP_OUT_MAX);
         c->active_ms = H.now_ms;
         c->reading = true;
-        if (server_watch_add(fd, EPOLLIN | EPOLLRDHUP, &c->w) < 0) {
+        if (loop_watch_add(srv->loop, &c->w, fd, EPOLLIN | EPOLLRDHUP) < 0) {
             close(fd);
             buf_free(&c->out);
             free(c);
@@ -562,7 +562,7 @@ int http_start(const struct server_config *cfg)
     if (H.fd < 0) return -1;
     H.loopback = admin_is_loopback(cfg->admin_http_address);
     H.w.on_event = accept_event;
-    if (server_watch_add(H.fd, EPOLLIN, &H.w) < 0) {
+    if (loop_watch_add(srv->loop, &H.w, H.fd, EPOLLIN) < 0) {
         close(H.fd);
         H.fd = -1;
         return -1;
@@ -577,7 +577,7 @@ void http_stop(void)
 {
     while (H.clients) client_close(H.clients);
     if (H.fd >= 0) {
-        server_watch_del(H.fd);
+        loop_watch_del(srv->loop, &H.w);
         close(H.fd);
         H.fd = -1;
     }

@@ -16,6 +16,7 @@
 #include "core/tickstat.h"
 #include "core/workers.h"
 #include "data/version.h"
+#include "game/game.h"
 #include "net/server.h"
 #include "world/store.h"
 
@@ -162,30 +163,30 @@ void metrics_build(buf_t *b)
     gauge(b, "minecraft_game_thread_cpu_ratio",
           "Game thread CPU time over wall time, last 5 seconds (1 = one core busy).",
           s5.cpu_pct / 100.0);
-    counter(b, "minecraft_ticks_total", "Ticks run since start.", (double)srv->tick_count);
+    counter(b, "minecraft_ticks_total", "Ticks run since start.", (double)game.tick_count);
 
     /* Players and the world */
-    gauge(b, "minecraft_players_online", "Players online.", (double)srv->player_count);
+    gauge(b, "minecraft_players_online", "Players online.", (double)game.player_count);
     gauge(b, "minecraft_players_max", "max-players.", (double)srv->cfg.max_players);
     const char *world = srv->cfg.level_name;
     head(b, "minecraft_loaded_chunks", "gauge", "Chunk columns in memory.");
-    sample1(b, "minecraft_loaded_chunks", "world", world, (double)srv->world.count);
+    sample1(b, "minecraft_loaded_chunks", "world", world, (double)game.world.count);
     head(b, "minecraft_entities", "gauge", "Entities (players are the only entities).");
-    sample1(b, "minecraft_entities", "world", world, (double)srv->player_count);
+    sample1(b, "minecraft_entities", "world", world, (double)game.player_count);
     gauge(b, "minecraft_chunks_generating", "Chunks being loaded or generated on workers.",
-          (double)srv->world.generating);
+          (double)game.world.generating);
     gauge(b, "minecraft_worker_jobs_pending", "Jobs queued or running on the worker threads.",
           (double)workers_pending());
     counter(b, "minecraft_chunks_generated_total", "Chunks generated since start.",
-            (double)srv->world.chunks_generated);
+            (double)game.world.chunks_generated);
     counter(b, "minecraft_chunks_loaded_total", "Chunks read from region files since start.",
-            (double)srv->world.chunks_loaded);
+            (double)game.world.chunks_loaded);
     head(b, "minecraft_save_queue_chunks", "gauge",
          "Chunks waiting to be saved (unsaved: edited; queued: in the current save round).");
     sample1(b, "minecraft_save_queue_chunks", "list", "unsaved",
-            (double)srv->world.save_count[SAVE_LIST_UNSAVED]);
+            (double)game.world.save_count[SAVE_LIST_UNSAVED]);
     sample1(b, "minecraft_save_queue_chunks", "list", "queued",
-            (double)srv->world.save_count[SAVE_LIST_QUEUED]);
+            (double)game.world.save_count[SAVE_LIST_QUEUED]);
     if (store_active()) {
         const struct store_stats *st = store_get_stats();
         counter(b, "minecraft_chunks_saved_total", "Chunks written to region files since start.",
@@ -196,7 +197,8 @@ void metrics_build(buf_t *b)
 
     /* Connections and traffic */
     double by_state[CONN_STATES] = {0};
-    for (conn *c = srv->conns; c; c = c->next)
+    conn *c;
+    server_for_each_conn (c, node)
         if ((int)c->state >= 0 && (int)c->state < CONN_STATES) by_state[c->state]++;
     head(b, "minecraft_connections", "gauge", "Open game connections by protocol state.");
     for (int i = 0; i < CONN_STATES; i++)
@@ -257,7 +259,7 @@ void metrics_free(void)
 
 const char *metrics_text(size_t *len)
 {
-    if (built_tick != srv->tick_count || !text.data) {
+    if (built_tick != game.tick_count || !text.data) {
         if (!text.limit) buf_init(&text, METRICS_MAX);
         buf_reset(&text);
         metrics_build(&text);
@@ -265,7 +267,7 @@ const char *metrics_text(size_t *len)
             buf_reset(&text);
             buf_lit(&text, "# metrics text over its size limit\n");
         }
-        built_tick = srv->tick_count;
+        built_tick = game.tick_count;
     }
     *len = text.len;
     return (const char *)text.data;

@@ -242,10 +242,11 @@ size_t query_handle(struct query_state *st, const uint8_t *p, size_t n, const st
 #include "core/config.h"
 #include "core/log.h"
 #include "data/version.h"
+#include "game/game.h"
 #include "net/server.h"
 
 static struct {
-    server_watch w;
+    loop_watch w;
     int fd;
     struct query_state st;
     const char **names;
@@ -261,25 +262,25 @@ static void fill_info(struct query_info *in, void *arg)
     in->version = MC_VERSION_NAME;
     in->plugins = "mcserv";
     in->hostip = cfg->server_ip[0] ? cfg->server_ip : "0.0.0.0";
-    in->numplayers = (int)srv->player_count;
+    in->numplayers = (int)game.player_count;
     in->maxplayers = cfg->max_players;
     in->hostport = cfg->server_port;
     in->players = NULL;
     in->nplayers = 0;
     if (cfg->hide_online_players) return;
-    if (Q.names_cap < srv->player_count) {
-        size_t cap = srv->player_count + 64;
+    if (Q.names_cap < game.player_count) {
+        size_t cap = game.player_count + 64;
         const char **n = realloc(Q.names, cap * sizeof *n);
         if (!n) return;
         Q.names = n;
         Q.names_cap = cap;
     }
-    for (size_t i = 0; i < srv->player_count; i++) Q.names[i] = srv->players[i]->player->name;
+    for (size_t i = 0; i < game.player_count; i++) Q.names[i] = game.players[i]->player->name;
     in->players = Q.names;
-    in->nplayers = srv->player_count;
+    in->nplayers = game.player_count;
 }
 
-static void query_event(server_watch *w, uint32_t events)
+static void query_event(loop_watch *w, uint32_t events)
 {
     (void)w;
     (void)events;
@@ -296,7 +297,7 @@ static void query_event(server_watch *w, uint32_t events)
             admin_stats.query_dropped++;
             continue;
         }
-        size_t r = query_handle(&Q.st, in, (size_t)n, (struct sockaddr *)&ss, sl, srv->now_ms,
+        size_t r = query_handle(&Q.st, in, (size_t)n, (struct sockaddr *)&ss, sl, srv->loop->now_ms,
                                 fill_info, NULL, out, sizeof out);
         if (!r) {
             admin_stats.query_dropped++;
@@ -317,7 +318,7 @@ int query_start(const struct server_config *cfg)
     Q.fd = admin_listen("Query", cfg->server_ip, cfg->query_port, SOCK_DGRAM);
     if (Q.fd < 0) return -1;
     Q.w.on_event = query_event;
-    if (server_watch_add(Q.fd, EPOLLIN, &Q.w) < 0) {
+    if (loop_watch_add(srv->loop, &Q.w, Q.fd, EPOLLIN) < 0) {
         close(Q.fd);
         Q.fd = -1;
         return -1;
@@ -330,7 +331,7 @@ int query_start(const struct server_config *cfg)
 void query_stop(void)
 {
     if (Q.fd >= 0) {
-        server_watch_del(Q.fd);
+        loop_watch_del(srv->loop, &Q.w);
         close(Q.fd);
         Q.fd = -1;
     }

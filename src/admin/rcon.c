@@ -168,7 +168,7 @@ void rcon_limiter_ok(struct rcon_limiter *l, const uint8_t key[16])
 #include "net/server.h"
 
 typedef struct rcon_client {
-    server_watch w;
+    loop_watch w;
     int fd;
     char addr[64];
     uint8_t key[16];
@@ -181,7 +181,7 @@ typedef struct rcon_client {
 } rcon_client;
 
 static struct {
-    server_watch w;
+    loop_watch w;
     int fd;
     uint8_t pw_hash[SHA256_DIGEST_LENGTH];
     struct rcon_limiter lim;
@@ -193,7 +193,7 @@ static struct {
 static void client_close(rcon_client *c)
 {
     if (c->closed) return;
-    server_watch_del(c->fd);
+    loop_watch_del(srv->loop, &c->w);
     close(c->fd);
     c->fd = -1;
     c->closed = true;
@@ -227,7 +227,7 @@ static void client_flush(rcon_client *c)
     bool want = c->out.len > 0;
     if (want != c->writing) {
         c->writing = want;
-        server_watch_mod(c->fd, EPOLLIN | (want ? EPOLLOUT : 0), &c->w);
+        loop_watch_mod(srv->loop, &c->w, EPOLLIN | (want ? EPOLLOUT : 0));
     }
 }
 
@@ -240,7 +240,7 @@ static void auth_failure(rcon_client *c)
 
 static void login(rcon_client *c, const struct rcon_packet *p)
 {
-    int64_t now = srv->now_ms;
+    int64_t now = srv->loop->now_ms;
     enum rcon_verdict v = rcon_limiter_check(&R.lim, c->key, now);
     if (v != RCON_OK) {
         log_warn("RCON: login from %s refused unchecked: %s after repeated wrong passwords",
@@ -271,7 +271,7 @@ static void login(rcon_client *c, const struct rcon_packet *p)
 
 static void command(rcon_client *c, const struct rcon_packet *p)
 {
-    c->deadline_ms = srv->now_ms + RCON_IDLE_MS;
+    c->deadline_ms = srv->loop->now_ms + RCON_IDLE_MS;
     admin_stats.rcon_commands++;
     log_info("[RCON %s] %.*s", c->addr, (int)(p->body_len < 1024 ? p->body_len : 1024), p->body);
     buf_t text;
@@ -342,7 +342,7 @@ static void client_read(rcon_client *c)
     }
 }
 
-static void client_event(server_watch *w, uint32_t events)
+static void client_event(loop_watch *w, uint32_t events)
 {
     rcon_client *c = (rcon_client *)w;
     if (c->closed) return;
@@ -354,7 +354,7 @@ static void client_event(server_watch *w, uint32_t events)
     if (!c->closed) client_flush(c);
 }
 
-static void accept_event(server_watch *w, uint32_t events)
+static void accept_event(loop_watch *w, uint32_t events)
 {
     (void)w;
     (void)events;
@@ -372,11 +372,11 @@ static void accept_event(server_watch *w, uint32_t events)
         uint8_t key[16];
         admin_addr_text(&ss, addr, sizeof addr, ip, sizeof ip);
         if (rcon_limiter_key(ip, key) == 0 &&
-            rcon_limiter_check(&R.lim, key, srv->now_ms) == RCON_BLOCKED) {
+            rcon_limiter_check(&R.lim, key, srv->loop->now_ms) == RCON_BLOCKED) {
             admin_stats.rcon_refused++;
-            if (srv->now_ms - R.blocked_log_ms > 10000) {
+            if (srv->loop->now_ms - R.blocked_log_ms > 10000) {
                 log_warn("RCON: refusing %s: blocked after repeated wrong passwords", addr);
-                R.blocked_log_ms = srv->now_ms;
+                R.blocked_log_ms = srv->loop->now_ms;
             }
             close(fd);
             continue;
@@ -397,8 +397,8 @@ static void accept_event(server_watch *w, uint32_t events)
         memcpy(c->key, key, 16);
         snprintf(c->addr, sizeof c->addr, "%s", addr);
         buf_init(&c->out, RCON_OUT_MAX);
-        c->deadline_ms = srv->now_ms + RCON_AUTH_MS;
-        if (server_watch_add(fd, EPOLLIN, &c->w) < 0) {
+        c->deadline_ms = srv->loop->now_ms + RCON_AUTH_MS;
+        if (loop_watch_add(srv->loop, &c->w, fd, EPOLLIN) < 0) {
             close(fd);
             free(c);
             continue;
@@ -444,7 +444,7 @@ int rcon_start(const struct server_config *cfg)
     if (R.fd < 0) return -1;
     SHA256((const unsigned char *)cfg->rcon_password, strlen(cfg->rcon_password), R.pw_hash);
     R.w.on_event = accept_event;
-    if (server_watch_add(R.fd, EPOLLIN, &R.w) < 0) {
+    if (loop_watch_add(srv->loop, &R.w, R.fd, EPOLLIN) < 0) {
         close(R.fd);
         R.fd = -1;
         return -1;
@@ -466,7 +466,7 @@ void rcon_stop(void)
         if (!c->closed) client_close(c);
     }
     if (R.fd >= 0) {
-        server_watch_del(R.fd);
+        loop_watch_del(srv->loop, &R.w);
         close(R.fd);
         R.fd = -1;
     }

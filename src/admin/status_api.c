@@ -13,8 +13,10 @@
 #include "admin/admin.h"
 #include "core/buf.h"
 #include "core/clock.h"
+#include "core/json.h"
 #include "core/tickstat.h"
 #include "data/version.h"
+#include "game/game.h"
 #include "net/server.h"
 
 static struct {
@@ -42,7 +44,7 @@ void status_api_pass(int64_t now_ms)
     s->tps = (float)t.tps;
     s->mspt_median = (float)t.median_ms;
     s->mspt_max = (float)t.max_ms;
-    s->players = (uint32_t)srv->player_count;
+    s->players = (uint32_t)game.player_count;
     S.next = (S.next + 1) % STATUS_API_HISTORY;
     if (S.count < STATUS_API_HISTORY) S.count++;
 }
@@ -92,7 +94,7 @@ static void build(buf_t *b)
     jstr(b, "software", "mcserv", true);
     jstr(b, "motd", srv->cfg.motd, true);
     jkv(b, "uptime_s", (double)(clock_ns() - srv->start_ns) / 1e9, true);
-    jkv(b, "tick", (double)srv->tick_count, false);
+    jkv(b, "tick", (double)game.tick_count, false);
     buf_lit(b, "},\"tps\":{");
     jkv(b, "last_5s", s5.tps, true);
     jkv(b, "last_60s", s60.tps, false);
@@ -101,11 +103,11 @@ static void build(buf_t *b)
     jkv(b, "p95", s5.p95_ms, true);
     jkv(b, "max", s5.max_ms, false);
     buf_lit(b, "},\"players\":{");
-    jkv(b, "online", (double)srv->player_count, true);
+    jkv(b, "online", (double)game.player_count, true);
     jkv(b, "max", srv->cfg.max_players, true);
     buf_lit(b, "\"list\":[");
-    for (size_t i = 0; i < srv->player_count && i < STATUS_API_PLAYERS; i++) {
-        const player *p = srv->players[i]->player;
+    for (size_t i = 0; i < game.player_count && i < STATUS_API_PLAYERS; i++) {
+        const player *p = game.players[i]->player;
         char id[37];
         uuid_format(&p->uuid, id);
         if (i) buf_lit(b, ",");
@@ -124,18 +126,18 @@ static void build(buf_t *b)
     }
     buf_lit(b, "]},\"world\":{");
     jstr(b, "name", srv->cfg.level_name, true);
-    jkv(b, "loaded_chunks", (double)srv->world.count, true);
-    jkv(b, "generating", srv->world.generating, true);
+    jkv(b, "loaded_chunks", (double)game.world.count, true);
+    jkv(b, "generating", game.world.generating, true);
     buf_lit(b, "\"spawn\":[");
-    jnum(b, srv->spawn_x);
+    jnum(b, game.spawn_x);
     buf_lit(b, ",");
-    jnum(b, srv->spawn_y);
+    jnum(b, game.spawn_y);
     buf_lit(b, ",");
-    jnum(b, srv->spawn_z);
+    jnum(b, game.spawn_z);
     buf_lit(b, "],\"chunks\":[");
     size_t n = 0;
     bool truncated = false;
-    const world *w = &srv->world;
+    const world *w = &game.world;
     for (size_t k = 0; k < w->nbuckets && !truncated; k++)
         for (const chunk_entry *e = w->buckets[k]; e; e = e->next) {
             if (e->state != CHUNK_READY) continue;
@@ -153,7 +155,8 @@ static void build(buf_t *b)
     buf_append(b, truncated ? "true" : "false", truncated ? 4 : 5);
     buf_lit(b, "},\"connections\":{");
     double by_state[CONN_STATES] = {0};
-    for (conn *c = srv->conns; c; c = c->next)
+    conn *c;
+    server_for_each_conn (c, node)
         if ((int)c->state >= 0 && (int)c->state < CONN_STATES) by_state[c->state]++;
     for (int i = 0; i < CONN_STATES; i++) jkv(b, state_names[i], by_state[i], i + 1 < CONN_STATES);
     buf_lit(b, "},\"history\":[");
@@ -179,7 +182,7 @@ static void build(buf_t *b)
 
 const char *status_api_json(size_t *len)
 {
-    if (!S.built || S.built_tick != srv->tick_count) {
+    if (!S.built || S.built_tick != game.tick_count) {
         if (!S.json.limit) buf_init(&S.json, 4u << 20);
         buf_reset(&S.json);
         build(&S.json);
@@ -188,7 +191,7 @@ const char *status_api_json(size_t *len)
             buf_lit(&S.json, "{\"error\":\"status over its size limit\"}");
         }
         S.built = true;
-        S.built_tick = srv->tick_count;
+        S.built_tick = game.tick_count;
     }
     *len = S.json.len;
     return (const char *)S.json.data;

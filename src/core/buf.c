@@ -67,3 +67,12 @@ void buf_shrink_if_idle(buf_t *b, size_t keep)
         b->cap = 0;
     }
 }
+
+void buf_shrink_to(buf_t *b, size_t keep)
+{
+    if (b->len != 0 || b->cap <= keep || keep == 0) return;
+    uint8_t *nd = realloc(b->data, keep);
+    if (!nd) return; /* the larger block stays: still correct */
+    b->data = nd;
+    b->cap = keep;
+}

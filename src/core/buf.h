@@ -34,6 +34,9 @@ void buf_append(buf_t *b, const void *p, size_t n);
 void buf_consume(buf_t *b, size_t n);
 /* Releases the allocation when the buffer is empty and larger than `keep`. */
 void buf_shrink_if_idle(buf_t *b, size_t keep);
+/* An empty buffer larger than `keep` (> 0) is reallocated down to `keep`
+ * bytes: it stays ready for small appends without allocating. */
+void buf_shrink_to(buf_t *b, size_t keep);
 
 /* Appends a string literal without its NUL (the length is counted by the compiler). */
 #define buf_lit(b, lit) buf_append((b), "" lit, sizeof(lit) - 1)

@@ -23,8 +23,11 @@ typedef struct list_node {
     struct list_node *prev, *next;
 } list_node;
 
+/* The object that embeds `member` at ptr: container_of(w, struct conn, watch). */
+#define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
+
 /* The owner of a node: list_entry(node, struct conn, link). */
-#define list_entry(node, type, member) ((type *)((char *)(node)-offsetof(type, member)))
+#define list_entry(node, type, member) container_of(node, type, member)
 
 /* pos walks every node of `head`; `tmp` keeps the next one, so the body may
  * unlink or move pos (invariant 2). */

@@ -19,9 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/json.h"
 #include "core/log.h"
 #include "data/packet_ids.h"
-#include "game/packets.h"
+#include "game/game.h"
+#include "proto/packets.h"
 #include "proto/frame.h"
 
 /* buf_append of possibly nothing: an empty append to a still unallocated
@@ -286,13 +288,13 @@ void chat_send(conn *c, const char *json, size_t len)
  * Survives drops. */
 static void send_all(const uint8_t *data, size_t len, const conn *except, int chat)
 {
-    for (size_t i = 0; i < srv->player_count;) {
-        conn *o = srv->players[i];
+    for (size_t i = 0; i < game.player_count;) {
+        conn *o = game.players[i];
         int mode = o->player ? o->player->chat_mode : 0;
         if (o != except && !(chat == 2 && mode != 0) && !(chat == 1 && mode == 2))
             conn_send_raw(o, data, len);
         /* A drop swaps the last player into slot i: visit slot i again. */
-        if (i < srv->player_count && srv->players[i] != o) continue;
+        if (i < game.player_count && game.players[i] != o) continue;
         i++;
     }
 }
@@ -337,8 +339,8 @@ bool chat_count_spam(conn *c)
 
 void chat_tick(void)
 {
-    for (size_t i = 0; i < srv->player_count; i++) {
-        player *p = srv->players[i]->player;
+    for (size_t i = 0; i < game.player_count; i++) {
+        player *p = game.players[i]->player;
         if (p && p->chat_spam > 0) p->chat_spam--;
     }
 }

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "net/server.h"
+#include "game/game.h"
 
 #define CHAT_MAX_CHARS 256 /* vanilla ServerboundChatPacket / ChatCommand string limit */
 

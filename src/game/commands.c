@@ -1129,13 +1129,15 @@ void cmd_usage(buf_t *out, const cmd_tree *t, int node, int level)
 #include <time.h>
 
 #include "core/clock.h"
+#include "core/json.h"
 #include "core/log.h"
 #include "core/tickstat.h"
 #include "game/chat.h"
 #include "game/entities.h"
+#include "game/game.h"
 #include "game/lists.h"
 #include "game/ops.h"
-#include "game/packets.h"
+#include "proto/packets.h"
 #include "proto/frame.h"
 #include "world/store.h"
 
@@ -1167,7 +1169,7 @@ static void source_of_player(struct source *s, conn *c)
 static void source_console(struct source *s)
 {
     *s = (struct source){
-        NULL, "Server", CONSOLE_LEVEL, floor(srv->spawn_x), srv->spawn_y, floor(srv->spawn_z),
+        NULL, "Server", CONSOLE_LEVEL, floor(game.spawn_x), game.spawn_y, floor(game.spawn_z),
         0,    0,        NULL};
 }
 
@@ -1264,8 +1266,8 @@ static void success(cmd_ctx *x, bool logged, const char *key, const chat_arg *a,
         buf_append(&adm, j.data, j.len);
         buf_lit(&adm, "]}");
         if (!adm.failed && !j.failed)
-            for (size_t i = 0; i < srv->player_count; i++) {
-                conn *o = srv->players[i];
+            for (size_t i = 0; i < game.player_count; i++) {
+                conn *o = game.players[i];
                 if (o != s->c && o->player->op_level > 0)
                     chat_send(o, (const char *)adm.data, adm.len);
             }
@@ -1343,8 +1345,8 @@ static void parse_failure(struct source *s, const cmd_parse *ps)
 
 static conn *player_by_name(const char *name)
 {
-    for (size_t i = 0; i < srv->player_count; i++)
-        if (strcasecmp(srv->players[i]->player->name, name) == 0) return srv->players[i];
+    for (size_t i = 0; i < game.player_count; i++)
+        if (strcasecmp(game.players[i]->player->name, name) == 0) return game.players[i];
     return NULL;
 }
 
@@ -1383,14 +1385,14 @@ static int resolve(cmd_ctx *x, const struct cmd_selector *sel, bool players_only
         conn *c = sel->type_other ? NULL : player_by_name(sel->name);
         if (c) out->c[out->n++] = c;
     } else if (sel->kind == 'u') {
-        for (size_t i = 0; i < srv->player_count; i++)
-            if (memcmp(srv->players[i]->player->uuid.b, sel->uuid.b, 16) == 0)
-                out->c[out->n++] = srv->players[i];
+        for (size_t i = 0; i < game.player_count; i++)
+            if (memcmp(game.players[i]->player->uuid.b, sel->uuid.b, 16) == 0)
+                out->c[out->n++] = game.players[i];
     } else if (sel->kind == 's') {
         if (s->c) out->c[out->n++] = s->c;
     } else {
-        for (size_t i = 0; i < srv->player_count && out->n < MAX_TARGETS; i++) {
-            conn *c = srv->players[i];
+        for (size_t i = 0; i < game.player_count && out->n < MAX_TARGETS; i++) {
+            conn *c = game.players[i];
             player *p = c->player;
             if (sel->type_other) break;
             if (sel->kind != 'a' && p->health <= 0) continue; /* @p @r @e: living only */
@@ -1464,12 +1466,12 @@ static void expand_message(cmd_ctx *x, const struct cmd_value *v, buf_t *out)
                 struct target_list *tl = &targets_b;
                 tl->n = 0;
                 /* An empty match prints nothing in the message; no error either. */
-                for (size_t k = 0; k < srv->player_count && tl->n < MAX_TARGETS; k++) {
-                    player *p = srv->players[k]->player;
-                    if (sel.kind == 's' ? srv->players[k] != x->src->c : 0) continue;
+                for (size_t k = 0; k < game.player_count && tl->n < MAX_TARGETS; k++) {
+                    player *p = game.players[k]->player;
+                    if (sel.kind == 's' ? game.players[k] != x->src->c : 0) continue;
                     if (sel.has_name && (strcasecmp(p->name, sel.name) == 0) == sel.name_neg)
                         continue;
-                    tl->c[tl->n++] = srv->players[k];
+                    tl->c[tl->n++] = game.players[k];
                     if ((sel.kind == 'p' || sel.kind == 'r' || sel.kind == 's') && !sel.limit)
                         break;
                     if (sel.limit && tl->n >= (size_t)sel.limit) break;
@@ -1531,25 +1533,25 @@ void cmd_refresh_permissions(conn *c)
 static void broadcast_time(void)
 {
     buf_reset(&srv->pkt);
-    pkt_cb_update_time(&srv->pkt, (int64_t)srv->tick_count, srv->day_time);
+    pkt_cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
     chat_broadcast_pkt(NULL);
 }
 
 static void send_weather(conn *c, bool was_raining, bool was_thundering)
 {
     bool all = c == NULL;
-    float rain = srv->raining ? 1.0f : 0.0f, thunder = srv->thundering ? 1.0f : 0.0f;
+    float rain = game.raining ? 1.0f : 0.0f, thunder = game.thundering ? 1.0f : 0.0f;
     uint8_t events[3];
     float values[3];
     int n = 0;
-    if (was_raining != srv->raining) {
-        events[n] = srv->raining ? 1 : 2; /* begin / end raining */
+    if (was_raining != game.raining) {
+        events[n] = game.raining ? 1 : 2; /* begin / end raining */
         values[n++] = 0;
         events[n] = 7;
         values[n++] = rain;
         events[n] = 8;
         values[n++] = thunder;
-    } else if (was_thundering != srv->thundering) {
+    } else if (was_thundering != game.thundering) {
         events[n] = 8;
         values[n++] = thunder;
     }
@@ -1567,10 +1569,10 @@ static int64_t weather_ends; /* tick at which rain/thunder stop; 0 = never */
 
 static void set_weather(bool rain, bool thunder, int duration)
 {
-    bool wr = srv->raining, wt = srv->thundering;
-    srv->raining = rain;
-    srv->thundering = thunder;
-    weather_ends = duration > 0 && rain ? (int64_t)srv->tick_count + duration : 0;
+    bool wr = game.raining, wt = game.thundering;
+    game.raining = rain;
+    game.thundering = thunder;
+    weather_ends = duration > 0 && rain ? (int64_t)game.tick_count + duration : 0;
     send_weather(NULL, wr, wt);
 }
 
@@ -1703,8 +1705,8 @@ static int ex_list(cmd_ctx *x, bool uuids)
     buf_init(&j, 1u << 20);
     buf_init(&plain, 1u << 20);
     buf_lit(&j, "{\"text\":\"\",\"extra\":[");
-    for (size_t i = 0; i < srv->player_count; i++) {
-        const player *p = srv->players[i]->player;
+    for (size_t i = 0; i < game.player_count; i++) {
+        const player *p = game.players[i]->player;
         if (i) {
             buf_lit(&j, ",{\"text\":\", \"},");
             buf_lit(&plain, ", ");
@@ -1721,12 +1723,12 @@ static int ex_list(cmd_ctx *x, bool uuids)
         }
     }
     buf_lit(&j, "]}");
-    if (!srv->player_count) {
+    if (!game.player_count) {
         buf_reset(&j);
         buf_lit(&j, "{\"text\":\"\"}");
     }
     char count[24], max[24];
-    snprintf(count, sizeof count, "%zu", srv->player_count);
+    snprintf(count, sizeof count, "%zu", game.player_count);
     snprintf(max, sizeof max, "%d", srv->cfg.max_players);
     buf_append(&plain, "", 1);
     chat_arg a[3] = {chat_text(count),
@@ -1959,11 +1961,11 @@ static int ex_time(cmd_ctx *x, int exec)
     if (exec == X_TIME_QUERY) {
         int64_t q;
         if (cmd_has_literal(x->ps, "gametime"))
-            q = (int64_t)(srv->tick_count % INT32_MAX);
+            q = (int64_t)(game.tick_count % INT32_MAX);
         else if (cmd_has_literal(x->ps, "daytime"))
-            q = srv->day_time % 24000;
+            q = game.day_time % 24000;
         else
-            q = srv->day_time / 24000 % INT32_MAX;
+            q = game.day_time / 24000 % INT32_MAX;
         snprintf(v, sizeof v, "%lld", (long long)q);
         chat_arg a = chat_text(v);
         success(x, false, "commands.time.query", &a, 1);
@@ -1971,8 +1973,8 @@ static int ex_time(cmd_ctx *x, int exec)
     }
     int64_t t;
     if (exec == X_TIME_ADD) {
-        srv->day_time += cmd_arg(x->ps, "time")->u.i;
-        t = srv->day_time % 24000;
+        game.day_time += cmd_arg(x->ps, "time")->u.i;
+        t = game.day_time % 24000;
     } else {
         const struct cmd_value *tv = cmd_arg(x->ps, "time");
         t = tv                                   ? tv->u.i
@@ -1980,7 +1982,7 @@ static int ex_time(cmd_ctx *x, int exec)
             : cmd_has_literal(x->ps, "night")    ? 13000
             : cmd_has_literal(x->ps, "midnight") ? 18000
                                                  : 1000;
-        srv->day_time = t; /* vanilla setDayTime(time): the day count restarts */
+        game.day_time = t; /* vanilla setDayTime(time): the day count restarts */
     }
     broadcast_time();
     snprintf(v, sizeof v, "%lld", (long long)t);
@@ -2048,10 +2050,10 @@ static int ex_setworldspawn(cmd_ctx *x)
         if (av->u.pos.rel) a += x->src->yaw;
         angle = (float)wrap_degrees(a);
     }
-    srv->spawn_x = bx + 0.5;
-    srv->spawn_y = by;
-    srv->spawn_z = bz + 0.5;
-    srv->spawn_angle = angle;
+    game.spawn_x = bx + 0.5;
+    game.spawn_y = by;
+    game.spawn_z = bz + 0.5;
+    game.spawn_angle = angle;
     buf_reset(&srv->pkt);
     pkt_cb_spawn_position(&srv->pkt, bx, by, bz, angle);
     chat_broadcast_pkt(NULL);
@@ -2217,7 +2219,7 @@ static int ex_op(cmd_ctx *x, bool deop)
 static int ex_stop(cmd_ctx *x)
 {
     success(x, true, "commands.stop.stopping", NULL, 0);
-    server_request_stop(srv);
+    loop_stop(srv->loop);
     return 0;
 }
 
@@ -2259,9 +2261,9 @@ static const char ip_banned_json[] = "{\"translate\":\"multiplayer.disconnect.ip
 static void enforce_whitelist(void)
 {
     if (!srv->cfg.enforce_whitelist || !lists_whitelist_enabled()) return;
-    for (size_t i = srv->player_count; i-- > 0;) {
-        if (i >= srv->player_count) continue;
-        conn *c = srv->players[i];
+    for (size_t i = game.player_count; i-- > 0;) {
+        if (i >= game.player_count) continue;
+        conn *c = game.players[i];
         if (c->player->op_level > 0 || lists_whitelisted(&c->player->uuid)) continue;
         conn_kick_reason(c, KR_NOT_WHITELISTED, not_whitelisted_json,
                          "You are not white-listed on this server!");
@@ -2372,9 +2374,9 @@ static int ex_ban(cmd_ctx *x)
         const struct list_entry *e = lists_banned(&prof[i].uuid);
         chat_arg a[2] = {chat_text(prof[i].name), chat_text(e ? e->reason : LIST_DEFAULT_WHY)};
         success(x, true, "commands.ban.success", a, 2);
-        for (size_t k = srv->player_count; k-- > 0;) {
-            if (k >= srv->player_count) continue;
-            conn *c = srv->players[k];
+        for (size_t k = game.player_count; k-- > 0;) {
+            if (k >= game.player_count) continue;
+            conn *c = game.players[k];
             if (memcmp(c->player->uuid.b, prof[i].uuid.b, 16) == 0)
                 conn_kick_reason(c, KR_BANNED, banned_json, "You are banned from this server");
         }
@@ -2417,11 +2419,11 @@ static int ex_ban_ip(cmd_ctx *x)
     success(x, true, "commands.banip.success", a, 2);
     struct target_list *tl = &targets_a;
     tl->n = 0;
-    for (size_t i = 0; i < srv->player_count && tl->n < MAX_TARGETS; i++) {
-        char raw[sizeof srv->players[i]->addr], norm[LIST_IP_MAX];
-        conn_ip_of(srv->players[i], raw, sizeof raw);
+    for (size_t i = 0; i < game.player_count && tl->n < MAX_TARGETS; i++) {
+        char raw[sizeof game.players[i]->addr], norm[LIST_IP_MAX];
+        conn_ip_of(game.players[i], raw, sizeof raw);
         if (lists_normalize_ip(raw, norm) == 0 && strcmp(norm, ip) == 0)
-            tl->c[tl->n++] = srv->players[i];
+            tl->c[tl->n++] = game.players[i];
     }
     if (tl->n) {
         buf_t names;
@@ -2534,7 +2536,7 @@ static int ex_mspt(cmd_ctx *x)
     snprintf(lines[2], sizeof lines[2],
              "Game thread CPU (everything: network, ticks, chunks) last 5 s: %.1f%%; last 60 s: "
              "%.1f%%; players: %zu",
-             cpu5, cpu60, srv->player_count);
+             cpu5, cpu60, game.player_count);
     for (int i = 0; i < 3; i++) {
         buf_t j, plain;
         buf_init(&j, 1024);
@@ -2692,8 +2694,8 @@ static void suggest_children(const cmd_tree *t, int node, int level, const char 
         switch (ch->parser) {
         case CP_ENTITY:
         case CP_GAME_PROFILE:
-            for (size_t i = 0; i < srv->player_count; i++) {
-                const player *p = srv->players[i]->player;
+            for (size_t i = 0; i < game.player_count; i++) {
+                const player *p = game.players[i]->player;
                 bool op = p->op_level > 0;
                 if (ch->suggest == SUG_NON_OPS && op) continue;
                 if (ch->suggest == SUG_NOT_WHITELISTED && lists_whitelisted(&p->uuid)) continue;
@@ -2795,7 +2797,7 @@ void cmd_sb_tab_complete(conn *c, rd_t *r)
 
 void cmd_init(void)
 {
-    srv->day_time = 1000;
+    game.day_time = 1000;
     ops_load("ops.json");
     lists_init(&srv->cfg);
 }
@@ -2825,14 +2827,14 @@ void cmd_join(conn *c)
         buf_free(&h);
         buf_free(&f);
     }
-    if (srv->raining) send_weather(c, false, false);
+    if (game.raining) send_weather(c, false, false);
 }
 
 void cmd_tick_end(void)
 {
-    srv->day_time++;
-    if (srv->tick_count % 20 == 0) broadcast_time();
-    if (weather_ends && (int64_t)srv->tick_count >= weather_ends) {
+    game.day_time++;
+    if (game.tick_count % 20 == 0) broadcast_time();
+    if (weather_ends && (int64_t)game.tick_count >= weather_ends) {
         weather_ends = 0;
         set_weather(false, false, 0);
     }

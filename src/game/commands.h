@@ -166,7 +166,7 @@ bool cmd_has_literal(const cmd_parse *ps, const char *name);
 void cmd_usage(buf_t *out, const cmd_tree *t, int node, int level);
 
 #ifndef CMD_CORE_ONLY
-#include "net/server.h"
+#include "game/game.h"
 
 /* After play_join: the tree for the player's level, its op level, tab list
  * header/footer, weather. */
@@ -176,6 +176,8 @@ void cmd_join(conn *c);
 void cmd_tick_end(void);
 /* Loads ops.json; once at startup. */
 void cmd_init(void);
+/* Runs one console line (stdin) at permission level 4; feedback goes to the log. */
+void console_execute(const char *line);
 /* Serverbound chat_command and tab_complete. */
 void cmd_sb_chat_command(conn *c, rd_t *r);
 void cmd_sb_tab_complete(conn *c, rd_t *r);

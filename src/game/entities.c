@@ -6,7 +6,8 @@
  * `seen`, a bitmap over entity slots: bit s set ⇔ entity s is spawned on
  * that viewer's client.
  *
- * One tick (ent_tick_end), in this order:
+ * One tick (ent_tick_tracking: phases 0-2, then ent_tick_relay: 3-4, as
+ * the tick's phases 4 and 5, game/tick.c), in this order:
  *   0. deaths older than 20 ticks leave the world (vanilla removes the body);
  *   1. cells: every present entity is put in the cell of its position;
  *      entities that changed cell, appeared, left the world or changed
@@ -55,7 +56,8 @@
 #include "core/log.h"
 #include "data/registry_codec.h"
 #include "game/chat.h"
-#include "game/packets.h"
+#include "proto/packets.h"
+#include "game/game.h"
 #include "game/play.h"
 #include "proto/frame.h"
 
@@ -893,11 +895,11 @@ static void broadcast_latency(void)
 {
     static struct pkt_player_update *u;
     static uint32_t ucap;
-    if (!srv->player_count) return;
-    if (!grow((void **)&u, &ucap, (uint32_t)srv->player_count, sizeof *u)) return;
+    if (!game.player_count) return;
+    if (!grow((void **)&u, &ucap, (uint32_t)game.player_count, sizeof *u)) return;
     size_t n = 0;
-    for (size_t i = 0; i < srv->player_count; i++) {
-        const player *p = srv->players[i]->player;
+    for (size_t i = 0; i < game.player_count; i++) {
+        const player *p = game.players[i]->player;
         u[n++] = (struct pkt_player_update){p->uuid, p->gamemode, true, p->latency_ms};
     }
     buf_reset(&srv->pkt);
@@ -905,14 +907,18 @@ static void broadcast_latency(void)
     chat_broadcast_pkt(NULL);
 }
 
-void ent_tick_end(void)
+void ent_tick_tracking(void)
 {
     if (!pk.limit) buf_init(&pk, 1u << 16);
     if (!ents) range_init();
-    in_tick = true;
+    in_tick = true; /* until the end of ent_tick_relay (invariant 4) */
     tick_no++;
     update_cells();
     update_tracking();
+}
+
+void ent_tick_relay(void)
+{
     for (uint32_t i = 0; i < nslots; i++) {
         struct ent *e = ents[i];
         if (e && !e->leaving && e->present && e->cell >= 0 && !e->c->closed) relay(e);
@@ -921,7 +927,7 @@ void ent_tick_end(void)
     in_tick = false;
     for (uint32_t i = 0; i < nslots; i++)
         if (ents[i] && ents[i]->leaving) leave_now(ents[i]);
-    if (srv->tick_count % LATENCY_EVERY_TICKS == 0) broadcast_latency();
+    if (game.tick_count % LATENCY_EVERY_TICKS == 0) broadcast_latency();
 }
 
 /* ---------------------------------------------------------------- actions */
@@ -1079,10 +1085,10 @@ static void respawn(conn *c)
 
     p->health = 20.0f;
     p->food = 20;
-    p->x = srv->spawn_x;
-    p->y = srv->spawn_y;
-    p->z = srv->spawn_z;
-    p->yaw = srv->spawn_angle;
+    p->x = game.spawn_x;
+    p->y = game.spawn_y;
+    p->z = game.spawn_z;
+    p->yaw = game.spawn_angle;
     p->pitch = 0;
     p->on_ground = false;
     memset(p->inventory, 0, sizeof p->inventory); /* keepInventory=false: nothing drops yet */
@@ -1093,14 +1099,14 @@ static void respawn(conn *c)
     pkt_cb_abilities(&srv->pkt, ent_ability_flags(p->gamemode), 0.05f, 0.1f);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
-    pkt_cb_spawn_position(&srv->pkt, (int32_t)floor(srv->spawn_x), (int32_t)floor(srv->spawn_y),
-                          (int32_t)floor(srv->spawn_z), srv->spawn_angle);
+    pkt_cb_spawn_position(&srv->pkt, (int32_t)floor(game.spawn_x), (int32_t)floor(game.spawn_y),
+                          (int32_t)floor(game.spawn_z), game.spawn_angle);
     conn_send_pkt(c);
     ent_teleport(c, p->x, p->y, p->z, p->yaw, p->pitch);
     buf_reset(&srv->pkt);
-    pkt_cb_update_time(&srv->pkt, (int64_t)srv->tick_count, srv->day_time);
+    pkt_cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
     conn_send_pkt(c);
-    if (srv->raining) {
+    if (game.raining) {
         buf_reset(&srv->pkt);
         pkt_cb_game_state_change(&srv->pkt, 1, 0);
         conn_send_pkt(c);
@@ -1108,7 +1114,7 @@ static void respawn(conn *c)
         pkt_cb_game_state_change(&srv->pkt, 7, 1.0f);
         conn_send_pkt(c);
         buf_reset(&srv->pkt);
-        pkt_cb_game_state_change(&srv->pkt, 8, srv->thundering ? 1.0f : 0.0f);
+        pkt_cb_game_state_change(&srv->pkt, 8, game.thundering ? 1.0f : 0.0f);
         conn_send_pkt(c);
     }
     buf_reset(&srv->pkt);

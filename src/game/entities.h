@@ -20,7 +20,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "net/server.h"
+#include "game/player.h"
+#include "net/conn.h"
 
 /* Tracking range in blocks (R above). */
 double ent_tracking_range(void);
@@ -29,8 +30,10 @@ double ent_tracking_range(void);
 void ent_join(conn *c);
 /* Called from play_leave before Player Info Remove: viewers get Remove Entities. */
 void ent_leave(conn *c);
-/* Once per tick, after every play_tick (from play_tick_end). */
-void ent_tick_end(void);
+/* The tick's phases 4 (deaths, cells, tracking: spawns and removals) and 5
+ * (the movement relay), called in that order (game/tick.c). */
+void ent_tick_tracking(void);
+void ent_tick_relay(void);
 
 /* Client settings that others see (skin layers, main hand) and the chat mode. */
 void ent_settings(conn *c, uint8_t skin_parts, int main_hand, int chat_mode);

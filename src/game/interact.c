@@ -31,7 +31,8 @@
 #include "core/log.h"
 #include "data/block_table.h"
 #include "data/blocks.h"
-#include "game/packets.h"
+#include "game/game.h"
+#include "proto/packets.h"
 #include "game/ops.h"
 #include "game/play.h"
 #include "proto/nbt.h"
@@ -59,7 +60,7 @@ static bool spawn_protected(const player *p, int32_t x, int32_t z)
 {
     int r = srv->cfg.spawn_protection;
     if (r <= 0 || p->op_level > 0 || ops_count() == 0) return false;
-    int32_t sx = (int32_t)floor(srv->spawn_x), sz = (int32_t)floor(srv->spawn_z);
+    int32_t sx = (int32_t)floor(game.spawn_x), sz = (int32_t)floor(game.spawn_z);
     return abs(x - sx) <= r && abs(z - sz) <= r;
 }
 
@@ -72,7 +73,7 @@ static void ack(player *p, int32_t sequence)
 static void resync(conn *c, int32_t x, int32_t y, int32_t z)
 {
     uint16_t st;
-    if (world_get_block(&srv->world, x, y, z, &st) < 0) return;
+    if (world_get_block(&game.world, x, y, z, &st) < 0) return;
     buf_reset(&srv->pkt);
     pkt_cb_block_change(&srv->pkt, x, y, z, st);
     conn_send_pkt(c);
@@ -116,7 +117,7 @@ static int held_item(const player *p, int hand)
     return s->count > 0 ? s->item : 0;
 }
 
-void interact_block_dig(conn *c, rd_t *r)
+void interact_sb_block_dig(conn *c, rd_t *r)
 {
     player *p = c->player;
     int32_t status = rd_varint(r);
@@ -133,7 +134,7 @@ void interact_block_dig(conn *c, rd_t *r)
         return;
     }
     uint16_t st;
-    if (!reachable(p, x, y, z) || world_get_block(&srv->world, x, y, z, &st) < 0 ||
+    if (!reachable(p, x, y, z) || world_get_block(&game.world, x, y, z, &st) < 0 ||
         p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR || spawn_protected(p, x, z)) {
         resync(c, x, y, z);
         return;
@@ -155,12 +156,12 @@ void interact_block_dig(conn *c, rd_t *r)
         }
         p->digging = true;
         p->dig_x = x, p->dig_y = y, p->dig_z = z;
-        p->dig_start_ms = srv->now_ms;
+        p->dig_start_ms = srv->loop->now_ms;
         return;
     }
     /* DIG_FINISH: the same block, after enough of its break time. */
     if (!p->digging || p->dig_x != x || p->dig_y != y || p->dig_z != z ||
-        srv->now_ms - p->dig_start_ms + TICK_MS < need * 7 / 10) {
+        srv->loop->now_ms - p->dig_start_ms + TICK_MS < need * 7 / 10) {
         resync(c, x, y, z);
         p->digging = false;
         return;
@@ -180,8 +181,8 @@ static bool replaceable(uint16_t st)
 /* True if a solid block at (x, y, z) would overlap a player's box. */
 static bool blocks_a_player(int32_t x, int32_t y, int32_t z)
 {
-    for (size_t i = 0; i < srv->player_count; i++) {
-        const player *o = srv->players[i]->player;
+    for (size_t i = 0; i < game.player_count; i++) {
+        const player *o = game.players[i]->player;
         if (o->gamemode == GM_SPECTATOR) continue;
         if (o->x + 0.3 > x && o->x - 0.3 < x + 1 && o->z + 0.3 > z && o->z - 0.3 < z + 1 &&
             o->y + 1.8 > y && o->y < y + 1)
@@ -190,7 +191,7 @@ static bool blocks_a_player(int32_t x, int32_t y, int32_t z)
     return false;
 }
 
-void interact_block_place(conn *c, rd_t *r)
+void interact_sb_block_place(conn *c, rd_t *r)
 {
     player *p = c->player;
     int32_t hand = rd_varint(r);
@@ -208,7 +209,7 @@ void interact_block_place(conn *c, rd_t *r)
         p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR)
         return;
     uint16_t clicked;
-    if (!reachable(p, x, y, z) || world_get_block(&srv->world, x, y, z, &clicked) < 0) {
+    if (!reachable(p, x, y, z) || world_get_block(&game.world, x, y, z, &clicked) < 0) {
         resync(c, x, y, z);
         return;
     }
@@ -220,7 +221,7 @@ void interact_block_place(conn *c, rd_t *r)
     }
     uint16_t target;
     uint16_t state = (uint16_t)item_info[item].block_state;
-    if (world_get_block(&srv->world, tx, ty, tz, &target) < 0 || !replaceable(target) ||
+    if (world_get_block(&game.world, tx, ty, tz, &target) < 0 || !replaceable(target) ||
         spawn_protected(p, tx, tz) ||
         ((block_info[block_of_state[state]].flags & BLOCK_FLAG_SOLID) &&
          blocks_a_player(tx, ty, tz)) ||
@@ -234,7 +235,7 @@ void interact_block_place(conn *c, rd_t *r)
     }
 }
 
-void interact_set_creative_slot(conn *c, rd_t *r)
+void interact_sb_set_creative_slot(conn *c, rd_t *r)
 {
     player *p = c->player;
     int16_t slot = rd_i16(r);
@@ -271,7 +272,7 @@ void interact_set_creative_slot(conn *c, rd_t *r)
     conn_send_pkt(c);
 }
 
-void interact_held_item_slot(conn *c, rd_t *r)
+void interact_sb_held_item_slot(conn *c, rd_t *r)
 {
     int16_t slot = rd_i16(r);
     if (r->err) return;

@@ -42,14 +42,16 @@
 #include "data/block_table.h"
 #include "data/blocks.h"
 #include "data/registry_codec.h"
+#include "core/json.h"
 #include "game/chat.h"
 #include "game/commands.h"
 #include "game/entities.h"
-#include "game/packets.h"
-#include "game/playerdata.h"
+#include "game/game.h"
 #include "game/play.h"
+#include "game/playerdata.h"
 #include "net/server.h"
 #include "proto/frame.h"
+#include "proto/packets.h"
 #include "world/spiral.h"
 
 #define WIN                     (2 * VIEW_DISTANCE_MAX + 1)
@@ -107,11 +109,11 @@ bool play_sees_chunk(const player *p, int32_t cx, int32_t cz)
 
 void play_send_to_viewers(int32_t cx, int32_t cz, const uint8_t *frame, size_t len)
 {
-    for (size_t i = 0; i < srv->player_count;) {
-        conn *o = srv->players[i];
+    for (size_t i = 0; i < game.player_count;) {
+        conn *o = game.players[i];
         if (play_sees_chunk(o->player, cx, cz)) conn_send_raw(o, frame, len);
         /* A drop (output over its cap) swaps the last player into slot i. */
-        if (i < srv->player_count && srv->players[i] != o) continue;
+        if (i < game.player_count && game.players[i] != o) continue;
         i++;
     }
 }
@@ -134,7 +136,7 @@ static size_t change_count, change_cap;
 
 int play_set_block(int32_t x, int32_t y, int32_t z, uint16_t state)
 {
-    if (world_set_block(&srv->world, x, y, z, state) < 0) return -1;
+    if (world_set_block(&game.world, x, y, z, state) < 0) return -1;
     if (change_count == change_cap) {
         size_t ncap = change_cap ? change_cap * 2 : 256;
         if (ncap > MAX_CHANGES_PER_TICK) return 0;
@@ -169,7 +171,7 @@ static void pkt_to_viewers(int32_t cx, int32_t cz)
     if (f) play_send_to_viewers(cx, cz, f->data, f->len);
 }
 
-void play_tick_end(void)
+void play_broadcast_blocks(void)
 {
     static int64_t records[4096];
     if (change_count) {
@@ -200,16 +202,14 @@ void play_tick_end(void)
         }
     }
     /* Acknowledge after the updates, as vanilla: the client then trusts the server's blocks. */
-    for (size_t i = 0; i < srv->player_count; i++) {
-        player *p = srv->players[i]->player;
+    for (size_t i = 0; i < game.player_count; i++) {
+        player *p = game.players[i]->player;
         if (p->ack_sequence < 0) continue;
         buf_reset(&srv->pkt);
         pkt_cb_acknowledge_player_digging(&srv->pkt, p->ack_sequence);
-        conn_send_pkt(srv->players[i]);
+        conn_send_pkt(game.players[i]);
         p->ack_sequence = -1;
     }
-    ent_tick_end(); /* entity tracking and the movement relay */
-    cmd_tick_end(); /* day time, weather, chat spam decay, tick timer */
 }
 
 static void on_relit(chunk_entry *e, const uint8_t *frame, size_t len)
@@ -221,13 +221,13 @@ static void on_relit(chunk_entry *e, const uint8_t *frame, size_t len)
 /* A spawn column: land above sea level, with no tree trunk within 3 blocks. */
 static bool good_spawn_column(int32_t x, int32_t z, int *y)
 {
-    int h = world_surface_y(&srv->world, x, z);
+    int h = world_surface_y(&game.world, x, z);
     *y = h + 1;
     if (srv->cfg.level_type != LEVEL_NORMAL) return true;
     if (h < SEA_LEVEL) return false;
     for (int dx = -3; dx <= 3; dx++)
         for (int dz = -3; dz <= 3; dz++)
-            if (hash_xz(srv->world.terrain.seed, x + dx, z + dz, 42) % 1000 < 28) return false;
+            if (hash_xz(game.world.terrain.seed, x + dx, z + dz, 42) % 1000 < 28) return false;
     return true;
 }
 
@@ -235,7 +235,7 @@ void play_init(void)
 {
     spiral_init();
     cmd_init(); /* day time, ops.json */
-    srv->world.on_relit = on_relit;
+    game.world.on_relit = on_relit;
     int y = 0;
     /* Rings of growing radius around 0,0, every 4th column, up to 512 blocks out. */
     for (int r = 0; r <= 512; r += 4)
@@ -244,17 +244,17 @@ void play_init(void)
                 int32_t x = side < 2 ? i : (side == 2 ? -r : r);
                 int32_t z = side < 2 ? (side == 0 ? -r : r) : i;
                 if (good_spawn_column(x, z, &y)) {
-                    srv->spawn_x = x + 0.5;
-                    srv->spawn_y = y;
-                    srv->spawn_z = z + 0.5;
+                    game.spawn_x = x + 0.5;
+                    game.spawn_y = y;
+                    game.spawn_z = z + 0.5;
                     log_info("spawn point: %d, %d, %d", x, y, z);
                     return;
                 }
             }
-    srv->spawn_x = 0.5;
-    srv->spawn_y = world_surface_y(&srv->world, 0, 0) + 1;
-    srv->spawn_z = 0.5;
-    log_warn("no land within 512 blocks of 0,0; spawning at 0, %d, 0", (int)srv->spawn_y);
+    game.spawn_x = 0.5;
+    game.spawn_y = world_surface_y(&game.world, 0, 0) + 1;
+    game.spawn_z = 0.5;
+    log_warn("no land within 512 blocks of 0,0; spawning at 0, %d, 0", (int)game.spawn_y);
 }
 
 /* ------------------------------------------------------------ chunk window */
@@ -264,7 +264,7 @@ static void unload_chunk(conn *c, int32_t cx, int32_t cz)
     buf_reset(&srv->pkt);
     pkt_cb_unload_chunk(&srv->pkt, cx, cz);
     conn_send_pkt(c);
-    world_release(&srv->world, cx, cz, srv->now_ms);
+    world_release(&game.world, cx, cz, srv->loop->now_ms);
 }
 
 /* Moves the window to (ncx, ncz) with distance nvd, unloading what falls out. */
@@ -283,7 +283,7 @@ static void window_move(conn *c, int32_t ncx, int32_t ncz, int nvd)
             else if (!c->closed)
                 unload_chunk(c, ax, az);
             else
-                world_release(&srv->world, ax, az, srv->now_ms);
+                world_release(&game.world, ax, az, srv->loop->now_ms);
         }
     memcpy(p->loaded, fresh, sizeof fresh);
     bool moved = ncx != p->center_x || ncz != p->center_z;
@@ -319,11 +319,11 @@ static void send_spawn(conn *c)
 {
     player *p = c->player;
     buf_reset(&srv->pkt);
-    pkt_cb_spawn_position(&srv->pkt, (int32_t)floor(srv->spawn_x), (int32_t)floor(srv->spawn_y),
-                          (int32_t)floor(srv->spawn_z), 0.0f);
+    pkt_cb_spawn_position(&srv->pkt, (int32_t)floor(game.spawn_x), (int32_t)floor(game.spawn_y),
+                          (int32_t)floor(game.spawn_z), 0.0f);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
-    pkt_cb_update_time(&srv->pkt, (int64_t)srv->tick_count, srv->day_time);
+    pkt_cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
     /* Health and food as loaded or set by ent_join (full for a new player). */
@@ -364,9 +364,9 @@ void play_stream_chunks(conn *c)
         if (abs(o.dx) > p->view_distance || abs(o.dz) > p->view_distance ||
             bit_get(p->loaded, bit_index(o.dx, o.dz)))
             continue;
-        if (c->wbuf.len >= CHUNK_SEND_WINDOW || p->chunks_this_tick >= CHUNKS_PER_TICK) break;
+        if (conn_pending(c) >= CHUNK_SEND_WINDOW || p->chunks_this_tick >= CHUNKS_PER_TICK) break;
         int32_t cx = p->center_x + o.dx, cz = p->center_z + o.dz;
-        const buf_t *frame = world_acquire_frame(&srv->world, cx, cz);
+        const buf_t *frame = world_acquire_frame(&game.world, cx, cz);
         if (!frame) {
             if (first_missing < 0) first_missing = i;
             if (++waiting >= CHUNK_REQUESTS_PER_PASS) break;
@@ -423,19 +423,20 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     p->props = c->props; /* the skin (profile properties), for Player Info */
     p->prop_count = c->prop_count;
     p->loaded = loaded;
-    p->entity_id = srv->next_entity_id++;
+    p->entity_id = game.next_entity_id++;
     p->gamemode = srv->cfg.gamemode;
-    p->x = srv->spawn_x;
-    p->y = srv->spawn_y;
-    p->z = srv->spawn_z;
+    p->x = game.spawn_x;
+    p->y = game.spawn_y;
+    p->z = game.spawn_z;
     playerdata_load(p); /* position, game mode, inventory from playerdata/<uuid>.dat */
     p->view_distance = srv->cfg.view_distance;
     p->center_x = chunk_of(p->x);
     p->center_z = chunk_of(p->z);
-    p->next_keepalive_ms = srv->now_ms + KEEPALIVE_INTERVAL;
+    p->next_keepalive_ms = srv->loop->now_ms + KEEPALIVE_INTERVAL;
     p->ack_sequence = -1;
+    p->index = -1;
     c->player = p;
-    if (players_add(c) < 0) {
+    if (game_add(c) < 0) {
         conn_kick(c, "Server out of memory");
         return;
     }
@@ -472,11 +473,11 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     conn_send_pkt(c);
 
     /* Everyone already here, and the new player, to the new player. */
-    for (size_t i = 0; i < srv->player_count; i += 64) {
+    for (size_t i = 0; i < game.player_count; i += 64) {
         struct pkt_player_entry entries[64];
         size_t n = 0;
-        for (size_t k = i; k < srv->player_count && n < 64; k++)
-            entries[n++] = entry_of(srv->players[k]->player);
+        for (size_t k = i; k < game.player_count && n < 64; k++)
+            entries[n++] = entry_of(game.players[k]->player);
         buf_reset(&srv->pkt);
         pkt_cb_player_info_add_props(&srv->pkt, entries, n);
         conn_send_pkt(c);
@@ -519,7 +520,7 @@ void play_leave(conn *c)
     for (int dx = -VIEW_DISTANCE_MAX; dx <= VIEW_DISTANCE_MAX; dx++)
         for (int dz = -VIEW_DISTANCE_MAX; dz <= VIEW_DISTANCE_MAX; dz++)
             if (bit_get(p->loaded, bit_index(dx, dz)))
-                world_release(&srv->world, p->center_x + dx, p->center_z + dz, srv->now_ms);
+                world_release(&game.world, p->center_x + dx, p->center_z + dz, srv->loop->now_ms);
     memset(p->loaded, 0, WIN_BYTES);
     ent_leave(c); /* Remove Entities to whoever saw the player, before Player Info Remove */
     buf_reset(&srv->pkt);
@@ -541,15 +542,15 @@ void play_tick(conn *c)
     p->first_good_y = p->y;
     p->first_good_z = p->z;
     p->move_packets_known = p->move_packets;
-    if (p->keepalive_pending && srv->now_ms - p->keepalive_sent_ms >= KEEPALIVE_TIMEOUT) {
+    if (p->keepalive_pending && srv->loop->now_ms - p->keepalive_sent_ms >= KEEPALIVE_TIMEOUT) {
         conn_kick(c, "Timed out");
         return;
     }
-    if (!p->keepalive_pending && srv->now_ms >= p->next_keepalive_ms) {
+    if (!p->keepalive_pending && srv->loop->now_ms >= p->next_keepalive_ms) {
         p->keepalive_id = clock_wall_ms();
-        p->keepalive_sent_ms = srv->now_ms;
+        p->keepalive_sent_ms = srv->loop->now_ms;
         p->keepalive_pending = true;
-        p->next_keepalive_ms = srv->now_ms + KEEPALIVE_INTERVAL;
+        p->next_keepalive_ms = srv->loop->now_ms + KEEPALIVE_INTERVAL;
         buf_reset(&srv->pkt);
         pkt_cb_keep_alive(&srv->pkt, p->keepalive_id);
         conn_send_pkt(c);
@@ -558,9 +559,16 @@ void play_tick(conn *c)
 
 /* ------------------------------------------------------------------ input */
 
+/*
+ * Serverbound handlers are named <module>_sb_<packet>, the packet as
+ * minecraft-data (and so data/packet_ids.h) names it: play_sb_position here,
+ * interact_sb_block_dig, ent_sb_arm_animation, chat_sb_chat_message,
+ * cmd_sb_chat_command. Each reads its payload from r; play_dispatch checks
+ * afterwards that it was well-formed and read to the end.
+ */
 typedef void (*play_handler)(conn *c, rd_t *r);
 
-static void h_teleport_confirm(conn *c, rd_t *r)
+static void play_sb_teleport_confirm(conn *c, rd_t *r)
 {
     int32_t id = rd_varint(r);
     player *p = c->player;
@@ -572,17 +580,17 @@ static void h_teleport_confirm(conn *c, rd_t *r)
     p->first_good_z = p->z;
 }
 
-static void h_keep_alive(conn *c, rd_t *r)
+static void play_sb_keep_alive(conn *c, rd_t *r)
 {
     int64_t id = rd_i64(r);
     player *p = c->player;
     if (!r->err && p->keepalive_pending && id == p->keepalive_id) {
         p->keepalive_pending = false;
-        ent_keepalive_rtt(c, srv->now_ms - p->keepalive_sent_ms); /* tab-list latency */
+        ent_keepalive_rtt(c, srv->loop->now_ms - p->keepalive_sent_ms); /* tab-list latency */
     }
 }
 
-static void h_settings(conn *c, rd_t *r)
+static void play_sb_settings(conn *c, rd_t *r)
 {
     size_t len;
     rd_string(r, 16, &len); /* locale */
@@ -675,14 +683,14 @@ static void moved(conn *c, double x, double y, double z, bool has_pos, float yaw
     if (cx != p->center_x || cz != p->center_z) window_move(c, cx, cz, p->view_distance);
 }
 
-static void h_position(conn *c, rd_t *r)
+static void play_sb_position(conn *c, rd_t *r)
 {
     double x = rd_f64(r), y = rd_f64(r), z = rd_f64(r);
     bool g = rd_bool(r);
     if (!r->err) moved(c, x, y, z, true, 0, 0, false, g);
 }
 
-static void h_position_look(conn *c, rd_t *r)
+static void play_sb_position_look(conn *c, rd_t *r)
 {
     double x = rd_f64(r), y = rd_f64(r), z = rd_f64(r);
     float yaw = rd_f32(r), pitch = rd_f32(r);
@@ -690,14 +698,14 @@ static void h_position_look(conn *c, rd_t *r)
     if (!r->err) moved(c, x, y, z, true, yaw, pitch, true, g);
 }
 
-static void h_look(conn *c, rd_t *r)
+static void play_sb_look(conn *c, rd_t *r)
 {
     float yaw = rd_f32(r), pitch = rd_f32(r);
     bool g = rd_bool(r);
     if (!r->err) moved(c, 0, 0, 0, false, yaw, pitch, true, g);
 }
 
-static void h_flying(conn *c, rd_t *r)
+static void play_sb_flying(conn *c, rd_t *r)
 {
     bool g = rd_bool(r);
     if (!r->err) moved(c, 0, 0, 0, false, 0, 0, false, g);
@@ -705,7 +713,7 @@ static void h_flying(conn *c, rd_t *r)
 
 /* Player Command: notes elytra flight (the speed check allows more), then the
  * entity module handles the rest from a fresh reader. */
-static void h_entity_action(conn *c, rd_t *r)
+static void play_sb_entity_action(conn *c, rd_t *r)
 {
     static int elytra = -1;
     if (elytra < 0) {
@@ -723,27 +731,50 @@ static void h_entity_action(conn *c, rd_t *r)
 }
 
 static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
-    [PKT_PLAY_SB_TELEPORT_CONFIRM] = h_teleport_confirm,
-    [PKT_PLAY_SB_KEEP_ALIVE] = h_keep_alive,
-    [PKT_PLAY_SB_SETTINGS] = h_settings,
-    [PKT_PLAY_SB_POSITION] = h_position,
-    [PKT_PLAY_SB_POSITION_LOOK] = h_position_look,
-    [PKT_PLAY_SB_LOOK] = h_look,
-    [PKT_PLAY_SB_FLYING] = h_flying,
-    [PKT_PLAY_SB_BLOCK_DIG] = interact_block_dig,
-    [PKT_PLAY_SB_BLOCK_PLACE] = interact_block_place,
-    [PKT_PLAY_SB_SET_CREATIVE_SLOT] = interact_set_creative_slot,
-    [PKT_PLAY_SB_HELD_ITEM_SLOT] = interact_held_item_slot,
+    [PKT_PLAY_SB_TELEPORT_CONFIRM] = play_sb_teleport_confirm,
+    [PKT_PLAY_SB_KEEP_ALIVE] = play_sb_keep_alive,
+    [PKT_PLAY_SB_SETTINGS] = play_sb_settings,
+    [PKT_PLAY_SB_POSITION] = play_sb_position,
+    [PKT_PLAY_SB_POSITION_LOOK] = play_sb_position_look,
+    [PKT_PLAY_SB_LOOK] = play_sb_look,
+    [PKT_PLAY_SB_FLYING] = play_sb_flying,
+    [PKT_PLAY_SB_BLOCK_DIG] = interact_sb_block_dig,
+    [PKT_PLAY_SB_BLOCK_PLACE] = interact_sb_block_place,
+    [PKT_PLAY_SB_SET_CREATIVE_SLOT] = interact_sb_set_creative_slot,
+    [PKT_PLAY_SB_HELD_ITEM_SLOT] = interact_sb_held_item_slot,
     [PKT_PLAY_SB_CHAT_MESSAGE] = chat_sb_chat_message,
     [PKT_PLAY_SB_CHAT_COMMAND] = cmd_sb_chat_command,
     [PKT_PLAY_SB_TAB_COMPLETE] = cmd_sb_tab_complete,
-    [PKT_PLAY_SB_ENTITY_ACTION] = h_entity_action,
+    [PKT_PLAY_SB_ENTITY_ACTION] = play_sb_entity_action,
     [PKT_PLAY_SB_ARM_ANIMATION] = ent_sb_arm_animation,
     [PKT_PLAY_SB_CLIENT_COMMAND] = ent_sb_client_command,
 };
 
+/* Packets that count as a player doing something (player-idle-timeout);
+ * movement counts when the position or the look changed (idle_check). */
+static bool is_action(int32_t id)
+{
+    switch (id) {
+    case PKT_PLAY_SB_CHAT_COMMAND:
+    case PKT_PLAY_SB_CHAT_MESSAGE:
+    case PKT_PLAY_SB_CLIENT_COMMAND:
+    case PKT_PLAY_SB_WINDOW_CLICK:
+    case PKT_PLAY_SB_USE_ENTITY:
+    case PKT_PLAY_SB_BLOCK_DIG:
+    case PKT_PLAY_SB_ENTITY_ACTION:
+    case PKT_PLAY_SB_HELD_ITEM_SLOT:
+    case PKT_PLAY_SB_SET_CREATIVE_SLOT:
+    case PKT_PLAY_SB_ARM_ANIMATION:
+    case PKT_PLAY_SB_BLOCK_PLACE:
+    case PKT_PLAY_SB_USE_ITEM:
+    case PKT_PLAY_SB_PICK_ITEM: return true;
+    default: return false;
+    }
+}
+
 void play_dispatch(conn *c, int32_t id, rd_t *r)
 {
+    if (is_action(id)) c->player->last_action_ms = srv->loop->now_ms; /* player-idle-timeout */
     if (id < 0 || id >= PKT_PLAY_SB_COUNT) {
         conn_kick(c, "Unknown packet id");
         return;

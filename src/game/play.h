@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "net/server.h"
+#include "game/game.h"
 
 /* True when the client holds chunk (cx, cz). */
 bool play_sees_chunk(const player *p, int32_t cx, int32_t cz);
@@ -20,10 +20,26 @@ void play_reset_window(conn *c);
 /* Changes a block and queues the Block Update for the end of the tick. -1 if not loaded. */
 int play_set_block(int32_t x, int32_t y, int32_t z, uint16_t state);
 
+/* Picks the spawn point and sets world hooks; once, before the loop starts. */
+void play_init(void);
+/* The join sequence (struct net_game.join). */
+void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid);
+/* One serverbound PLAY packet (struct net_game.packet). */
+void play_dispatch(conn *c, int32_t id, rd_t *r);
+/* Leaving: chunks released, Player Info Remove to everyone, the message. */
+void play_leave(conn *c);
+/* Tick phase 2 for one player: keep-alive, the movement check's baseline. */
+void play_tick(conn *c);
+/* Tick phase 3: the tick's block changes to their viewers, then the
+ * acknowledgements of every player's digging sequence. */
+void play_broadcast_blocks(void);
+/* Sends c the next chunks of its window while its output has room. */
+void play_stream_chunks(conn *c);
+
 /* Serverbound block interaction handlers (game/interact.c). */
-void interact_block_dig(conn *c, rd_t *r);
-void interact_block_place(conn *c, rd_t *r);
-void interact_set_creative_slot(conn *c, rd_t *r);
-void interact_held_item_slot(conn *c, rd_t *r);
+void interact_sb_block_dig(conn *c, rd_t *r);
+void interact_sb_block_place(conn *c, rd_t *r);
+void interact_sb_set_creative_slot(conn *c, rd_t *r);
+void interact_sb_held_item_slot(conn *c, rd_t *r);
 
 #endif

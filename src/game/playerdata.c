@@ -12,7 +12,8 @@
 #include "core/fileio.h"
 #include "core/log.h"
 #include "data/block_table.h"
-#include "game/packets.h"
+#include "game/game.h"
+#include "proto/packets.h"
 #include "proto/nbt.h"
 #include "proto/wire.h"
 #include "world/anvil.h"
@@ -77,13 +78,13 @@ static struct record *slot_for(const mc_uuid *u)
 static void fill_level(level_info *li)
 {
     li->has_spawn = true;
-    li->spawn_x = (int32_t)floor(srv->spawn_x);
-    li->spawn_y = (int32_t)floor(srv->spawn_y);
-    li->spawn_z = (int32_t)floor(srv->spawn_z);
-    li->spawn_angle = srv->spawn_angle;
-    li->day_time = srv->day_time;
-    li->raining = srv->raining;
-    li->thundering = srv->thundering;
+    li->spawn_x = (int32_t)floor(game.spawn_x);
+    li->spawn_y = (int32_t)floor(game.spawn_y);
+    li->spawn_z = (int32_t)floor(game.spawn_z);
+    li->spawn_angle = game.spawn_angle;
+    li->day_time = game.day_time;
+    li->raining = game.raining;
+    li->thundering = game.thundering;
 }
 
 static void save_file(struct record *r, bool in_round);
@@ -92,8 +93,8 @@ static void save_player(const player *p, bool in_round);
 /* Store hook at the start of a save round: every online player's file. */
 static void save_players(void)
 {
-    for (size_t i = 0; i < srv->player_count; i++) {
-        const player *p = srv->players[i]->player;
+    for (size_t i = 0; i < game.player_count; i++) {
+        const player *p = game.players[i]->player;
         if (p) save_player(p, true);
     }
 }
@@ -105,14 +106,14 @@ void playerdata_init(void)
     store_set_hooks(&hooks);
     level_info *li = store_level();
     if (li->loaded) {
-        srv->day_time = li->day_time;
-        srv->raining = li->raining;
-        srv->thundering = li->thundering;
+        game.day_time = li->day_time;
+        game.raining = li->raining;
+        game.thundering = li->thundering;
         if (li->has_spawn) {
-            srv->spawn_x = li->spawn_x + 0.5;
-            srv->spawn_y = li->spawn_y;
-            srv->spawn_z = li->spawn_z + 0.5;
-            srv->spawn_angle = li->spawn_angle;
+            game.spawn_x = li->spawn_x + 0.5;
+            game.spawn_y = li->spawn_y;
+            game.spawn_z = li->spawn_z + 0.5;
+            game.spawn_angle = li->spawn_angle;
             log_info("spawn point from level.dat: %d, %d, %d", li->spawn_x, li->spawn_y,
                      li->spawn_z);
         }

@@ -41,7 +41,7 @@
 
 #include <stdbool.h>
 
-#include "net/server.h"
+#include "game/game.h"
 
 #define PLAYERDATA_CACHE    1024
 #define PLAYERDATA_FILE_MAX ((size_t)2 << 20) /* gzip bytes */

@@ -237,6 +237,7 @@ size_t limits_play_packet_max(int32_t id)
 
 #include "core/config.h"
 #include "core/fileio.h"
+#include "core/addr.h"
 #include "core/log.h"
 #include "net/server.h"
 
@@ -287,29 +288,13 @@ static bool exempt(const ip_key *k)
 /* kind 0: pre-login cap, 1: per-IP cap. true: log this one. */
 static bool refusal_log_ok(int kind)
 {
-    int64_t second = srv->now_ms / 1000;
+    int64_t second = srv->loop->now_ms / 1000;
     if (second != L.log_second) { /* the rest is counted; limits_tick reports it */
         L.log_second = second;
         return true;
     }
     L.suppressed[kind]++;
     return false;
-}
-
-static void addr_text(const struct sockaddr *sa, char *out, size_t cap)
-{
-    char host[INET6_ADDRSTRLEN] = "?";
-    int port = 0;
-    if (sa->sa_family == AF_INET) {
-        const struct sockaddr_in *a = (const struct sockaddr_in *)sa;
-        inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
-        port = ntohs(a->sin_port);
-    } else if (sa->sa_family == AF_INET6) {
-        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)sa;
-        inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
-        port = ntohs(a->sin6_port);
-    }
-    snprintf(out, cap, "%s:%d", host, port);
 }
 
 bool limits_accept(const struct sockaddr *sa)
@@ -390,11 +375,11 @@ bool limits_login_intent(conn *c)
     struct ip_entry *e = ip_table_get(&L.ips, &k, true);
     if (!e) return true;
     int64_t last = e->last_login_ms;
-    if (limits_throttle_check(e, srv->now_ms, L.throttle_ms)) return true;
+    if (limits_throttle_check(e, srv->loop->now_ms, L.throttle_ms)) return true;
     limits_stats.throttled++;
     log_warn("[%s] login throttled: the previous attempt from this address was %lld ms ago "
              "(connection-throttle=%lld ms)",
-             c->addr, (long long)(srv->now_ms - last), (long long)L.throttle_ms);
+             c->addr, (long long)(srv->loop->now_ms - last), (long long)L.throttle_ms);
     conn_kick_reason(c, KR_THROTTLED, NULL, throttled_text);
     return false;
 }
@@ -447,18 +432,18 @@ bool limits_play_packet(conn *c, int32_t id, size_t len)
         char why[128];
         snprintf(why, sizeof why, "Packet 0x%02x is too large (%zu bytes, at most %zu)", id, len,
                  cap);
-        log_warn("[%s] %s: %s", c->addr, c->player ? c->player->name : "?", why);
+        log_warn("[%s] %s: %s", c->addr, c->in_game ? c->name : "?", why);
         conn_kick_reason(c, KR_INVALID_PACKET, NULL, why);
         return false;
     }
     struct play_rate *r = c->lim.rate;
     if (!r) return true;
-    uint32_t n = rate_win_add(&r->all, srv->now_ms, L.interval_ms, 1);
+    uint32_t n = rate_win_add(&r->all, srv->loop->now_ms, L.interval_ms, 1);
     if (n > L.max_in_interval) {
         limits_stats.rate_kicks++;
         log_warn("[%s] %s sent %u packets in %lld s (packet-limit-max-rate=%u over "
                  "packet-limit-interval=%lld s); kicking",
-                 c->addr, c->player ? c->player->name : "?", n, (long long)(L.interval_ms / 1000),
+                 c->addr, c->in_game ? c->name : "?", n, (long long)(L.interval_ms / 1000),
                  (unsigned)(L.max_in_interval / (uint32_t)(L.interval_ms / 1000)),
                  (long long)(L.interval_ms / 1000));
         conn_kick_reason(c, KR_PACKET_RATE, exceeded_json, "You are sending too many packets!");
@@ -467,14 +452,13 @@ bool limits_play_packet(conn *c, int32_t id, size_t len)
     for (size_t i = 0; i < limits_packet_override_count && i < LIMITS_OVERRIDES_MAX; i++) {
         const struct packet_override *o = &limits_packet_overrides[i];
         if (o->id != id) continue;
-        uint32_t m = rate_win_add(&r->type[i], srv->now_ms, o->interval_ms, 1);
+        uint32_t m = rate_win_add(&r->type[i], srv->loop->now_ms, o->interval_ms, 1);
         if ((int64_t)m * 1000 <= (int64_t)o->max_rate * o->interval_ms) return true;
         limits_stats.rate_drops++;
-        if (!r->drop_logged_ms[i] || srv->now_ms - r->drop_logged_ms[i] >= o->interval_ms) {
-            r->drop_logged_ms[i] = srv->now_ms;
+        if (!r->drop_logged_ms[i] || srv->loop->now_ms - r->drop_logged_ms[i] >= o->interval_ms) {
+            r->drop_logged_ms[i] = srv->loop->now_ms;
             log_warn("[%s] %s: dropping %s packets over %d per second (%u in the last %d ms)",
-                     c->addr, c->player ? c->player->name : "?", o->name, o->max_rate, m,
-                     o->interval_ms);
+                     c->addr, c->in_game ? c->name : "?", o->name, o->max_rate, m, o->interval_ms);
         }
         return false;
     }
@@ -483,7 +467,7 @@ bool limits_play_packet(conn *c, int32_t id, size_t len)
 
 void limits_output_blocked(conn *c)
 {
-    if (!c->lim.out_blocked_ms) c->lim.out_blocked_ms = srv->now_ms ? srv->now_ms : 1;
+    if (!c->lim.out_blocked_ms) c->lim.out_blocked_ms = srv->loop->now_ms ? srv->loop->now_ms : 1;
 }
 
 void limits_output_progressed(conn *c)
@@ -494,11 +478,10 @@ void limits_output_progressed(conn *c)
 static void slow_clients(void)
 {
     if (L.slow_ms <= 0) return;
-    conn *next;
-    for (conn *c = srv->conns; c; c = next) {
-        next = c->next;
-        if (c->state == CS_CLOSING || !c->lim.out_blocked_ms || c->wbuf.len == 0 ||
-            srv->now_ms - c->lim.out_blocked_ms < L.slow_ms)
+    conn *c;
+    server_for_each_conn (c, node) {
+        if (c->state == CS_CLOSING || !c->lim.out_blocked_ms || conn_pending(c) == 0 ||
+            srv->loop->now_ms - c->lim.out_blocked_ms < L.slow_ms)
             continue;
         limits_stats.slow_clients++;
         srv->stats.kicks[KR_SLOW_CLIENT]++;
@@ -506,8 +489,8 @@ static void slow_clients(void)
         snprintf(why, sizeof why,
                  "%s%snot reading: %zu KiB queued and nothing sent for %lld ms "
                  "(slow-client-timeout=%lld ms)",
-                 c->player ? c->player->name : "", c->player ? " is " : "", c->wbuf.len >> 10,
-                 (long long)(srv->now_ms - c->lim.out_blocked_ms), (long long)L.slow_ms);
+                 c->in_game ? c->name : "", c->in_game ? " is " : "", conn_pending(c) >> 10,
+                 (long long)(srv->loop->now_ms - c->lim.out_blocked_ms), (long long)L.slow_ms);
         log_warn("[%s] %s; disconnecting", c->addr, why);
         conn_drop(c, NULL);
     }

@@ -64,7 +64,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "game/packets.h"
+#include "proto/packets.h"
 #include "proto/wire.h"
 
 #define PROXY_V1_MAX 107

@@ -1,9 +1,10 @@
 /*
  * fuzz_play.c — libFuzzer target for every serverbound packet parser, through
- * the server's real connection path (net/server.c conn_parse → dispatch →
- * handshake/status/login/play handlers, the limits and the tick), linked
- * against every server object but src/main.c and built with -DMCSERV_FUZZ
- * (tests/fuzz/run.sh).
+ * the server's real connection path (net/conn.c conn_feed → parse →
+ * dispatch → handshake/status/login/play handlers, the limits and the tick),
+ * linked against every server object but src/main.c (tests/fuzz/run.sh).
+ * The harness sets the server up as main.c does, without a listener,
+ * signals or worker threads, and runs loop passes by hand.
  *
  * Input layout:
  *   byte 0  options: bits 0-1 the state the connection starts in
@@ -34,13 +35,20 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include "core/config.h"
 #include "core/log.h"
+#include "core/loop.h"
+#include "game/game.h"
+#include "game/tick.h"
 #include "net/server.h"
 #include "proto/frame.h"
 #include "proto/wire.h"
 
-static struct server S;
+static loop fuzz_loop;
+static struct server fuzz_server;
 static struct libdeflate_compressor *zc;
 static buf_t framed;
 
@@ -76,10 +84,42 @@ static int init_once(void)
     cfg.compression_threshold = 64;
     cfg.max_players = 1000;
     cfg.enable_status = true;
-    if (server_fuzz_init(&S, &cfg) < 0) return -1;
+    if (loop_init(&fuzz_loop) < 0 || server_init(&fuzz_server, &fuzz_loop, &cfg) < 0 ||
+        game_init(&fuzz_loop, &fuzz_server.cfg, -1) < 0) /* -1: no workers, jobs stay queued */
+        return -1;
     zc = libdeflate_alloc_compressor(1);
     buf_init(&framed, FRAME_MAX_PACKET + 16);
     return zc ? 0 : -1;
+}
+
+/* A connection as accept would make it, already in state st. */
+static conn *fuzz_conn(int fd, enum conn_state st)
+{
+    static uint16_t port = 1024;
+    loop_update_clock(&fuzz_loop);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
+    port = port == 65535 ? 1024 : port + 1;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    conn *c = conn_open(fd, (struct sockaddr *)&a);
+    if (c) c->state = st;
+    return c;
+}
+
+static void fuzz_tick(void)
+{
+    loop_update_clock(&fuzz_loop);
+    tick_run();
+}
+
+/* The end of a loop pass: its hooks (stream chunks, flush output, free
+ * closed connections). true when `watch` was freed (it is off srv->conns). */
+static bool pass_end(const conn *watch)
+{
+    loop_update_clock(&fuzz_loop);
+    for (int i = 0; i < fuzz_loop.nhooks; i++) fuzz_loop.hooks[i].fn(fuzz_loop.hooks[i].arg);
+    for (list_node *n = srv->conns.next; n != &srv->conns; n = n->next)
+        if (list_entry(n, conn, link) == watch) return false;
+    return true;
 }
 
 /* Frames pkt as the client would (compressed when the connection is) and feeds it. */
@@ -88,7 +128,8 @@ static void feed_packet(conn *c, const uint8_t *pkt, size_t len)
     buf_reset(&framed);
     int threshold = c->compressed ? srv->cfg.compression_threshold : -1;
     if (frame_encode(&framed, pkt, len, threshold, zc) < 0) return;
-    server_fuzz_feed(c, framed.data, framed.len);
+    loop_update_clock(&fuzz_loop);
+    conn_feed(c, framed.data, framed.len);
 }
 
 static void drain(int fd)
@@ -117,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) < 0) return 0;
     static const enum conn_state states[4] = {CS_HANDSHAKE, CS_STATUS, CS_LOGIN, CS_LOGIN};
-    conn *c = server_fuzz_conn(sv[0], states[st]);
+    conn *c = fuzz_conn(sv[0], states[st]);
     if (!c) {
         close(sv[0]);
         close(sv[1]);
@@ -140,8 +181,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (len) feed_packet(c, data + off, len);
             off += len;
             if (opt & 64) {
-                server_fuzz_tick();
-                bool gone = server_fuzz_pass_end(c);
+                fuzz_tick();
+                bool gone = pass_end(c);
                 drain(sv[1]);
                 if (gone) {
                     c = NULL;
@@ -152,12 +193,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         size_t step = piece ? piece : size;
         for (size_t off = 0; off < size && !c->closed; off += step)
-            server_fuzz_feed(c, data + off, size - off < step ? size - off : step);
+            conn_feed(c, data + off, size - off < step ? size - off : step);
     }
-    server_fuzz_tick();
+    fuzz_tick();
 end:
     if (c && !c->closed) conn_drop(c, NULL);
-    server_fuzz_pass_end(c);
+    pass_end(c);
     drain(sv[1]);
     close(sv[1]);
     return 0;

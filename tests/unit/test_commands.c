@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "game/packets.h"
+#include "proto/packets.h"
 #include "test.h"
 
 /* ------------------------------------------------- Declare Commands decoder */

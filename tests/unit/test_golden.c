@@ -22,7 +22,7 @@
 #include "data/blocks.h"
 #include "data/packet_ids.h"
 #include "data/registry_codec.h"
-#include "game/packets.h"
+#include "proto/packets.h"
 #include "proto/nbt.h"
 #include "proto/wire.h"
 #include "test.h"

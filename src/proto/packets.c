@@ -1,5 +1,5 @@
 /* packets.c — see packets.h. */
-#include "game/packets.h"
+#include "proto/packets.h"
 
 #include <openssl/evp.h>
 #include <string.h>

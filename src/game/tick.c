@@ -1,0 +1,146 @@
+/*
+ * tick.c — the game tick, one function calling its phases in order (libuv
+ * lists uv_run's phases the same way). Packets are applied as they are read,
+ * between ticks (docs/design.md says why there is no input queue); a tick
+ * then runs:
+ *
+ *   1. connections  connections past their deadline are closed (10 s to Login
+ *                   Start, 30 s to PLAY, 1 s to flush a kick); idle output
+ *                   buffers are trimmed once a second (net/server.c)
+ *   2. players      keep-alive sent or timed out, the movement check's
+ *                   baseline reset (game/play.c play_tick)
+ *   3. block updates  the tick's block changes as Block Update / Update
+ *                   Section Blocks to every viewer, then the acknowledgements
+ *                   (game/play.c)
+ *   4. entities     deaths, interest cells, tracking: spawns and removals
+ *                   (game/entities.c)
+ *   5. movement relay  each cell's movement encoded once, delivered to its
+ *                   viewers (game/entities.c)
+ *   6. clock        day time and weather, chat spam decay, ops.json written
+ *                   if it changed (game/daytime.c, chat.c, ops.c)
+ *   7. idle players  player-idle-timeout kicks, checked once a second
+ *   8. limits       the IP table swept, refusal summaries, slow clients
+ *                   dropped (net/limits.c)
+ *   9. world        edits flushed into chunks (re-encoded on the workers);
+ *                   every 20 ticks, chunks nobody sees are unloaded
+ *  10. saving       autosave and queued chunk and player saves (world/store.c)
+ *
+ * Chunk streaming is not a tick phase: a before-sleep hook (game/game.c)
+ * sends each player chunks every loop pass, as its output drains, so a
+ * join is paced by the client and not by the tick.
+ *
+ * Scheduling (as vanilla's MinecraftServer.runServer): one tick every TICK_MS
+ * on the loop's monotonic clock, at most one per loop pass so input and
+ * output are served between ticks. A schedule more than 2 s behind skips
+ * the missed ticks (no catch-up burst) with "Can't keep up!", logged at
+ * most once per 15 s; a smaller lag is caught up one tick per pass without
+ * sleeping (the timer is re-armed in the past).
+ */
+#include "game/tick.h"
+
+#include <string.h>
+
+#include "core/log.h"
+#include "core/tickstat.h"
+#include "game/commands.h"
+#include "game/entities.h"
+#include "game/game.h"
+#include "game/play.h"
+#include "net/limits.h"
+#include "net/server.h"
+#include "world/store.h"
+
+#define SKIP_BEHIND_MS   2000
+#define OVERLOAD_WARN_MS 15000
+#define IDLE_CHECK_MS    1000
+
+static struct {
+    loop *loop;
+    loop_timer timer;
+    int64_t next_ms;          /* when the next tick is due */
+    int64_t overload_warn_ms; /* the last "Can't keep up!" */
+} ticker;
+
+static const char idling_json[] = "{\"translate\":\"multiplayer.disconnect.idling\","
+                                  "\"fallback\":\"You have been idle for too long!\"}";
+
+/* Phase 7, player-idle-timeout (minutes; vanilla): once a second, a player
+ * whose position or look changed is active; one idle longer than the
+ * timeout is kicked. Actions (game/play.c) also count as activity. */
+static void idle_check(void)
+{
+    int64_t now = srv->loop->now_ms;
+    if (srv->cfg.player_idle_timeout <= 0 || now < game.next_idle_check_ms) return;
+    game.next_idle_check_ms = now + IDLE_CHECK_MS;
+    int64_t limit = (int64_t)srv->cfg.player_idle_timeout * 60000;
+    for (size_t i = 0; i < game.player_count; i++) {
+        player *p = game.players[i]->player;
+        float pos[5] = {(float)p->x, (float)p->y, (float)p->z, p->yaw, p->pitch};
+        if (memcmp(pos, p->idle_pos, sizeof pos) != 0) {
+            memcpy(p->idle_pos, pos, sizeof pos);
+            p->last_action_ms = now;
+        }
+    }
+    for (size_t i = game.player_count; i-- > 0;) {
+        conn *c = game.players[i];
+        if (now - c->player->last_action_ms > limit)
+            conn_kick_reason(c, KR_IDLE, idling_json, "You have been idle for too long!");
+    }
+}
+
+void tick_run(void)
+{
+    tickstat_begin();
+    game.tick_count++;
+    limits_debug_tick(game.tick_count); /* debug-tick-stall-ms (tests only) */
+    server_expire();                    /* 1 */
+    /* 2: backwards, so a kick (which swaps the last player into the gap)
+     * never skips anyone */
+    for (size_t i = game.player_count; i-- > 0;)
+        if (i < game.player_count) play_tick(game.players[i]);
+    play_broadcast_blocks();        /* 3 */
+    ent_tick_tracking();            /* 4 */
+    ent_tick_relay();               /* 5 */
+    cmd_tick_end();                 /* 6 */
+    idle_check();                   /* 7 */
+    limits_tick(srv->loop->now_ms); /* 8 */
+    world_flush_edits(&game.world); /* 9 */
+    if (game.tick_count % 20 == 0) world_sweep(&game.world, srv->loop->now_ms);
+    store_tick(srv->loop->now_ms); /* 10 */
+    tickstat_end();
+}
+
+static void tick_due(loop_timer *t)
+{
+    (void)t;
+    int64_t now = ticker.loop->now_ms;
+    int64_t behind = now - ticker.next_ms;
+    if (behind > SKIP_BEHIND_MS) {
+        int64_t skipped = behind / TICK_MS;
+        ticker.next_ms += skipped * TICK_MS;
+        if (ticker.next_ms - ticker.overload_warn_ms >= OVERLOAD_WARN_MS) {
+            log_warn("Can't keep up! Is the server overloaded? Running %lldms or %lld ticks behind",
+                     (long long)behind, (long long)skipped);
+            ticker.overload_warn_ms = ticker.next_ms;
+        }
+    }
+    if (now >= ticker.next_ms) {
+        ticker.next_ms += TICK_MS;
+        tick_run();
+    }
+    loop_timer_at(ticker.loop, &ticker.timer, ticker.next_ms);
+}
+
+void tick_start(loop *l)
+{
+    ticker.loop = l;
+    loop_update_clock(l);
+    ticker.next_ms = l->now_ms + TICK_MS;
+    loop_timer_init(&ticker.timer, tick_due);
+    loop_timer_at(l, &ticker.timer, ticker.next_ms);
+}
+
+void tick_stop(void)
+{
+    if (ticker.loop) loop_timer_stop(ticker.loop, &ticker.timer);
+}
