@@ -2,7 +2,7 @@
  * main.c — mcbench's command line, setup, event loop and exit status.
  *
  * Loop pass:
- *   1. read the clock once (B.now_us / B.now_ms)
+ *   1. read the clock once (bench.now_us / bench.now_ms)
  *   2. start the joins the rate limiter allows (token bucket, --rate per s)
  *   3. fire due timers (movement, chat, deadlines, emulated link releases)
  *   4. flush output, reap closed bots, check the end conditions
@@ -43,7 +43,7 @@
 #include "core/clock.h"
 #include "data/version.h"
 
-struct bench B;
+struct bench bench;
 
 static volatile sig_atomic_t got_signal;
 
@@ -197,7 +197,7 @@ static int parse_args(int argc, char **argv)
         {"self-test", no_argument, 0, O_SELFTEST},
         {0, 0, 0, 0},
     };
-    struct opts *o = &B.o;
+    struct opts *o = &bench.o;
     *o = (struct opts){
         .host = "127.0.0.1",
         .port = 25565,
@@ -359,10 +359,10 @@ static void raise_nofile(void)
         setrlimit(RLIMIT_NOFILE, &rl);
     }
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-        (rlim_t)B.o.bots + 32 > rl.rlim_cur && !B.o.quiet)
+        (rlim_t)bench.o.bots + 32 > rl.rlim_cur && !bench.o.quiet)
         fprintf(stderr,
                 "mcbench: warning: %d bots but only %llu file descriptors; the rest will fail\n",
-                B.o.bots, (unsigned long long)rl.rlim_cur);
+                bench.o.bots, (unsigned long long)rl.rlim_cur);
 }
 
 static int resolve(void)
@@ -371,70 +371,73 @@ static int resolve(void)
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_family = AF_UNSPEC;
     char port[16];
-    snprintf(port, sizeof port, "%d", B.o.port);
-    int rc = getaddrinfo(B.o.host, port, &hints, &res);
+    snprintf(port, sizeof port, "%d", bench.o.port);
+    int rc = getaddrinfo(bench.o.host, port, &hints, &res);
     if (rc || !res) {
-        fprintf(stderr, "mcbench: cannot resolve %s: %s\n", B.o.host, gai_strerror(rc));
+        fprintf(stderr, "mcbench: cannot resolve %s: %s\n", bench.o.host, gai_strerror(rc));
         return -1;
     }
-    B.addr = calloc(1, sizeof *B.addr);
-    if (!B.addr) {
+    bench.addr = calloc(1, sizeof *bench.addr);
+    if (!bench.addr) {
         freeaddrinfo(res);
         return -1;
     }
-    memcpy(B.addr, res->ai_addr, res->ai_addrlen);
-    B.addr_len = (unsigned)res->ai_addrlen;
+    memcpy(bench.addr, res->ai_addr, res->ai_addrlen);
+    bench.addr_len = (unsigned)res->ai_addrlen;
     freeaddrinfo(res);
     return 0;
 }
 
 static void update_now(void)
 {
-    B.now_us = clock_ns() / 1000;
-    B.now_ms = B.now_us / 1000;
+    bench.now_us = clock_ns() / 1000;
+    bench.now_ms = bench.now_us / 1000;
 }
 
 static void stop(const char *why)
 {
-    if (B.stopping) return;
-    B.stopping = true;
-    B.stop_reason = why;
+    if (bench.stopping) return;
+    bench.stopping = true;
+    bench.stop_reason = why;
 }
 
 /* Token bucket: `rate` joins per second, bursts of at most 50 ms worth. */
 static void joins_pump(void)
 {
-    double burst = B.o.rate / 20.0 < 1.0 ? 1.0 : B.o.rate / 20.0;
-    B.join_tokens += (double)(B.now_us - B.join_tokens_at_us) * B.o.rate / 1e6;
-    B.join_tokens_at_us = B.now_us;
-    if (B.join_tokens > burst) B.join_tokens = burst;
-    while (B.join_head && B.join_tokens >= 1.0 && !B.stopping) {
-        bot *b = B.join_head;
-        B.join_head = b->next_join;
-        if (!B.join_head) B.join_tail = NULL;
-        B.join_tokens -= 1.0;
+    double burst = bench.o.rate / 20.0 < 1.0 ? 1.0 : bench.o.rate / 20.0;
+    bench.join_tokens += (double)(bench.now_us - bench.join_tokens_at_us) * bench.o.rate / 1e6;
+    bench.join_tokens_at_us = bench.now_us;
+    if (bench.join_tokens > burst) bench.join_tokens = burst;
+    while (bench.join_head && bench.join_tokens >= 1.0 && !bench.stopping) {
+        bot *b = bench.join_head;
+        bench.join_head = b->next_join;
+        if (!bench.join_head) bench.join_tail = NULL;
+        bench.join_tokens -= 1.0;
         bot_start(b);
     }
 }
 
 static int join_wait_ms(void)
 {
-    if (!B.join_head) return 1000;
-    double need = 1.0 - B.join_tokens;
+    if (!bench.join_head) return 1000;
+    double need = 1.0 - bench.join_tokens;
     if (need <= 0) return 0;
-    double ms = need / B.o.rate * 1000.0;
+    double ms = need / bench.o.rate * 1000.0;
     return ms < 1 ? 1 : ms > 1000 ? 1000 : (int)ceil(ms);
 }
 
 static void check_end(void)
 {
     if (got_signal) stop("interrupted by a signal");
-    if (B.now_us - B.start_us >= (int64_t)(B.o.max_time * 1e6)) stop("--max-time reached");
-    if (!B.hold_start_ms && B.settled_initial >= B.o.bots) B.hold_start_ms = B.now_ms;
-    if (B.hold_start_ms && B.now_ms - B.hold_start_ms >= (int64_t)(B.o.duration * 1000.0))
+    if (bench.now_us - bench.start_us >= (int64_t)(bench.o.max_time * 1e6))
+        stop("--max-time reached");
+    if (!bench.hold_start_ms && bench.settled_initial >= bench.o.bots)
+        bench.hold_start_ms = bench.now_ms;
+    if (bench.hold_start_ms &&
+        bench.now_ms - bench.hold_start_ms >= (int64_t)(bench.o.duration * 1000.0))
         stop("duration over");
-    if (B.started_initial >= B.o.bots && !B.join_head && B.rejoins_pending == 0 &&
-        B.connecting + B.in_login + B.in_play == 0)
+    if (bench.started_initial >= bench.o.bots && !bench.join_head && bench.rejoins_pending == 0 &&
+        bench.connecting + bench.in_login + bench.in_play == 0)
         stop("no bot left running");
 }
 
@@ -448,36 +451,37 @@ static int run(void)
 {
     struct epoll_event evs[512];
     update_now();
-    B.start_us = B.now_us;
-    B.join_tokens_at_us = B.now_us;
-    B.join_tokens = 1.0;
-    B.next_progress_ms = B.now_ms + 1000;
-    B.next_cold_ms = B.now_ms;
-    B.prog_cpu = self_cpu_seconds();
-    tw_init(&B.tw, B.now_ms);
-    for (int i = 0; i < B.o.bots; i++) bot_enqueue_join(&B.bots[i]);
+    bench.start_us = bench.now_us;
+    bench.join_tokens_at_us = bench.now_us;
+    bench.join_tokens = 1.0;
+    bench.next_progress_ms = bench.now_ms + 1000;
+    bench.next_cold_ms = bench.now_ms;
+    bench.prog_cpu = self_cpu_seconds();
+    tw_init(&bench.tw, bench.now_ms);
+    for (int i = 0; i < bench.o.bots; i++) bot_enqueue_join(&bench.bots[i]);
     for (;;) {
         update_now();
         joins_pump();
-        tw_run(&B.tw, B.now_ms);
+        tw_run(&bench.tw, bench.now_ms);
         end_pass();
         check_end();
-        if (B.stopping) break;
-        if (B.now_ms >= B.next_progress_ms) {
+        if (bench.stopping) break;
+        if (bench.now_ms >= bench.next_progress_ms) {
             report_progress(false);
-            B.next_progress_ms += 1000;
-            if (B.next_progress_ms <= B.now_ms) B.next_progress_ms = B.now_ms + 1000;
+            bench.next_progress_ms += 1000;
+            if (bench.next_progress_ms <= bench.now_ms)
+                bench.next_progress_ms = bench.now_ms + 1000;
         }
-        int timeout = tw_timeout(&B.tw, B.now_ms, 100);
+        int timeout = tw_timeout(&bench.tw, bench.now_ms, 100);
         int jw = join_wait_ms();
         if (jw < timeout) timeout = jw;
-        int64_t pw = B.next_progress_ms - B.now_ms;
+        int64_t pw = bench.next_progress_ms - bench.now_ms;
         if (pw < timeout) timeout = pw > 0 ? (int)pw : 0;
-        if (B.o.read_interval_ms > 0) {
-            int64_t cw = B.next_cold_ms - B.now_ms;
+        if (bench.o.read_interval_ms > 0) {
+            int64_t cw = bench.next_cold_ms - bench.now_ms;
             if (cw < timeout) timeout = cw > 0 ? (int)cw : 0;
         }
-        int n = epoll_wait(B.epfd, evs, (int)(sizeof evs / sizeof evs[0]), timeout);
+        int n = epoll_wait(bench.epfd, evs, (int)(sizeof evs / sizeof evs[0]), timeout);
         if (n < 0 && errno != EINTR) {
             perror("epoll_wait");
             stop("epoll_wait failed");
@@ -485,26 +489,26 @@ static int run(void)
         }
         update_now();
         for (int i = 0; i < n; i++) bot_on_event(evs[i].data.ptr, evs[i].events);
-        if (B.o.read_interval_ms > 0 && B.now_ms >= B.next_cold_ms) {
+        if (bench.o.read_interval_ms > 0 && bench.now_ms >= bench.next_cold_ms) {
             /* Drain the joined bots: every ready one, in bounded batches. */
             for (int round = 0; round < 64; round++) {
-                int m = epoll_wait(B.epfd_cold, evs, (int)(sizeof evs / sizeof evs[0]), 0);
+                int m = epoll_wait(bench.epfd_cold, evs, (int)(sizeof evs / sizeof evs[0]), 0);
                 for (int i = 0; i < m; i++) bot_on_event(evs[i].data.ptr, evs[i].events);
                 if (m < (int)(sizeof evs / sizeof evs[0])) break;
             }
-            B.next_cold_ms += (int64_t)B.o.read_interval_ms;
-            if (B.next_cold_ms <= B.now_ms)
-                B.next_cold_ms = B.now_ms + (int64_t)B.o.read_interval_ms;
+            bench.next_cold_ms += (int64_t)bench.o.read_interval_ms;
+            if (bench.next_cold_ms <= bench.now_ms)
+                bench.next_cold_ms = bench.now_ms + (int64_t)bench.o.read_interval_ms;
         }
         end_pass();
     }
     /* Everyone still here leaves: not a failure, and not counted as "left". */
-    B.active_at_end = B.in_play;
-    B.connecting_at_end = B.connecting;
-    B.in_login_at_end = B.in_login;
-    uint64_t left = B.left;
-    for (int i = 0; i < B.o.bots; i++) bot_leave(&B.bots[i], false);
-    B.left = left;
+    bench.active_at_end = bench.in_play;
+    bench.connecting_at_end = bench.connecting;
+    bench.in_login_at_end = bench.in_login;
+    uint64_t left = bench.left;
+    for (int i = 0; i < bench.o.bots; i++) bot_leave(&bench.bots[i], false);
+    bench.left = left;
     end_pass();
     update_now();
     return 0;
@@ -521,57 +525,58 @@ int main(int argc, char **argv)
     raise_nofile();
     if (resolve() < 0) return 2;
 
-    B.np.latency_us = (int64_t)(B.o.latency_ms * 1000.0);
-    B.np.jitter_us = (int64_t)(B.o.jitter_ms * 1000.0);
-    B.np.rate_bytes_per_us = B.o.bandwidth_kBps * 1000.0 / 1e6;
-    B.netem = B.o.latency_ms > 0 || B.o.jitter_ms > 0 || B.o.bandwidth_kBps > 0;
-    B.rng = B.o.seed * 0x2545f4914f6cdd1dull + 1;
-    B.lim.max_frame = FRAME_MAX_LENGTH;
-    B.lim.max_packet = FRAME_MAX_PACKET;
-    buf_init(&B.scratch, FRAME_MAX_PACKET);
-    buf_init(&B.pkt, 64u << 10);
-    buf_init(&B.framed, 128u << 10);
-    B.rdbuf = malloc(READ_CHUNK);
-    B.compressor = libdeflate_alloc_compressor(1);
-    B.decompressor = libdeflate_alloc_decompressor();
-    B.bots = calloc((size_t)B.o.bots, sizeof *B.bots);
-    B.fail_list = calloc(FAIL_LIST_MAX, sizeof *B.fail_list);
-    B.epfd = epoll_create1(EPOLL_CLOEXEC);
-    B.epfd_cold = epoll_create1(EPOLL_CLOEXEC);
-    if (!B.rdbuf || !B.compressor || !B.decompressor || !B.bots || !B.fail_list || B.epfd < 0 ||
-        B.epfd_cold < 0) {
+    bench.np.latency_us = (int64_t)(bench.o.latency_ms * 1000.0);
+    bench.np.jitter_us = (int64_t)(bench.o.jitter_ms * 1000.0);
+    bench.np.rate_bytes_per_us = bench.o.bandwidth_kBps * 1000.0 / 1e6;
+    bench.netem = bench.o.latency_ms > 0 || bench.o.jitter_ms > 0 || bench.o.bandwidth_kBps > 0;
+    bench.rng = bench.o.seed * 0x2545f4914f6cdd1dull + 1;
+    bench.lim.max_frame = FRAME_MAX_LENGTH;
+    bench.lim.max_packet = FRAME_MAX_PACKET;
+    buf_init(&bench.scratch, FRAME_MAX_PACKET);
+    buf_init(&bench.pkt, 64u << 10);
+    buf_init(&bench.framed, 128u << 10);
+    bench.rdbuf = malloc(READ_CHUNK);
+    bench.compressor = libdeflate_alloc_compressor(1);
+    bench.decompressor = libdeflate_alloc_decompressor();
+    bench.bots = calloc((size_t)bench.o.bots, sizeof *bench.bots);
+    bench.fail_list = calloc(FAIL_LIST_MAX, sizeof *bench.fail_list);
+    bench.epfd = epoll_create1(EPOLL_CLOEXEC);
+    bench.epfd_cold = epoll_create1(EPOLL_CLOEXEC);
+    if (!bench.rdbuf || !bench.compressor || !bench.decompressor || !bench.bots ||
+        !bench.fail_list || bench.epfd < 0 || bench.epfd_cold < 0) {
         fprintf(stderr, "mcbench: setup failed (out of memory or descriptors)\n");
         return 2;
     }
-    for (int p = 0; p < PH_COUNT; p++) hist_init(&B.phase[p]);
-    hist_init(&B.ka_interval);
-    hist_init(&B.ka_age);
-    hist_init(&B.chunk_wait);
-    for (int i = 0; i < B.o.bots; i++) bot_setup(&B.bots[i], i);
-    if (B.o.script && script_load(B.o.script) < 0) return 2;
+    for (int p = 0; p < PH_COUNT; p++) hist_init(&bench.phase[p]);
+    hist_init(&bench.ka_interval);
+    hist_init(&bench.ka_age);
+    hist_init(&bench.chunk_wait);
+    for (int i = 0; i < bench.o.bots; i++) bot_setup(&bench.bots[i], i);
+    if (bench.o.script && script_load(bench.o.script) < 0) return 2;
 
-    if (!B.o.quiet)
-        fprintf(stderr, "mcbench: %d bots, scenario %s, %s:%d, rate %g/s, hold %g s\n", B.o.bots,
-                B.o.scenario_name, B.o.host, B.o.port, B.o.rate, B.o.duration);
+    if (!bench.o.quiet)
+        fprintf(stderr, "mcbench: %d bots, scenario %s, %s:%d, rate %g/s, hold %g s\n",
+                bench.o.bots, bench.o.scenario_name, bench.o.host, bench.o.port, bench.o.rate,
+                bench.o.duration);
     run();
     report_progress(true);
 
-    int code = (long long)B.failed > (long long)B.o.max_failures ? 1 : 0;
+    int code = (long long)bench.failed > (long long)bench.o.max_failures ? 1 : 0;
     report_write(stdout);
     fflush(stdout);
-    if (B.o.json && report_write_json(B.o.json, code) < 0) code = 3;
+    if (bench.o.json && report_write_json(bench.o.json, code) < 0) code = 3;
 
     script_close();
-    libdeflate_free_compressor(B.compressor);
-    libdeflate_free_decompressor(B.decompressor);
-    buf_free(&B.scratch);
-    buf_free(&B.pkt);
-    buf_free(&B.framed);
-    free(B.rdbuf);
-    free(B.bots);
-    free(B.fail_list);
-    free(B.addr);
-    close(B.epfd);
-    close(B.epfd_cold);
+    libdeflate_free_compressor(bench.compressor);
+    libdeflate_free_decompressor(bench.decompressor);
+    buf_free(&bench.scratch);
+    buf_free(&bench.pkt);
+    buf_free(&bench.framed);
+    free(bench.rdbuf);
+    free(bench.bots);
+    free(bench.fail_list);
+    free(bench.addr);
+    close(bench.epfd);
+    close(bench.epfd_cold);
     return code;
 }

@@ -113,7 +113,7 @@ typedef struct bot {
     bool in_script;    /* its coroutine is running right now */
     bool ever_joined;  /* counted in `joined` for the current session */
     bool initial_done; /* its first session settled (joined or failed) */
-    bool cold;         /* its fd is in B.epfd_cold */
+    bool cold;         /* its fd is in bench.epfd_cold */
     int threshold;     /* compression: -1 = off */
     uint8_t phases;    /* bit per enum phase reached this session */
     int64_t t0_us;     /* session start (connect call) */
@@ -258,7 +258,7 @@ struct bench {
     double prog_cpu;
 };
 
-extern struct bench B;
+extern struct bench bench;
 
 /* --- bot.c --- */
 void bot_setup(bot *b, int idx);
@@ -272,7 +272,7 @@ void bot_fail(bot *b, enum fail_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Leaves on purpose (churn, script, end of run): not a failure. */
 void bot_leave(bot *b, bool rejoin);
-/* Frames B.pkt (id + payload) and queues it to the bot. */
+/* Frames bench.pkt (id + payload) and queues it to the bot. */
 void bot_send(bot *b);
 buf_t *bot_pkt(int32_t id);
 bool bot_chunk_loaded(const bot *b, int32_t cx, int32_t cz);
@@ -319,7 +319,7 @@ int selftest_run(void);
 /* --- main.c --- */
 static inline int64_t since_start_ms(void)
 {
-    return (B.now_us - B.start_us) / 1000;
+    return (bench.now_us - bench.start_us) / 1000;
 }
 
 #endif
