@@ -171,10 +171,10 @@ void behave_check_chunk_wait(bot *b)
 {
     bool have = bot_chunk_loaded(b, (int32_t)floor(b->x / 16.0), (int32_t)floor(b->z / 16.0));
     if (!have && !b->chunk_wait_since_us) {
-        b->chunk_wait_since_us = bench.now_us;
+        b->chunk_wait_since_us = bench.loop.now_us;
         bench.chunk_waits++;
     } else if (have && b->chunk_wait_since_us) {
-        hist_add(&bench.chunk_wait, (uint64_t)(bench.now_us - b->chunk_wait_since_us));
+        hist_add(&bench.chunk_wait, (uint64_t)(bench.loop.now_us - b->chunk_wait_since_us));
         b->chunk_wait_since_us = 0;
     }
 }
@@ -220,9 +220,9 @@ void behave_rearm(bot *b)
     if ((b->wait == SW_TIMER || b->wait == SW_CHAT) && b->script_wake_ms && b->script_wake_ms < due)
         due = b->script_wake_ms;
     if (due == INT64_MAX)
-        tm_del(&bench.tw, &b->t_act);
-    else if (!tm_armed(&b->t_act) || b->t_act.due != due)
-        tm_add(&bench.tw, &b->t_act, due);
+        loop_timer_stop(&bench.loop, &b->t_act);
+    else if (!loop_timer_armed(&b->t_act) || b->t_act.due != due)
+        loop_timer_at(&bench.loop, &b->t_act, due);
 }
 
 static int64_t chat_period_ms(bot *b)
@@ -234,7 +234,7 @@ static int64_t chat_period_ms(bot *b)
 
 void behave_joined(bot *b)
 {
-    int64_t now = bench.now_ms;
+    int64_t now = bench.loop.now_ms;
     switch (bench.o.scenario) {
     case SC_IDLE: break;
     case SC_WALK:
@@ -264,16 +264,16 @@ void behave_after_teleport(bot *b)
     if (b->ever_joined) behave_check_chunk_wait(b);
 }
 
-void behave_on_act(tnode *n)
+void behave_on_act(loop_timer *n)
 {
     bot *b = container_of(n, bot, t_act);
     if (b->state == BS_LEFT) { /* churn: the pause is over */
         bench.rejoins_pending--;
-        if (!bench.stopping) bot_enqueue_join(b);
+        if (!bench.stopping) bench_enqueue_join(b);
         return;
     }
     if (b->state != BS_PLAY) return;
-    int64_t now = bench.now_ms;
+    int64_t now = bench.loop.now_ms;
     if (b->leave_at_ms && now >= b->leave_at_ms) {
         b->leave_at_ms = 0;
         bot_leave(b, bench.o.scenario == SC_CHURN);

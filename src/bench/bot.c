@@ -59,9 +59,10 @@
 #include "data/version.h"
 #include "proto/frame.h"
 
-static void on_deadline(tnode *n);
-static void on_rx_release(tnode *n);
-static void on_tx_release(tnode *n);
+static void on_event(loop_watch *w, uint32_t events);
+static void on_deadline(loop_timer *n);
+static void on_rx_release(loop_timer *n);
+static void on_tx_release(loop_timer *n);
 static void input(bot *b, const uint8_t *p, size_t n);
 
 const char *bot_state_name(enum bot_state s)
@@ -203,6 +204,8 @@ void bot_setup(bot *b, int idx)
     memset(b, 0, sizeof *b);
     b->idx = idx;
     b->fd = -1;
+    loop_watch_init(&b->watch, on_event);
+    list_init(&b->join_link);
     b->state = BS_WAITING;
     int n = snprintf(b->name, sizeof b->name, "%s%04d", bench.o.prefix, bench.o.first_index + idx);
     if (n < 0 || n > BOT_NAME_MAX) n = BOT_NAME_MAX;
@@ -210,10 +213,10 @@ void bot_setup(bot *b, int idx)
     b->uuid = uuid_offline(b->name, b->name_len);
     buf_init(&b->rbuf, FRAME_MAX_LENGTH + 8 + READ_CHUNK);
     buf_init(&b->wbuf, BOT_OUTPUT_LIMIT);
-    tm_init(&b->t_act, behave_on_act);
-    tm_init(&b->t_deadline, on_deadline);
-    tm_init(&b->t_rx, on_rx_release);
-    tm_init(&b->t_tx, on_tx_release);
+    loop_timer_init(&b->t_act, behave_on_act);
+    loop_timer_init(&b->t_deadline, on_deadline);
+    loop_timer_init(&b->t_rx, on_rx_release);
+    loop_timer_init(&b->t_tx, on_tx_release);
     b->rng = bench.o.seed ^ ((uint64_t)(idx + 1) * 0xd1b54a32d192ed03ull);
     b->co_ref = BOT_NO_SCRIPT;
 }
@@ -235,32 +238,28 @@ static void set_state(bot *b, enum bot_state s)
     }
 }
 
-void bot_enqueue_join(bot *b)
+/* Registers b's socket with the loop, or updates what it waits for: the
+ * connect's completion, else input (unless the emulated link is full) and
+ * output while a write is blocked. A failed registration fails the bot. */
+static void watch_update(bot *b)
 {
-    b->next_join = NULL;
-    if (bench.join_tail)
-        bench.join_tail->next_join = b;
-    else
-        bench.join_head = b;
-    bench.join_tail = b;
-}
-
-static void epoll_set(bot *b, int op)
-{
-    struct epoll_event ev = {0};
-    ev.events = (b->rx_paused ? 0u : (uint32_t)EPOLLIN) | (b->want_write ? (uint32_t)EPOLLOUT : 0u);
-    if (b->state == BS_CONNECTING) ev.events = EPOLLOUT;
-    ev.data.ptr = b;
-    if (epoll_ctl(b->cold ? bench.epfd_cold : bench.epfd, op, b->fd, &ev) < 0 &&
-        op == EPOLL_CTL_ADD)
-        bot_fail(b, FK_ERROR, "epoll_ctl: %s", strerror(errno));
+    if (b->fd < 0) return;
+    uint32_t ev =
+        (b->rx_paused ? 0u : (uint32_t)EPOLLIN) | (b->want_write ? (uint32_t)EPOLLOUT : 0u);
+    if (b->state == BS_CONNECTING) ev = EPOLLOUT;
+    if (b->watch.fd >= 0) {
+        loop_watch_mod(&bench.loop, &b->watch, ev);
+        return;
+    }
+    int rc = loop_watch_add(&bench.loop, &b->watch, b->fd, ev);
+    if (rc < 0) bot_fail(b, FK_ERROR, "epoll_ctl: %s", strerror(-rc));
 }
 
 static void phase_mark(bot *b, enum phase ph)
 {
     if (b->phases & (1u << ph)) return;
     b->phases |= (uint8_t)(1u << ph);
-    int64_t d = bench.now_us - b->t0_us;
+    int64_t d = bench.loop.now_us - b->t0_us;
     hist_add(&bench.phase[ph], d > 0 ? (uint64_t)d : 0);
 }
 
@@ -282,13 +281,14 @@ static void close_bot(bot *b, enum bot_state s)
         }
     }
     if (b->fd >= 0) {
-        close(b->fd); /* also leaves epoll: the fd is never dup'ed */
+        loop_watch_del(&bench.loop, &b->watch); /* events already polled are dropped */
+        close(b->fd);
         b->fd = -1;
     }
-    tm_del(&bench.tw, &b->t_act);
-    tm_del(&bench.tw, &b->t_deadline);
-    tm_del(&bench.tw, &b->t_rx);
-    tm_del(&bench.tw, &b->t_tx);
+    loop_timer_stop(&bench.loop, &b->t_act);
+    loop_timer_stop(&bench.loop, &b->t_deadline);
+    loop_timer_stop(&bench.loop, &b->t_rx);
+    loop_timer_stop(&bench.loop, &b->t_tx);
     b->moving = false;
     b->wait = SW_NONE;
     set_state(b, s);
@@ -327,7 +327,7 @@ void bot_leave(bot *b, bool rejoin)
     if (rejoin && !bench.stopping) {
         bench.rejoins_pending++;
         int64_t pause = (int64_t)(bench.o.rejoin_pause * 1000.0);
-        tm_add(&bench.tw, &b->t_act, bench.now_ms + (pause > 1 ? pause : 1));
+        loop_timer_at(&bench.loop, &b->t_act, bench.loop.now_ms + (pause > 1 ? pause : 1));
     }
 }
 
@@ -399,15 +399,15 @@ static void count_out(int st, const uint8_t *pkt, size_t plen, size_t wire)
     bench.tr.bytes[st][0][id] += wire;
 }
 
-static void arm_release(netq *q, tnode *t)
+static void arm_release(netq *q, loop_timer *t)
 {
     int64_t due = netq_next_due(q);
     if (due < 0) {
-        tm_del(&bench.tw, t);
+        loop_timer_stop(&bench.loop, t);
         return;
     }
     int64_t due_ms = (due + 999) / 1000;
-    if (!tm_armed(t) || t->due != due_ms) tm_add(&bench.tw, t, due_ms);
+    if (!loop_timer_armed(t) || t->due != due_ms) loop_timer_at(&bench.loop, t, due_ms);
 }
 
 static void send_state(bot *b, int st)
@@ -425,7 +425,7 @@ static void send_state(bot *b, int st)
             return;
         }
         count_out(st, bench.pkt.data, bench.pkt.len, bench.framed.len);
-        if (netq_push(b->txq, bench.framed.data, bench.framed.len, bench.now_us, &bench.np,
+        if (netq_push(b->txq, bench.framed.data, bench.framed.len, bench.loop.now_us, &bench.np,
                       &bench.rng) < 0) {
             bot_fail(b, FK_ERROR, "emulated uplink queue over %u KiB (server not reading)",
                      NETQ_LIMIT >> 10);
@@ -463,7 +463,7 @@ static void flush_bot(bot *b)
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             if (!b->want_write) {
                 b->want_write = true;
-                epoll_set(b, EPOLL_CTL_MOD);
+                watch_update(b);
             }
             return;
         }
@@ -472,7 +472,7 @@ static void flush_bot(bot *b)
     }
     if (b->want_write) {
         b->want_write = false;
-        epoll_set(b, EPOLL_CTL_MOD);
+        watch_update(b);
     }
     buf_shrink_if_idle(&b->wbuf, 2048);
 }
@@ -487,13 +487,13 @@ void bot_flush_all(void)
     }
 }
 
-static void on_tx_release(tnode *n)
+static void on_tx_release(loop_timer *n)
 {
     bot *b = container_of(n, bot, t_tx);
     if (!b->txq || b->fd < 0) return;
     const uint8_t *p;
     size_t len;
-    while ((p = netq_peek(b->txq, bench.now_us, &len))) {
+    while ((p = netq_peek(b->txq, bench.loop.now_us, &len))) {
         buf_append(&b->wbuf, p, len);
         if (b->wbuf.failed) {
             bot_fail(b, FK_ERROR, "output queue over %u KiB (server not reading)",
@@ -529,10 +529,11 @@ static void on_connected(bot *b)
 {
     phase_mark(b, PH_CONNECT);
     set_state(b, BS_LOGIN);
-    epoll_set(b, EPOLL_CTL_MOD);
+    watch_update(b);
     if (b->state != BS_LOGIN) return;
     send_handshake(b);
-    tm_add(&bench.tw, &b->t_deadline, b->t0_us / 1000 + (int64_t)(bench.o.join_timeout * 1000.0));
+    loop_timer_at(&bench.loop, &b->t_deadline,
+                  b->t0_us / 1000 + (int64_t)(bench.o.join_timeout * 1000.0));
 }
 
 void bot_start(bot *b)
@@ -542,14 +543,14 @@ void bot_start(bot *b)
     b->sessions++;
     bench.sessions++;
     b->phases = 0;
-    b->t0_us = bench.now_us;
-    b->last_rx_ms = bench.now_ms;
+    b->t0_us = bench.loop.now_us;
+    b->last_rx_ms = bench.loop.now_ms;
     b->threshold = -1;
     b->have_pos = false;
     b->ever_joined = false;
     b->rx_paused = false;
     b->want_write = false;
-    b->cold = false;
+    loop_watch_set_batched(&bench.loop, &b->watch, false); /* closed: only the flag */
     b->moving = false;
     b->wait = SW_NONE;
     b->seq = 0;
@@ -580,17 +581,18 @@ void bot_start(bot *b)
     }
     int one = 1;
     setsockopt(b->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    tm_add(&bench.tw, &b->t_deadline, bench.now_ms + (int64_t)(bench.o.connect_timeout * 1000.0));
+    loop_timer_at(&bench.loop, &b->t_deadline,
+                  bench.loop.now_ms + (int64_t)(bench.o.connect_timeout * 1000.0));
     int r = connect(b->fd, (struct sockaddr *)bench.addr, bench.addr_len);
     if (r < 0 && errno != EINPROGRESS) {
         fail_errno(b, errno, "connect");
         return;
     }
-    epoll_set(b, EPOLL_CTL_ADD);
+    watch_update(b);
     if (r == 0 && b->state == BS_CONNECTING) on_connected(b);
 }
 
-static void on_deadline(tnode *n)
+static void on_deadline(loop_timer *n)
 {
     bot *b = container_of(n, bot, t_deadline);
     switch (b->state) {
@@ -608,12 +610,12 @@ static void on_deadline(tnode *n)
                                   : "no chunk at the bot's position");
             return;
         }
-        if (bench.now_ms - b->last_rx_ms >= (int64_t)(bench.o.silence_timeout * 1000.0)) {
+        if (bench.loop.now_ms - b->last_rx_ms >= (int64_t)(bench.o.silence_timeout * 1000.0)) {
             bot_fail(b, FK_TIMEOUT, "server silent for %g s", bench.o.silence_timeout);
             return;
         }
-        tm_add(&bench.tw, &b->t_deadline,
-               b->last_rx_ms + (int64_t)(bench.o.silence_timeout * 1000.0));
+        loop_timer_at(&bench.loop, &b->t_deadline,
+                      b->last_rx_ms + (int64_t)(bench.o.silence_timeout * 1000.0));
         return;
     default: return;
     }
@@ -630,11 +632,11 @@ static void maybe_joined(bot *b)
     bench.joined++;
     if (b->sessions == 1) bench.joined_initial++;
     settle_initial(b);
-    tm_add(&bench.tw, &b->t_deadline, bench.now_ms + (int64_t)(bench.o.silence_timeout * 1000.0));
-    if (bench.o.read_interval_ms > 0 && b->fd >= 0) { /* invariant 4 of mcbench.h */
-        epoll_ctl(bench.epfd, EPOLL_CTL_DEL, b->fd, NULL);
-        b->cold = true;
-        epoll_set(b, EPOLL_CTL_ADD);
+    loop_timer_at(&bench.loop, &b->t_deadline,
+                  bench.loop.now_ms + (int64_t)(bench.o.silence_timeout * 1000.0));
+    if (bench.batch_ms > 0 && b->fd >= 0) { /* invariant 4 of mcbench.h */
+        int rc = loop_watch_set_batched(&bench.loop, &b->watch, true);
+        if (rc < 0) bot_fail(b, FK_ERROR, "epoll_ctl: %s", strerror(-rc));
     }
     behave_joined(b);
 }
@@ -729,8 +731,8 @@ static void on_keep_alive(bot *b, int64_t id)
     bench.keepalive_rx++;
     bench.keepalive_tx++;
     if (b->last_keepalive_ms)
-        hist_add(&bench.ka_interval, (uint64_t)(bench.now_ms - b->last_keepalive_ms));
-    b->last_keepalive_ms = bench.now_ms;
+        hist_add(&bench.ka_interval, (uint64_t)(bench.loop.now_ms - b->last_keepalive_ms));
+    b->last_keepalive_ms = bench.loop.now_ms;
     /* Vanilla and mcserv use their wall clock (ms) as the id: then now - id
      * is the server-to-bot delay including the server's own queueing. */
     int64_t age = clock_wall_ms() - id;
@@ -1073,16 +1075,16 @@ static void set_rx_paused(bot *b, bool on)
 {
     if (b->rx_paused == on) return;
     b->rx_paused = on;
-    epoll_set(b, EPOLL_CTL_MOD);
+    watch_update(b);
 }
 
-static void on_rx_release(tnode *n)
+static void on_rx_release(loop_timer *n)
 {
     bot *b = container_of(n, bot, t_rx);
     if (!b->rxq || closed(b)) return;
     const uint8_t *p;
     size_t len;
-    while ((p = netq_peek(b->rxq, bench.now_us, &len))) {
+    while ((p = netq_peek(b->rxq, bench.loop.now_us, &len))) {
         input(b, p, len);
         if (closed(b)) return;
         netq_pop(b->rxq);
@@ -1099,10 +1101,10 @@ static void do_read(bot *b)
         if (n > 0) {
             total += (size_t)n;
             bench.rx_bytes += (uint64_t)n;
-            b->last_rx_ms = bench.now_ms;
+            b->last_rx_ms = bench.loop.now_ms;
             if (b->rxq) {
-                if (netq_push(b->rxq, bench.rdbuf, (size_t)n, bench.now_us, &bench.np, &bench.rng) <
-                    0) {
+                if (netq_push(b->rxq, bench.rdbuf, (size_t)n, bench.loop.now_us, &bench.np,
+                              &bench.rng) < 0) {
                     bot_fail(b, FK_ERROR, "emulated downlink queue overflow");
                     return;
                 }
@@ -1128,9 +1130,10 @@ static void do_read(bot *b)
     }
 }
 
-void bot_on_event(bot *b, uint32_t events)
+static void on_event(loop_watch *w, uint32_t events)
 {
-    if (closed(b) || b->fd < 0) return; /* closed earlier in this batch */
+    bot *b = container_of(w, bot, watch);
+    if (closed(b) || b->fd < 0) return; /* the loop drops events of closed bots; be safe */
     if (b->state == BS_CONNECTING) {
         int err = 0;
         socklen_t el = sizeof err;

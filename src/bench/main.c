@@ -1,15 +1,18 @@
 /*
  * main.c — mcbench's command line, setup, event loop and exit status.
  *
- * Loop pass:
- *   1. read the clock once (bench.now_us / bench.now_ms)
- *   2. start the joins the rate limiter allows (token bucket, --rate per s)
- *   3. fire due timers (movement, chat, deadlines, emulated link releases)
- *   4. flush output, reap closed bots, check the end conditions
- *   5. epoll_wait on the "hot" set (bots still joining) until the next
- *      timer / join / progress tick / cold poll
- *   6. handle those events; every --read-interval ms also drain the "cold"
- *      set (joined bots) with a zero-timeout epoll_wait; flush and reap again
+ * mcbench runs on the shared event loop (core/loop.h; its pass is listed
+ * there). What it puts on it:
+ *   - every bot's socket as a loop watch: in the main set while the bot
+ *     joins (read the moment data arrives), in the batched set once joined
+ *     (polled every --read-interval ms, loop_set_batch_interval)
+ *   - every bot timer (movement, chat, deadlines, emulated link releases)
+ *     and the join rate limiter (token bucket, --rate per s: t_join fires
+ *     when the bucket next holds a token) as loop timers
+ *   - three before-sleep hooks, in this order: flush output and reap closed
+ *     bots; check the end conditions (loop_stop when the run is over);
+ *     print the progress line once a second (t_progress wakes the loop)
+ *   - the clock: bench.loop.now_us / now_ms, read once per pass
  *
  * Run phases: JOINING until every bot's first session joined or failed,
  * then HOLDING for --duration seconds, then every bot leaves and the report
@@ -35,12 +38,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include "bench/mcbench.h"
-#include "core/clock.h"
 #include "data/version.h"
 
 struct bench bench;
@@ -388,119 +389,130 @@ static int resolve(void)
     return 0;
 }
 
-static void update_now(void)
-{
-    bench.now_us = clock_ns() / 1000;
-    bench.now_ms = bench.now_us / 1000;
-}
-
 static void stop(const char *why)
 {
     if (bench.stopping) return;
     bench.stopping = true;
     bench.stop_reason = why;
+    loop_stop(&bench.loop);
+}
+
+/* ------------------------------------------------------------------ joins */
+
+void bench_enqueue_join(bot *b)
+{
+    list_push_back(&bench.join_queue, &b->join_link);
+    /* Pumped in the next pass unless the rate limiter's timer is already
+     * waiting for a token. */
+    if (!loop_timer_armed(&bench.t_join))
+        loop_timer_at(&bench.loop, &bench.t_join, bench.loop.now_ms);
 }
 
 /* Token bucket: `rate` joins per second, bursts of at most 50 ms worth. */
 static void joins_pump(void)
 {
     double burst = bench.o.rate / 20.0 < 1.0 ? 1.0 : bench.o.rate / 20.0;
-    bench.join_tokens += (double)(bench.now_us - bench.join_tokens_at_us) * bench.o.rate / 1e6;
-    bench.join_tokens_at_us = bench.now_us;
+    bench.join_tokens += (double)(bench.loop.now_us - bench.join_tokens_at_us) * bench.o.rate / 1e6;
+    bench.join_tokens_at_us = bench.loop.now_us;
     if (bench.join_tokens > burst) bench.join_tokens = burst;
-    while (bench.join_head && bench.join_tokens >= 1.0 && !bench.stopping) {
-        bot *b = bench.join_head;
-        bench.join_head = b->next_join;
-        if (!bench.join_head) bench.join_tail = NULL;
+    while (!list_empty(&bench.join_queue) && bench.join_tokens >= 1.0 && !bench.stopping) {
+        bot *b = list_entry(bench.join_queue.next, bot, join_link);
+        list_remove(&b->join_link);
         bench.join_tokens -= 1.0;
         bot_start(b);
     }
 }
 
+/* Milliseconds until the bucket holds a whole token again. */
 static int join_wait_ms(void)
 {
-    if (!bench.join_head) return 1000;
     double need = 1.0 - bench.join_tokens;
     if (need <= 0) return 0;
     double ms = need / bench.o.rate * 1000.0;
     return ms < 1 ? 1 : ms > 1000 ? 1000 : (int)ceil(ms);
 }
 
+static void on_join_timer(loop_timer *t)
+{
+    joins_pump();
+    if (!list_empty(&bench.join_queue) && !bench.stopping)
+        loop_timer_after(&bench.loop, t, join_wait_ms());
+}
+
+/* ------------------------------------------------------------------ hooks */
+
 static void check_end(void)
 {
     if (got_signal) stop("interrupted by a signal");
-    if (bench.now_us - bench.start_us >= (int64_t)(bench.o.max_time * 1e6))
+    if (bench.loop.now_us - bench.start_us >= (int64_t)(bench.o.max_time * 1e6))
         stop("--max-time reached");
     if (!bench.hold_start_ms && bench.settled_initial >= bench.o.bots)
-        bench.hold_start_ms = bench.now_ms;
+        bench.hold_start_ms = bench.loop.now_ms;
     if (bench.hold_start_ms &&
-        bench.now_ms - bench.hold_start_ms >= (int64_t)(bench.o.duration * 1000.0))
+        bench.loop.now_ms - bench.hold_start_ms >= (int64_t)(bench.o.duration * 1000.0))
         stop("duration over");
-    if (bench.started_initial >= bench.o.bots && !bench.join_head && bench.rejoins_pending == 0 &&
-        bench.connecting + bench.in_login + bench.in_play == 0)
+    if (bench.started_initial >= bench.o.bots && list_empty(&bench.join_queue) &&
+        bench.rejoins_pending == 0 && bench.connecting + bench.in_login + bench.in_play == 0)
         stop("no bot left running");
 }
 
-static void end_pass(void)
+/* Before-sleep hooks, run in this order every pass. */
+enum { HOOK_FLUSH_REAP, HOOK_END_CHECK, HOOK_PROGRESS };
+
+static void flush_and_reap(void *arg)
 {
+    (void)arg;
     bot_flush_all();
     bot_reap_all();
 }
 
+static void on_end_check(void *arg)
+{
+    (void)arg;
+    check_end();
+}
+
+/* After the end checks: no progress line in the pass that ends the run. */
+static void on_progress(void *arg)
+{
+    (void)arg;
+    if (bench.stopping || bench.loop.now_ms < bench.next_progress_ms) return;
+    report_progress(false);
+    bench.next_progress_ms += 1000;
+    if (bench.next_progress_ms <= bench.loop.now_ms)
+        bench.next_progress_ms = bench.loop.now_ms + 1000;
+    loop_timer_at(&bench.loop, &bench.t_progress, bench.next_progress_ms);
+}
+
+/* Only wakes the loop: the progress hook prints, after the end checks. */
+static void on_progress_due(loop_timer *t)
+{
+    (void)t;
+}
+
 static int run(void)
 {
-    struct epoll_event evs[512];
-    update_now();
-    bench.start_us = bench.now_us;
-    bench.join_tokens_at_us = bench.now_us;
+    loop *l = &bench.loop;
+    loop_update_clock(l);
+    bench.start_us = l->now_us;
+    bench.join_tokens_at_us = l->now_us;
     bench.join_tokens = 1.0;
-    bench.next_progress_ms = bench.now_ms + 1000;
-    bench.next_cold_ms = bench.now_ms;
+    bench.next_progress_ms = l->now_ms + 1000;
     bench.prog_cpu = self_cpu_seconds();
-    tw_init(&bench.tw, bench.now_ms);
-    for (int i = 0; i < bench.o.bots; i++) bot_enqueue_join(&bench.bots[i]);
-    for (;;) {
-        update_now();
-        joins_pump();
-        tw_run(&bench.tw, bench.now_ms);
-        end_pass();
-        check_end();
-        if (bench.stopping) break;
-        if (bench.now_ms >= bench.next_progress_ms) {
-            report_progress(false);
-            bench.next_progress_ms += 1000;
-            if (bench.next_progress_ms <= bench.now_ms)
-                bench.next_progress_ms = bench.now_ms + 1000;
-        }
-        int timeout = tw_timeout(&bench.tw, bench.now_ms, 100);
-        int jw = join_wait_ms();
-        if (jw < timeout) timeout = jw;
-        int64_t pw = bench.next_progress_ms - bench.now_ms;
-        if (pw < timeout) timeout = pw > 0 ? (int)pw : 0;
-        if (bench.o.read_interval_ms > 0) {
-            int64_t cw = bench.next_cold_ms - bench.now_ms;
-            if (cw < timeout) timeout = cw > 0 ? (int)cw : 0;
-        }
-        int n = epoll_wait(bench.epfd, evs, (int)(sizeof evs / sizeof evs[0]), timeout);
-        if (n < 0 && errno != EINTR) {
-            perror("epoll_wait");
-            stop("epoll_wait failed");
-            break;
-        }
-        update_now();
-        for (int i = 0; i < n; i++) bot_on_event(evs[i].data.ptr, evs[i].events);
-        if (bench.o.read_interval_ms > 0 && bench.now_ms >= bench.next_cold_ms) {
-            /* Drain the joined bots: every ready one, in bounded batches. */
-            for (int round = 0; round < 64; round++) {
-                int m = epoll_wait(bench.epfd_cold, evs, (int)(sizeof evs / sizeof evs[0]), 0);
-                for (int i = 0; i < m; i++) bot_on_event(evs[i].data.ptr, evs[i].events);
-                if (m < (int)(sizeof evs / sizeof evs[0])) break;
-            }
-            bench.next_cold_ms += (int64_t)bench.o.read_interval_ms;
-            if (bench.next_cold_ms <= bench.now_ms)
-                bench.next_cold_ms = bench.now_ms + (int64_t)bench.o.read_interval_ms;
-        }
-        end_pass();
+    loop_set_batch_interval(l, bench.batch_ms);
+    loop_timer_init(&bench.t_join, on_join_timer);
+    loop_timer_init(&bench.t_progress, on_progress_due);
+    loop_timer_at(l, &bench.t_progress, bench.next_progress_ms);
+    if (loop_hook_add(l, HOOK_FLUSH_REAP, flush_and_reap, NULL) < 0 ||
+        loop_hook_add(l, HOOK_END_CHECK, on_end_check, NULL) < 0 ||
+        loop_hook_add(l, HOOK_PROGRESS, on_progress, NULL) < 0)
+        return -1;
+    for (int i = 0; i < bench.o.bots; i++) bench_enqueue_join(&bench.bots[i]);
+    int rc = loop_run(l);
+    if (rc < 0) {
+        errno = -rc;
+        perror("epoll_wait");
+        stop("epoll_wait failed");
     }
     /* Everyone still here leaves: not a failure, and not counted as "left". */
     bench.active_at_end = bench.in_play;
@@ -509,8 +521,8 @@ static int run(void)
     uint64_t left = bench.left;
     for (int i = 0; i < bench.o.bots; i++) bot_leave(&bench.bots[i], false);
     bench.left = left;
-    end_pass();
-    update_now();
+    flush_and_reap(NULL);
+    loop_update_clock(l);
     return 0;
 }
 
@@ -540,10 +552,10 @@ int main(int argc, char **argv)
     bench.decompressor = libdeflate_alloc_decompressor();
     bench.bots = calloc((size_t)bench.o.bots, sizeof *bench.bots);
     bench.fail_list = calloc(FAIL_LIST_MAX, sizeof *bench.fail_list);
-    bench.epfd = epoll_create1(EPOLL_CLOEXEC);
-    bench.epfd_cold = epoll_create1(EPOLL_CLOEXEC);
+    list_init(&bench.join_queue);
+    bench.batch_ms = (int)bench.o.read_interval_ms;
     if (!bench.rdbuf || !bench.compressor || !bench.decompressor || !bench.bots ||
-        !bench.fail_list || bench.epfd < 0 || bench.epfd_cold < 0) {
+        !bench.fail_list || loop_init(&bench.loop) < 0) {
         fprintf(stderr, "mcbench: setup failed (out of memory or descriptors)\n");
         return 2;
     }
@@ -558,7 +570,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "mcbench: %d bots, scenario %s, %s:%d, rate %g/s, hold %g s\n",
                 bench.o.bots, bench.o.scenario_name, bench.o.host, bench.o.port, bench.o.rate,
                 bench.o.duration);
-    run();
+    if (run() < 0) {
+        fprintf(stderr, "mcbench: setup failed (event loop)\n");
+        return 2;
+    }
     report_progress(true);
 
     int code = (long long)bench.failed > (long long)bench.o.max_failures ? 1 : 0;
@@ -576,7 +591,6 @@ int main(int argc, char **argv)
     free(bench.bots);
     free(bench.fail_list);
     free(bench.addr);
-    close(bench.epfd);
-    close(bench.epfd_cold);
+    loop_free(&bench.loop);
     return code;
 }

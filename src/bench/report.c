@@ -115,7 +115,7 @@ void record_fail(bot *b, enum fail_kind kind, const char *reason)
 
 void report_progress(bool final)
 {
-    double t = (double)(bench.now_us - bench.start_us) / 1e6;
+    double t = (double)(bench.loop.now_us - bench.start_us) / 1e6;
     double cpu = self_cpu_seconds();
     double joins = (double)(bench.joined - bench.prog_joined);
     double rx = (double)(bench.rx_bytes - bench.prog_rx) / 1e6,
@@ -180,13 +180,13 @@ static const char *state_label(int st)
 
 static double wall_s(void)
 {
-    return (double)(bench.now_us - bench.start_us) / 1e6;
+    return (double)(bench.loop.now_us - bench.start_us) / 1e6;
 }
 
 static double hold_s(void)
 {
     if (!bench.hold_start_ms) return 0;
-    return (double)(bench.now_ms - bench.hold_start_ms) / 1000.0;
+    return (double)(bench.loop.now_ms - bench.hold_start_ms) / 1000.0;
 }
 
 void report_write(FILE *f)

@@ -107,8 +107,8 @@ static int m_wait(lua_State *co)
     if (!(s >= 0)) s = 0;
     if (s > 1e6) s = 1e6;
     b->wait = SW_TIMER;
-    b->script_wake_ms = bench.now_ms + (int64_t)(s * 1000.0);
-    if (b->script_wake_ms <= bench.now_ms) b->script_wake_ms = bench.now_ms + 1;
+    b->script_wake_ms = bench.loop.now_ms + (int64_t)(s * 1000.0);
+    if (b->script_wake_ms <= bench.loop.now_ms) b->script_wake_ms = bench.loop.now_ms + 1;
     behave_rearm(b);
     return lua_yield(co, 0);
 }
@@ -130,7 +130,7 @@ static int m_move_to(lua_State *co)
     b->speed = speed;
     b->moving = true;
     b->wait = SW_MOVE;
-    b->next_move_ms = bench.now_ms + 50;
+    b->next_move_ms = bench.loop.now_ms + 50;
     behave_rearm(b);
     return lua_yield(co, 0);
 }
@@ -148,7 +148,7 @@ static int m_wait_chat(lua_State *co)
     memcpy(b->chat_pat, pat, len);
     b->chat_pat[len] = 0;
     b->wait = SW_CHAT;
-    b->script_wake_ms = timeout > 0 ? bench.now_ms + (int64_t)(timeout * 1000.0) + 1 : 0;
+    b->script_wake_ms = timeout > 0 ? bench.loop.now_ms + (int64_t)(timeout * 1000.0) + 1 : 0;
     behave_rearm(b);
     return lua_yield(co, 0);
 }
@@ -260,7 +260,7 @@ static int m_connected(lua_State *co)
 static int m_now(lua_State *co)
 {
     check_bot(co);
-    lua_pushnumber(co, (double)(bench.now_us - bench.start_us) / 1e6);
+    lua_pushnumber(co, (double)(bench.loop.now_us - bench.start_us) / 1e6);
     return 1;
 }
 
@@ -396,7 +396,7 @@ static void resume(bot *b, int nargs)
         if (b->state == BS_PLAY && b->wait == SW_NONE && !b->moving) {
             /* A bare coroutine.yield(): treat it as bot:wait(0). */
             b->wait = SW_TIMER;
-            b->script_wake_ms = bench.now_ms + 1;
+            b->script_wake_ms = bench.loop.now_ms + 1;
             behave_rearm(b);
         }
         return;
