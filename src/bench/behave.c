@@ -156,14 +156,21 @@ void send_held_slot(bot *b, int slot)
 
 /* -------------------------------------------------------------- movement */
 
+void behave_move_to(bot *b, double x, double y, double z, double speed)
+{
+    b->tx = x;
+    b->ty = y;
+    b->tz = z;
+    b->speed = speed;
+    b->moving = true;
+}
+
+/* walk / crowd: the next random target within --radius of the first position. */
 static void pick_target(bot *b)
 {
     double r = bench.o.radius * sqrt(rng_unit(&b->rng));
     double a = rng_unit(&b->rng) * 2.0 * M_PI;
-    b->tx = b->home_x + r * cos(a);
-    b->tz = b->home_z + r * sin(a);
-    b->ty = b->y;
-    b->speed = bench.o.speed;
+    behave_move_to(b, b->home_x + r * cos(a), b->y, b->home_z + r * sin(a), bench.o.speed);
     b->look_dirty = true;
 }
 
@@ -239,7 +246,6 @@ void behave_joined(bot *b)
     case SC_IDLE: break;
     case SC_WALK:
     case SC_CROWD:
-        b->moving = true;
         pick_target(b);
         b->next_move_ms = first_move_ms(b, now);
         break;

@@ -65,44 +65,34 @@ static void on_rx_release(loop_timer *n);
 static void on_tx_release(loop_timer *n);
 static void input(bot *b, const uint8_t *p, size_t n);
 
+/* names[i], or "?" when i is out of range (a corrupt enum). */
+static const char *name_of(const char *const *names, size_t n, int i)
+{
+    return i >= 0 && (size_t)i < n && names[i] ? names[i] : "?";
+}
+
+#define NAME_OF(table, i) name_of(table, sizeof table / sizeof table[0], (int)(i))
+
+static const char *const state_names[] = {"waiting", "connect", "login", "play", "left", "failed"};
+static const char *const fail_kind_names[FK_COUNT] = {"refused",  "timeout", "kicked",
+                                                      "protocol", "closed",  "error"};
+static const char *const phase_names[PH_COUNT] = {"connect", "login_success", "first_position",
+                                                  "first_chunk", "own_chunk"};
+_Static_assert(sizeof state_names / sizeof state_names[0] == BS_FAILED + 1, "a name per bot state");
+
 const char *bot_state_name(enum bot_state s)
 {
-    switch (s) {
-    case BS_WAITING: return "waiting";
-    case BS_CONNECTING: return "connect";
-    case BS_LOGIN: return "login";
-    case BS_PLAY: return "play";
-    case BS_LEFT: return "left";
-    case BS_FAILED: return "failed";
-    }
-    return "?";
+    return NAME_OF(state_names, s);
 }
 
 const char *fail_kind_name(enum fail_kind k)
 {
-    switch (k) {
-    case FK_REFUSED: return "refused";
-    case FK_TIMEOUT: return "timeout";
-    case FK_KICKED: return "kicked";
-    case FK_PROTOCOL: return "protocol";
-    case FK_CLOSED: return "closed";
-    case FK_ERROR: return "error";
-    case FK_COUNT: break;
-    }
-    return "?";
+    return NAME_OF(fail_kind_names, k);
 }
 
 const char *phase_name(enum phase p)
 {
-    switch (p) {
-    case PH_CONNECT: return "connect";
-    case PH_LOGIN: return "login_success";
-    case PH_FIRST_POS: return "first_position";
-    case PH_FIRST_CHUNK: return "first_chunk";
-    case PH_OWN_CHUNK: return "own_chunk";
-    case PH_COUNT: break;
-    }
-    return "?";
+    return NAME_OF(phase_names, p);
 }
 
 /* ------------------------------------------------------------- chunk set */
@@ -744,6 +734,14 @@ static void on_keep_alive(bot *b, int64_t id)
     }
 }
 
+/* Ping -> Pong with the same id, as a client answers the server's probe. */
+static void on_ping(bot *b, int32_t id)
+{
+    buf_t *p = bot_pkt(PKT_PLAY_SB_PONG);
+    wr_i32(p, id);
+    bot_send(b);
+}
+
 static void on_position(bot *b, rd_t *r)
 {
     double x = rd_f64(r), y = rd_f64(r), z = rd_f64(r);
@@ -839,10 +837,7 @@ static void play_packet(bot *b, int32_t id, rd_t *r)
     }
     case PKT_PLAY_CB_PING: {
         int32_t pid = rd_i32(r);
-        if (r->err) break;
-        buf_t *p = bot_pkt(PKT_PLAY_SB_PONG);
-        wr_i32(p, pid);
-        bot_send(b);
+        if (!r->err) on_ping(b, pid);
         break;
     }
     case PKT_PLAY_CB_RESOURCE_PACK_SEND: {

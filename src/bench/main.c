@@ -128,6 +128,14 @@ static int parse_long(const char *s, long lo, long hi, long *out, const char *op
     return 0;
 }
 
+static int parse_int(const char *s, int lo, int hi, int *out, const char *opt)
+{
+    long v;
+    if (parse_long(s, lo, hi, &v, opt) < 0) return -1;
+    *out = (int)v;
+    return 0;
+}
+
 enum {
     O_HOST = 256,
     O_PORT,
@@ -230,14 +238,8 @@ static int parse_args(int argc, char **argv)
         int rc = 0;
         switch (c) {
         case O_HOST: o->host = optarg; break;
-        case O_PORT:
-            rc = parse_long(optarg, 1, 65535, &l, "--port");
-            o->port = (int)l;
-            break;
-        case O_BOTS:
-            rc = parse_long(optarg, 1, 1000000, &l, "--bots");
-            o->bots = (int)l;
-            break;
+        case O_PORT: rc = parse_int(optarg, 1, 65535, &o->port, "--port"); break;
+        case O_BOTS: rc = parse_int(optarg, 1, 1000000, &o->bots, "--bots"); break;
         case O_RATE: rc = parse_double(optarg, 0.001, 1e6, &o->rate, "--rate"); break;
         case O_DURATION: rc = parse_double(optarg, 0, 1e7, &o->duration, "--duration"); break;
         case O_SCENARIO:
@@ -259,10 +261,7 @@ static int parse_args(int argc, char **argv)
             }
             break;
         case O_SCRIPT: o->script = optarg; break;
-        case O_VIEW:
-            rc = parse_long(optarg, 2, 32, &l, "--view-distance");
-            o->view_distance = (int)l;
-            break;
+        case O_VIEW: rc = parse_int(optarg, 2, 32, &o->view_distance, "--view-distance"); break;
         case O_JSON: o->json = optarg; break;
         case O_QUIET: o->quiet = true; break;
         case O_MAXFAIL:
@@ -297,10 +296,7 @@ static int parse_args(int argc, char **argv)
             o->seed = (uint64_t)l;
             break;
         case O_PREFIX: o->prefix = optarg; break;
-        case O_FIRST:
-            rc = parse_long(optarg, 0, 99999999, &l, "--first-index");
-            o->first_index = (int)l;
-            break;
+        case O_FIRST: rc = parse_int(optarg, 0, 99999999, &o->first_index, "--first-index"); break;
         case 'h':
         case O_HELP: usage(stdout); exit(0);
         case O_SELFTEST: exit(selftest_run() ? 1 : 0);

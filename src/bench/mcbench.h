@@ -290,6 +290,8 @@ const char *phase_name(enum phase p);
 void behave_joined(bot *b);
 void behave_on_act(loop_timer *t);
 void behave_rearm(bot *b);
+/* Heads for (x, y, z) at `speed` m/s, one step per movement tick. */
+void behave_move_to(bot *b, double x, double y, double z, double speed);
 void behave_after_teleport(bot *b);
 void behave_check_chunk_wait(bot *b);
 void send_chat(bot *b, const char *text, size_t len);

@@ -124,11 +124,7 @@ static int m_move_to(lua_State *co)
         fabs(y) > 2e7)
         return luaL_error(co, "move_to: coordinates out of range");
     if (!(speed > 0) || speed > 1000) return luaL_error(co, "move_to: speed must be in (0, 1000]");
-    b->tx = x;
-    b->ty = y;
-    b->tz = z;
-    b->speed = speed;
-    b->moving = true;
+    behave_move_to(b, x, y, z, speed);
     b->wait = SW_MOVE;
     b->next_move_ms = bench.loop.now_ms + 50;
     behave_rearm(b);
@@ -181,24 +177,26 @@ static int m_look(lua_State *co)
     return 0;
 }
 
-static int m_dig(lua_State *co)
+/* bot:dig / bot:place (x, y, z [, face = 1 (top)]): the block packets a
+ * client sends for that action. */
+static int block_action(lua_State *co, void (*send)(bot *, int32_t, int32_t, int32_t, int))
 {
     bot *b = check_live(co);
     int32_t x = (int32_t)luaL_checkinteger(co, 2), y = (int32_t)luaL_checkinteger(co, 3),
             z = (int32_t)luaL_checkinteger(co, 4);
     int face = (int)luaL_optinteger(co, 5, 1);
-    send_dig(b, x, y, z, face);
+    send(b, x, y, z, face);
     return 0;
+}
+
+static int m_dig(lua_State *co)
+{
+    return block_action(co, send_dig);
 }
 
 static int m_place(lua_State *co)
 {
-    bot *b = check_live(co);
-    int32_t x = (int32_t)luaL_checkinteger(co, 2), y = (int32_t)luaL_checkinteger(co, 3),
-            z = (int32_t)luaL_checkinteger(co, 4);
-    int face = (int)luaL_optinteger(co, 5, 1);
-    send_place(b, x, y, z, face);
-    return 0;
+    return block_action(co, send_place);
 }
 
 static int m_set_slot(lua_State *co)
