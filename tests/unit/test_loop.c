@@ -10,6 +10,7 @@
  *               deletes the other's watch)
  *   batched     the batched set is polled only once its interval has passed
  *   stop        loop_stop: the pass finishes its hooks, then loop_run returns
+ *   clock       clock_before_timers: timers see a clock read at the pass start
  *
  * The tests run a real loop on real descriptors and the real monotonic
  * clock; every wait is bounded (a few hundred ms at most).
@@ -121,6 +122,32 @@ TEST(timer_rearmed_for_the_past_fires_on_the_next_run_same_ms)
     CHECK(!tm_armed(&n));
     CHECK_EQ_INT(wheel.armed, 0);
     CHECK_EQ_INT(wheel.cur, 101); /* never moved backwards */
+}
+
+static int nfresh;
+
+static void on_fresh(loop_timer *t)
+{
+    (void)t;
+    nfresh++;
+}
+
+/* clock_before_timers (mcbench): a timer due by the real clock fires in the
+ * pass even though the clock of the last wait is older; without it, not. */
+TEST(loop_clock_before_timers_rereads_the_clock)
+{
+    static loop_timer t;
+    for (int reread = 0; reread <= 1; reread++) {
+        CHECK_EQ_INT(loop_init(&tl), 0);
+        tl.clock_before_timers = reread;
+        nfresh = 0;
+        usleep(20000); /* the clock read by loop_init is now 20 ms old */
+        loop_timer_init(&t, on_fresh);
+        loop_timer_at(&tl, &t, clock_ms());
+        loop_run_once(&tl, 0);
+        CHECK_EQ_INT(nfresh, reread);
+        loop_free(&tl);
+    }
 }
 
 /* ------------------------------------------------------------------- hooks */
