@@ -63,7 +63,7 @@ void send_position(bot *b, bool with_look)
     }
     wr_bool(p, true); /* on ground */
     bot_send(b);
-    B.moves_sent++;
+    bench.moves_sent++;
 }
 
 void send_look(bot *b)
@@ -100,7 +100,7 @@ void send_chat(bot *b, const char *text, size_t len)
         wr_u8(p, 0); /* acknowledged */
     }
     bot_send(b);
-    B.chat_sent++;
+    bench.chat_sent++;
 }
 
 void send_dig(bot *b, int32_t x, int32_t y, int32_t z, int face)
@@ -156,14 +156,21 @@ void send_held_slot(bot *b, int slot)
 
 /* -------------------------------------------------------------- movement */
 
+void behave_move_to(bot *b, double x, double y, double z, double speed)
+{
+    b->tx = x;
+    b->ty = y;
+    b->tz = z;
+    b->speed = speed;
+    b->moving = true;
+}
+
+/* walk / crowd: the next random target within --radius of the first position. */
 static void pick_target(bot *b)
 {
-    double r = B.o.radius * sqrt(rng_unit(&b->rng));
+    double r = bench.o.radius * sqrt(rng_unit(&b->rng));
     double a = rng_unit(&b->rng) * 2.0 * M_PI;
-    b->tx = b->home_x + r * cos(a);
-    b->tz = b->home_z + r * sin(a);
-    b->ty = b->y;
-    b->speed = B.o.speed;
+    behave_move_to(b, b->home_x + r * cos(a), b->y, b->home_z + r * sin(a), bench.o.speed);
     b->look_dirty = true;
 }
 
@@ -171,10 +178,10 @@ void behave_check_chunk_wait(bot *b)
 {
     bool have = bot_chunk_loaded(b, (int32_t)floor(b->x / 16.0), (int32_t)floor(b->z / 16.0));
     if (!have && !b->chunk_wait_since_us) {
-        b->chunk_wait_since_us = B.now_us;
-        B.chunk_waits++;
+        b->chunk_wait_since_us = bench.loop.now_us;
+        bench.chunk_waits++;
     } else if (have && b->chunk_wait_since_us) {
-        hist_add(&B.chunk_wait, (uint64_t)(B.now_us - b->chunk_wait_since_us));
+        hist_add(&bench.chunk_wait, (uint64_t)(bench.loop.now_us - b->chunk_wait_since_us));
         b->chunk_wait_since_us = 0;
     }
 }
@@ -220,40 +227,39 @@ void behave_rearm(bot *b)
     if ((b->wait == SW_TIMER || b->wait == SW_CHAT) && b->script_wake_ms && b->script_wake_ms < due)
         due = b->script_wake_ms;
     if (due == INT64_MAX)
-        tm_del(&B.tw, &b->t_act);
-    else if (!tm_armed(&b->t_act) || b->t_act.due != due)
-        tm_add(&B.tw, &b->t_act, due);
+        loop_timer_stop(&bench.loop, &b->t_act);
+    else if (!loop_timer_armed(&b->t_act) || b->t_act.due != due)
+        loop_timer_at(&bench.loop, &b->t_act, due);
 }
 
 static int64_t chat_period_ms(bot *b)
 {
     /* +-20 % so the bots do not fall into step. */
-    double p = B.o.chat_every * 1000.0 * (0.8 + 0.4 * rng_unit(&b->rng));
+    double p = bench.o.chat_every * 1000.0 * (0.8 + 0.4 * rng_unit(&b->rng));
     return p < 1 ? 1 : (int64_t)p;
 }
 
 void behave_joined(bot *b)
 {
-    int64_t now = B.now_ms;
-    switch (B.o.scenario) {
+    int64_t now = bench.loop.now_ms;
+    switch (bench.o.scenario) {
     case SC_IDLE: break;
     case SC_WALK:
     case SC_CROWD:
-        b->moving = true;
         pick_target(b);
         b->next_move_ms = first_move_ms(b, now);
         break;
     case SC_CHAT: break;
     case SC_CHURN: {
-        double stay = B.o.stay_min + (B.o.stay_max - B.o.stay_min) * rng_unit(&b->rng);
+        double stay = bench.o.stay_min + (bench.o.stay_max - bench.o.stay_min) * rng_unit(&b->rng);
         b->leave_at_ms = now + (int64_t)(stay * 1000.0);
         if (b->leave_at_ms <= now) b->leave_at_ms = now + 1;
         break;
     }
     case SC_SCRIPT: script_start(b); break;
     }
-    if (B.o.chat_every > 0 && B.o.scenario != SC_SCRIPT)
-        b->next_chat_ms = now + (int64_t)(rng_unit(&b->rng) * B.o.chat_every * 1000.0) + 1;
+    if (bench.o.chat_every > 0 && bench.o.scenario != SC_SCRIPT)
+        b->next_chat_ms = now + (int64_t)(rng_unit(&b->rng) * bench.o.chat_every * 1000.0) + 1;
     behave_rearm(b);
 }
 
@@ -264,19 +270,19 @@ void behave_after_teleport(bot *b)
     if (b->ever_joined) behave_check_chunk_wait(b);
 }
 
-void behave_on_act(tnode *n)
+void behave_on_act(loop_timer *n)
 {
     bot *b = container_of(n, bot, t_act);
     if (b->state == BS_LEFT) { /* churn: the pause is over */
-        B.rejoins_pending--;
-        if (!B.stopping) bot_enqueue_join(b);
+        bench.rejoins_pending--;
+        if (!bench.stopping) bench_enqueue_join(b);
         return;
     }
     if (b->state != BS_PLAY) return;
-    int64_t now = B.now_ms;
+    int64_t now = bench.loop.now_ms;
     if (b->leave_at_ms && now >= b->leave_at_ms) {
         b->leave_at_ms = 0;
-        bot_leave(b, B.o.scenario == SC_CHURN);
+        bot_leave(b, bench.o.scenario == SC_CHURN);
         return;
     }
     if (b->moving && now >= b->next_move_ms) {
@@ -285,7 +291,7 @@ void behave_on_act(tnode *n)
         b->next_move_ms += MOVE_TICK_MS;
         if (b->next_move_ms <= now) b->next_move_ms = first_move_ms(b, now); /* invariant 2 */
         if (arrived) {
-            if (B.o.scenario == SC_SCRIPT) {
+            if (bench.o.scenario == SC_SCRIPT) {
                 b->moving = false;
                 if (b->wait == SW_MOVE) script_wake(b);
             } else {

@@ -59,49 +59,40 @@
 #include "data/version.h"
 #include "proto/frame.h"
 
-static void on_deadline(tnode *n);
-static void on_rx_release(tnode *n);
-static void on_tx_release(tnode *n);
+static void on_event(loop_watch *w, uint32_t events);
+static void on_deadline(loop_timer *n);
+static void on_rx_release(loop_timer *n);
+static void on_tx_release(loop_timer *n);
 static void input(bot *b, const uint8_t *p, size_t n);
+
+/* names[i], or "?" when i is out of range (a corrupt enum). */
+static const char *name_of(const char *const *names, size_t n, int i)
+{
+    return i >= 0 && (size_t)i < n && names[i] ? names[i] : "?";
+}
+
+#define NAME_OF(table, i) name_of(table, sizeof table / sizeof table[0], (int)(i))
+
+static const char *const state_names[] = {"waiting", "connect", "login", "play", "left", "failed"};
+static const char *const fail_kind_names[FK_COUNT] = {"refused",  "timeout", "kicked",
+                                                      "protocol", "closed",  "error"};
+static const char *const phase_names[PH_COUNT] = {"connect", "login_success", "first_position",
+                                                  "first_chunk", "own_chunk"};
+_Static_assert(sizeof state_names / sizeof state_names[0] == BS_FAILED + 1, "a name per bot state");
 
 const char *bot_state_name(enum bot_state s)
 {
-    switch (s) {
-    case BS_WAITING: return "waiting";
-    case BS_CONNECTING: return "connect";
-    case BS_LOGIN: return "login";
-    case BS_PLAY: return "play";
-    case BS_LEFT: return "left";
-    case BS_FAILED: return "failed";
-    }
-    return "?";
+    return NAME_OF(state_names, s);
 }
 
 const char *fail_kind_name(enum fail_kind k)
 {
-    switch (k) {
-    case FK_REFUSED: return "refused";
-    case FK_TIMEOUT: return "timeout";
-    case FK_KICKED: return "kicked";
-    case FK_PROTOCOL: return "protocol";
-    case FK_CLOSED: return "closed";
-    case FK_ERROR: return "error";
-    case FK_COUNT: break;
-    }
-    return "?";
+    return NAME_OF(fail_kind_names, k);
 }
 
 const char *phase_name(enum phase p)
 {
-    switch (p) {
-    case PH_CONNECT: return "connect";
-    case PH_LOGIN: return "login_success";
-    case PH_FIRST_POS: return "first_position";
-    case PH_FIRST_CHUNK: return "first_chunk";
-    case PH_OWN_CHUNK: return "own_chunk";
-    case PH_COUNT: break;
-    }
-    return "?";
+    return NAME_OF(phase_names, p);
 }
 
 /* ------------------------------------------------------------- chunk set */
@@ -203,71 +194,70 @@ void bot_setup(bot *b, int idx)
     memset(b, 0, sizeof *b);
     b->idx = idx;
     b->fd = -1;
+    loop_watch_init(&b->watch, on_event);
+    list_init(&b->join_link);
     b->state = BS_WAITING;
-    int n = snprintf(b->name, sizeof b->name, "%s%04d", B.o.prefix, B.o.first_index + idx);
+    int n = snprintf(b->name, sizeof b->name, "%s%04d", bench.o.prefix, bench.o.first_index + idx);
     if (n < 0 || n > BOT_NAME_MAX) n = BOT_NAME_MAX;
     b->name_len = (uint8_t)n;
     b->uuid = uuid_offline(b->name, b->name_len);
     buf_init(&b->rbuf, FRAME_MAX_LENGTH + 8 + READ_CHUNK);
     buf_init(&b->wbuf, BOT_OUTPUT_LIMIT);
-    tm_init(&b->t_act, behave_on_act);
-    tm_init(&b->t_deadline, on_deadline);
-    tm_init(&b->t_rx, on_rx_release);
-    tm_init(&b->t_tx, on_tx_release);
-    b->rng = B.o.seed ^ ((uint64_t)(idx + 1) * 0xd1b54a32d192ed03ull);
+    loop_timer_init(&b->t_act, behave_on_act);
+    loop_timer_init(&b->t_deadline, on_deadline);
+    loop_timer_init(&b->t_rx, on_rx_release);
+    loop_timer_init(&b->t_tx, on_tx_release);
+    b->rng = bench.o.seed ^ ((uint64_t)(idx + 1) * 0xd1b54a32d192ed03ull);
     b->co_ref = BOT_NO_SCRIPT;
 }
 
 static void set_state(bot *b, enum bot_state s)
 {
     switch (b->state) {
-    case BS_CONNECTING: B.connecting--; break;
-    case BS_LOGIN: B.in_login--; break;
-    case BS_PLAY: B.in_play--; break;
+    case BS_CONNECTING: bench.connecting--; break;
+    case BS_LOGIN: bench.in_login--; break;
+    case BS_PLAY: bench.in_play--; break;
     default: break;
     }
     b->state = s;
     switch (s) {
-    case BS_CONNECTING: B.connecting++; break;
-    case BS_LOGIN: B.in_login++; break;
-    case BS_PLAY: B.in_play++; break;
+    case BS_CONNECTING: bench.connecting++; break;
+    case BS_LOGIN: bench.in_login++; break;
+    case BS_PLAY: bench.in_play++; break;
     default: break;
     }
 }
 
-void bot_enqueue_join(bot *b)
+/* Registers b's socket with the loop, or updates what it waits for: the
+ * connect's completion, else input (unless the emulated link is full) and
+ * output while a write is blocked. A failed registration fails the bot. */
+static void watch_update(bot *b)
 {
-    b->next_join = NULL;
-    if (B.join_tail)
-        B.join_tail->next_join = b;
-    else
-        B.join_head = b;
-    B.join_tail = b;
-}
-
-static void epoll_set(bot *b, int op)
-{
-    struct epoll_event ev = {0};
-    ev.events = (b->rx_paused ? 0u : (uint32_t)EPOLLIN) | (b->want_write ? (uint32_t)EPOLLOUT : 0u);
-    if (b->state == BS_CONNECTING) ev.events = EPOLLOUT;
-    ev.data.ptr = b;
-    if (epoll_ctl(b->cold ? B.epfd_cold : B.epfd, op, b->fd, &ev) < 0 && op == EPOLL_CTL_ADD)
-        bot_fail(b, FK_ERROR, "epoll_ctl: %s", strerror(errno));
+    if (b->fd < 0) return;
+    uint32_t ev =
+        (b->rx_paused ? 0u : (uint32_t)EPOLLIN) | (b->want_write ? (uint32_t)EPOLLOUT : 0u);
+    if (b->state == BS_CONNECTING) ev = EPOLLOUT;
+    if (b->watch.fd >= 0) {
+        loop_watch_mod(&bench.loop, &b->watch, ev);
+        return;
+    }
+    int rc = loop_watch_add(&bench.loop, &b->watch, b->fd, ev);
+    if (rc < 0) bot_fail(b, FK_ERROR, "epoll_ctl: %s", strerror(-rc));
 }
 
 static void phase_mark(bot *b, enum phase ph)
 {
     if (b->phases & (1u << ph)) return;
     b->phases |= (uint8_t)(1u << ph);
-    int64_t d = B.now_us - b->t0_us;
-    hist_add(&B.phase[ph], d > 0 ? (uint64_t)d : 0);
+    int64_t d = bench.loop.now_us - b->t0_us;
+    hist_add(&bench.phase[ph], d > 0 ? (uint64_t)d : 0);
 }
 
 static void settle_initial(bot *b)
 {
     if (b->initial_done) return;
     b->initial_done = true;
-    B.settled_initial++;
+    bench.settled_initial++;
 }
 
 static void close_bot(bot *b, enum bot_state s)
@@ -275,26 +265,27 @@ static void close_bot(bot *b, enum bot_state s)
     if (b->fd >= 0 && s == BS_LEFT) {
         /* Leaving on purpose: drain what already arrived so close() sends a
          * FIN, not a RST, as a real client quitting would (bounded). Not into
-         * B.rdbuf: a caller up the stack may still be parsing it. */
+         * bench.rdbuf: a caller up the stack may still be parsing it. */
         static uint8_t drain[64u << 10];
         for (int i = 0; i < 16 && recv(b->fd, drain, sizeof drain, MSG_DONTWAIT) > 0; i++) {
         }
     }
     if (b->fd >= 0) {
-        close(b->fd); /* also leaves epoll: the fd is never dup'ed */
+        loop_watch_del(&bench.loop, &b->watch); /* events already polled are dropped */
+        close(b->fd);
         b->fd = -1;
     }
-    tm_del(&B.tw, &b->t_act);
-    tm_del(&B.tw, &b->t_deadline);
-    tm_del(&B.tw, &b->t_rx);
-    tm_del(&B.tw, &b->t_tx);
+    loop_timer_stop(&bench.loop, &b->t_act);
+    loop_timer_stop(&bench.loop, &b->t_deadline);
+    loop_timer_stop(&bench.loop, &b->t_rx);
+    loop_timer_stop(&bench.loop, &b->t_tx);
     b->moving = false;
     b->wait = SW_NONE;
     set_state(b, s);
     if (!b->on_reap) {
         b->on_reap = true;
-        b->next_reap = B.reap_list;
-        B.reap_list = b;
+        b->next_reap = bench.reap_list;
+        bench.reap_list = b;
     }
 }
 
@@ -307,7 +298,7 @@ void bot_fail(bot *b, enum fail_kind kind, const char *fmt, ...)
     vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
     record_fail(b, kind, reason);
-    B.failed++;
+    bench.failed++;
     settle_initial(b);
     close_bot(b, BS_FAILED);
 }
@@ -318,15 +309,15 @@ void bot_leave(bot *b, bool rejoin)
     if (b->state == BS_PLAY && b->wbuf.len && !b->txq) {
         /* Best effort: what is queued (a last chat line) goes out first. */
         ssize_t n = send(b->fd, b->wbuf.data, b->wbuf.len, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (n > 0) B.tx_bytes += (uint64_t)n;
+        if (n > 0) bench.tx_bytes += (uint64_t)n;
     }
-    B.left++;
+    bench.left++;
     settle_initial(b);
     close_bot(b, BS_LEFT);
-    if (rejoin && !B.stopping) {
-        B.rejoins_pending++;
-        int64_t pause = (int64_t)(B.o.rejoin_pause * 1000.0);
-        tm_add(&B.tw, &b->t_act, B.now_ms + (pause > 1 ? pause : 1));
+    if (rejoin && !bench.stopping) {
+        bench.rejoins_pending++;
+        int64_t pause = (int64_t)(bench.o.rejoin_pause * 1000.0);
+        loop_timer_at(&bench.loop, &b->t_act, bench.loop.now_ms + (pause > 1 ? pause : 1));
     }
 }
 
@@ -355,9 +346,9 @@ static void reap(bot *b)
 
 void bot_reap_all(void)
 {
-    while (B.reap_list) {
-        bot *b = B.reap_list;
-        B.reap_list = b->next_reap;
+    while (bench.reap_list) {
+        bot *b = bench.reap_list;
+        bench.reap_list = b->next_reap;
         reap(b);
     }
 }
@@ -377,53 +368,55 @@ static void fail_errno(bot *b, int err, const char *what)
 
 buf_t *bot_pkt(int32_t id)
 {
-    buf_reset(&B.pkt);
-    wr_varint(&B.pkt, id);
-    return &B.pkt;
+    buf_reset(&bench.pkt);
+    wr_varint(&bench.pkt, id);
+    return &bench.pkt;
 }
 
 static void flush_add(bot *b)
 {
     if (b->on_flush) return;
     b->on_flush = true;
-    b->next_flush = B.flush_list;
-    B.flush_list = b;
+    b->next_flush = bench.flush_list;
+    bench.flush_list = b;
 }
 
 static void count_out(int st, const uint8_t *pkt, size_t plen, size_t wire)
 {
     int32_t id = 0;
     if (varint_decode(pkt, plen, &id) <= 0 || id < 0 || id > 255) id = 255;
-    B.tr.count[st][0][id]++;
-    B.tr.bytes[st][0][id] += wire;
+    bench.tr.count[st][0][id]++;
+    bench.tr.bytes[st][0][id] += wire;
 }
 
-static void arm_release(netq *q, tnode *t)
+static void arm_release(netq *q, loop_timer *t)
 {
     int64_t due = netq_next_due(q);
     if (due < 0) {
-        tm_del(&B.tw, t);
+        loop_timer_stop(&bench.loop, t);
         return;
     }
     int64_t due_ms = (due + 999) / 1000;
-    if (!tm_armed(t) || t->due != due_ms) tm_add(&B.tw, t, due_ms);
+    if (!loop_timer_armed(t) || t->due != due_ms) loop_timer_at(&bench.loop, t, due_ms);
 }
 
 static void send_state(bot *b, int st)
 {
     if (b->state == BS_LEFT || b->state == BS_FAILED) return;
-    if (B.pkt.failed) {
+    if (bench.pkt.failed) {
         bot_fail(b, FK_ERROR, "packet too large to build");
         return;
     }
     if (b->txq) {
-        buf_reset(&B.framed);
-        if (frame_encode(&B.framed, B.pkt.data, B.pkt.len, b->threshold, B.compressor) < 0) {
+        buf_reset(&bench.framed);
+        if (frame_encode(&bench.framed, bench.pkt.data, bench.pkt.len, b->threshold,
+                         bench.compressor) < 0) {
             bot_fail(b, FK_ERROR, "packet too large to frame");
             return;
         }
-        count_out(st, B.pkt.data, B.pkt.len, B.framed.len);
-        if (netq_push(b->txq, B.framed.data, B.framed.len, B.now_us, &B.np, &B.rng) < 0) {
+        count_out(st, bench.pkt.data, bench.pkt.len, bench.framed.len);
+        if (netq_push(b->txq, bench.framed.data, bench.framed.len, bench.loop.now_us, &bench.np,
+                      &bench.rng) < 0) {
             bot_fail(b, FK_ERROR, "emulated uplink queue over %u KiB (server not reading)",
                      NETQ_LIMIT >> 10);
             return;
@@ -432,12 +425,12 @@ static void send_state(bot *b, int st)
         return;
     }
     size_t before = b->wbuf.len;
-    if (frame_encode(&b->wbuf, B.pkt.data, B.pkt.len, b->threshold, B.compressor) < 0) {
+    if (frame_encode(&b->wbuf, bench.pkt.data, bench.pkt.len, b->threshold, bench.compressor) < 0) {
         bot_fail(b, FK_ERROR, "output queue over %u KiB (server not reading)",
                  BOT_OUTPUT_LIMIT >> 10);
         return;
     }
-    count_out(st, B.pkt.data, B.pkt.len, b->wbuf.len - before);
+    count_out(st, bench.pkt.data, bench.pkt.len, b->wbuf.len - before);
     flush_add(b);
 }
 
@@ -452,7 +445,7 @@ static void flush_bot(bot *b)
     while (b->wbuf.len > 0) {
         ssize_t n = send(b->fd, b->wbuf.data, b->wbuf.len, MSG_NOSIGNAL);
         if (n > 0) {
-            B.tx_bytes += (uint64_t)n;
+            bench.tx_bytes += (uint64_t)n;
             buf_consume(&b->wbuf, (size_t)n);
             continue;
         }
@@ -460,7 +453,7 @@ static void flush_bot(bot *b)
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             if (!b->want_write) {
                 b->want_write = true;
-                epoll_set(b, EPOLL_CTL_MOD);
+                watch_update(b);
             }
             return;
         }
@@ -469,28 +462,28 @@ static void flush_bot(bot *b)
     }
     if (b->want_write) {
         b->want_write = false;
-        epoll_set(b, EPOLL_CTL_MOD);
+        watch_update(b);
     }
     buf_shrink_if_idle(&b->wbuf, 2048);
 }
 
 void bot_flush_all(void)
 {
-    while (B.flush_list) {
-        bot *b = B.flush_list;
-        B.flush_list = b->next_flush;
+    while (bench.flush_list) {
+        bot *b = bench.flush_list;
+        bench.flush_list = b->next_flush;
         b->on_flush = false;
         if (b->fd >= 0 && b->state != BS_CONNECTING) flush_bot(b);
     }
 }
 
-static void on_tx_release(tnode *n)
+static void on_tx_release(loop_timer *n)
 {
     bot *b = container_of(n, bot, t_tx);
     if (!b->txq || b->fd < 0) return;
     const uint8_t *p;
     size_t len;
-    while ((p = netq_peek(b->txq, B.now_us, &len))) {
+    while ((p = netq_peek(b->txq, bench.loop.now_us, &len))) {
         buf_append(&b->wbuf, p, len);
         if (b->wbuf.failed) {
             bot_fail(b, FK_ERROR, "output queue over %u KiB (server not reading)",
@@ -508,11 +501,11 @@ static void on_tx_release(tnode *n)
 static void send_handshake(bot *b)
 {
     char host[64];
-    snprintf(host, sizeof host, "%s", B.o.host);
+    snprintf(host, sizeof host, "%s", bench.o.host);
     buf_t *p = bot_pkt(0x00);
     wr_varint(p, MC_PROTOCOL_VERSION);
     wr_cstring(p, host);
-    wr_u16(p, (uint16_t)B.o.port);
+    wr_u16(p, (uint16_t)bench.o.port);
     wr_varint(p, 2);
     send_state(b, PKTN_HANDSHAKE);
     p = bot_pkt(PKT_LOGIN_SB_LOGIN_START);
@@ -526,27 +519,28 @@ static void on_connected(bot *b)
 {
     phase_mark(b, PH_CONNECT);
     set_state(b, BS_LOGIN);
-    epoll_set(b, EPOLL_CTL_MOD);
+    watch_update(b);
     if (b->state != BS_LOGIN) return;
     send_handshake(b);
-    tm_add(&B.tw, &b->t_deadline, b->t0_us / 1000 + (int64_t)(B.o.join_timeout * 1000.0));
+    loop_timer_at(&bench.loop, &b->t_deadline,
+                  b->t0_us / 1000 + (int64_t)(bench.o.join_timeout * 1000.0));
 }
 
 void bot_start(bot *b)
 {
     if (b->on_reap) bot_reap_all(); /* never the case from the join pump; be safe */
-    if (!b->initial_done && b->sessions == 0) B.started_initial++;
+    if (!b->initial_done && b->sessions == 0) bench.started_initial++;
     b->sessions++;
-    B.sessions++;
+    bench.sessions++;
     b->phases = 0;
-    b->t0_us = B.now_us;
-    b->last_rx_ms = B.now_ms;
+    b->t0_us = bench.loop.now_us;
+    b->last_rx_ms = bench.loop.now_ms;
     b->threshold = -1;
     b->have_pos = false;
     b->ever_joined = false;
     b->rx_paused = false;
     b->want_write = false;
-    b->cold = false;
+    loop_watch_set_batched(&bench.loop, &b->watch, false); /* closed: only the flag */
     b->moving = false;
     b->wait = SW_NONE;
     b->seq = 0;
@@ -556,7 +550,7 @@ void bot_start(bot *b)
     buf_reset(&b->rbuf);
     buf_reset(&b->wbuf);
     chunkset_free(&b->chunks);
-    if (B.netem) {
+    if (bench.netem) {
         b->rxq = malloc(sizeof *b->rxq);
         b->txq = malloc(sizeof *b->txq);
         if (!b->rxq || !b->txq) {
@@ -569,7 +563,7 @@ void bot_start(bot *b)
         }
     }
     set_state(b, BS_CONNECTING);
-    b->fd = socket(((struct sockaddr *)B.addr)->sa_family,
+    b->fd = socket(((struct sockaddr *)bench.addr)->sa_family,
                    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (b->fd < 0) {
         fail_errno(b, errno, "socket");
@@ -577,38 +571,41 @@ void bot_start(bot *b)
     }
     int one = 1;
     setsockopt(b->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    tm_add(&B.tw, &b->t_deadline, B.now_ms + (int64_t)(B.o.connect_timeout * 1000.0));
-    int r = connect(b->fd, (struct sockaddr *)B.addr, B.addr_len);
+    loop_timer_at(&bench.loop, &b->t_deadline,
+                  bench.loop.now_ms + (int64_t)(bench.o.connect_timeout * 1000.0));
+    int r = connect(b->fd, (struct sockaddr *)bench.addr, bench.addr_len);
     if (r < 0 && errno != EINPROGRESS) {
         fail_errno(b, errno, "connect");
         return;
     }
-    epoll_set(b, EPOLL_CTL_ADD);
+    watch_update(b);
     if (r == 0 && b->state == BS_CONNECTING) on_connected(b);
 }
 
-static void on_deadline(tnode *n)
+static void on_deadline(loop_timer *n)
 {
     bot *b = container_of(n, bot, t_deadline);
     switch (b->state) {
     case BS_CONNECTING:
-        bot_fail(b, FK_TIMEOUT, "connect timed out after %g s", B.o.connect_timeout);
+        bot_fail(b, FK_TIMEOUT, "connect timed out after %g s", bench.o.connect_timeout);
         return;
     case BS_LOGIN:
-        bot_fail(b, FK_TIMEOUT, "login timed out after %g s (no Login Success)", B.o.join_timeout);
+        bot_fail(b, FK_TIMEOUT, "login timed out after %g s (no Login Success)",
+                 bench.o.join_timeout);
         return;
     case BS_PLAY:
         if (!b->ever_joined) {
-            bot_fail(b, FK_TIMEOUT, "join timed out after %g s (%s)", B.o.join_timeout,
+            bot_fail(b, FK_TIMEOUT, "join timed out after %g s (%s)", bench.o.join_timeout,
                      !b->have_pos ? "no Synchronize Player Position"
                                   : "no chunk at the bot's position");
             return;
         }
-        if (B.now_ms - b->last_rx_ms >= (int64_t)(B.o.silence_timeout * 1000.0)) {
-            bot_fail(b, FK_TIMEOUT, "server silent for %g s", B.o.silence_timeout);
+        if (bench.loop.now_ms - b->last_rx_ms >= (int64_t)(bench.o.silence_timeout * 1000.0)) {
+            bot_fail(b, FK_TIMEOUT, "server silent for %g s", bench.o.silence_timeout);
             return;
         }
-        tm_add(&B.tw, &b->t_deadline, b->last_rx_ms + (int64_t)(B.o.silence_timeout * 1000.0));
+        loop_timer_at(&bench.loop, &b->t_deadline,
+                      b->last_rx_ms + (int64_t)(bench.o.silence_timeout * 1000.0));
         return;
     default: return;
     }
@@ -622,14 +619,14 @@ static void maybe_joined(bot *b)
     if (!bot_chunk_loaded(b, (int32_t)floor(b->x / 16.0), (int32_t)floor(b->z / 16.0))) return;
     phase_mark(b, PH_OWN_CHUNK);
     b->ever_joined = true;
-    B.joined++;
-    if (b->sessions == 1) B.joined_initial++;
+    bench.joined++;
+    if (b->sessions == 1) bench.joined_initial++;
     settle_initial(b);
-    tm_add(&B.tw, &b->t_deadline, B.now_ms + (int64_t)(B.o.silence_timeout * 1000.0));
-    if (B.o.read_interval_ms > 0 && b->fd >= 0) { /* invariant 4 of mcbench.h */
-        epoll_ctl(B.epfd, EPOLL_CTL_DEL, b->fd, NULL);
-        b->cold = true;
-        epoll_set(b, EPOLL_CTL_ADD);
+    loop_timer_at(&bench.loop, &b->t_deadline,
+                  bench.loop.now_ms + (int64_t)(bench.o.silence_timeout * 1000.0));
+    if (bench.batch_ms > 0 && b->fd >= 0) { /* invariant 4 of mcbench.h */
+        int rc = loop_watch_set_batched(&bench.loop, &b->watch, true);
+        if (rc < 0) bot_fail(b, FK_ERROR, "epoll_ctl: %s", strerror(-rc));
     }
     behave_joined(b);
 }
@@ -702,7 +699,7 @@ static void send_settings(bot *b)
 {
     buf_t *p = bot_pkt(PKT_PLAY_SB_SETTINGS);
     wr_cstring(p, "en_us");
-    wr_u8(p, (uint8_t)B.o.view_distance);
+    wr_u8(p, (uint8_t)bench.o.view_distance);
     wr_varint(p, 0);   /* chat: full */
     wr_bool(p, true);  /* chat colours */
     wr_u8(p, 0x7f);    /* skin parts */
@@ -721,19 +718,28 @@ static void on_keep_alive(bot *b, int64_t id)
     buf_t *p = bot_pkt(PKT_PLAY_SB_KEEP_ALIVE);
     wr_i64(p, id);
     bot_send(b);
-    B.keepalive_rx++;
-    B.keepalive_tx++;
-    if (b->last_keepalive_ms) hist_add(&B.ka_interval, (uint64_t)(B.now_ms - b->last_keepalive_ms));
-    b->last_keepalive_ms = B.now_ms;
+    bench.keepalive_rx++;
+    bench.keepalive_tx++;
+    if (b->last_keepalive_ms)
+        hist_add(&bench.ka_interval, (uint64_t)(bench.loop.now_ms - b->last_keepalive_ms));
+    b->last_keepalive_ms = bench.loop.now_ms;
     /* Vanilla and mcserv use their wall clock (ms) as the id: then now - id
      * is the server-to-bot delay including the server's own queueing. */
     int64_t age = clock_wall_ms() - id;
     if (age >= -1000 && age < 600000) {
-        hist_add(&B.ka_age, age > 0 ? (uint64_t)age * 1000u : 0);
-        B.ka_age_ok++;
+        hist_add(&bench.ka_age, age > 0 ? (uint64_t)age * 1000u : 0);
+        bench.ka_age_ok++;
     } else {
-        B.ka_age_bad++;
+        bench.ka_age_bad++;
     }
+}
+
+/* Ping -> Pong with the same id, as a client answers the server's probe. */
+static void on_ping(bot *b, int32_t id)
+{
+    buf_t *p = bot_pkt(PKT_PLAY_SB_PONG);
+    wr_i32(p, id);
+    bot_send(b);
 }
 
 static void on_position(bot *b, rd_t *r)
@@ -757,7 +763,7 @@ static void on_position(bot *b, rd_t *r)
     b->z = z;
     b->yaw = yaw;
     b->pitch = pitch;
-    B.teleports++;
+    bench.teleports++;
     buf_t *p = bot_pkt(PKT_PLAY_SB_TELEPORT_CONFIRM);
     wr_varint(p, tp);
     bot_send(b);
@@ -794,7 +800,7 @@ static void play_packet(bot *b, int32_t id, rd_t *r)
         if (r->err) break;
         chunkset_add(&b->chunks, chunk_key(cx, cz));
         b->chunks_rx++;
-        B.chunks_rx++;
+        bench.chunks_rx++;
         phase_mark(b, PH_FIRST_CHUNK);
         if (!b->ever_joined)
             maybe_joined(b);
@@ -806,7 +812,7 @@ static void play_packet(bot *b, int32_t id, rd_t *r)
         int32_t cx = rd_i32(r), cz = rd_i32(r);
         if (r->err) break;
         chunkset_del(&b->chunks, chunk_key(cx, cz));
-        B.unloads_rx++;
+        bench.unloads_rx++;
         break;
     }
     case PKT_PLAY_CB_LOGIN: {
@@ -831,10 +837,7 @@ static void play_packet(bot *b, int32_t id, rd_t *r)
     }
     case PKT_PLAY_CB_PING: {
         int32_t pid = rd_i32(r);
-        if (r->err) break;
-        buf_t *p = bot_pkt(PKT_PLAY_SB_PONG);
-        wr_i32(p, pid);
-        bot_send(b);
+        if (!r->err) on_ping(b, pid);
         break;
     }
     case PKT_PLAY_CB_RESOURCE_PACK_SEND: {
@@ -848,13 +851,13 @@ static void play_packet(bot *b, int32_t id, rd_t *r)
     }
     case PKT_PLAY_CB_SYSTEM_CHAT:
     case PKT_PLAY_CB_PROFILELESS_CHAT:
-        B.chat_rx++;
+        bench.chat_rx++;
         if (b->wait != SW_CHAT) break; /* only counted: no need to decode it */
         s = rd_string(r, 262144, &len);
         if (!r->err) on_chat_text(b, s, len);
         break;
     case PKT_PLAY_CB_PLAYER_CHAT: {
-        B.chat_rx++;
+        bench.chat_rx++;
         if (b->wait != SW_CHAT) break;
         rd_uuid(r);
         rd_varint(r);
@@ -927,7 +930,7 @@ static long decode_frame(const bot *b, const uint8_t *in, size_t len, struct fra
     static uint8_t head[HEAD_BYTES];
     *f = (struct frame_view){0};
     struct frame_body fb;
-    long consumed = frame_split(in, len, &B.lim, b->threshold, &fb);
+    long consumed = frame_split(in, len, &bench.lim, b->threshold, &fb);
     if (consumed <= 0) return consumed;
     if (fb.data_length == 0) {
         f->pkt = fb.data;
@@ -939,8 +942,8 @@ static long decode_frame(const bot *b, const uint8_t *in, size_t len, struct fra
     int32_t dlen = (int32_t)fb.data_length;
     if (dlen <= HEAD_BYTES) {
         size_t actual = 0;
-        if (libdeflate_zlib_decompress(B.decompressor, body, blen, head, (size_t)dlen, &actual) !=
-                LIBDEFLATE_SUCCESS ||
+        if (libdeflate_zlib_decompress(bench.decompressor, body, blen, head, (size_t)dlen,
+                                       &actual) != LIBDEFLATE_SUCCESS ||
             actual != (size_t)dlen)
             return FRAME_E_INFLATE;
         f->pkt = head;
@@ -957,18 +960,18 @@ static long decode_frame(const bot *b, const uint8_t *in, size_t len, struct fra
     return consumed;
 }
 
-/* Inflates the whole of a partial frame into B.scratch; 0 or an enum frame_error. */
+/* Inflates the whole of a partial frame into bench.scratch; 0 or an enum frame_error. */
 static int inflate_full(struct frame_view *f)
 {
-    buf_reset(&B.scratch);
-    uint8_t *dst = buf_reserve(&B.scratch, f->dlen);
+    buf_reset(&bench.scratch);
+    uint8_t *dst = buf_reserve(&bench.scratch, f->dlen);
     if (!dst) return FRAME_E_NOMEM;
     size_t actual = 0;
-    if (libdeflate_zlib_decompress(B.decompressor, f->z, f->zlen, dst, f->dlen, &actual) !=
+    if (libdeflate_zlib_decompress(bench.decompressor, f->z, f->zlen, dst, f->dlen, &actual) !=
             LIBDEFLATE_SUCCESS ||
         actual != f->dlen)
         return FRAME_E_INFLATE;
-    B.scratch.len = actual;
+    bench.scratch.len = actual;
     f->pkt = dst;
     f->len = actual;
     f->partial = false;
@@ -998,8 +1001,8 @@ static void handle_packet(bot *b, struct frame_view *f, size_t wire)
     }
     bool login = b->state == BS_LOGIN;
     int st = login ? PKTN_LOGIN : PKTN_PLAY;
-    B.tr.count[st][1][id]++;
-    B.tr.bytes[st][1][id] += wire;
+    bench.tr.count[st][1][id]++;
+    bench.tr.bytes[st][1][id] += wire;
     if (f->partial && needs_whole(b, id)) {
         int e = inflate_full(f);
         if (e < 0) {
@@ -1067,16 +1070,16 @@ static void set_rx_paused(bot *b, bool on)
 {
     if (b->rx_paused == on) return;
     b->rx_paused = on;
-    epoll_set(b, EPOLL_CTL_MOD);
+    watch_update(b);
 }
 
-static void on_rx_release(tnode *n)
+static void on_rx_release(loop_timer *n)
 {
     bot *b = container_of(n, bot, t_rx);
     if (!b->rxq || closed(b)) return;
     const uint8_t *p;
     size_t len;
-    while ((p = netq_peek(b->rxq, B.now_us, &len))) {
+    while ((p = netq_peek(b->rxq, bench.loop.now_us, &len))) {
         input(b, p, len);
         if (closed(b)) return;
         netq_pop(b->rxq);
@@ -1089,20 +1092,21 @@ static void do_read(bot *b)
 {
     size_t total = 0;
     while (total < READ_BUDGET && !closed(b) && !b->rx_paused) {
-        ssize_t n = recv(b->fd, B.rdbuf, READ_CHUNK, 0);
+        ssize_t n = recv(b->fd, bench.rdbuf, READ_CHUNK, 0);
         if (n > 0) {
             total += (size_t)n;
-            B.rx_bytes += (uint64_t)n;
-            b->last_rx_ms = B.now_ms;
+            bench.rx_bytes += (uint64_t)n;
+            b->last_rx_ms = bench.loop.now_ms;
             if (b->rxq) {
-                if (netq_push(b->rxq, B.rdbuf, (size_t)n, B.now_us, &B.np, &B.rng) < 0) {
+                if (netq_push(b->rxq, bench.rdbuf, (size_t)n, bench.loop.now_us, &bench.np,
+                              &bench.rng) < 0) {
                     bot_fail(b, FK_ERROR, "emulated downlink queue overflow");
                     return;
                 }
                 arm_release(b->rxq, &b->t_rx);
                 if (netq_full(b->rxq)) set_rx_paused(b, true);
             } else {
-                input(b, B.rdbuf, (size_t)n);
+                input(b, bench.rdbuf, (size_t)n);
             }
             if ((size_t)n < READ_CHUNK) return; /* most likely drained; epoll says if not */
             continue;
@@ -1121,9 +1125,10 @@ static void do_read(bot *b)
     }
 }
 
-void bot_on_event(bot *b, uint32_t events)
+static void on_event(loop_watch *w, uint32_t events)
 {
-    if (closed(b) || b->fd < 0) return; /* closed earlier in this batch */
+    bot *b = container_of(w, bot, watch);
+    if (closed(b) || b->fd < 0) return; /* the loop drops events of closed bots; be safe */
     if (b->state == BS_CONNECTING) {
         int err = 0;
         socklen_t el = sizeof err;

@@ -1,15 +1,22 @@
 /*
  * main.c — mcbench's command line, setup, event loop and exit status.
  *
- * Loop pass:
- *   1. read the clock once (B.now_us / B.now_ms)
- *   2. start the joins the rate limiter allows (token bucket, --rate per s)
- *   3. fire due timers (movement, chat, deadlines, emulated link releases)
- *   4. flush output, reap closed bots, check the end conditions
- *   5. epoll_wait on the "hot" set (bots still joining) until the next
- *      timer / join / progress tick / cold poll
- *   6. handle those events; every --read-interval ms also drain the "cold"
- *      set (joined bots) with a zero-timeout epoll_wait; flush and reap again
+ * mcbench runs on the shared event loop (core/loop.h; its pass is listed
+ * there). What it puts on it:
+ *   - every bot's socket as a loop watch: in the main set while the bot
+ *     joins (read the moment data arrives), in the batched set once joined
+ *     (polled every --read-interval ms, loop_set_batch_interval)
+ *   - every bot timer (movement, chat, deadlines, emulated link releases)
+ *     and the join rate limiter (token bucket, --rate per s: t_join fires
+ *     when the bucket next holds a token) as loop timers
+ *   - three before-sleep hooks, in this order: flush output and reap closed
+ *     bots; check the end conditions (loop_stop when the run is over);
+ *     print the progress line once a second (t_progress wakes the loop)
+ *   - the clock: bench.loop.now_us / now_ms, read twice per pass (the
+ *     loop's clock_before_timers): after the wait, for the sockets' events,
+ *     and before the timers, so that a join started by the rate limiter is
+ *     timed from its connect call and timers are not late by the time the
+ *     events took (one read per pass would add that to every join latency)
  *
  * Run phases: JOINING until every bot's first session joined or failed,
  * then HOLDING for --duration seconds, then every bot leaves and the report
@@ -35,15 +42,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include "bench/mcbench.h"
-#include "core/clock.h"
 #include "data/version.h"
 
-struct bench B;
+struct bench bench;
 
 static volatile sig_atomic_t got_signal;
 
@@ -127,6 +132,14 @@ static int parse_long(const char *s, long lo, long hi, long *out, const char *op
     return 0;
 }
 
+static int parse_int(const char *s, int lo, int hi, int *out, const char *opt)
+{
+    long v;
+    if (parse_long(s, lo, hi, &v, opt) < 0) return -1;
+    *out = (int)v;
+    return 0;
+}
+
 enum {
     O_HOST = 256,
     O_PORT,
@@ -197,7 +210,7 @@ static int parse_args(int argc, char **argv)
         {"self-test", no_argument, 0, O_SELFTEST},
         {0, 0, 0, 0},
     };
-    struct opts *o = &B.o;
+    struct opts *o = &bench.o;
     *o = (struct opts){
         .host = "127.0.0.1",
         .port = 25565,
@@ -229,14 +242,8 @@ static int parse_args(int argc, char **argv)
         int rc = 0;
         switch (c) {
         case O_HOST: o->host = optarg; break;
-        case O_PORT:
-            rc = parse_long(optarg, 1, 65535, &l, "--port");
-            o->port = (int)l;
-            break;
-        case O_BOTS:
-            rc = parse_long(optarg, 1, 1000000, &l, "--bots");
-            o->bots = (int)l;
-            break;
+        case O_PORT: rc = parse_int(optarg, 1, 65535, &o->port, "--port"); break;
+        case O_BOTS: rc = parse_int(optarg, 1, 1000000, &o->bots, "--bots"); break;
         case O_RATE: rc = parse_double(optarg, 0.001, 1e6, &o->rate, "--rate"); break;
         case O_DURATION: rc = parse_double(optarg, 0, 1e7, &o->duration, "--duration"); break;
         case O_SCENARIO:
@@ -258,10 +265,7 @@ static int parse_args(int argc, char **argv)
             }
             break;
         case O_SCRIPT: o->script = optarg; break;
-        case O_VIEW:
-            rc = parse_long(optarg, 2, 32, &l, "--view-distance");
-            o->view_distance = (int)l;
-            break;
+        case O_VIEW: rc = parse_int(optarg, 2, 32, &o->view_distance, "--view-distance"); break;
         case O_JSON: o->json = optarg; break;
         case O_QUIET: o->quiet = true; break;
         case O_MAXFAIL:
@@ -296,10 +300,7 @@ static int parse_args(int argc, char **argv)
             o->seed = (uint64_t)l;
             break;
         case O_PREFIX: o->prefix = optarg; break;
-        case O_FIRST:
-            rc = parse_long(optarg, 0, 99999999, &l, "--first-index");
-            o->first_index = (int)l;
-            break;
+        case O_FIRST: rc = parse_int(optarg, 0, 99999999, &o->first_index, "--first-index"); break;
         case 'h':
         case O_HELP: usage(stdout); exit(0);
         case O_SELFTEST: exit(selftest_run() ? 1 : 0);
@@ -359,10 +360,10 @@ static void raise_nofile(void)
         setrlimit(RLIMIT_NOFILE, &rl);
     }
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-        (rlim_t)B.o.bots + 32 > rl.rlim_cur && !B.o.quiet)
+        (rlim_t)bench.o.bots + 32 > rl.rlim_cur && !bench.o.quiet)
         fprintf(stderr,
                 "mcbench: warning: %d bots but only %llu file descriptors; the rest will fail\n",
-                B.o.bots, (unsigned long long)rl.rlim_cur);
+                bench.o.bots, (unsigned long long)rl.rlim_cur);
 }
 
 static int resolve(void)
@@ -371,142 +372,158 @@ static int resolve(void)
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_family = AF_UNSPEC;
     char port[16];
-    snprintf(port, sizeof port, "%d", B.o.port);
-    int rc = getaddrinfo(B.o.host, port, &hints, &res);
+    snprintf(port, sizeof port, "%d", bench.o.port);
+    int rc = getaddrinfo(bench.o.host, port, &hints, &res);
     if (rc || !res) {
-        fprintf(stderr, "mcbench: cannot resolve %s: %s\n", B.o.host, gai_strerror(rc));
+        fprintf(stderr, "mcbench: cannot resolve %s: %s\n", bench.o.host, gai_strerror(rc));
         return -1;
     }
-    B.addr = calloc(1, sizeof *B.addr);
-    if (!B.addr) {
+    bench.addr = calloc(1, sizeof *bench.addr);
+    if (!bench.addr) {
         freeaddrinfo(res);
         return -1;
     }
-    memcpy(B.addr, res->ai_addr, res->ai_addrlen);
-    B.addr_len = (unsigned)res->ai_addrlen;
+    memcpy(bench.addr, res->ai_addr, res->ai_addrlen);
+    bench.addr_len = (unsigned)res->ai_addrlen;
     freeaddrinfo(res);
     return 0;
 }
 
-static void update_now(void)
-{
-    B.now_us = clock_ns() / 1000;
-    B.now_ms = B.now_us / 1000;
-}
-
 static void stop(const char *why)
 {
-    if (B.stopping) return;
-    B.stopping = true;
-    B.stop_reason = why;
+    if (bench.stopping) return;
+    bench.stopping = true;
+    bench.stop_reason = why;
+    loop_stop(&bench.loop);
+}
+
+/* ------------------------------------------------------------------ joins */
+
+void bench_enqueue_join(bot *b)
+{
+    list_push_back(&bench.join_queue, &b->join_link);
+    /* Pumped in the next pass unless the rate limiter's timer is already
+     * waiting for a token. */
+    if (!loop_timer_armed(&bench.t_join))
+        loop_timer_at(&bench.loop, &bench.t_join, bench.loop.now_ms);
 }
 
 /* Token bucket: `rate` joins per second, bursts of at most 50 ms worth. */
 static void joins_pump(void)
 {
-    double burst = B.o.rate / 20.0 < 1.0 ? 1.0 : B.o.rate / 20.0;
-    B.join_tokens += (double)(B.now_us - B.join_tokens_at_us) * B.o.rate / 1e6;
-    B.join_tokens_at_us = B.now_us;
-    if (B.join_tokens > burst) B.join_tokens = burst;
-    while (B.join_head && B.join_tokens >= 1.0 && !B.stopping) {
-        bot *b = B.join_head;
-        B.join_head = b->next_join;
-        if (!B.join_head) B.join_tail = NULL;
-        B.join_tokens -= 1.0;
+    double burst = bench.o.rate / 20.0 < 1.0 ? 1.0 : bench.o.rate / 20.0;
+    bench.join_tokens += (double)(bench.loop.now_us - bench.join_tokens_at_us) * bench.o.rate / 1e6;
+    bench.join_tokens_at_us = bench.loop.now_us;
+    if (bench.join_tokens > burst) bench.join_tokens = burst;
+    while (!list_empty(&bench.join_queue) && bench.join_tokens >= 1.0 && !bench.stopping) {
+        bot *b = list_entry(bench.join_queue.next, bot, join_link);
+        list_remove(&b->join_link);
+        bench.join_tokens -= 1.0;
         bot_start(b);
     }
 }
 
+/* Milliseconds until the bucket holds a whole token again. */
 static int join_wait_ms(void)
 {
-    if (!B.join_head) return 1000;
-    double need = 1.0 - B.join_tokens;
+    double need = 1.0 - bench.join_tokens;
     if (need <= 0) return 0;
-    double ms = need / B.o.rate * 1000.0;
+    double ms = need / bench.o.rate * 1000.0;
     return ms < 1 ? 1 : ms > 1000 ? 1000 : (int)ceil(ms);
 }
+
+static void on_join_timer(loop_timer *t)
+{
+    joins_pump();
+    if (!list_empty(&bench.join_queue) && !bench.stopping)
+        loop_timer_after(&bench.loop, t, join_wait_ms());
+}
+
+/* ------------------------------------------------------------------ hooks */
 
 static void check_end(void)
 {
     if (got_signal) stop("interrupted by a signal");
-    if (B.now_us - B.start_us >= (int64_t)(B.o.max_time * 1e6)) stop("--max-time reached");
-    if (!B.hold_start_ms && B.settled_initial >= B.o.bots) B.hold_start_ms = B.now_ms;
-    if (B.hold_start_ms && B.now_ms - B.hold_start_ms >= (int64_t)(B.o.duration * 1000.0))
+    if (bench.loop.now_us - bench.start_us >= (int64_t)(bench.o.max_time * 1e6))
+        stop("--max-time reached");
+    if (!bench.hold_start_ms && bench.settled_initial >= bench.o.bots)
+        bench.hold_start_ms = bench.loop.now_ms;
+    if (bench.hold_start_ms &&
+        bench.loop.now_ms - bench.hold_start_ms >= (int64_t)(bench.o.duration * 1000.0))
         stop("duration over");
-    if (B.started_initial >= B.o.bots && !B.join_head && B.rejoins_pending == 0 &&
-        B.connecting + B.in_login + B.in_play == 0)
+    if (bench.started_initial >= bench.o.bots && list_empty(&bench.join_queue) &&
+        bench.rejoins_pending == 0 && bench.connecting + bench.in_login + bench.in_play == 0)
         stop("no bot left running");
 }
 
-static void end_pass(void)
+/* Before-sleep hooks, run in this order every pass. */
+enum { HOOK_FLUSH_REAP, HOOK_END_CHECK, HOOK_PROGRESS };
+
+static void flush_and_reap(void *arg)
 {
+    (void)arg;
     bot_flush_all();
     bot_reap_all();
 }
 
+static void on_end_check(void *arg)
+{
+    (void)arg;
+    check_end();
+}
+
+/* After the end checks: no progress line in the pass that ends the run. */
+static void on_progress(void *arg)
+{
+    (void)arg;
+    if (bench.stopping || bench.loop.now_ms < bench.next_progress_ms) return;
+    report_progress(false);
+    bench.next_progress_ms += 1000;
+    if (bench.next_progress_ms <= bench.loop.now_ms)
+        bench.next_progress_ms = bench.loop.now_ms + 1000;
+    loop_timer_at(&bench.loop, &bench.t_progress, bench.next_progress_ms);
+}
+
+/* Only wakes the loop: the progress hook prints, after the end checks. */
+static void on_progress_due(loop_timer *t)
+{
+    (void)t;
+}
+
 static int run(void)
 {
-    struct epoll_event evs[512];
-    update_now();
-    B.start_us = B.now_us;
-    B.join_tokens_at_us = B.now_us;
-    B.join_tokens = 1.0;
-    B.next_progress_ms = B.now_ms + 1000;
-    B.next_cold_ms = B.now_ms;
-    B.prog_cpu = self_cpu_seconds();
-    tw_init(&B.tw, B.now_ms);
-    for (int i = 0; i < B.o.bots; i++) bot_enqueue_join(&B.bots[i]);
-    for (;;) {
-        update_now();
-        joins_pump();
-        tw_run(&B.tw, B.now_ms);
-        end_pass();
-        check_end();
-        if (B.stopping) break;
-        if (B.now_ms >= B.next_progress_ms) {
-            report_progress(false);
-            B.next_progress_ms += 1000;
-            if (B.next_progress_ms <= B.now_ms) B.next_progress_ms = B.now_ms + 1000;
-        }
-        int timeout = tw_timeout(&B.tw, B.now_ms, 100);
-        int jw = join_wait_ms();
-        if (jw < timeout) timeout = jw;
-        int64_t pw = B.next_progress_ms - B.now_ms;
-        if (pw < timeout) timeout = pw > 0 ? (int)pw : 0;
-        if (B.o.read_interval_ms > 0) {
-            int64_t cw = B.next_cold_ms - B.now_ms;
-            if (cw < timeout) timeout = cw > 0 ? (int)cw : 0;
-        }
-        int n = epoll_wait(B.epfd, evs, (int)(sizeof evs / sizeof evs[0]), timeout);
-        if (n < 0 && errno != EINTR) {
-            perror("epoll_wait");
-            stop("epoll_wait failed");
-            break;
-        }
-        update_now();
-        for (int i = 0; i < n; i++) bot_on_event(evs[i].data.ptr, evs[i].events);
-        if (B.o.read_interval_ms > 0 && B.now_ms >= B.next_cold_ms) {
-            /* Drain the joined bots: every ready one, in bounded batches. */
-            for (int round = 0; round < 64; round++) {
-                int m = epoll_wait(B.epfd_cold, evs, (int)(sizeof evs / sizeof evs[0]), 0);
-                for (int i = 0; i < m; i++) bot_on_event(evs[i].data.ptr, evs[i].events);
-                if (m < (int)(sizeof evs / sizeof evs[0])) break;
-            }
-            B.next_cold_ms += (int64_t)B.o.read_interval_ms;
-            if (B.next_cold_ms <= B.now_ms)
-                B.next_cold_ms = B.now_ms + (int64_t)B.o.read_interval_ms;
-        }
-        end_pass();
+    loop *l = &bench.loop;
+    l->clock_before_timers = true; /* mcbench's clock: see the file comment */
+    loop_update_clock(l);
+    bench.start_us = l->now_us;
+    bench.join_tokens_at_us = l->now_us;
+    bench.join_tokens = 1.0;
+    bench.next_progress_ms = l->now_ms + 1000;
+    bench.prog_cpu = self_cpu_seconds();
+    loop_set_batch_interval(l, bench.batch_ms);
+    loop_timer_init(&bench.t_join, on_join_timer);
+    loop_timer_init(&bench.t_progress, on_progress_due);
+    loop_timer_at(l, &bench.t_progress, bench.next_progress_ms);
+    if (loop_hook_add(l, HOOK_FLUSH_REAP, flush_and_reap, NULL) < 0 ||
+        loop_hook_add(l, HOOK_END_CHECK, on_end_check, NULL) < 0 ||
+        loop_hook_add(l, HOOK_PROGRESS, on_progress, NULL) < 0)
+        return -1;
+    for (int i = 0; i < bench.o.bots; i++) bench_enqueue_join(&bench.bots[i]);
+    int rc = loop_run(l);
+    if (rc < 0) {
+        errno = -rc;
+        perror("epoll_wait");
+        stop("epoll_wait failed");
     }
     /* Everyone still here leaves: not a failure, and not counted as "left". */
-    B.active_at_end = B.in_play;
-    B.connecting_at_end = B.connecting;
-    B.in_login_at_end = B.in_login;
-    uint64_t left = B.left;
-    for (int i = 0; i < B.o.bots; i++) bot_leave(&B.bots[i], false);
-    B.left = left;
-    end_pass();
-    update_now();
+    bench.active_at_end = bench.in_play;
+    bench.connecting_at_end = bench.connecting;
+    bench.in_login_at_end = bench.in_login;
+    uint64_t left = bench.left;
+    for (int i = 0; i < bench.o.bots; i++) bot_leave(&bench.bots[i], false);
+    bench.left = left;
+    flush_and_reap(NULL);
+    loop_update_clock(l);
     return 0;
 }
 
@@ -521,57 +538,60 @@ int main(int argc, char **argv)
     raise_nofile();
     if (resolve() < 0) return 2;
 
-    B.np.latency_us = (int64_t)(B.o.latency_ms * 1000.0);
-    B.np.jitter_us = (int64_t)(B.o.jitter_ms * 1000.0);
-    B.np.rate_bytes_per_us = B.o.bandwidth_kBps * 1000.0 / 1e6;
-    B.netem = B.o.latency_ms > 0 || B.o.jitter_ms > 0 || B.o.bandwidth_kBps > 0;
-    B.rng = B.o.seed * 0x2545f4914f6cdd1dull + 1;
-    B.lim.max_frame = FRAME_MAX_LENGTH;
-    B.lim.max_packet = FRAME_MAX_PACKET;
-    buf_init(&B.scratch, FRAME_MAX_PACKET);
-    buf_init(&B.pkt, 64u << 10);
-    buf_init(&B.framed, 128u << 10);
-    B.rdbuf = malloc(READ_CHUNK);
-    B.compressor = libdeflate_alloc_compressor(1);
-    B.decompressor = libdeflate_alloc_decompressor();
-    B.bots = calloc((size_t)B.o.bots, sizeof *B.bots);
-    B.fail_list = calloc(FAIL_LIST_MAX, sizeof *B.fail_list);
-    B.epfd = epoll_create1(EPOLL_CLOEXEC);
-    B.epfd_cold = epoll_create1(EPOLL_CLOEXEC);
-    if (!B.rdbuf || !B.compressor || !B.decompressor || !B.bots || !B.fail_list || B.epfd < 0 ||
-        B.epfd_cold < 0) {
+    bench.np.latency_us = (int64_t)(bench.o.latency_ms * 1000.0);
+    bench.np.jitter_us = (int64_t)(bench.o.jitter_ms * 1000.0);
+    bench.np.rate_bytes_per_us = bench.o.bandwidth_kBps * 1000.0 / 1e6;
+    bench.netem = bench.o.latency_ms > 0 || bench.o.jitter_ms > 0 || bench.o.bandwidth_kBps > 0;
+    bench.rng = bench.o.seed * 0x2545f4914f6cdd1dull + 1;
+    bench.lim.max_frame = FRAME_MAX_LENGTH;
+    bench.lim.max_packet = FRAME_MAX_PACKET;
+    buf_init(&bench.scratch, FRAME_MAX_PACKET);
+    buf_init(&bench.pkt, 64u << 10);
+    buf_init(&bench.framed, 128u << 10);
+    bench.rdbuf = malloc(READ_CHUNK);
+    bench.compressor = libdeflate_alloc_compressor(1);
+    bench.decompressor = libdeflate_alloc_decompressor();
+    bench.bots = calloc((size_t)bench.o.bots, sizeof *bench.bots);
+    bench.fail_list = calloc(FAIL_LIST_MAX, sizeof *bench.fail_list);
+    list_init(&bench.join_queue);
+    bench.batch_ms = (int)bench.o.read_interval_ms;
+    if (!bench.rdbuf || !bench.compressor || !bench.decompressor || !bench.bots ||
+        !bench.fail_list || loop_init(&bench.loop) < 0) {
         fprintf(stderr, "mcbench: setup failed (out of memory or descriptors)\n");
         return 2;
     }
-    for (int p = 0; p < PH_COUNT; p++) hist_init(&B.phase[p]);
-    hist_init(&B.ka_interval);
-    hist_init(&B.ka_age);
-    hist_init(&B.chunk_wait);
-    for (int i = 0; i < B.o.bots; i++) bot_setup(&B.bots[i], i);
-    if (B.o.script && script_load(B.o.script) < 0) return 2;
+    for (int p = 0; p < PH_COUNT; p++) hist_init(&bench.phase[p]);
+    hist_init(&bench.ka_interval);
+    hist_init(&bench.ka_age);
+    hist_init(&bench.chunk_wait);
+    for (int i = 0; i < bench.o.bots; i++) bot_setup(&bench.bots[i], i);
+    if (bench.o.script && script_load(bench.o.script) < 0) return 2;
 
-    if (!B.o.quiet)
-        fprintf(stderr, "mcbench: %d bots, scenario %s, %s:%d, rate %g/s, hold %g s\n", B.o.bots,
-                B.o.scenario_name, B.o.host, B.o.port, B.o.rate, B.o.duration);
-    run();
+    if (!bench.o.quiet)
+        fprintf(stderr, "mcbench: %d bots, scenario %s, %s:%d, rate %g/s, hold %g s\n",
+                bench.o.bots, bench.o.scenario_name, bench.o.host, bench.o.port, bench.o.rate,
+                bench.o.duration);
+    if (run() < 0) {
+        fprintf(stderr, "mcbench: setup failed (event loop)\n");
+        return 2;
+    }
     report_progress(true);
 
-    int code = (long long)B.failed > (long long)B.o.max_failures ? 1 : 0;
+    int code = (long long)bench.failed > (long long)bench.o.max_failures ? 1 : 0;
     report_write(stdout);
     fflush(stdout);
-    if (B.o.json && report_write_json(B.o.json, code) < 0) code = 3;
+    if (bench.o.json && report_write_json(bench.o.json, code) < 0) code = 3;
 
     script_close();
-    libdeflate_free_compressor(B.compressor);
-    libdeflate_free_decompressor(B.decompressor);
-    buf_free(&B.scratch);
-    buf_free(&B.pkt);
-    buf_free(&B.framed);
-    free(B.rdbuf);
-    free(B.bots);
-    free(B.fail_list);
-    free(B.addr);
-    close(B.epfd);
-    close(B.epfd_cold);
+    libdeflate_free_compressor(bench.compressor);
+    libdeflate_free_decompressor(bench.decompressor);
+    buf_free(&bench.scratch);
+    buf_free(&bench.pkt);
+    buf_free(&bench.framed);
+    free(bench.rdbuf);
+    free(bench.bots);
+    free(bench.fail_list);
+    free(bench.addr);
+    loop_free(&bench.loop);
     return code;
 }

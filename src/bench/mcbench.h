@@ -2,10 +2,11 @@
  * mcbench.h — shared state of mcbench, the bot swarm that load-tests any
  * Minecraft Java 1.20.1 (protocol 763) server.
  *
- * One process, one thread, one epoll loop, one array of bots. Each bot is a
- * small state machine driven by socket readiness and by timers on a shared
- * timing wheel; no thread and no stack per bot. Lua scripts run as one
- * coroutine per bot inside a single lua_State.
+ * One process, one thread, one array of bots, on the event loop mcserv
+ * runs on too (core/loop.h). Each bot is a small state machine driven by
+ * its socket's loop watch and by loop timers (the loop's timing wheel); no
+ * thread and no stack per bot. Lua scripts run as one coroutine per bot
+ * inside a single lua_State.
  *
  * Bot lifecycle:
  *
@@ -34,10 +35,10 @@
  *     bottleneck link.
  *  4. Latencies are measured from the start of the bot's current session
  *     (the connect call) with CLOCK_MONOTONIC, in microseconds. Bots that
- *     have not joined yet sit in the "hot" epoll set and are read the moment
+ *     have not joined yet sit in the loop's main set and are read the moment
  *     data arrives, so join-phase latencies are exact to a loop pass. Joined
- *     bots move to the "cold" set, drained every --read-interval ms (like a
- *     client that handles the network once per frame): that batches many
+ *     bots move to the loop's batched set, drained every --read-interval ms
+ *     (like a client that handles the network once per frame): that batches many
  *     server writes into one read and keeps mcbench far cheaper than the
  *     server it measures; times measured after the join are exact to
  *     within that interval.
@@ -54,8 +55,9 @@
 #include "bench/hist.h"
 #include "bench/netq.h"
 #include "bench/pktnames.h"
-#include "core/timer.h"
 #include "core/buf.h"
+#include "core/list.h"
+#include "core/loop.h"
 #include "proto/frame.h"
 #include "proto/wire.h"
 
@@ -105,7 +107,8 @@ typedef struct bot {
     uint8_t name_len;
     mc_uuid uuid;
     enum bot_state state;
-    int fd;
+    int fd;            /* the socket; -1 while closed */
+    loop_watch watch;  /* fd's registration; in the batched set once joined */
     bool want_write;   /* EPOLLOUT armed for a blocked write */
     bool on_flush;     /* on the flush list */
     bool on_reap;      /* on the reap list */
@@ -113,17 +116,17 @@ typedef struct bot {
     bool in_script;    /* its coroutine is running right now */
     bool ever_joined;  /* counted in `joined` for the current session */
     bool initial_done; /* its first session settled (joined or failed) */
-    bool cold;         /* its fd is in B.epfd_cold */
     int threshold;     /* compression: -1 = off */
     uint8_t phases;    /* bit per enum phase reached this session */
     int64_t t0_us;     /* session start (connect call) */
     int64_t last_rx_ms;
     buf_t rbuf, wbuf;
-    netq *rxq, *txq;  /* only with --latency/--jitter/--bandwidth */
-    tnode t_act;      /* scenario/script tick */
-    tnode t_deadline; /* connect/join/silence timeout */
-    tnode t_rx, t_tx; /* emulated link release */
-    struct bot *next_flush, *next_reap, *next_join;
+    netq *rxq, *txq;       /* only with --latency/--jitter/--bandwidth */
+    loop_timer t_act;      /* scenario/script tick */
+    loop_timer t_deadline; /* connect/join/silence timeout */
+    loop_timer t_rx, t_tx; /* emulated link release */
+    struct bot *next_flush, *next_reap;
+    list_node join_link; /* on bench.join_queue while it waits for the rate limiter */
     uint32_t sessions;
 
     /* PLAY */
@@ -201,15 +204,18 @@ struct traffic {
 
 struct bench {
     struct opts o;
-    int epfd;      /* "hot" set: bots not yet joined, read the moment data arrives */
-    int epfd_cold; /* joined bots, polled every --read-interval ms (see main.c) */
-    int64_t next_cold_ms;
-    twheel tw;
-    int64_t now_ms, now_us;
+    /* The event loop: sockets, timers, before-sleep hooks and the clock
+     * (loop.now_ms / loop.now_us, read once per pass). Bots not yet joined
+     * are in its main set; joined ones in its batched set, polled every
+     * batch_ms (see main.c). */
+    loop loop;
+    int batch_ms;          /* --read-interval in whole ms; 0: joined bots stay in the main set */
+    loop_timer t_join;     /* the join rate limiter's next token */
+    loop_timer t_progress; /* wakes the loop for the next progress line */
     int64_t start_us;
     bot *bots;
     bot *flush_list, *reap_list;
-    bot *join_head, *join_tail;
+    list_node join_queue; /* bots waiting for the rate limiter, in join order */
     double join_tokens;
     int64_t join_tokens_at_us;
     int started_initial;   /* bots whose first session began */
@@ -258,13 +264,11 @@ struct bench {
     double prog_cpu;
 };
 
-extern struct bench B;
+extern struct bench bench;
 
 /* --- bot.c --- */
 void bot_setup(bot *b, int idx);
-void bot_enqueue_join(bot *b);
 void bot_start(bot *b);
-void bot_on_event(bot *b, uint32_t events);
 void bot_flush_all(void);
 void bot_reap_all(void);
 /* Fails the bot (closes it now, frees at reap). reason is plain text. */
@@ -272,7 +276,7 @@ void bot_fail(bot *b, enum fail_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Leaves on purpose (churn, script, end of run): not a failure. */
 void bot_leave(bot *b, bool rejoin);
-/* Frames B.pkt (id + payload) and queues it to the bot. */
+/* Frames bench.pkt (id + payload) and queues it to the bot. */
 void bot_send(bot *b);
 buf_t *bot_pkt(int32_t id);
 bool bot_chunk_loaded(const bot *b, int32_t cx, int32_t cz);
@@ -284,8 +288,10 @@ const char *phase_name(enum phase p);
 
 /* --- behave.c: scenarios and movement --- */
 void behave_joined(bot *b);
-void behave_on_act(tnode *n);
+void behave_on_act(loop_timer *t);
 void behave_rearm(bot *b);
+/* Heads for (x, y, z) at `speed` m/s, one step per movement tick. */
+void behave_move_to(bot *b, double x, double y, double z, double speed);
 void behave_after_teleport(bot *b);
 void behave_check_chunk_wait(bot *b);
 void send_chat(bot *b, const char *text, size_t len);
@@ -317,9 +323,11 @@ long self_maxrss_kib(void);
 int selftest_run(void);
 
 /* --- main.c --- */
+/* Queues b for the join rate limiter (first join and churn rejoins). */
+void bench_enqueue_join(bot *b);
 static inline int64_t since_start_ms(void)
 {
-    return (B.now_us - B.start_us) / 1000;
+    return (bench.loop.now_us - bench.start_us) / 1000;
 }
 
 #endif

@@ -83,27 +83,27 @@ void record_fail(bot *b, enum fail_kind kind, const char *reason)
 {
     char clean[REASON_MAX];
     sanitize(reason, clean, sizeof clean);
-    B.fail_by_kind[kind]++;
+    bench.fail_by_kind[kind]++;
     unsigned i;
-    for (i = 0; i < B.reason_count; i++)
-        if (B.reasons[i].kind == kind && !strcmp(B.reasons[i].text, clean)) break;
-    if (i == B.reason_count) {
-        if (B.reason_count < FAIL_REASONS_MAX) {
-            B.reasons[i].kind = kind;
-            snprintf(B.reasons[i].text, sizeof B.reasons[i].text, "%s", clean);
-            B.reason_count++;
+    for (i = 0; i < bench.reason_count; i++)
+        if (bench.reasons[i].kind == kind && !strcmp(bench.reasons[i].text, clean)) break;
+    if (i == bench.reason_count) {
+        if (bench.reason_count < FAIL_REASONS_MAX) {
+            bench.reasons[i].kind = kind;
+            snprintf(bench.reasons[i].text, sizeof bench.reasons[i].text, "%s", clean);
+            bench.reason_count++;
         } else {
             i = FAIL_REASONS_MAX; /* (other reasons) */
-            B.reasons[i].kind = FK_ERROR;
-            snprintf(B.reasons[i].text, sizeof B.reasons[i].text, "(other reasons)");
+            bench.reasons[i].kind = FK_ERROR;
+            snprintf(bench.reasons[i].text, sizeof bench.reasons[i].text, "(other reasons)");
         }
     }
-    B.reasons[i].count++;
-    if (B.fail_list_len >= FAIL_LIST_MAX) {
-        B.fail_list_dropped++;
+    bench.reasons[i].count++;
+    if (bench.fail_list_len >= FAIL_LIST_MAX) {
+        bench.fail_list_dropped++;
         return;
     }
-    struct fail_rec *r = &B.fail_list[B.fail_list_len++];
+    struct fail_rec *r = &bench.fail_list[bench.fail_list_len++];
     r->bot = b->idx;
     r->kind = kind;
     r->state = b->state;
@@ -115,24 +115,25 @@ void record_fail(bot *b, enum fail_kind kind, const char *reason)
 
 void report_progress(bool final)
 {
-    double t = (double)(B.now_us - B.start_us) / 1e6;
+    double t = (double)(bench.loop.now_us - bench.start_us) / 1e6;
     double cpu = self_cpu_seconds();
-    double joins = (double)(B.joined - B.prog_joined);
-    double rx = (double)(B.rx_bytes - B.prog_rx) / 1e6, tx = (double)(B.tx_bytes - B.prog_tx) / 1e6;
-    double cpu_pct = (cpu - B.prog_cpu) * 100.0;
-    B.prog_joined = B.joined;
-    B.prog_rx = B.rx_bytes;
-    B.prog_tx = B.tx_bytes;
-    B.prog_cpu = cpu;
-    if (B.o.quiet) return;
-    double p99 = (double)hist_quantile(&B.phase[PH_OWN_CHUNK], 0.99) / 1000.0;
+    double joins = (double)(bench.joined - bench.prog_joined);
+    double rx = (double)(bench.rx_bytes - bench.prog_rx) / 1e6,
+           tx = (double)(bench.tx_bytes - bench.prog_tx) / 1e6;
+    double cpu_pct = (cpu - bench.prog_cpu) * 100.0;
+    bench.prog_joined = bench.joined;
+    bench.prog_rx = bench.rx_bytes;
+    bench.prog_tx = bench.tx_bytes;
+    bench.prog_cpu = cpu;
+    if (bench.o.quiet) return;
+    double p99 = (double)hist_quantile(&bench.phase[PH_OWN_CHUNK], 0.99) / 1000.0;
     fprintf(
         stderr,
         "[mcbench %6.1fs]%s connected %d (login %d, connecting %d) joined %llu failed %llu "
         "left %llu | %.0f joins/s | join p99 %.1f ms | rx %.2f MB/s tx %.2f MB/s | cpu %.0f%%\n",
-        t, final ? " final:" : "", B.in_play + B.in_login, B.in_login, B.connecting,
-        (unsigned long long)B.joined, (unsigned long long)B.failed, (unsigned long long)B.left,
-        joins, p99, rx, tx, cpu_pct);
+        t, final ? " final:" : "", bench.in_play + bench.in_login, bench.in_login, bench.connecting,
+        (unsigned long long)bench.joined, (unsigned long long)bench.failed,
+        (unsigned long long)bench.left, joins, p99, rx, tx, cpu_pct);
 }
 
 /* ----------------------------------------------------------------- table */
@@ -165,9 +166,9 @@ static size_t collect_rows(int in, struct pkt_row *rows)
     size_t n = 0;
     for (int st = 0; st < PKTN_STATES; st++)
         for (int id = 0; id < 256; id++)
-            if (B.tr.count[st][in][id])
-                rows[n++] =
-                    (struct pkt_row){st, in, id, B.tr.count[st][in][id], B.tr.bytes[st][in][id]};
+            if (bench.tr.count[st][in][id])
+                rows[n++] = (struct pkt_row){st, in, id, bench.tr.count[st][in][id],
+                                             bench.tr.bytes[st][in][id]};
     qsort(rows, n, sizeof *rows, cmp_row);
     return n;
 }
@@ -179,13 +180,13 @@ static const char *state_label(int st)
 
 static double wall_s(void)
 {
-    return (double)(B.now_us - B.start_us) / 1e6;
+    return (double)(bench.loop.now_us - bench.start_us) / 1e6;
 }
 
 static double hold_s(void)
 {
-    if (!B.hold_start_ms) return 0;
-    return (double)(B.now_ms - B.hold_start_ms) / 1000.0;
+    if (!bench.hold_start_ms) return 0;
+    return (double)(bench.loop.now_ms - bench.hold_start_ms) / 1000.0;
 }
 
 void report_write(FILE *f)
@@ -193,34 +194,34 @@ void report_write(FILE *f)
     double wall = wall_s();
     double cpu = self_cpu_seconds();
     fprintf(f, "\nmcbench %s: scenario %s, %d bots -> %s:%d (rate %g/s, hold %g s, view %d)\n",
-            MCBENCH_VERSION, B.o.scenario_name, B.o.bots, B.o.host, B.o.port, B.o.rate,
-            B.o.duration, B.o.view_distance);
-    fprintf(f, "stopped: %s after %.1f s (held %.1f s)\n", B.stop_reason ? B.stop_reason : "?",
-            wall, hold_s());
+            MCBENCH_VERSION, bench.o.scenario_name, bench.o.bots, bench.o.host, bench.o.port,
+            bench.o.rate, bench.o.duration, bench.o.view_distance);
+    fprintf(f, "stopped: %s after %.1f s (held %.1f s)\n",
+            bench.stop_reason ? bench.stop_reason : "?", wall, hold_s());
     fprintf(f,
             "bots: requested %d, joined %llu (first sessions %llu), failed %llu, left %llu, "
             "sessions %llu\n",
-            B.o.bots, (unsigned long long)B.joined, (unsigned long long)B.joined_initial,
-            (unsigned long long)B.failed, (unsigned long long)B.left,
-            (unsigned long long)B.sessions);
+            bench.o.bots, (unsigned long long)bench.joined,
+            (unsigned long long)bench.joined_initial, (unsigned long long)bench.failed,
+            (unsigned long long)bench.left, (unsigned long long)bench.sessions);
     fprintf(f, "\n  %-26s %8s %9s %9s %9s %9s %9s\n", "latency (ms) from connect", "count", "p50",
             "p90", "p99", "max", "mean");
     static const char *const labels[PH_COUNT] = {"tcp connect", "login success", "first position",
                                                  "first chunk", "chunk at own position"};
-    for (int p = 0; p < PH_COUNT; p++) hist_row(f, labels[p], &B.phase[p], 1000.0);
-    hist_row(f, "keep-alive interval", &B.ka_interval, 1.0);
-    hist_row(f, "keep-alive id age", &B.ka_age, 1000.0);
-    hist_row(f, "chunk wait while moving", &B.chunk_wait, 1000.0);
+    for (int p = 0; p < PH_COUNT; p++) hist_row(f, labels[p], &bench.phase[p], 1000.0);
+    hist_row(f, "keep-alive interval", &bench.ka_interval, 1.0);
+    hist_row(f, "keep-alive id age", &bench.ka_age, 1000.0);
+    hist_row(f, "chunk wait while moving", &bench.chunk_wait, 1000.0);
     fprintf(f,
             "\nchunks %llu (unloaded %llu), keep-alives %llu, teleports %llu, moves %llu, "
             "chat sent %llu / received %llu\n",
-            (unsigned long long)B.chunks_rx, (unsigned long long)B.unloads_rx,
-            (unsigned long long)B.keepalive_rx, (unsigned long long)B.teleports,
-            (unsigned long long)B.moves_sent, (unsigned long long)B.chat_sent,
-            (unsigned long long)B.chat_rx);
+            (unsigned long long)bench.chunks_rx, (unsigned long long)bench.unloads_rx,
+            (unsigned long long)bench.keepalive_rx, (unsigned long long)bench.teleports,
+            (unsigned long long)bench.moves_sent, (unsigned long long)bench.chat_sent,
+            (unsigned long long)bench.chat_rx);
     fprintf(f, "traffic: rx %.2f MB (%.2f MB/s), tx %.2f MB (%.2f MB/s)\n",
-            (double)B.rx_bytes / 1e6, wall > 0 ? (double)B.rx_bytes / 1e6 / wall : 0,
-            (double)B.tx_bytes / 1e6, wall > 0 ? (double)B.tx_bytes / 1e6 / wall : 0);
+            (double)bench.rx_bytes / 1e6, wall > 0 ? (double)bench.rx_bytes / 1e6 / wall : 0,
+            (double)bench.tx_bytes / 1e6, wall > 0 ? (double)bench.tx_bytes / 1e6 / wall : 0);
     struct pkt_row *rows = malloc(sizeof *rows * PKTN_STATES * 256);
     if (rows) {
         for (int in = 1; in >= 0; in--) {
@@ -235,20 +236,21 @@ void report_write(FILE *f)
         }
         free(rows);
     }
-    fprintf(f, "\nfailures: %llu (tolerance %ld)\n", (unsigned long long)B.failed,
-            B.o.max_failures);
+    fprintf(f, "\nfailures: %llu (tolerance %ld)\n", (unsigned long long)bench.failed,
+            bench.o.max_failures);
     for (unsigned i = 0; i <= FAIL_REASONS_MAX; i++)
-        if (B.reasons[i].count)
-            fprintf(f, "  %6llu  %-8s %s\n", (unsigned long long)B.reasons[i].count,
-                    fail_kind_name(B.reasons[i].kind), B.reasons[i].text);
+        if (bench.reasons[i].count)
+            fprintf(f, "  %6llu  %-8s %s\n", (unsigned long long)bench.reasons[i].count,
+                    fail_kind_name(bench.reasons[i].kind), bench.reasons[i].text);
     fprintf(f,
             "\nmcbench itself: cpu %.2f s (%.1f%% of one core), %.3f ms cpu per bot, "
             "rss %.1f MB (max %.1f MB)\n",
-            cpu, wall > 0 ? cpu / wall * 100.0 : 0, B.o.bots ? cpu * 1000.0 / B.o.bots : 0,
+            cpu, wall > 0 ? cpu / wall * 100.0 : 0, bench.o.bots ? cpu * 1000.0 / bench.o.bots : 0,
             (double)self_rss_kib() / 1024.0, (double)self_maxrss_kib() / 1024.0);
     fprintf(f, "result: %s\n",
-            (long long)B.failed > (long long)B.o.max_failures ? "FAILED (failures over tolerance)"
-                                                              : "OK");
+            (long long)bench.failed > (long long)bench.o.max_failures
+                ? "FAILED (failures over tolerance)"
+                : "OK");
 }
 
 /* ------------------------------------------------------------------ JSON */
@@ -306,7 +308,7 @@ int report_write_json(const char *path, int exit_code)
         return -1;
     }
     double wall = wall_s(), cpu = self_cpu_seconds();
-    const struct opts *o = &B.o;
+    const struct opts *o = &bench.o;
     fprintf(f, "{\"mcbench\":{\"version\":\"%s\",\"protocol\":%d,\"game\":\"%s\"},\n",
             MCBENCH_VERSION, MC_PROTOCOL_VERSION, MC_VERSION_NAME);
     fprintf(f, "\"config\":{\"host\":");
@@ -330,90 +332,91 @@ int report_write_json(const char *path, int exit_code)
     jstr(f, o->prefix);
     fprintf(f, "},\n\"result\":{\"ok\":%s,\"exit_code\":%d,\"stop_reason\":",
             exit_code == 0 ? "true" : "false", exit_code);
-    jstr(f, B.stop_reason ? B.stop_reason : "?");
+    jstr(f, bench.stop_reason ? bench.stop_reason : "?");
     fprintf(f, ",\"wall_s\":%.3f,\"hold_s\":%.3f},\n", wall, hold_s());
     fprintf(f,
             "\"bots\":{\"requested\":%d,\"sessions\":%llu,\"joined\":%llu,\"joined_initial\":%llu,"
             "\"failed\":%llu,\"left\":%llu,\"active_at_end\":%d,\"connecting\":%d,"
             "\"in_login\":%d},\n",
-            o->bots, (unsigned long long)B.sessions, (unsigned long long)B.joined,
-            (unsigned long long)B.joined_initial, (unsigned long long)B.failed,
-            (unsigned long long)B.left, B.active_at_end, B.connecting_at_end, B.in_login_at_end);
+            o->bots, (unsigned long long)bench.sessions, (unsigned long long)bench.joined,
+            (unsigned long long)bench.joined_initial, (unsigned long long)bench.failed,
+            (unsigned long long)bench.left, bench.active_at_end, bench.connecting_at_end,
+            bench.in_login_at_end);
     fprintf(f, "\"phases\":{");
     for (int p = 0; p < PH_COUNT; p++) {
         fprintf(f, "%s\"%s\":", p ? "," : "", phase_name((enum phase)p));
-        jhist(f, &B.phase[p], 1000.0);
+        jhist(f, &bench.phase[p], 1000.0);
     }
     fprintf(f, "},\n\"keepalive\":{\"received\":%llu,\"answered\":%llu,\"interval\":",
-            (unsigned long long)B.keepalive_rx, (unsigned long long)B.keepalive_tx);
-    jhist(f, &B.ka_interval, 1.0);
+            (unsigned long long)bench.keepalive_rx, (unsigned long long)bench.keepalive_tx);
+    jhist(f, &bench.ka_interval, 1.0);
     fprintf(f, ",\"id_age\":");
-    if (B.ka_age_ok && !B.ka_age_bad)
-        jhist(f, &B.ka_age, 1000.0);
+    if (bench.ka_age_ok && !bench.ka_age_bad)
+        jhist(f, &bench.ka_age, 1000.0);
     else
         fputs("null", f);
     fprintf(f, ",\"id_age_note\":");
-    jstr(f, B.ka_age_bad ? "the server's keep-alive ids are not wall-clock milliseconds: no "
-                           "one-way delay can be derived"
-                         : "server wall clock in the keep-alive id vs ours (same host): "
-                           "server-to-bot delay including the server's queueing");
+    jstr(f, bench.ka_age_bad ? "the server's keep-alive ids are not wall-clock milliseconds: no "
+                               "one-way delay can be derived"
+                             : "server wall clock in the keep-alive id vs ours (same host): "
+                               "server-to-bot delay including the server's queueing");
     fprintf(f, "},\n");
     fprintf(f,
             "\"chunks\":{\"received\":%llu,\"unloaded\":%llu,\"per_joined_bot\":%.2f,"
             "\"waits\":%llu,\"wait\":",
-            (unsigned long long)B.chunks_rx, (unsigned long long)B.unloads_rx,
-            B.joined ? (double)B.chunks_rx / (double)B.joined : 0.0,
-            (unsigned long long)B.chunk_waits);
-    jhist(f, &B.chunk_wait, 1000.0);
+            (unsigned long long)bench.chunks_rx, (unsigned long long)bench.unloads_rx,
+            bench.joined ? (double)bench.chunks_rx / (double)bench.joined : 0.0,
+            (unsigned long long)bench.chunk_waits);
+    jhist(f, &bench.chunk_wait, 1000.0);
     fprintf(f,
             "},\n\"chat\":{\"sent\":%llu,\"received\":%llu},\"moves_sent\":%llu,"
             "\"teleports\":%llu,\n",
-            (unsigned long long)B.chat_sent, (unsigned long long)B.chat_rx,
-            (unsigned long long)B.moves_sent, (unsigned long long)B.teleports);
+            (unsigned long long)bench.chat_sent, (unsigned long long)bench.chat_rx,
+            (unsigned long long)bench.moves_sent, (unsigned long long)bench.teleports);
     fprintf(f,
             "\"traffic\":{\"rx_bytes\":%llu,\"tx_bytes\":%llu,\"rx_mb_s\":%.3f,\"tx_mb_s\":%.3f},"
             "\n",
-            (unsigned long long)B.rx_bytes, (unsigned long long)B.tx_bytes,
-            wall > 0 ? (double)B.rx_bytes / 1e6 / wall : 0,
-            wall > 0 ? (double)B.tx_bytes / 1e6 / wall : 0);
+            (unsigned long long)bench.rx_bytes, (unsigned long long)bench.tx_bytes,
+            wall > 0 ? (double)bench.rx_bytes / 1e6 / wall : 0,
+            wall > 0 ? (double)bench.tx_bytes / 1e6 / wall : 0);
     fprintf(f, "\"packets\":{\"in\":");
     jpackets(f, 1);
     fprintf(f, ",\n\"out\":");
     jpackets(f, 0);
     fprintf(f, "},\n\"failures\":{\"total\":%llu,\"tolerance\":%ld,\"by_kind\":{",
-            (unsigned long long)B.failed, o->max_failures);
+            (unsigned long long)bench.failed, o->max_failures);
     for (int k = 0; k < FK_COUNT; k++)
         fprintf(f, "%s\"%s\":%llu", k ? "," : "", fail_kind_name((enum fail_kind)k),
-                (unsigned long long)B.fail_by_kind[k]);
+                (unsigned long long)bench.fail_by_kind[k]);
     fprintf(f, "},\"by_reason\":[");
     bool first = true;
     for (unsigned i = 0; i <= FAIL_REASONS_MAX; i++) {
-        if (!B.reasons[i].count) continue;
+        if (!bench.reasons[i].count) continue;
         fprintf(f, "%s{\"kind\":\"%s\",\"reason\":", first ? "" : ",",
-                fail_kind_name(B.reasons[i].kind));
-        jstr(f, B.reasons[i].text);
-        fprintf(f, ",\"count\":%llu}", (unsigned long long)B.reasons[i].count);
+                fail_kind_name(bench.reasons[i].kind));
+        jstr(f, bench.reasons[i].text);
+        fprintf(f, ",\"count\":%llu}", (unsigned long long)bench.reasons[i].count);
         first = false;
     }
     fprintf(f, "],\n\"list\":[");
-    for (unsigned i = 0; i < B.fail_list_len; i++) {
-        const struct fail_rec *r = &B.fail_list[i];
+    for (unsigned i = 0; i < bench.fail_list_len; i++) {
+        const struct fail_rec *r = &bench.fail_list[i];
         fprintf(f, "%s{\"bot\":", i ? ",\n" : "");
-        jstr(f, B.bots[r->bot].name);
+        jstr(f, bench.bots[r->bot].name);
         fprintf(f, ",\"kind\":\"%s\",\"state\":\"%s\",\"t_ms\":%lld,\"reason\":",
                 fail_kind_name(r->kind), bot_state_name(r->state), (long long)r->t_ms);
-        jstr(f, B.reasons[r->reason].text);
+        jstr(f, bench.reasons[r->reason].text);
         fputc('}', f);
     }
-    fprintf(f, "],\"list_dropped\":%llu},\n", (unsigned long long)B.fail_list_dropped);
+    fprintf(f, "],\"list_dropped\":%llu},\n", (unsigned long long)bench.fail_list_dropped);
     fprintf(f,
             "\"self\":{\"cpu_s\":%.3f,\"cpu_ms_per_bot\":%.3f,\"cpu_pct_of_core\":%.2f,"
             "\"rss_kib\":%ld,\"max_rss_kib\":%ld,\"wall_s\":%.3f},\n",
             cpu, o->bots ? cpu * 1000.0 / o->bots : 0.0, wall > 0 ? cpu / wall * 100.0 : 0.0,
             self_rss_kib(), self_maxrss_kib(), wall);
     fprintf(f, "\"script\":{\"finished\":%llu,\"disconnected\":%llu,\"errors\":%llu}}\n",
-            (unsigned long long)B.script_done, (unsigned long long)B.script_left,
-            (unsigned long long)B.script_errors);
+            (unsigned long long)bench.script_done, (unsigned long long)bench.script_left,
+            (unsigned long long)bench.script_errors);
     bool err = ferror(f);
     if (f != stdout)
         err = fclose(f) != 0 || err;

@@ -80,8 +80,8 @@ static void step_hook(lua_State *co, lua_Debug *ar)
 static bot *check_bot(lua_State *co)
 {
     int *ud = luaL_checkudata(co, 1, BOT_MT);
-    if (*ud < 0 || *ud >= B.o.bots) luaL_error(co, "bad bot");
-    return &B.bots[*ud];
+    if (*ud < 0 || *ud >= bench.o.bots) luaL_error(co, "bad bot");
+    return &bench.bots[*ud];
 }
 
 static bot *check_live(lua_State *co)
@@ -107,8 +107,8 @@ static int m_wait(lua_State *co)
     if (!(s >= 0)) s = 0;
     if (s > 1e6) s = 1e6;
     b->wait = SW_TIMER;
-    b->script_wake_ms = B.now_ms + (int64_t)(s * 1000.0);
-    if (b->script_wake_ms <= B.now_ms) b->script_wake_ms = B.now_ms + 1;
+    b->script_wake_ms = bench.loop.now_ms + (int64_t)(s * 1000.0);
+    if (b->script_wake_ms <= bench.loop.now_ms) b->script_wake_ms = bench.loop.now_ms + 1;
     behave_rearm(b);
     return lua_yield(co, 0);
 }
@@ -119,18 +119,14 @@ static int m_move_to(lua_State *co)
     double x = luaL_checknumber(co, 2);
     double y = lua_isnoneornil(co, 3) ? b->y : luaL_checknumber(co, 3);
     double z = luaL_checknumber(co, 4);
-    double speed = luaL_optnumber(co, 5, B.o.speed);
+    double speed = luaL_optnumber(co, 5, bench.o.speed);
     if (!isfinite(x) || !isfinite(y) || !isfinite(z) || fabs(x) > 3e7 || fabs(z) > 3e7 ||
         fabs(y) > 2e7)
         return luaL_error(co, "move_to: coordinates out of range");
     if (!(speed > 0) || speed > 1000) return luaL_error(co, "move_to: speed must be in (0, 1000]");
-    b->tx = x;
-    b->ty = y;
-    b->tz = z;
-    b->speed = speed;
-    b->moving = true;
+    behave_move_to(b, x, y, z, speed);
     b->wait = SW_MOVE;
-    b->next_move_ms = B.now_ms + 50;
+    b->next_move_ms = bench.loop.now_ms + 50;
     behave_rearm(b);
     return lua_yield(co, 0);
 }
@@ -148,7 +144,7 @@ static int m_wait_chat(lua_State *co)
     memcpy(b->chat_pat, pat, len);
     b->chat_pat[len] = 0;
     b->wait = SW_CHAT;
-    b->script_wake_ms = timeout > 0 ? B.now_ms + (int64_t)(timeout * 1000.0) + 1 : 0;
+    b->script_wake_ms = timeout > 0 ? bench.loop.now_ms + (int64_t)(timeout * 1000.0) + 1 : 0;
     behave_rearm(b);
     return lua_yield(co, 0);
 }
@@ -156,7 +152,7 @@ static int m_wait_chat(lua_State *co)
 static int m_disconnect(lua_State *co)
 {
     bot *b = check_own(co);
-    B.script_left++;
+    bench.script_left++;
     bot_leave(b, false);
     return lua_yield(co, 0); /* never resumed: released at reap */
 }
@@ -181,24 +177,26 @@ static int m_look(lua_State *co)
     return 0;
 }
 
-static int m_dig(lua_State *co)
+/* bot:dig / bot:place (x, y, z [, face = 1 (top)]): the block packets a
+ * client sends for that action. */
+static int block_action(lua_State *co, void (*send)(bot *, int32_t, int32_t, int32_t, int))
 {
     bot *b = check_live(co);
     int32_t x = (int32_t)luaL_checkinteger(co, 2), y = (int32_t)luaL_checkinteger(co, 3),
             z = (int32_t)luaL_checkinteger(co, 4);
     int face = (int)luaL_optinteger(co, 5, 1);
-    send_dig(b, x, y, z, face);
+    send(b, x, y, z, face);
     return 0;
+}
+
+static int m_dig(lua_State *co)
+{
+    return block_action(co, send_dig);
 }
 
 static int m_place(lua_State *co)
 {
-    bot *b = check_live(co);
-    int32_t x = (int32_t)luaL_checkinteger(co, 2), y = (int32_t)luaL_checkinteger(co, 3),
-            z = (int32_t)luaL_checkinteger(co, 4);
-    int face = (int)luaL_optinteger(co, 5, 1);
-    send_place(b, x, y, z, face);
-    return 0;
+    return block_action(co, send_place);
 }
 
 static int m_set_slot(lua_State *co)
@@ -260,7 +258,7 @@ static int m_connected(lua_State *co)
 static int m_now(lua_State *co)
 {
     check_bot(co);
-    lua_pushnumber(co, (double)(B.now_us - B.start_us) / 1e6);
+    lua_pushnumber(co, (double)(bench.loop.now_us - bench.start_us) / 1e6);
     return 1;
 }
 
@@ -269,7 +267,7 @@ static int m_log(lua_State *co)
     bot *b = check_bot(co);
     size_t len;
     const char *s = luaL_tolstring(co, 2, &len);
-    if (B.o.quiet) return 0;
+    if (bench.o.quiet) return 0;
     char line[512];
     size_t o = 0;
     for (size_t i = 0; i < len && o + 5 < sizeof line; i++) {
@@ -330,24 +328,24 @@ int script_load(const char *path)
     lua_pop(L, 1);
 
     lua_newtable(L);
-    lua_pushinteger(L, B.o.bots);
+    lua_pushinteger(L, bench.o.bots);
     lua_setfield(L, -2, "bots");
-    lua_pushnumber(L, B.o.duration);
+    lua_pushnumber(L, bench.o.duration);
     lua_setfield(L, -2, "duration");
-    lua_pushstring(L, B.o.host);
+    lua_pushstring(L, bench.o.host);
     lua_setfield(L, -2, "host");
-    lua_pushinteger(L, B.o.port);
+    lua_pushinteger(L, bench.o.port);
     lua_setfield(L, -2, "port");
-    lua_pushinteger(L, (lua_Integer)B.o.seed);
+    lua_pushinteger(L, (lua_Integer)bench.o.seed);
     lua_setfield(L, -2, "seed");
-    lua_pushnumber(L, B.o.speed);
+    lua_pushnumber(L, bench.o.speed);
     lua_setfield(L, -2, "speed");
     lua_setglobal(L, "mcbench");
 
     /* Deterministic math.random for a given --seed. */
     lua_getglobal(L, "math");
     lua_getfield(L, -1, "randomseed");
-    lua_pushinteger(L, (lua_Integer)B.o.seed);
+    lua_pushinteger(L, (lua_Integer)bench.o.seed);
     lua_call(L, 1, 0);
     lua_pop(L, 1);
 
@@ -396,15 +394,15 @@ static void resume(bot *b, int nargs)
         if (b->state == BS_PLAY && b->wait == SW_NONE && !b->moving) {
             /* A bare coroutine.yield(): treat it as bot:wait(0). */
             b->wait = SW_TIMER;
-            b->script_wake_ms = B.now_ms + 1;
+            b->script_wake_ms = bench.loop.now_ms + 1;
             behave_rearm(b);
         }
         return;
     }
     if (st == LUA_OK) {
-        B.script_done++;
+        bench.script_done++;
     } else {
-        B.script_errors++;
+        bench.script_errors++;
         const char *msg = lua_tostring(co, -1);
         bot_fail(b, FK_ERROR, "script error: %s", msg ? msg : "(not a string)");
     }

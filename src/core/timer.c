@@ -56,10 +56,14 @@ void tm_add(twheel *tw, tnode *n, int64_t due_ms)
 
 void tw_run(twheel *tw, int64_t now_ms)
 {
-    if (now_ms < tw->cur) return;
-    int64_t end = now_ms;
-    if (end - tw->cur >= (int64_t)TW_SLOTS) end = tw->cur + TW_SLOTS - 1; /* one full turn */
-    for (int64_t t = tw->cur; t <= end; t++) {
+    /* From `cur` to now. A second run in the same millisecond (now behind
+     * `cur`) still scans slot `cur`: it holds what the last run's callbacks
+     * re-armed for the past (invariant 4). `cur` never goes backwards. */
+    int64_t start = tw->cur;
+    int64_t end = now_ms < start ? start : now_ms;
+    if (end - start >= (int64_t)TW_SLOTS) end = start + TW_SLOTS - 1; /* one full turn */
+    int64_t next = now_ms + 1 > start ? now_ms + 1 : start;           /* cur after the run */
+    for (int64_t t = start; t <= end; t++) {
         tnode *h = &tw->slot[(uint64_t)t & TW_MASK];
         if (h->next == h) continue;
         /* Detach the slot into a local list (invariant 3). */
@@ -69,7 +73,7 @@ void tw_run(twheel *tw, int64_t now_ms)
         local.next->prev = &local;
         local.prev->next = &local;
         list_init(h);
-        tw->cur = t + 1 > now_ms ? now_ms + 1 : t + 1;
+        tw->cur = t + 1 < next ? t + 1 : next;
         while (local.next != &local) {
             tnode *n = local.next;
             n->prev->next = n->next;
@@ -85,7 +89,7 @@ void tw_run(twheel *tw, int64_t now_ms)
             n->fn(n);
         }
     }
-    tw->cur = now_ms + 1;
+    tw->cur = next;
 }
 
 int tw_timeout(const twheel *tw, int64_t now_ms, int max_ms)

@@ -12,7 +12,8 @@
  *  3. Callbacks may add or cancel any timer, including their own node and
  *     other nodes of the slot being run: the slot is detached before firing.
  *  4. A node added while tw_run is firing, with a due time already past,
- *     fires on the next tw_run (never lost in an already-scanned slot).
+ *     fires on the next tw_run, even one with the same `now` (never lost
+ *     in an already-scanned slot, never fired twice in one run).
  */
 #ifndef MC_TIMER_H
 #define MC_TIMER_H

@@ -16,7 +16,8 @@
 //      64 MiB and a malformed packet each fail only the bot they were sent
 //      to, with a reason in the JSON; the others join; mcbench exits 1
 //      (failures over the tolerance), never by a signal.
-//   4. 10 bots against flying-squid: exit 0, 0 failures.
+//   4. 10 bots against flying-squid: exit 0, 0 failures, and every bot
+//      gets (and answers) flying-squid's keep-alives.
 //
 // Env: MCSERV (server binary, via helpers.js), MCBENCH (default
 // <repo>/build/mcbench). Every process started here is killed by PID in
@@ -316,9 +317,12 @@ test('mcbench: 10 bots against flying-squid, 0 failures', { timeout: 60000 }, as
   fsq.stderr.on('data', (d) => { out += d })
   try {
     await h.waitFor(() => /ready \d+/.test(out), { timeout: 30000, interval: 100, message: 'flying-squid ready', detail: () => out })
-    const r = await runBench(['--port', String(port), '--bots', '10', '--rate', '10', '--duration', '3'], { timeout: 45000 })
+    // Held 6 s after the last join: 2 s more than minecraft-protocol's 4 s
+    // keep-alive period, so every bot gets at least one and answers each.
+    const r = await runBench(['--port', String(port), '--bots', '10', '--rate', '10', '--duration', '6'], { timeout: 45000 })
     assertCleanRun(r, 10, 'flying-squid')
-    assert.ok(r.json.keepalive.received >= 0)
+    assert.ok(r.json.keepalive.received >= 10, `a keep-alive per bot at least\n${r.describe()}`)
+    assert.equal(r.json.keepalive.answered, r.json.keepalive.received, 'every keep-alive answered')
   } finally {
     try { fsq.kill('SIGTERM') } catch (e) {}
     await h.withTimeout(new Promise((resolve) => fsq.exitCode !== null || fsq.signalCode !== null ? resolve() : fsq.on('exit', resolve)), 5000, 'flying-squid exit')
