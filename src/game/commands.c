@@ -1,8 +1,9 @@
 /*
  * commands.c — the server half of the command dispatcher (see commands.h):
  * sources (a player or the console), selector resolution, feedback, the
- * command implementations, tab completion, the console, time and weather.
- * The tree and the parser are game/cmd_parser.c.
+ * command implementations, tab completion and the console. The tree and
+ * the parser are game/cmd_parser.c; the clock and the weather are
+ * game/daytime.c.
  *
  * Feedback follows vanilla's CommandSourceStack: success goes to the source;
  * "logged" successes also go to every other operator as gray italic
@@ -28,6 +29,7 @@
 #include "core/log.h"
 #include "core/tickstat.h"
 #include "game/chat.h"
+#include "game/daytime.h"
 #include "game/entities.h"
 #include "game/lists.h"
 #include "game/ops.h"
@@ -417,54 +419,6 @@ void cmd_refresh_permissions(conn *c)
     pkt_cb_entity_status(&srv->pkt, p->entity_id, (int8_t)(24 + p->op_level));
     conn_send_pkt(c);
     send_tree(c);
-}
-
-/* --------------------------------------------------------- world updates */
-
-static void broadcast_time(void)
-{
-    buf_reset(&srv->pkt);
-    pkt_cb_update_time(&srv->pkt, (int64_t)srv->tick_count, srv->day_time);
-    chat_broadcast_pkt(NULL);
-}
-
-static void send_weather(conn *c, bool was_raining, bool was_thundering)
-{
-    bool all = c == NULL;
-    float rain = srv->raining ? 1.0f : 0.0f, thunder = srv->thundering ? 1.0f : 0.0f;
-    uint8_t events[3];
-    float values[3];
-    int n = 0;
-    if (was_raining != srv->raining) {
-        events[n] = srv->raining ? 1 : 2; /* begin / end raining */
-        values[n++] = 0;
-        events[n] = 7;
-        values[n++] = rain;
-        events[n] = 8;
-        values[n++] = thunder;
-    } else if (was_thundering != srv->thundering) {
-        events[n] = 8;
-        values[n++] = thunder;
-    }
-    for (int i = 0; i < n; i++) {
-        buf_reset(&srv->pkt);
-        pkt_cb_game_state_change(&srv->pkt, events[i], values[i]);
-        if (all)
-            chat_broadcast_pkt(NULL);
-        else
-            conn_send_pkt(c);
-    }
-}
-
-static int64_t weather_ends; /* tick at which rain/thunder stop; 0 = never */
-
-static void set_weather(bool rain, bool thunder, int duration)
-{
-    bool wr = srv->raining, wt = srv->thundering;
-    srv->raining = rain;
-    srv->thundering = thunder;
-    weather_ends = duration > 0 && rain ? (int64_t)srv->tick_count + duration : 0;
-    send_weather(NULL, wr, wt);
 }
 
 /* ------------------------------------------------------------ formatting */
@@ -874,7 +828,7 @@ static int ex_time(cmd_ctx *x, int exec)
                                                  : 1000;
         srv->day_time = t; /* vanilla setDayTime(time): the day count restarts */
     }
-    broadcast_time();
+    daytime_broadcast();
     snprintf(v, sizeof v, "%lld", (long long)t);
     chat_arg a = chat_text(v);
     success(x, true, "commands.time.set", &a, 1);
@@ -886,13 +840,13 @@ static int ex_weather(cmd_ctx *x)
     const struct cmd_value *d = cmd_arg(x->ps, "duration");
     int duration = d ? d->u.i : 0;
     if (cmd_has_literal(x->ps, "clear")) {
-        set_weather(false, false, 0);
+        daytime_set_weather(false, false, 0);
         success(x, true, "commands.weather.set.clear", NULL, 0);
     } else if (cmd_has_literal(x->ps, "rain")) {
-        set_weather(true, false, duration);
+        daytime_set_weather(true, false, duration);
         success(x, true, "commands.weather.set.rain", NULL, 0);
     } else {
-        set_weather(true, true, duration);
+        daytime_set_weather(true, true, duration);
         success(x, true, "commands.weather.set.thunder", NULL, 0);
     }
     return 0;
@@ -1680,11 +1634,11 @@ void cmd_sb_tab_complete(conn *c, rd_t *r)
     conn_send_pkt(c);
 }
 
-/* ----------------------------------------------------------- join, ticks */
+/* ------------------------------------------------------------ join, init */
 
 void cmd_init(void)
 {
-    srv->day_time = 1000;
+    daytime_init();
     ops_load("ops.json");
     lists_init(&srv->cfg);
 }
@@ -1714,17 +1668,5 @@ void cmd_join(conn *c)
         buf_free(&h);
         buf_free(&f);
     }
-    if (srv->raining) send_weather(c, false, false);
-}
-
-void cmd_tick_end(void)
-{
-    srv->day_time++;
-    if (srv->tick_count % 20 == 0) broadcast_time();
-    if (weather_ends && (int64_t)srv->tick_count >= weather_ends) {
-        weather_ends = 0;
-        set_weather(false, false, 0);
-    }
-    chat_tick();
-    ops_flush();
+    daytime_join(c);
 }

@@ -25,10 +25,7 @@
 /* After play_join: the tree for the player's level, its op level, tab list
  * header/footer, weather. */
 void cmd_join(conn *c);
-/* Once per tick, last: day time, Update Time every 20 ticks, weather timer,
- * chat spam decay. (Tick timing is core/tickstat, driven by the loop.) */
-void cmd_tick_end(void);
-/* Loads ops.json; once at startup. */
+/* Once at startup: the clock (daytime_init), ops.json, the lists. */
 void cmd_init(void);
 /* Serverbound chat_command and tab_complete. */
 void cmd_sb_chat_command(conn *c, rd_t *r);

@@ -44,7 +44,9 @@
 #include "data/registry_codec.h"
 #include "game/chat.h"
 #include "game/commands.h"
+#include "game/daytime.h"
 #include "game/entities.h"
+#include "game/ops.h"
 #include "game/packets.h"
 #include "game/playerdata.h"
 #include "game/play.h"
@@ -209,7 +211,9 @@ void play_tick_end(void)
         p->ack_sequence = -1;
     }
     ent_tick_end(); /* entity tracking and the movement relay */
-    cmd_tick_end(); /* day time, weather, chat spam decay, tick timer */
+    daytime_tick(); /* day time, Update Time every 20 ticks, weather timer */
+    chat_tick();    /* chat spam decay */
+    ops_flush();    /* starts a queued ops.json save */
 }
 
 static void on_relit(chunk_entry *e, const uint8_t *frame, size_t len)
