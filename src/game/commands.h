@@ -1,25 +1,32 @@
 /*
  * commands.h — the command dispatcher shared by players, the console (stdin)
- * and RCON (admin/rcon.c, through cmd_run_capture): a Brigadier tree (sent
- * to clients as Declare Commands so they complete and check commands as they
- * type), a parser that follows Brigadier and vanilla's argument types,
- * permission levels, and the built-in commands (docs/commands.md lists them).
+ * and RCON (admin/rcon.c, through cmd_run_capture): the entry points of its
+ * server half. The built-in commands are listed in docs/commands.md.
+ *
+ * The dispatcher's files:
+ *   game/cmd_parser.{c,h}  the Brigadier tree and its spec, Declare Commands,
+ *                          the parser, usage text (pure: in the shared
+ *                          library, unit-tested without a server)
+ *   game/cmd_source.c      command sources, feedback, selector resolution
+ *   game/cmd_builtin.c     the built-in commands
+ *   game/cmd_dispatch.c    these entry points: running a line, tab
+ *                          completion, the tree and op level per player
+ *   game/cmd_internal.h    what those three .c files share
+ * The clock and the weather the commands change are game/daytime.{c,h}.
  *
  * Invariants:
- *  1. One tree, built once from a static spec; a client sees exactly the
- *     nodes its permission level allows (its own op level; the console is 4),
- *     and the parser uses the same filter, so a hidden command is an unknown
- *     one, as in vanilla.
- *  2. Bounded: a command line is at most CMD_MAX_LEN bytes, a parse at most
- *     CMD_MAX_DEPTH nodes deep, names and option values are fixed buffers.
- *  3. The parser is pure (no server state): tests build trees and parse
- *     lines without a server; selectors are resolved only when executing.
+ *  1. A source sees and may run exactly the nodes its permission level
+ *     allows: a player its op level (read at join and after op/deop), the
+ *     console and RCON 4. A hidden command is an unknown one, as in vanilla.
+ *  2. Commands run on the game thread, one at a time, each to its end before
+ *     the entry point returns.
  */
 #ifndef MC_COMMANDS_H
 #define MC_COMMANDS_H
 
+#include <stddef.h>
+
 #include "core/buf.h"
-#include "game/cmd_parser.h"
 #include "net/server.h"
 
 /* After play_join: the tree for the player's level, its op level, tab list
