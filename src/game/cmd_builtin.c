@@ -81,6 +81,32 @@ static void coords_abs(const struct cmd_source *s, const struct cmd_coords *c, d
 
 /* ======================================================== the executors */
 
+/* The players of the entity argument `name` into tl, or the source alone
+ * when the argument was left out (entity: the error names an entity, not a
+ * player). -1 after sending the error. */
+static int targets_or_self(cmd_ctx *x, const char *name, bool entity, struct cmd_targets *tl)
+{
+    if (cmd_arg(x->ps, name)) return cmd_resolve_arg(x, name, tl);
+    conn *self = cmd_source_player(x, entity);
+    if (!self) return -1;
+    tl->c[0] = self;
+    tl->n = 1;
+    return 0;
+}
+
+/* A line of plain text to the source: {"text":...} in game (a JSON buffer
+ * of at most json_cap bytes), the text itself elsewhere. */
+static void send_text(cmd_ctx *x, const buf_t *text, size_t json_cap)
+{
+    buf_t j;
+    buf_init(&j, json_cap);
+    buf_lit(&j, "{\"text\":");
+    json_append_string(&j, (const char *)text->data, text->len);
+    buf_lit(&j, "}");
+    cmd_send_json(x->src, &j, text);
+    buf_free(&j);
+}
+
 static int ex_help(cmd_ctx *x)
 {
     const cmd_tree *t = cmd_builtin_tree();
@@ -93,13 +119,7 @@ static int ex_help(cmd_ctx *x)
             buf_reset(&line);
             buf_lit(&line, "/");
             cmd_usage(&line, t, c, x->src->level);
-            buf_t j;
-            buf_init(&j, 16384);
-            buf_lit(&j, "{\"text\":");
-            json_append_string(&j, (const char *)line.data, line.len);
-            buf_lit(&j, "}");
-            cmd_send_json(x->src, &j, &line);
-            buf_free(&j);
+            send_text(x, &line, 16384);
         }
         buf_free(&line);
         return 0;
@@ -146,13 +166,7 @@ static int ex_help(cmd_ctx *x)
         buf_append(&line, text, tlen);
         buf_lit(&line, " ");
         cmd_usage(&line, t, c, x->src->level);
-        buf_t j;
-        buf_init(&j, 16384);
-        buf_lit(&j, "{\"text\":");
-        json_append_string(&j, (const char *)line.data, line.len);
-        buf_lit(&j, "}");
-        cmd_send_json(x->src, &j, &line);
-        buf_free(&j);
+        send_text(x, &line, 16384);
     }
     buf_free(&line);
     return 0;
@@ -290,16 +304,8 @@ static int ex_tp(cmd_ctx *x)
 {
     const struct cmd_value *loc = cmd_arg(x->ps, "location");
     const struct cmd_value *dest = cmd_arg(x->ps, "destination");
-    const struct cmd_value *tgt = cmd_arg(x->ps, "targets");
     struct cmd_targets *tl = &cmd_targets_a, *dl = &cmd_targets_b;
-    if (tgt) {
-        if (cmd_resolve(x, &tgt->u.sel, false, tl) < 0) return -1;
-    } else {
-        conn *self = cmd_source_player(x, true);
-        if (!self) return -1;
-        tl->c[0] = self;
-        tl->n = 1;
-    }
+    if (targets_or_self(x, "targets", true, tl) < 0) return -1;
     if (dest) {
         if (cmd_resolve(x, &dest->u.sel, false, dl) < 0) return -1;
         const player *d = dl->c[0]->player;
@@ -384,14 +390,7 @@ static int ex_gamemode(cmd_ctx *x)
 {
     int gm = cmd_arg(x->ps, "gamemode")->u.gamemode;
     struct cmd_targets *tl = &cmd_targets_a;
-    if (cmd_arg(x->ps, "target")) {
-        if (cmd_resolve_arg(x, "target", tl) < 0) return -1;
-    } else {
-        conn *self = cmd_source_player(x, false);
-        if (!self) return -1;
-        tl->c[0] = self;
-        tl->n = 1;
-    }
+    if (targets_or_self(x, "target", false, tl) < 0) return -1;
     chat_arg mode = chat_key(gamemode_keys[gm]);
     for (size_t i = 0; i < tl->n; i++) {
         conn *c = tl->c[i];
@@ -469,14 +468,7 @@ static int ex_weather(cmd_ctx *x)
 static int ex_kill(cmd_ctx *x)
 {
     struct cmd_targets *tl = &cmd_targets_a;
-    if (cmd_arg(x->ps, "targets")) {
-        if (cmd_resolve_arg(x, "targets", tl) < 0) return -1;
-    } else {
-        conn *self = cmd_source_player(x, true);
-        if (!self) return -1;
-        tl->c[0] = self;
-        tl->n = 1;
-    }
+    if (targets_or_self(x, "targets", true, tl) < 0) return -1;
     for (size_t i = 0; i < tl->n; i++)
         if (!tl->c[i]->closed) ent_kill(tl->c[i]);
     if (tl->n == 1) {
@@ -778,14 +770,22 @@ static int ex_ban(cmd_ctx *x)
     return 0;
 }
 
-static int ex_ban_ip(cmd_ctx *x)
+/* The <target> word of ban-ip and pardon-ip into target (cut to 127
+ * bytes; *len is its whole length), and its normalized address into ip:
+ * 0, or -1 if it is no address. */
+static int target_ip(cmd_ctx *x, char target[128], char ip[LIST_IP_MAX], size_t *len)
 {
     const struct cmd_value *tv = cmd_arg(x->ps, "target");
+    *len = tv->end - tv->start;
+    snprintf(target, 128, "%.*s", (int)(*len < 127 ? *len : 127), x->ps->line + tv->start);
+    return lists_normalize_ip(target, ip);
+}
+
+static int ex_ban_ip(cmd_ctx *x)
+{
     char target[128], ip[LIST_IP_MAX];
-    size_t tlen = tv->end - tv->start;
-    snprintf(target, sizeof target, "%.*s", (int)(tlen < 127 ? tlen : 127),
-             x->ps->line + tv->start);
-    if (lists_normalize_ip(target, ip) < 0) {
+    size_t tlen;
+    if (target_ip(x, target, ip, &tlen) < 0) {
         conn *c = tlen <= 16 ? cmd_player_by_name(target) : NULL;
         char raw[sizeof c->addr];
         if (c) conn_ip_of(c, raw, sizeof raw);
@@ -854,12 +854,9 @@ static int ex_pardon(cmd_ctx *x)
 
 static int ex_pardon_ip(cmd_ctx *x)
 {
-    const struct cmd_value *tv = cmd_arg(x->ps, "target");
     char target[128], ip[LIST_IP_MAX];
-    size_t tlen = tv->end - tv->start;
-    snprintf(target, sizeof target, "%.*s", (int)(tlen < 127 ? tlen : 127),
-             x->ps->line + tv->start);
-    if (lists_normalize_ip(target, ip) < 0) {
+    size_t tlen;
+    if (target_ip(x, target, ip, &tlen) < 0) {
         cmd_failure0(x, "commands.pardonip.invalid");
         return -1;
     }
@@ -927,15 +924,10 @@ static int ex_mspt(cmd_ctx *x)
              "%.1f%%; players: %zu",
              cpu5, cpu60, srv->player_count);
     for (int i = 0; i < 3; i++) {
-        buf_t j, plain;
-        buf_init(&j, 1024);
+        buf_t plain;
         buf_init(&plain, 1024);
-        buf_lit(&j, "{\"text\":");
-        json_append_string(&j, lines[i], strlen(lines[i]));
-        buf_lit(&j, "}");
         buf_append(&plain, lines[i], strlen(lines[i]));
-        cmd_send_json(x->src, &j, &plain);
-        buf_free(&j);
+        send_text(x, &plain, 1024);
         buf_free(&plain);
     }
     return 0;

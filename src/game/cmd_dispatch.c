@@ -281,12 +281,7 @@ void cmd_init(void)
 
 void cmd_join(conn *c)
 {
-    player *p = c->player;
-    p->op_level = ops_level(&p->uuid);
-    buf_reset(&srv->pkt);
-    pkt_cb_entity_status(&srv->pkt, p->entity_id, (int8_t)(24 + p->op_level));
-    conn_send_pkt(c);
-    send_tree(c);
+    cmd_refresh_permissions(c); /* the op level and the tree for it */
     if (srv->cfg.tab_header[0] || srv->cfg.tab_footer[0]) {
         buf_t h, f;
         buf_init(&h, 8192);

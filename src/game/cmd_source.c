@@ -14,9 +14,6 @@
  * are here, players: @p @r @e take living players only, @s is the source
  * (nothing for the console), sort and limit apply after the filters; a
  * selector needs level 2 (names and UUIDs do not).
- *
- * The whitelist and ban commands keep their English patterns here
- * (lists_en) for console and RCON text until chat.c's table has them.
  */
 #include <ctype.h>
 #include <math.h>
@@ -49,46 +46,6 @@ void cmd_source_console(struct cmd_source *s)
                              0,
                              0,
                              NULL};
-}
-
-/* English patterns of the keys only the list commands use (chat.c has the
- * rest); console and RCON text comes from here. */
-static const struct {
-    const char *key, *en;
-} lists_en[] = {
-    {"commands.ban.failed", "Nothing changed. The player is already banned"},
-    {"commands.ban.success", "Banned %s: %s"},
-    {"commands.banip.failed", "Nothing changed. That IP is already banned"},
-    {"commands.banip.info", "This ban affects %s player(s): %s"},
-    {"commands.banip.invalid", "Invalid IP address or unknown player"},
-    {"commands.banip.success", "Banned IP %s: %s"},
-    {"commands.banlist.entry", "%s was banned by %s: %s"},
-    {"commands.banlist.list", "There are %s ban(s):"},
-    {"commands.banlist.none", "There are no bans"},
-    {"commands.pardon.failed", "Nothing changed. The player isn't banned"},
-    {"commands.pardon.success", "Unbanned %s"},
-    {"commands.pardonip.failed", "Nothing changed. That IP isn't banned"},
-    {"commands.pardonip.invalid", "Invalid IP address"},
-    {"commands.pardonip.success", "Unbanned IP %s"},
-    {"commands.whitelist.add.failed", "Player is already whitelisted"},
-    {"commands.whitelist.add.success", "Added %s to the whitelist"},
-    {"commands.whitelist.alreadyOff", "Whitelist is already turned off"},
-    {"commands.whitelist.alreadyOn", "Whitelist is already turned on"},
-    {"commands.whitelist.disabled", "Whitelist is now turned off"},
-    {"commands.whitelist.enabled", "Whitelist is now turned on"},
-    {"commands.whitelist.list", "There are %s whitelisted player(s): %s"},
-    {"commands.whitelist.none", "There are no whitelisted players"},
-    {"commands.whitelist.reloaded", "Reloaded the whitelist"},
-    {"commands.whitelist.remove.failed", "Player is not whitelisted"},
-    {"commands.whitelist.remove.success", "Removed %s from the whitelist"},
-};
-
-/* The English pattern for key: ours, or the key (chat_tr_plain looks it up). */
-static const char *en_pattern(const char *key)
-{
-    for (size_t i = 0; i < sizeof lists_en / sizeof lists_en[0]; i++)
-        if (strcmp(lists_en[i].key, key) == 0) return lists_en[i].en;
-    return key;
 }
 
 /* -------------------------------------------------------------- feedback */
@@ -127,7 +84,7 @@ void cmd_success(cmd_ctx *x, bool logged, const char *key, const chat_arg *a, si
     buf_init(&j, 64u << 10);
     buf_init(&plain, 64u << 10);
     chat_tr_json(&j, NULL, key, a, n);
-    chat_tr_plain(&plain, en_pattern(key), a, n);
+    chat_tr_plain(&plain, key, a, n);
     cmd_send_json(s, &j, &plain);
     bool to_ops = s->c         ? true
                   : s->capture ? srv->cfg.broadcast_rcon_to_ops
@@ -166,7 +123,7 @@ void cmd_failure(cmd_ctx *x, const char *key, const chat_arg *a, size_t n)
     buf_lit(&j, "{\"color\":\"red\",\"extra\":[");
     chat_tr_json(&j, NULL, key, a, n);
     buf_lit(&j, "],\"text\":\"\"}");
-    chat_tr_plain(&plain, en_pattern(key), a, n);
+    chat_tr_plain(&plain, key, a, n);
     cmd_send_json(x->src, &j, &plain);
     buf_free(&j);
     buf_free(&plain);
