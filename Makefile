@@ -30,8 +30,8 @@ LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 
 # The shared library of codecs and data structures (server, bench, tests).
-LIB_SRC    := $(wildcard src/core/*.c src/proto/*.c src/data/*.c src/world/*.c)
-SERVER_SRC := $(wildcard src/net/*.c src/admin/*.c src/game/*.c) src/main.c
+LIB_SRC    := $(wildcard src/core/*.c src/proto/*.c src/data/*.c src/world/*.c) src/game/cmd_parser.c
+SERVER_SRC := $(wildcard src/net/*.c src/admin/*.c) $(filter-out $(LIB_SRC),$(wildcard src/game/*.c)) src/main.c
 BENCH_SRC  := $(wildcard src/bench/*.c)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
 

@@ -12,8 +12,8 @@
  *   - three before-sleep hooks, in this order: flush output and reap closed
  *     bots; check the end conditions (loop_stop when the run is over);
  *     print the progress line once a second (t_progress wakes the loop)
- *   - the clock: bench.loop.now_us / now_ms, read twice per pass (the
- *     loop's clock_before_timers): after the wait, for the sockets' events,
+ *   - the clock: bench.loop.now_us / now_ms, read twice per pass
+ *     (core/loop.h invariant 3): after the wait, for the sockets' events,
  *     and before the timers, so that a join started by the rate limiter is
  *     timed from its connect call and timers are not late by the time the
  *     events took (one read per pass would add that to every join latency)
@@ -493,7 +493,6 @@ static void on_progress_due(loop_timer *t)
 static int run(void)
 {
     loop *l = &bench.loop;
-    l->clock_before_timers = true; /* mcbench's clock: see the file comment */
     loop_update_clock(l);
     bench.start_us = l->now_us;
     bench.join_tokens_at_us = l->now_us;

@@ -73,8 +73,6 @@
 #define CHAT_MAX         256
 #define BOT_NO_SCRIPT    (-2) /* == LUA_NOREF, checked in script.c */
 
-#define container_of(p, type, member) ((type *)((char *)(p)-offsetof(type, member)))
-
 enum scenario { SC_IDLE, SC_WALK, SC_CHAT, SC_CROWD, SC_CHURN, SC_SCRIPT };
 
 enum bot_state { BS_WAITING, BS_CONNECTING, BS_LOGIN, BS_PLAY, BS_LEFT, BS_FAILED };

@@ -172,7 +172,7 @@ int loop_run_once(loop *l, int max_sleep_ms)
 {
     struct epoll_event *evs = l->events;
     l->passes++;
-    if (l->clock_before_timers) loop_update_clock(l); /* step 0 */
+    loop_update_clock(l); /* step 0 */
     tw_run(&l->timers, l->now_ms);
     for (int i = 0; i < l->nhooks; i++) l->hooks[i].fn(l->hooks[i].arg);
     if (l->stopping) return 0;

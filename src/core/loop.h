@@ -5,7 +5,7 @@
  * before the loop sleeps.
  *
  * One pass of loop_run, in order:
- *   0. only with clock_before_timers set: read the clock (now_ms, now_us)
+ *   0. read the clock (now_ms, now_us)
  *   1. timers: every timer due at the pass's clock fires; a timer re-armed
  *      for the past fires in the next pass, so a callback that re-arms
  *      itself runs at most once per pass
@@ -27,11 +27,11 @@
  *     watched objects from a before-sleep hook, never inside a callback.
  *     Events of a watch deleted earlier in the same pass are not delivered
  *     (loop_watch_del sets fd to -1).
- *  3. The clock is read once per pass, after the wait: every callback of a
- *     pass sees the same now_ms / now_us (CLOCK_MONOTONIC). An owner that
- *     sets clock_before_timers gets a second read at the start of the pass
- *     (step 0): timers and hooks then see that one, watch callbacks the one
- *     after the wait.
+ *  3. The clock (now_ms / now_us, CLOCK_MONOTONIC) is read twice per pass:
+ *     at its start (step 0), so timers fire on time and what they start is
+ *     timed from when they ran, not from the end of the last wait; and
+ *     after the wait (step 5) for the watch callbacks. No callback reads
+ *     the clock itself: every decision of a step sees one time.
  *  4. Every wait is bounded (LOOP_MAX_SLEEP_MS), so hooks run at least that
  *     often; work per pass is bounded by LOOP_MAX_EVENTS per poll.
  */
@@ -72,10 +72,6 @@ struct loop_hook {
 typedef struct loop {
     int epfd, epfd_batched;
     int64_t now_ms, now_us; /* the pass's clock (invariant 3) */
-    /* Off by default. On: the clock is read again before the timers, so
-     * what they start is timed from when they ran, not from the end of the
-     * last wait (mcbench: a join's latency starts at its connect call). */
-    bool clock_before_timers;
     twheel timers;
     bool stopping;
     int batch_interval_ms; /* 0: the batched set is polled every pass */

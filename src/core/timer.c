@@ -58,11 +58,14 @@ void tw_run(twheel *tw, int64_t now_ms)
 {
     /* From `cur` to now. A second run in the same millisecond (now behind
      * `cur`) still scans slot `cur`: it holds what the last run's callbacks
-     * re-armed for the past (invariant 4). `cur` never goes backwards. */
+     * re-armed for the past (invariant 4). `cur` moves past `now` before
+     * anything fires, so whatever a callback arms lands in a slot this run
+     * does not scan: nothing fires twice in one run. `cur` never goes
+     * backwards. */
     int64_t start = tw->cur;
     int64_t end = now_ms < start ? start : now_ms;
     if (end - start >= (int64_t)TW_SLOTS) end = start + TW_SLOTS - 1; /* one full turn */
-    int64_t next = now_ms + 1 > start ? now_ms + 1 : start;           /* cur after the run */
+    tw->cur = now_ms + 1 > start ? now_ms + 1 : start;
     for (int64_t t = start; t <= end; t++) {
         tnode *h = &tw->slot[(uint64_t)t & TW_MASK];
         if (h->next == h) continue;
@@ -73,7 +76,6 @@ void tw_run(twheel *tw, int64_t now_ms)
         local.next->prev = &local;
         local.prev->next = &local;
         list_init(h);
-        tw->cur = t + 1 < next ? t + 1 : next;
         while (local.next != &local) {
             tnode *n = local.next;
             n->prev->next = n->next;
@@ -89,7 +91,6 @@ void tw_run(twheel *tw, int64_t now_ms)
             n->fn(n);
         }
     }
-    tw->cur = next;
 }
 
 int tw_timeout(const twheel *tw, int64_t now_ms, int max_ms)

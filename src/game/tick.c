@@ -42,9 +42,11 @@
 
 #include "core/log.h"
 #include "core/tickstat.h"
-#include "game/commands.h"
+#include "game/chat.h"
+#include "game/daytime.h"
 #include "game/entities.h"
 #include "game/game.h"
+#include "game/ops.h"
 #include "game/play.h"
 #include "net/limits.h"
 #include "net/server.h"
@@ -101,7 +103,9 @@ void tick_run(void)
     play_broadcast_blocks();        /* 3 */
     ent_tick_tracking();            /* 4 */
     ent_tick_relay();               /* 5 */
-    cmd_tick_end();                 /* 6 */
+    daytime_tick();                 /* 6: day time, Update Time, the weather timer */
+    chat_tick();                    /*    chat spam decay */
+    ops_flush();                    /*    a changed ops.json queued for saving */
     idle_check();                   /* 7 */
     limits_tick(srv->loop->now_ms); /* 8 */
     world_flush_edits(&game.world); /* 9 */

@@ -1,0 +1,222 @@
+/*
+ * cmd_parser.h — the pure half of the command dispatcher: a Brigadier tree
+ * built from a static spec (the built-in commands' spec among them), its
+ * Declare Commands encoder (clients complete and check commands as they
+ * type), a parser that follows Brigadier and vanilla's argument types, and
+ * Brigadier's usage text. Part of the shared library (libmc.a): the unit
+ * tests link it without a server. The server half (sources, selectors,
+ * the commands themselves, dispatch) is game/commands.h and game/cmd_*.c.
+ *
+ * Invariants:
+ *  1. One tree, built once from a static spec; a client sees exactly the
+ *     nodes its permission level allows (its own op level; the console is 4),
+ *     and the parser uses the same filter, so a hidden command is an unknown
+ *     one, as in vanilla.
+ *  2. Bounded: a command line is at most CMD_MAX_LEN bytes, a parse at most
+ *     CMD_MAX_DEPTH nodes deep, names and option values are fixed buffers.
+ *  3. Pure (no server state, no I/O): tests build trees and parse lines
+ *     without a server; selectors are resolved only when executing.
+ */
+#ifndef MC_CMD_PARSER_H
+#define MC_CMD_PARSER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "proto/wire.h"
+
+#define CMD_MAX_NODES 160
+#define CMD_MAX_DEPTH 16
+#define CMD_MAX_LEN   1024 /* bytes of one command line */
+
+/* Brigadier argument parsers: the wire ids of protocol 763's command_node. */
+enum cmd_parser {
+    CP_BOOL = 0,
+    CP_FLOAT = 1,
+    CP_DOUBLE = 2,
+    CP_INTEGER = 3,
+    CP_STRING = 5,
+    CP_ENTITY = 6,
+    CP_GAME_PROFILE = 7,
+    CP_BLOCK_POS = 8,
+    CP_VEC3 = 10,
+    CP_MESSAGE = 18,
+    CP_ANGLE = 26,
+    CP_ROTATION = 27,
+    CP_ENTITY_ANCHOR = 35,
+    CP_GAMEMODE = 39,
+    CP_TIME = 40,
+};
+
+enum { CN_ROOT = 0, CN_LITERAL = 1, CN_ARGUMENT = 2 };
+
+/* minecraft:entity flags (the packet's bitfield) */
+#define CMD_ENTITY_SINGLE  0x01
+#define CMD_ENTITY_PLAYERS 0x02
+/* brigadier:string kinds */
+#define CMD_STRING_WORD    0
+#define CMD_STRING_PHRASE  1
+#define CMD_STRING_GREEDY  2
+
+/* Server-side suggestions ("minecraft:ask_server"). */
+enum cmd_suggest {
+    SUG_NONE = 0,
+    SUG_NON_OPS,
+    SUG_OPS,
+    SUG_NOT_WHITELISTED, /* online players not on the whitelist */
+    SUG_WHITELISTED,     /* names on the whitelist */
+    SUG_BANNED,          /* banned names */
+    SUG_BANNED_IPS,      /* banned addresses */
+};
+
+/* Executor ids of the built-in tree's executable nodes (cmd_node.exec);
+ * game/cmd_builtin.c runs them. */
+enum cmd_exec {
+    X_NONE,
+    X_HELP,
+    X_LIST,
+    X_LIST_UUIDS,
+    X_ME,
+    X_MSG,
+    X_SAY,
+    X_TP,
+    X_GAMEMODE,
+    X_TIME_SET,
+    X_TIME_ADD,
+    X_TIME_QUERY,
+    X_WEATHER,
+    X_KILL,
+    X_SETWORLDSPAWN,
+    X_SEED,
+    X_KICK,
+    X_OP,
+    X_DEOP,
+    X_STOP,
+    X_MSPT,
+    X_SAVE_ALL,
+    X_SAVE_OFF,
+    X_SAVE_ON,
+    X_WHITELIST_ON,
+    X_WHITELIST_OFF,
+    X_WHITELIST_LIST,
+    X_WHITELIST_ADD,
+    X_WHITELIST_REMOVE,
+    X_WHITELIST_RELOAD,
+    X_BAN,
+    X_BAN_IP,
+    X_PARDON,
+    X_PARDON_IP,
+    X_BANLIST,
+    X_COUNT
+};
+
+/* One line of a tree spec: depth 0 = a command, deeper = child of the last
+ * line one level up. level applies to depth-0 lines and their subtree. */
+struct cmd_spec {
+    uint8_t depth;
+    uint8_t kind; /* CN_LITERAL, CN_ARGUMENT */
+    const char *name;
+    int16_t parser;
+    int32_t prop; /* entity flags, string kind, time minimum */
+    uint8_t level;
+    uint8_t exec; /* executor id; 0 = not executable */
+    uint8_t suggest;
+    const char *redirect; /* name of a command to redirect to */
+};
+
+typedef struct cmd_node {
+    uint8_t kind;
+    int16_t parser;
+    int32_t prop;
+    uint8_t level, exec, suggest;
+    int16_t redirect, first_child, next_sibling, parent;
+    const char *name;
+} cmd_node;
+
+typedef struct cmd_tree {
+    cmd_node n[CMD_MAX_NODES];
+    int count;
+} cmd_tree;
+
+/* Game mode names as commands spell them, by id (survival 0 .. spectator 3). */
+extern const char *const cmd_gamemode_names[4];
+
+/* Builds t from spec; -1 if it does not fit or a redirect names no command. */
+int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n);
+/* The built-in commands' tree (built on first use). */
+const cmd_tree *cmd_builtin_tree(void);
+/* Appends Declare Commands (id + payload) with the nodes visible at `level`. */
+void pkt_cb_declare_commands(buf_t *b, const cmd_tree *t, int level);
+
+/* A parsed coordinate triple (vec3, block_pos), pair (rotation) or angle. */
+struct cmd_coords {
+    double v[3];
+    uint8_t rel; /* bit i: coordinate i is relative (~) */
+    bool local;  /* ^ ^ ^ */
+};
+
+/* A parsed entity or game-profile argument, resolved when executing. */
+struct cmd_selector {
+    char kind; /* 0 player name, 'u' UUID, or a selector: 'p' 'a' 'r' 's' 'e' */
+    mc_uuid uuid;
+    char name[17];
+    bool has_name, name_neg;
+    int limit; /* 0 = the selector's own (1 for p r s and names) */
+    bool has_dist;
+    double dmin, dmax;
+    int gamemode; /* -1 any */
+    bool gm_neg;
+    int sort;         /* 0 arbitrary, 1 nearest, 2 furthest, 3 random */
+    bool type_player; /* type=player: players only */
+    bool type_other;  /* type= something else: matches nothing here */
+};
+
+struct cmd_value {
+    const cmd_node *node;
+    uint32_t start, end; /* byte range in the line */
+    union {
+        bool b;
+        int32_t i;
+        double d;
+        struct cmd_coords pos;
+        struct cmd_selector sel;
+        int gamemode;
+        int anchor; /* 0 feet, 1 eyes */
+    } u;
+};
+
+typedef struct cmd_parse {
+    const char *line;
+    size_t len;
+    int level;
+    struct cmd_value path[CMD_MAX_DEPTH]; /* nodes matched after the root */
+    int depth;
+    const cmd_node *exec; /* executable node reached, NULL on error */
+    /* error: translation key, arguments, cursor (-1: no context line) */
+    long err_pos;
+    const char *err_key;
+    char err_arg[2][64];
+    int err_nargs;
+} cmd_parse;
+
+/* Parses line[0..len) against t for a source of permission `level`.
+ * 0: ps->exec and ps->path are set; -1: ps->err_* describe the error. */
+int cmd_parse_line(const cmd_tree *t, const char *line, size_t len, int level, cmd_parse *ps);
+/* The value parsed for the argument called `name`, or NULL. */
+const struct cmd_value *cmd_arg(const cmd_parse *ps, const char *name);
+/* True if the path contains the literal `name`. */
+bool cmd_has_literal(const cmd_parse *ps, const char *name);
+/* Brigadier's smart usage of a node's children ("<targets> <message>", "(set|add|query)"). */
+void cmd_usage(buf_t *out, const cmd_tree *t, int node, int level);
+
+/* Single steps of the parser, for the server half (selectors inside
+ * messages, tab completion). Both read line[*pos..len); on success they
+ * return 0 and move *pos past what they read; on error they return -1 and
+ * leave *pos alone (the error itself is dropped). */
+int cmd_read_selector(const char *line, size_t len, size_t *pos, struct cmd_selector *sel);
+int cmd_read_argument(const cmd_node *nd, const char *line, size_t len, size_t *pos,
+                      struct cmd_value *v);
+
+#endif
