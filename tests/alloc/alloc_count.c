@@ -23,10 +23,11 @@
  * allocation made inside tick(), =2 of every game-thread allocation after the
  * first tick (the whole tick period: packet handling, streaming, flushes).
  * Stacks are aggregated in a fixed table; every MCSERV_ALLOC_TRACE_EVERY
- * ticks (default 200) the most frequent ones are written to stderr as
- * "alloc-trace:" lines (module+offset per frame: resolve with
- * `addr2line -f -i -e build-count/mcserv`; bench/alloc.sh does) and the
- * table starts again, so the last report shows the steady state.
+ * ticks (default 200; 0 = never) and at the first tick after a SIGUSR2, the
+ * most frequent ones are written to stderr as "alloc-trace:" lines
+ * (module+offset per frame: resolve with `addr2line -f -i -e
+ * build-count/mcserv`; bench/alloc.sh does) and the table starts again. So
+ * two SIGUSR2 bracket a sample exactly (bench/alloc.sh does that too).
  *
  * Invariants:
  *  1. No allocation of its own: the tracer's table is static, reports are
@@ -37,6 +38,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -82,7 +84,8 @@ static struct {
     uint32_t every;
     bool tick_open;
     uint64_t tick, first_tick;
-    uint64_t total, lost; /* allocations traced; those whose stack found no slot */
+    uint64_t total, lost;               /* allocations traced; those whose stack found no slot */
+    volatile sig_atomic_t report_asked; /* SIGUSR2 */
     struct site sites[TRACE_SITES];
 } tr;
 
@@ -306,7 +309,17 @@ void tickstat_alloc_tick(uint64_t tick, bool in_tick)
     if (!tr.mode || !in_tick) return;
     tr.tick = tick;
     if (!tr.first_tick) tr.first_tick = tick;
-    if (tick > tr.first_tick && (tick - tr.first_tick) % tr.every == 0) trace_report();
+    bool due = tr.every && tick > tr.first_tick && (tick - tr.first_tick) % tr.every == 0;
+    if (due || tr.report_asked) {
+        tr.report_asked = 0;
+        trace_report();
+    }
+}
+
+static void on_sigusr2(int sig)
+{
+    (void)sig;
+    tr.report_asked = 1;
 }
 
 __attribute__((constructor)) static void alloc_count_init(void)
@@ -316,12 +329,16 @@ __attribute__((constructor)) static void alloc_count_init(void)
     if (!m || (strcmp(m, "1") != 0 && strcmp(m, "2") != 0)) return;
     const char *e = getenv("MCSERV_ALLOC_TRACE_EVERY");
     long every = e ? strtol(e, NULL, 10) : 200;
-    tr.every = every > 0 && every <= 1000000 ? (uint32_t)every : 200;
+    tr.every = every >= 0 && every <= 1000000 ? (uint32_t)every : 200;
+    struct sigaction sa = {.sa_handler = on_sigusr2, .sa_flags = SA_RESTART};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGUSR2, &sa, NULL);
     void *pc[4];
     in_hook = true;
     backtrace(pc, 4); /* loads the unwinder now, not inside a tick */
     in_hook = false;
     tr.mode = m[0] - '0';
-    say("alloc-trace: tracing game-thread allocations %s, a report every %u ticks\n",
+    say("alloc-trace: tracing game-thread allocations %s; a report every %u ticks (0: never) "
+        "and after each SIGUSR2\n",
         tr.mode == 1 ? "inside tick()" : "in the whole tick period", tr.every);
 }
