@@ -8,11 +8,13 @@
 #                   under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      the default benchmark set (see BENCHMARKS.md)
 #
-# Variables: CC (compiler), BUILD (output folder), SAN=1 (sanitizer build).
+# Variables: CC (compiler), BUILD (output folder), SAN=1 (sanitizer build),
+# COUNT_ALLOC=1 (counting-allocator build, below).
 
 CC      ?= cc
 BUILD   ?= build
 SAN     ?=
+COUNT_ALLOC ?=
 RUN_DIR ?= run
 
 CFLAGS_COMMON = -std=c17 -D_GNU_SOURCE -Isrc -Wall -Wextra -Werror -g -MMD -MP
@@ -54,7 +56,19 @@ $(LIB): $(call obj,$(LIB_SRC))
 	@rm -f $@
 	ar rcs $@ $^
 
-$(MCSERV): $(call obj,$(SERVER_SRC)) $(LIB)
+# Counting-allocator build (issue 12; bench/alloc.sh):
+#   make BUILD=build-count COUNT_ALLOC=1 build-count/mcserv
+# links tests/alloc/alloc_count.c (malloc & co. counted per tick, see
+# core/tickstat.h) into mcserv only, never into build/ or libmc.
+ifeq ($(COUNT_ALLOC),1)
+  ifeq ($(BUILD),build)
+    $(error COUNT_ALLOC=1 needs its own BUILD folder, e.g. BUILD=build-count)
+  endif
+  COUNT_OBJ := $(call obj,tests/alloc/alloc_count.c)
+  LDFLAGS   += -rdynamic
+endif
+
+$(MCSERV): $(call obj,$(SERVER_SRC)) $(COUNT_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(MCBENCH): $(call obj,$(BENCH_SRC)) $(LIB)

@@ -132,6 +132,35 @@ static void process_metrics(buf_t *b)
           start_time);
 }
 
+/* Heap allocations per tick: only the counting build has them (core/tickstat.h). */
+static void quantiles(buf_t *b, const char *name, const char *help, const uint32_t v[3])
+{
+    static const char *const q[3] = {"0.5", "0.99", "1"};
+    head(b, name, "gauge", help);
+    for (int i = 0; i < 3; i++) sample1(b, name, "quantile", q[i], v[i]);
+}
+
+static void alloc_metrics(buf_t *b)
+{
+    struct tickstat_alloc_summary a;
+    if (!tickstat_alloc_summarize(TICKSTAT_ALLOC_WINDOW, &a)) return;
+    quantiles(b, "mcserv_tick_heap_allocations",
+              "Game-thread heap allocations inside tick(), last 200 ticks (counting build).",
+              a.in_tick);
+    quantiles(b, "mcserv_tick_period_heap_allocations",
+              "Game-thread heap allocations per tick period (the tick and the loop passes up to "
+              "the next), last 200 ticks (counting build).",
+              a.period);
+    quantiles(b, "mcserv_tick_period_heap_frees", "Game-thread frees per tick period, as above.",
+              a.frees);
+    quantiles(b, "mcserv_tick_period_heap_bytes",
+              "Game-thread bytes allocated per tick period, as above.", a.bytes);
+    const char *n = "mcserv_heap_allocations_total";
+    head(b, n, "counter", "Heap allocations since start (game thread; other: workers, login).");
+    sample1(b, n, "thread", "game", (double)a.game.allocs);
+    sample1(b, n, "thread", "other", (double)a.other.allocs);
+}
+
 void metrics_build(buf_t *b)
 {
     /* Ticks */
@@ -164,6 +193,7 @@ void metrics_build(buf_t *b)
           "Game thread CPU time over wall time, last 5 seconds (1 = one core busy).",
           s5.cpu_pct / 100.0);
     counter(b, "minecraft_ticks_total", "Ticks run since start.", (double)game.tick_count);
+    alloc_metrics(b);
 
     /* Players and the world */
     gauge(b, "minecraft_players_online", "Players online.", (double)game.player_count);

@@ -6,6 +6,10 @@
 
 #include "core/clock.h"
 
+/* Present only in the counting build (tests/alloc/alloc_count.c). */
+#pragma weak tickstat_alloc_read
+#pragma weak tickstat_alloc_tick
+
 const double tickstat_bucket_le[TICKSTAT_BUCKETS] = {0.001, 0.005, 0.010, 0.020, 0.035,
                                                      0.050, 0.100, 0.200, 1e300};
 
@@ -20,6 +24,48 @@ static struct {
     uint64_t total;
 } ts;
 
+/* Allocation figures (counting build only): ring of per-tick counts. The
+ * period of a tick is known when the next one begins, so the newest entry is
+ * always the tick before the running one. */
+static struct {
+    uint32_t in_tick[TICKSTAT_ALLOC_WINDOW], period[TICKSTAT_ALLOC_WINDOW];
+    uint32_t frees[TICKSTAT_ALLOC_WINDOW], bytes[TICKSTAT_ALLOC_WINDOW];
+    uint32_t next, count;
+    uint64_t ticks;
+    uint32_t tick_allocs;              /* in tick_run() of the tick whose period is open */
+    struct tickstat_alloc_counts open; /* counts at the begin of that tick */
+} al;
+
+static uint32_t clamp_u32(uint64_t v)
+{
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static void alloc_begin(void)
+{
+    struct tickstat_alloc_counts now;
+    tickstat_alloc_read(&now, NULL);
+    if (al.ticks++) { /* close the previous tick's period */
+        uint32_t i = al.next;
+        al.in_tick[i] = al.tick_allocs;
+        al.period[i] = clamp_u32(now.allocs - al.open.allocs);
+        al.frees[i] = clamp_u32(now.frees - al.open.frees);
+        al.bytes[i] = clamp_u32(now.bytes - al.open.bytes);
+        al.next = (i + 1) % TICKSTAT_ALLOC_WINDOW;
+        if (al.count < TICKSTAT_ALLOC_WINDOW) al.count++;
+    }
+    al.open = now;
+    tickstat_alloc_tick(al.ticks, true);
+}
+
+static void alloc_end(void)
+{
+    struct tickstat_alloc_counts now;
+    tickstat_alloc_read(&now, NULL);
+    al.tick_allocs = clamp_u32(now.allocs - al.open.allocs);
+    tickstat_alloc_tick(al.ticks, false);
+}
+
 static int64_t thread_cpu_ns(void)
 {
     struct timespec t;
@@ -29,6 +75,7 @@ static int64_t thread_cpu_ns(void)
 
 void tickstat_begin(void)
 {
+    if (tickstat_alloc_read) alloc_begin();
     ts.start_ns = clock_ns();
 }
 
@@ -48,6 +95,7 @@ void tickstat_end(void)
         if (s <= tickstat_bucket_le[b]) ts.buckets[b]++;
     ts.sum_s += s;
     ts.total++;
+    if (tickstat_alloc_read) alloc_end();
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -84,4 +132,31 @@ void tickstat_histogram(uint64_t counts[TICKSTAT_BUCKETS], double *sum_s, uint64
     for (int b = 0; b < TICKSTAT_BUCKETS; b++) counts[b] = ts.buckets[b];
     *sum_s = ts.sum_s;
     *count = ts.total;
+}
+
+/* {median, p99, max} of the newest n entries of one ring (sorted in place in tmp). */
+static void alloc_quantiles(const uint32_t *ring, uint32_t n, uint32_t q[3])
+{
+    uint32_t tmp[TICKSTAT_ALLOC_WINDOW];
+    for (uint32_t i = 0; i < n; i++)
+        tmp[i] = ring[(al.next + TICKSTAT_ALLOC_WINDOW - 1 - i) % TICKSTAT_ALLOC_WINDOW];
+    qsort(tmp, n, sizeof tmp[0], cmp_u32); /* 800 bytes: glibc sorts on the stack */
+    q[0] = tmp[n / 2];
+    q[1] = tmp[(uint32_t)((n - 1) * 0.99)];
+    q[2] = tmp[n - 1];
+}
+
+bool tickstat_alloc_summarize(uint32_t n, struct tickstat_alloc_summary *out)
+{
+    if (!tickstat_alloc_read) return false;
+    *out = (struct tickstat_alloc_summary){0};
+    tickstat_alloc_read(&out->game, &out->other);
+    if (n > al.count) n = al.count;
+    out->ticks = n;
+    if (!n) return true;
+    alloc_quantiles(al.in_tick, n, out->in_tick);
+    alloc_quantiles(al.period, n, out->period);
+    alloc_quantiles(al.frees, n, out->frees);
+    alloc_quantiles(al.bytes, n, out->bytes);
+    return true;
 }

@@ -13,6 +13,10 @@
  *
  * The English table below covers every key this server sends; a key missing
  * from it renders as the key itself (the message is still correct in game).
+ *
+ * Memory: a chat message is built in one module buffer (chat_text, at most
+ * 8 KiB) that keeps its capacity, so a chat line allocates nothing once the
+ * first one has grown it; game thread only.
  */
 #include "game/chat.h"
 
@@ -403,26 +407,24 @@ void chat_sb_chat_message(conn *c, rd_t *r)
     if (r->err) return;              /* play_dispatch kicks for malformed packets */
     if (!chat_check_incoming(c, msg, len)) return;
     player *p = c->player;
+    static buf_t chat_text; /* see Memory above */
+    buf_t *j = &chat_text;
+    if (!j->limit) buf_init(j, 8192);
+    buf_reset(j);
     if (p->chat_mode == 2) {
-        buf_t j;
-        buf_init(&j, 256);
-        chat_tr_json(&j, "\"color\":\"red\"", "chat.disabled.options", NULL, 0);
-        if (!j.failed) send_always(c, (const char *)j.data, j.len);
-        buf_free(&j);
+        chat_tr_json(j, "\"color\":\"red\"", "chat.disabled.options", NULL, 0);
+        if (!j->failed) send_always(c, (const char *)j->data, j->len);
         return;
     }
     chat_arg a[2] = {chat_player(p), chat_textn(msg, len)};
-    buf_t j;
-    buf_init(&j, 8192);
-    buf_lit(&j, "{\"translate\":\"chat.type.text\",\"with\":[");
-    chat_name_json(&j, p);
-    buf_lit(&j, ",{\"text\":");
-    json_append_string(&j, msg, len);
-    buf_lit(&j, "}]}");
-    if (!j.failed) chat_broadcast((const char *)j.data, j.len, true);
-    buf_reset(&j);
-    chat_tr_plain(&j, "chat.type.text", a, 2);
-    if (!j.failed) log_info("[Not Secure] %.*s", (int)j.len, (const char *)j.data);
-    buf_free(&j);
+    buf_lit(j, "{\"translate\":\"chat.type.text\",\"with\":[");
+    chat_name_json(j, p);
+    buf_lit(j, ",{\"text\":");
+    json_append_string(j, msg, len);
+    buf_lit(j, "}]}");
+    if (!j->failed) chat_broadcast((const char *)j->data, j->len, true);
+    buf_reset(j);
+    chat_tr_plain(j, "chat.type.text", a, 2);
+    if (!j->failed) log_info("[Not Secure] %.*s", (int)j->len, (const char *)j->data);
     chat_count_spam(c);
 }

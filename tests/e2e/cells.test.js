@@ -20,10 +20,24 @@ test('150 bots spread over 100+ chunk columns: ticks keep running, status answer
   let out = ''
   bench.stdout.on('data', (d) => { out += d })
   bench.stderr.on('data', (d) => { out += d })
-  const code = await new Promise((resolve) => bench.on('exit', resolve))
+  const exited = new Promise((resolve) => bench.on('exit', resolve))
+  // While they walk (8 s hold), status counts all 150: the loop is serving
+  // status and the players are still in the game.
+  let running = true
+  exited.then(() => { running = false })
+  const during = await h.waitFor(async () => {
+    if (!running) throw new Error('mcbench exited before 150 were online')
+    const st = await h.statusUtil(srv.port, 2000)
+    return st.players.online === 150 && st
+  }, { timeout: 20000, interval: 200, message: '150 players online in status', detail: () => `${h.tail(out, 3000)}\n${srv.describe()}` })
+  assert.equal(during.players.max, 200)
+  const code = await exited
   assert.equal(code, 0, `mcbench exit ${code}\n${h.tail(out, 3000)}\n${srv.describe()}`)
-  const st = await h.statusUtil(srv.port)
-  assert.ok(st.players.online >= 0, 'the server still answers status')
+  // mcbench closed every connection: the server notices each one and its
+  // status counts nobody (a hung tick loop would answer nothing).
+  await h.waitFor(async () => (await h.statusUtil(srv.port, 2000)).players.online === 0, {
+    timeout: 10000, interval: 200, message: 'status back to 0 players online after the bots left', detail: srv.describe
+  })
   const exit = await srv.stop()
   assert.equal(exit.code, 0, `the server stops cleanly on SIGTERM (a hung tick loop would not): ${JSON.stringify(exit)}`)
 })

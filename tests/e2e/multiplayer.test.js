@@ -55,18 +55,33 @@ test('A sees B in the player list and as an entity; a 10-block walk is relayed w
   // Both need the ground under them before walking.
   await h.waitFor(() => B.bot.entity.onGround, { timeout: 5000, message: 'Bob on the ground', detail: ctx })
 
-  await mp.walkStraight(B.bot, Math.PI / 2, 10) // yaw pi/2: towards -x
-  const t0 = Date.now()
-  const seen = () => A.bot.players.Bob && A.bot.players.Bob.entity
-  await h.waitFor(() => seen() && mp.dist(seen().position, B.bot.entity.position) < 0.5, {
-    timeout: 1000,
-    interval: 10,
-    message: "Alice's view of Bob within 0.5 blocks of Bob's own position",
-    detail: () => `Alice sees ${seen() && seen().position}, Bob is at ${B.bot.entity.position}\n${ctx()}`
-  })
-  const lag = Date.now() - t0
-  assert.ok(lag <= 1000, `caught up in ${lag} ms`)
-  assert.ok(Math.abs(B.bot.entity.position.x - 0.5) >= 9.5, `Bob walked 10 blocks: ${B.bot.entity.position}`)
+  // Alice's view of Bob at every movement update she gets during the walk.
+  const startX = be.position.x
+  const viewXs = []
+  const onMoved = (e) => { if (e === A.bot.players.Bob.entity) viewXs.push(e.position.x) }
+  A.bot.on('entityMoved', onMoved)
+  try {
+    await mp.walkStraight(B.bot, Math.PI / 2, 10) // yaw pi/2: towards -x
+    const seen = () => A.bot.players.Bob && A.bot.players.Bob.entity
+    await h.waitFor(() => seen() && mp.dist(seen().position, B.bot.entity.position) < 0.5, {
+      timeout: 1000,
+      interval: 10,
+      message: "Alice's view of Bob within 0.5 blocks of Bob's own position",
+      detail: () => `Alice sees ${seen() && seen().position}, Bob is at ${B.bot.entity.position}\n${ctx()}`
+    })
+  } finally {
+    A.bot.off('entityMoved', onMoved)
+  }
+  const endX = B.bot.entity.position.x
+  assert.ok(Math.abs(endX - 0.5) >= 9.5, `Bob walked 10 blocks: ${B.bot.entity.position}`)
+  // The walk was relayed as it happened, in steps (relative moves, a tick
+  // at a time), not as one jump once Bob stopped: Alice saw Bob at many
+  // points between the start and the end, always further along -x.
+  const between = viewXs.filter((x) => x < startX - 0.5 && x > endX + 0.5)
+  assert.ok(between.length >= 10, `Alice saw Bob at ${between.length} points along the way: ${viewXs.map((x) => x.toFixed(2))}`)
+  for (let i = 1; i < viewXs.length; i++) {
+    assert.ok(viewXs[i] <= viewXs[i - 1] + 0.01, `Bob only went -x in Alice's view: ${viewXs.map((x) => x.toFixed(2))}`)
+  }
 })
 
 test('B leaves the tracking range: Remove Entities for A; B returns: spawned again', { timeout: 20000 }, async () => {
