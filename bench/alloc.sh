@@ -4,7 +4,7 @@
 # each scenario starts it on a fresh flat world, joins the bots with mcbench,
 # waits for steady state, waits for 200 more ticks and reads the per-tick
 # figures of those 200 ticks from /metrics (core/tickstat.h): allocations
-# inside tick() and in the whole tick period (the tick plus the loop passes
+# inside tick_run() and in the whole tick period (the tick plus the loop passes
 # that follow it: packets handled, chunks streamed, output flushed), median,
 # p99 and max, plus frees and bytes per period. Not part of `make test`.
 #
@@ -16,7 +16,7 @@
 # distance 2, compression 256. The quantiles always cover the last 200 ticks
 # of the sample; the mean covers all of it (--sample-ticks 1200: one minute,
 # which includes the 30 s tab-list latency broadcast and every keep-alive).
-# --trace 1 (inside tick()) or 2 (whole period) runs the server with
+# --trace 1 (inside tick_run()) or 2 (whole period) runs the server with
 # MCSERV_ALLOC_TRACE and prints its report for exactly the sample's ticks
 # (SIGUSR2 before and after; the most frequent call stacks, resolved with
 # addr2line; the harness's second /metrics request shows up as admin/http.c
@@ -216,7 +216,7 @@ for sc in $SCENARIOS; do
     printf "$fmt" "$sc" "$1" "${17}" "$2/$3/$4" "$5/$6/$7" "${14}" "$8/$9/${10}" \
         "${11}/${12}/${13}" "${15}" "${16}" "${18}" "${19}"
 done
-echo "(in tick: inside tick(); period: the tick plus the loop passes up to the next one"
+echo "(in tick: inside tick_run(); period: the tick plus the loop passes up to the next one"
 echo " (packets handled, chunks streamed, output flushed); mean: all game-thread allocations"
 echo " over the sample per tick, including the harness's two /metrics requests (~7 calls);"
 echo " other: allocations per tick on the other threads (chunk workers, login);"

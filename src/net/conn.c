@@ -94,6 +94,7 @@ static uint64_t count_frames(const uint8_t *p, size_t n)
 
 void conn_flush_later(conn *c)
 {
+    if (c->wbuf.len > CONN_OUTPUT_KEEP) c->out_big_ms = srv->loop->now_ms; /* invariant 3 */
     if (c->on_flush_list || c->closed) return;
     c->on_flush_list = true;
     c->next_flush = srv->flush_list;
@@ -230,7 +231,8 @@ void conn_flush_all(void)
 
 void conn_trim(conn *c)
 {
-    if (conn_pending(c) == 0 && !c->on_flush_list) {
+    if (conn_pending(c) == 0 && !c->on_flush_list &&
+        srv->loop->now_ms - c->out_big_ms >= CONN_OUTPUT_IDLE_MS) {
         c->wbuf.len = c->wsent = 0;
         buf_shrink_to(&c->wbuf, CONN_OUTPUT_KEEP);
     }

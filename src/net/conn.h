@@ -27,7 +27,9 @@
  *     output buffer keeps a sent offset (wsent): a partial write moves
  *     nothing; the pending bytes are moved down only when room is needed.
  *     Its capacity is kept between passes; the once-a-second sweep gives
- *     back what an idle connection holds beyond CONN_OUTPUT_KEEP.
+ *     back what a connection holds beyond CONN_OUTPUT_KEEP once it has not
+ *     needed more for CONN_OUTPUT_IDLE_MS (so a periodic burst, such as the
+ *     30 s tab-list latency update, does not cost an allocation each time).
  *  4. Input per connection per pass is bounded (CONN_READ_BUDGET bytes), and
  *     a frame longer than the state's limit is refused as soon as its length
  *     prefix arrives.
@@ -51,6 +53,7 @@
 
 #define CONN_OUTPUT_LIMIT    (8u << 20) /* 8 MiB queued to one client */
 #define CONN_OUTPUT_KEEP     (4u << 10) /* capacity an idle connection keeps */
+#define CONN_OUTPUT_IDLE_MS  60000      /* ...once it needed more no longer than this ago */
 #define CONN_READ_BUDGET     (64u << 10)
 #define CONN_PREPLAY_TIMEOUT 10000 /* ms to go from connect to PLAY */
 #define CONN_CLOSING_GRACE   1000  /* ms to flush a kick message */
@@ -106,6 +109,7 @@ typedef struct conn {
     int64_t deadline_ms; /* pre-play or closing deadline; 0 = none */
     buf_t rbuf, wbuf;
     size_t wsent;                 /* bytes of wbuf already written (invariant 3) */
+    int64_t out_big_ms;           /* when wbuf last held more than CONN_OUTPUT_KEEP */
     struct player *player;        /* PLAY: the game's; released through the handler table */
     char name[CONN_NAME_MAX + 1]; /* the player's name once known (Login Start, then final) */
     struct conn *next_flush;
