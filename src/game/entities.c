@@ -1019,7 +1019,7 @@ void ent_teleport(conn *c, double x, double y, double z, float yaw, float pitch)
     p->teleport_id++;
     p->teleport_pending = true;
     buf_reset(&srv->pkt);
-    pkt_cb_position(&srv->pkt, x, y, z, yaw, pitch, 0, p->teleport_id);
+    c->proto->cb_position(&srv->pkt, x, y, z, yaw, pitch, 0, p->teleport_id);
     conn_send_pkt(c);
 }
 
@@ -1046,7 +1046,7 @@ bool ent_kill(conn *c)
     chat_tr_json(&j, NULL, "death.attack.genericKill", &who, 1);
     if (!j.failed) {
         buf_reset(&srv->pkt);
-        pkt_cb_death_combat_event(&srv->pkt, p->entity_id, (const char *)j.data, j.len);
+        c->proto->cb_death_combat_event(&srv->pkt, p->entity_id, (const char *)j.data, j.len);
         conn_send_pkt(c);
         chat_broadcast((const char *)j.data, j.len, false); /* showDeathMessages */
     }
@@ -1080,7 +1080,7 @@ static void respawn(conn *c)
         .death_z = e->death_z,
     };
     buf_reset(&srv->pkt);
-    pkt_cb_respawn(&srv->pkt, &rs);
+    c->proto->cb_respawn(&srv->pkt, &rs);
     conn_send_pkt(c);
 
     p->health = 20.0f;
@@ -1099,12 +1099,13 @@ static void respawn(conn *c)
     pkt_cb_abilities(&srv->pkt, ent_ability_flags(p->gamemode), 0.05f, 0.1f);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
-    pkt_cb_spawn_position(&srv->pkt, (int32_t)floor(game.spawn_x), (int32_t)floor(game.spawn_y),
-                          (int32_t)floor(game.spawn_z), game.spawn_angle);
+    c->proto->cb_spawn_position(&srv->pkt, (int32_t)floor(game.spawn_x),
+                                (int32_t)floor(game.spawn_y), (int32_t)floor(game.spawn_z),
+                                game.spawn_angle);
     conn_send_pkt(c);
     ent_teleport(c, p->x, p->y, p->z, p->yaw, p->pitch);
     buf_reset(&srv->pkt);
-    pkt_cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
+    c->proto->cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
     conn_send_pkt(c);
     if (game.raining) {
         buf_reset(&srv->pkt);

@@ -262,7 +262,7 @@ void play_init(void)
 static void unload_chunk(conn *c, int32_t cx, int32_t cz)
 {
     buf_reset(&srv->pkt);
-    pkt_cb_unload_chunk(&srv->pkt, cx, cz);
+    c->proto->cb_unload_chunk(&srv->pkt, cx, cz);
     conn_send_pkt(c);
     world_release(&game.world, cx, cz, srv->loop->now_ms);
 }
@@ -319,11 +319,11 @@ static void send_spawn(conn *c)
 {
     player *p = c->player;
     buf_reset(&srv->pkt);
-    pkt_cb_spawn_position(&srv->pkt, (int32_t)floor(game.spawn_x), (int32_t)floor(game.spawn_y),
-                          (int32_t)floor(game.spawn_z), 0.0f);
+    c->proto->cb_spawn_position(&srv->pkt, (int32_t)floor(game.spawn_x),
+                                (int32_t)floor(game.spawn_y), (int32_t)floor(game.spawn_z), 0.0f);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
-    pkt_cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
+    c->proto->cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
     /* Health and food as loaded or set by ent_join (full for a new player). */
@@ -332,7 +332,7 @@ static void send_spawn(conn *c)
     buf_reset(&srv->pkt);
     p->teleport_id++;
     p->teleport_pending = true;
-    pkt_cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
+    c->proto->cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
     conn_send_pkt(c);
     p->spawned = true;
     log_debug("%s: spawn sent after %llu chunks", p->name, (unsigned long long)p->chunks_sent);
@@ -465,7 +465,7 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
         .portal_cooldown = 0,
     };
     buf_reset(&srv->pkt);
-    pkt_cb_login(&srv->pkt, &l);
+    c->proto->cb_login(&srv->pkt, &l);
     conn_send_pkt(c);
 
     buf_reset(&srv->pkt);
@@ -491,7 +491,7 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     p->teleport_id = 1;
     p->teleport_pending = true;
     buf_reset(&srv->pkt);
-    pkt_cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
+    c->proto->cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
     conn_send_pkt(c);
 
     buf_reset(&srv->pkt);
@@ -592,19 +592,12 @@ static void play_sb_keep_alive(conn *c, rd_t *r)
 
 static void play_sb_settings(conn *c, rd_t *r)
 {
-    size_t len;
-    rd_string(r, 16, &len); /* locale */
-    int8_t vd = rd_i8(r);
-    int32_t chat_mode = rd_varint(r);
-    rd_bool(r); /* chat colours */
-    uint8_t skin = rd_u8(r);
-    int32_t main_hand = rd_varint(r);
-    rd_bool(r); /* text filtering */
-    rd_bool(r); /* server listing */
+    struct pkt_settings s;
+    c->proto->sb_settings(r, &s);
     if (r->err) return;
     player *p = c->player;
-    ent_settings(c, skin, main_hand, chat_mode); /* seen by others; chat visibility */
-    int nvd = vd < srv->cfg.view_distance ? vd : srv->cfg.view_distance;
+    ent_settings(c, s.skin_parts, s.main_hand, s.chat_mode); /* seen by others; chat visibility */
+    int nvd = s.view_distance < srv->cfg.view_distance ? s.view_distance : srv->cfg.view_distance;
     if (nvd < 2) nvd = 2;
     if (nvd != p->view_distance) window_move(c, p->center_x, p->center_z, nvd);
 }
@@ -621,7 +614,7 @@ static void teleport_back(conn *c)
     p->teleport_id++;
     p->teleport_pending = true;
     buf_reset(&srv->pkt);
-    pkt_cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
+    c->proto->cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
     conn_send_pkt(c);
 }
 

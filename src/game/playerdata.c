@@ -260,8 +260,8 @@ void playerdata_send_inventory(conn *c)
     for (int i = 0; i < 46; i++) {
         if (!p->inventory[i].item || p->inventory[i].count <= 0) continue;
         buf_reset(&srv->pkt);
-        pkt_cb_set_slot(&srv->pkt, 0, p->inventory_state, (int16_t)i, p->inventory[i].item,
-                        p->inventory[i].count);
+        c->proto->cb_set_slot(&srv->pkt, 0, p->inventory_state, (int16_t)i, p->inventory[i].item,
+                              p->inventory[i].count);
         conn_send_pkt(c);
         if (c->closed) return;
     }

@@ -6,6 +6,11 @@
  * hook writes each listed connection once per loop pass. A write that the
  * socket only partly takes advances wsent; EAGAIN arms EPOLLOUT.
  *
+ * Versions (invariant 6 of conn.h): packets carry logical ids; framing
+ * rewrites the leading id for c->proto unless it is the identity (763), and
+ * dispatch rewrites incoming ids before the state handler. The identity
+ * path is today's code behind one branch.
+ *
  * Input path: conn_read reads at most CONN_READ_BUDGET bytes per pass. While
  * a connection has no partial frame pending, input goes into one shared
  * buffer and is parsed there, so idle connections own no input memory; only
@@ -92,6 +97,25 @@ static uint64_t count_frames(const uint8_t *p, size_t n)
 
 /* ------------------------------------------------------------ output path */
 
+/* The protocol state of each connection state; CLOSING sends and reads
+ * nothing a version could number differently (-1: not translated). */
+static const int8_t proto_state_of[CONN_STATES] = {
+    [CS_HANDSHAKE] = PROTO_STATE_HANDSHAKE,
+    [CS_STATUS] = PROTO_STATE_STATUS,
+    [CS_LOGIN] = PROTO_STATE_LOGIN,
+    [CS_PLAY] = PROTO_STATE_PLAY,
+    [CS_CLOSING] = -1,
+};
+
+/* A copy of srv->pkt with its id rewritten, for non-identity versions
+ * (protocol_frame's scratch; never holds the packet being read). */
+static buf_t *translate_scratch(void)
+{
+    static buf_t scratch;
+    if (!scratch.limit) buf_init(&scratch, FRAME_MAX_PACKET + 16);
+    return &scratch;
+}
+
 void conn_flush_later(conn *c)
 {
     if (c->wbuf.len > CONN_OUTPUT_KEEP) c->out_big_ms = srv->loop->now_ms; /* invariant 3 */
@@ -138,8 +162,17 @@ void conn_send_pkt(conn *c)
     int threshold = c->compressed ? srv->cfg.compression_threshold : -1;
     output_make_room(c, srv->pkt.len + 16);
     size_t from = c->wbuf.len;
-    if (frame_encode(&c->wbuf, srv->pkt.data, srv->pkt.len, threshold, srv->compressor) < 0) {
+    int rc = c->proto->identity
+                 ? frame_encode(&c->wbuf, srv->pkt.data, srv->pkt.len, threshold, srv->compressor)
+                 : protocol_frame(c->proto, proto_state_of[c->state], &c->wbuf, srv->pkt.data,
+                                  srv->pkt.len, threshold, srv->compressor, translate_scratch());
+    if (rc == PROTOCOL_E_OUTPUT) {
         output_overflow(c);
+        return;
+    }
+    if (rc < 0) {
+        log_debug("[%s] packet not sent: protocol %d has no such packet (state %d)", c->addr,
+                  c->proto->version, c->state);
         return;
     }
     /* Encrypt in place, only the bytes just appended (the stream's order). */
@@ -148,15 +181,17 @@ void conn_send_pkt(conn *c)
     conn_flush_later(c);
 }
 
-const buf_t *pkt_frame_shared(void)
+const buf_t *pkt_frame_shared_for(const struct mc_protocol *p)
 {
-    static buf_t framed;
-    if (!framed.limit) buf_init(&framed, FRAME_MAX_PACKET + 16);
-    buf_reset(&framed);
-    if (srv->pkt.failed || frame_encode(&framed, srv->pkt.data, srv->pkt.len,
-                                        srv->cfg.compression_threshold, srv->compressor) < 0)
+    static buf_t framed[PROTO_VERSION_COUNT]; /* one per protocol (invariant 6) */
+    buf_t *f = &framed[p->slot];
+    if (!f->limit) buf_init(f, FRAME_MAX_PACKET + 16);
+    buf_reset(f);
+    if (srv->pkt.failed ||
+        protocol_frame(p, PROTO_STATE_PLAY, f, srv->pkt.data, srv->pkt.len,
+                       srv->cfg.compression_threshold, srv->compressor, translate_scratch()) < 0)
         return NULL;
-    return &framed;
+    return f;
 }
 
 void conn_send_raw(conn *c, const void *p, size_t n)
@@ -302,10 +337,14 @@ static void kick_json(conn *c, const char *json, const char *log_text)
     log_msg(c->state == CS_LOGIN || c->state == CS_PLAY ? LOG_INFO : LOG_DEBUG,
             "[%s] %s%sdisconnected: %s", c->addr, c->in_game ? c->name : "", c->in_game ? " " : "",
             log_text);
-    if (c->state == CS_LOGIN || c->state == CS_PLAY) {
-        buf_t *b =
-            pkt_begin(c->state == CS_LOGIN ? PKT_LOGIN_CB_DISCONNECT : PKT_PLAY_CB_KICK_DISCONNECT);
+    if (c->state == CS_LOGIN) {
+        /* The login disconnect is JSON text in every version. */
+        buf_t *b = pkt_begin(PKT_LOGIN_CB_DISCONNECT);
         wr_string(b, json, strlen(json));
+        conn_send_pkt(c);
+    } else if (c->state == CS_PLAY) {
+        buf_reset(&srv->pkt);
+        c->proto->cb_kick_disconnect(&srv->pkt, json, strlen(json));
         conn_send_pkt(c);
     }
     if (c->closed) return;
@@ -400,6 +439,9 @@ static void dispatch(conn *c, const uint8_t *pkt, size_t len)
         return;
     }
     srv->stats.packets_in++;
+    /* Invariant 6: handlers see logical ids (-1: the version has no such
+     * packet, which every state handler refuses as unknown). */
+    if (!c->proto->identity) id = protocol_sb_logical(c->proto, proto_state_of[c->state], id);
     enum conn_state before = c->state;
     state_dispatch[c->state](c, id, &r);
     if (before == CS_HANDSHAKE && c->state == CS_LOGIN) limits_login_intent(c);
@@ -556,6 +598,7 @@ conn *conn_open(int fd, const struct sockaddr *sa)
     c->id = ++srv->next_conn_id;
     addr_text(sa, c->addr, sizeof c->addr);
     addr_ip(sa, c->ip, sizeof c->ip);
+    c->proto = protocol_native; /* until the handshake names a version */
     c->connected_ms = srv->loop->now_ms;
     c->deadline_ms = c->connected_ms + CONN_PREPLAY_TIMEOUT;
     buf_init(&c->rbuf, FRAME_MAX_LENGTH + 16);

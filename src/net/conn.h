@@ -37,6 +37,13 @@
  *     encrypted as it is queued, in place in wbuf (cached frames passed to
  *     conn_send_raw stay plaintext); each stream sees every byte once, in
  *     wire order.
+ *  6. proto is never NULL: protocol_native from conn_open, the handshake's
+ *     version once it names a supported one (proto/protocol.h). Packets are
+ *     built with logical ids; conn_send_pkt and the shared framing rewrite
+ *     the id for a non-identity version, dispatch rewrites incoming ids
+ *     before the state handler. 763 is the identity: one branch, no work.
+ *     Bytes passed to conn_send_raw are sent as they are: a shared frame
+ *     must have been framed for c->proto (one frame per protocol in use).
  */
 #ifndef MC_CONN_H
 #define MC_CONN_H
@@ -49,6 +56,7 @@
 #include "core/list.h"
 #include "core/loop.h"
 #include "net/limits.h"
+#include "proto/protocol.h"
 #include "proto/wire.h"
 
 #define CONN_OUTPUT_LIMIT    (8u << 20) /* 8 MiB queued to one client */
@@ -99,12 +107,13 @@ typedef struct conn {
     bool compressed; /* Set Compression sent: frames use the threshold */
     bool closed;     /* left epoll; freed at the end of the pass */
     bool on_flush_list;
-    bool in_game;         /* the game's join ran and its leave has not */
-    uint32_t id;          /* for log lines */
-    char addr[64];        /* "ip:port" */
-    char ip[ADDR_IP_MAX]; /* the bare address of addr */
-    int protocol;         /* from the handshake */
-    uint8_t status_step;  /* STATUS: 0 nothing, 1 status sent, 2 pong sent */
+    bool in_game;                    /* the game's join ran and its leave has not */
+    uint32_t id;                     /* for log lines */
+    char addr[64];                   /* "ip:port" */
+    char ip[ADDR_IP_MAX];            /* the bare address of addr */
+    int protocol;                    /* from the handshake */
+    const struct mc_protocol *proto; /* ids and layouts to speak (invariant 6) */
+    uint8_t status_step;             /* STATUS: 0 nothing, 1 status sent, 2 pong sent */
     int64_t connected_ms;
     int64_t deadline_ms; /* pre-play or closing deadline; 0 = none */
     buf_t rbuf, wbuf;
@@ -134,19 +143,29 @@ typedef struct conn {
     struct conn_limits lim; /* throttles, packet limiter, slow-client timer (net/limits.c) */
 } conn;
 
-/* Starts a new packet in srv->pkt with the given id; returns the buffer. */
+/* Starts a new packet in srv->pkt with the given (logical) id; returns the buffer. */
 buf_t *pkt_begin(int32_t id);
-/* Frames the packet in srv->pkt (id + payload) and queues it to c. */
+/* Frames the packet in srv->pkt (logical id + payload) for c's protocol and
+ * state and queues it to c. A packet c's version lacks is not sent. */
 void conn_send_pkt(conn *c);
-/* Queues raw bytes (already framed, e.g. a cached chunk) to c. */
+/* Queues raw bytes (already framed for c->proto, e.g. a cached chunk) to c. */
 void conn_send_raw(conn *c, const void *p, size_t n);
 /*
- * Frames srv->pkt once at the server's compression threshold (which every
- * PLAY connection negotiated at login) for sending the same bytes to many
- * players with conn_send_raw. NULL if it does not fit; the buffer is reused
- * by the next call.
+ * Frames srv->pkt (a PLAY packet) once at the server's compression threshold
+ * (which every PLAY connection negotiated at login) for protocol p, for
+ * sending the same bytes with conn_send_raw to the players whose proto is p.
+ * NULL if it does not fit, or p has no such packet. One buffer per protocol:
+ * each is reused by the next call for the same protocol, so frames for every
+ * protocol in use can be held at once.
  */
-const buf_t *pkt_frame_shared(void);
+const buf_t *pkt_frame_shared_for(const struct mc_protocol *p);
+/* pkt_frame_shared_for(protocol_native): what every caller uses while 763
+ * is the only version. With a second one, a broadcast frames once per
+ * protocol in use and sends each frame to that protocol's players. */
+static inline const buf_t *pkt_frame_shared(void)
+{
+    return pkt_frame_shared_for(protocol_native);
+}
 /* Bytes queued to c and not yet written. */
 static inline size_t conn_pending(const conn *c)
 {

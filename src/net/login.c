@@ -5,8 +5,11 @@
  * The login state diagram is above login_init.
  *
  * Invariants:
- *  1. Login accepts only protocol 763; any other gets a disconnect that
- *     names the version we speak.
+ *  1. Login accepts only the protocols that proto/protocol.c supports (763
+ *     today); any other gets a disconnect that names the versions we speak.
+ *     The handshake sets c->proto to a supported version's table; an
+ *     unsupported one keeps protocol_native (Status still answers it, and
+ *     its Login Start is read, and refused, with 763's layout).
  *  2. Offline names are 3..16 characters of [A-Za-z0-9_]; names that a
  *     session server or proxy vouches for 1..16 of the same; anything else
  *     is refused before it reaches a log line or another player.
@@ -24,7 +27,6 @@
 
 #include "core/log.h"
 #include "data/packet_ids.h"
-#include "data/version.h"
 #include "net/auth.h"
 #include "net/proxy.h"
 #include "net/server.h"
@@ -65,6 +67,8 @@ void handshake_dispatch(conn *c, int32_t id, rd_t *r)
         return;
     }
     c->protocol = protocol;
+    const struct mc_protocol *proto = protocol_for(protocol);
+    if (proto) c->proto = proto; /* invariant 1 */
     if (next == 1) {
         c->state = CS_STATUS;
     } else if (next == 2) {
@@ -351,11 +355,11 @@ static void login_start(conn *c, rd_t *r)
         return;
     }
     char msg[128];
-    if (c->protocol != MC_PROTOCOL_VERSION) {
-        if (c->protocol < MC_PROTOCOL_VERSION)
-            snprintf(msg, sizeof msg, "Outdated client! Please use %s", MC_VERSION_NAME);
+    if (!protocol_for(c->protocol)) {
+        if (c->protocol < protocol_oldest())
+            snprintf(msg, sizeof msg, "Outdated client! Please use %s", protocol_names());
         else
-            snprintf(msg, sizeof msg, "Outdated server! I'm still on %s", MC_VERSION_NAME);
+            snprintf(msg, sizeof msg, "Outdated server! I'm still on %s", protocol_names());
         conn_kick(c, msg);
         return;
     }

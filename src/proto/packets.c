@@ -93,6 +93,12 @@ void pkt_cb_system_chat(buf_t *b, const char *json, size_t len, bool action_bar)
     wr_bool(b, action_bar);
 }
 
+void pkt_cb_kick_disconnect(buf_t *b, const char *json, size_t len)
+{
+    wr_varint(b, PKT_PLAY_CB_KICK_DISCONNECT);
+    wr_string(b, json, len);
+}
+
 void pkt_cb_update_time(buf_t *b, int64_t age, int64_t time)
 {
     wr_varint(b, PKT_PLAY_CB_UPDATE_TIME);
@@ -378,6 +384,18 @@ void pkt_cb_respawn(buf_t *b, const struct pkt_respawn *r)
         wr_position(b, r->death_x, r->death_y, r->death_z);
     }
     wr_varint(b, r->portal_cooldown);
+}
+
+void pkt_sb_settings(rd_t *r, struct pkt_settings *s)
+{
+    s->locale = rd_string(r, 16, &s->locale_len);
+    s->view_distance = rd_i8(r);
+    s->chat_mode = rd_varint(r);
+    s->chat_colors = rd_bool(r);
+    s->skin_parts = rd_u8(r);
+    s->main_hand = rd_varint(r);
+    s->text_filtering = rd_bool(r);
+    s->server_listing = rd_bool(r);
 }
 
 int64_t hashed_seed(int64_t seed)

@@ -1,10 +1,15 @@
 /*
- * packets.h — clientbound PLAY packet encoders (protocol 763).
+ * packets.h — clientbound PLAY packet encoders and the few serverbound
+ * decoders that live outside their handlers (protocol 763).
  *
  * Each pkt_cb_* appends one whole packet, VarInt id then payload, to `b`
  * (no frame); the unit tests hold these byte-for-byte against captures of a
  * vanilla 1.20.1 server (minecraft-packets). Field layouts follow
- * minecraft-data's 1.20/protocol.json; names follow minecraft-data.
+ * minecraft-data's 1.20/protocol.json; names follow minecraft-data. The id
+ * written is the logical one (data/packet_ids.h: 763's numbering); framing
+ * translates it for the connection's version (proto/protocol.h). Encoders
+ * whose layout differs between versions are reached through the
+ * connection's protocol table (c->proto->cb_*), not called directly.
  */
 #ifndef MC_PACKETS_H
 #define MC_PACKETS_H
@@ -49,6 +54,8 @@ void pkt_cb_update_view_position(buf_t *b, int32_t cx, int32_t cz);
 void pkt_cb_unload_chunk(buf_t *b, int32_t cx, int32_t cz);
 void pkt_cb_abilities(buf_t *b, int8_t flags, float flying_speed, float walking_speed);
 void pkt_cb_system_chat(buf_t *b, const char *json, size_t len, bool action_bar);
+/* Disconnect (play): the reason as a JSON text component. */
+void pkt_cb_kick_disconnect(buf_t *b, const char *json, size_t len);
 void pkt_cb_update_time(buf_t *b, int64_t age, int64_t time);
 void pkt_cb_game_state_change(buf_t *b, uint8_t reason, float value);
 
@@ -164,6 +171,22 @@ struct pkt_respawn {
     int32_t portal_cooldown;
 };
 void pkt_cb_respawn(buf_t *b, const struct pkt_respawn *r);
+
+/* Client Information (serverbound settings), as read by pkt_sb_settings.
+ * locale points into the packet (not NUL-terminated). */
+struct pkt_settings {
+    const char *locale;
+    size_t locale_len;
+    int8_t view_distance;
+    int32_t chat_mode; /* 0 full, 1 commands only, 2 hidden */
+    bool chat_colors;
+    uint8_t skin_parts;
+    int32_t main_hand; /* 0 left, 1 right */
+    bool text_filtering;
+    bool server_listing;
+};
+/* Reads the payload after the id; a malformed packet sets r->err. */
+void pkt_sb_settings(rd_t *r, struct pkt_settings *s);
 
 /* Vanilla's obfuscated seed: first 8 bytes (LE) of SHA-256 of the LE seed. */
 int64_t hashed_seed(int64_t seed);
