@@ -299,7 +299,7 @@ static void send_always(conn *c, const char *json, size_t len)
 {
     if (!c || c->closed || c->state != CS_PLAY) return;
     buf_reset(&srv->pkt);
-    pkt_cb_system_chat(&srv->pkt, json, len, false);
+    c->proto->cb_system_chat(&srv->pkt, json, len, false);
     conn_send_pkt(c);
 }
 
@@ -308,7 +308,7 @@ void chat_send(conn *c, const char *json, size_t len)
     /* vanilla acceptsSystemMessages: chat hidden = no system chat either */
     if (!c || c->closed || c->state != CS_PLAY || (c->player && c->player->chat_mode == 2)) return;
     buf_reset(&srv->pkt);
-    pkt_cb_system_chat(&srv->pkt, json, len, false);
+    c->proto->cb_system_chat(&srv->pkt, json, len, false);
     conn_send_pkt(c);
 }
 

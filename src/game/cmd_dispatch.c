@@ -295,8 +295,8 @@ void cmd_join(conn *c)
         json_append_string(&f, srv->cfg.tab_footer, strlen(srv->cfg.tab_footer));
         buf_lit(&f, "}");
         buf_reset(&srv->pkt);
-        pkt_cb_playerlist_header(&srv->pkt, (const char *)h.data, h.len, (const char *)f.data,
-                                 f.len);
+        c->proto->cb_playerlist_header(&srv->pkt, (const char *)h.data, h.len, (const char *)f.data,
+                                       f.len);
         conn_send_pkt(c);
         buf_free(&h);
         buf_free(&f);

@@ -267,8 +267,8 @@ void interact_sb_set_creative_slot(conn *c, rd_t *r)
     p->inventory[slot].count = present ? count : 0;
     /* Echo the slot as vanilla's inventory sync does; clients wait for it. */
     buf_reset(&srv->pkt);
-    pkt_cb_set_slot(&srv->pkt, 0, ++p->inventory_state, slot, p->inventory[slot].item,
-                    p->inventory[slot].count);
+    c->proto->cb_set_slot(&srv->pkt, 0, ++p->inventory_state, slot, p->inventory[slot].item,
+                          p->inventory[slot].count);
     conn_send_pkt(c);
 }
 

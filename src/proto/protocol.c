@@ -10,10 +10,6 @@
  *    cb login, respawn, position, spawn_position, unload_chunk, update_time,
  *       death_combat_event, kick_disconnect, set_slot, system_chat,
  *       playerlist_header; sb settings.
- *    Call sites still calling the 763 function directly (their files belong
- *    to other work in this step; one line each): chat.c chat_send
- *    (system_chat), cmd_dispatch.c (playerlist_header), interact.c
- *    (set_slot echo).
  *
  *  Shared frames, left for the version issue (encode once per protocol in
  *  use; net/conn.h pkt_frame_shared_for frames one per protocol):
