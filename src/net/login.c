@@ -50,6 +50,23 @@ static void adopt_address(conn *c, const char *ip, int port, const char *via)
     log_info("[%s] %s: the client is %s", old, via, c->addr);
 }
 
+/* Login from a version we do not speak (invariant 1): vanilla's
+ * handleIntention answers at once with outdated_client / outdated_server,
+ * naming the versions we speak; the English text is the fallback. A newer
+ * client's Login Start would not even parse with our layout. */
+static void refuse_version(conn *c)
+{
+    bool old = c->protocol < protocol_oldest();
+    char text[128], json[384];
+    snprintf(text, sizeof text,
+             old ? "Outdated client! Please use %s" : "Outdated server! I'm still on %s",
+             protocol_names());
+    snprintf(json, sizeof json,
+             "{\"translate\":\"multiplayer.disconnect.%s\",\"with\":[\"%s\"],\"fallback\":\"%s\"}",
+             old ? "outdated_client" : "outdated_server", protocol_names(), text);
+    conn_kick_reason(c, KR_VERSION, json, text);
+}
+
 void handshake_dispatch(conn *c, int32_t id, rd_t *r)
 {
     if (id != PKT_HANDSHAKE_SB_SET_PROTOCOL) {
@@ -73,6 +90,10 @@ void handshake_dispatch(conn *c, int32_t id, rd_t *r)
         c->state = CS_STATUS;
     } else if (next == 2) {
         c->state = CS_LOGIN;
+        if (!proto) { /* as vanilla: refused at the handshake, before any login packet */
+            refuse_version(c);
+            return;
+        }
         if (bungee) {
             /* The refusal goes out as a login disconnect, as Spigot does. */
             mc_profile *prof = calloc(1, sizeof *prof);
@@ -352,15 +373,6 @@ static void login_start(conn *c, rd_t *r)
     if (rd_bool(r)) rd_uuid(r);
     if (r->err || rd_left(r) != 0) {
         conn_kick(c, "Malformed login packet");
-        return;
-    }
-    char msg[128];
-    if (!protocol_for(c->protocol)) {
-        if (c->protocol < protocol_oldest())
-            snprintf(msg, sizeof msg, "Outdated client! Please use %s", protocol_names());
-        else
-            snprintf(msg, sizeof msg, "Outdated server! I'm still on %s", protocol_names());
-        conn_kick(c, msg);
         return;
     }
     /* Offline names follow the 3..16 convention; names a session server or
