@@ -1,162 +1,15 @@
 /*
- * rcon.c — see rcon.h.
- *
- * Two halves: the codec and the wrong-password limiter (pure;
- * RCON_CORE_ONLY builds only them, for tests/unit/test_admin.c and
- * tests/fuzz/fuzz_rcon.c), then the listener and the clients.
+ * rcon.c — see rcon.h: the listener and the clients. The codec is
+ * admin/rcon_packet.c, the wrong-password limiter admin/rcon_limiter.c.
  */
 #include "admin/rcon.h"
-
-#include <arpa/inet.h>
-#include <string.h>
-
-/* ================================================================= codec */
-
-static uint32_t rcon_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void rcon_put_le32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
-long rcon_decode(const uint8_t *p, size_t len, struct rcon_packet *out)
-{
-    if (len < 4) return 0;
-    uint32_t length = rcon_le32(p);
-    if (length < 10 || length > RCON_MAX_LENGTH) return -1;
-    if (len < 4 + (size_t)length) return 0;
-    out->id = (int32_t)rcon_le32(p + 4);
-    out->type = (int32_t)rcon_le32(p + 8);
-    out->body = (const char *)p + 12;
-    size_t n = length - 10;
-    const char *nul = memchr(out->body, 0, n);
-    out->body_len = nul ? (size_t)(nul - out->body) : n;
-    return (long)(4 + length);
-}
-
-void rcon_encode(buf_t *b, int32_t id, int32_t type, const char *body, size_t len)
-{
-    uint8_t head[12];
-    rcon_put_le32(head, (uint32_t)(len + 10));
-    rcon_put_le32(head + 4, (uint32_t)id);
-    rcon_put_le32(head + 8, (uint32_t)type);
-    buf_append(b, head, sizeof head);
-    buf_append(b, body, len);
-    buf_append(b, "\0\0", 2);
-}
-
-void rcon_encode_response(buf_t *b, int32_t id, const char *text, size_t len)
-{
-    size_t off = 0;
-    do {
-        size_t n = len - off < RCON_CHUNK ? len - off : RCON_CHUNK;
-        if (off + n < len) /* do not cut a UTF-8 sequence in two */
-            while (n > 1 && ((unsigned char)text[off + n] & 0xC0) == 0x80) n--;
-        rcon_encode(b, id, RCON_RESPONSE, text + off, n);
-        off += n;
-    } while (off < len);
-}
-
-/* ============================================================== limiter */
-
-int rcon_limiter_key(const char *ip, uint8_t key[16])
-{
-    struct in_addr a4;
-    struct in6_addr a6;
-    memset(key, 0, 16);
-    if (inet_pton(AF_INET, ip, &a4) == 1) {
-        memcpy(key, &a4, 4);
-        key[15] = 4;
-        return 0;
-    }
-    if (inet_pton(AF_INET6, ip, &a6) == 1) {
-        static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-        if (memcmp(a6.s6_addr, mapped, 12) == 0) {
-            memcpy(key, a6.s6_addr + 12, 4);
-            key[15] = 4;
-        } else {
-            memcpy(key, a6.s6_addr, 8); /* one /64: what one host usually gets */
-            key[15] = 6;
-        }
-        return 0;
-    }
-    return -1;
-}
-
-static int rcon_find(const struct rcon_limiter *l, const uint8_t key[16])
-{
-    for (int i = 0; i < RCON_LIMITER_SLOTS; i++)
-        if (l->slot[i].used && memcmp(l->slot[i].key, key, 16) == 0) return i;
-    return -1;
-}
-
-enum rcon_verdict rcon_limiter_check(const struct rcon_limiter *l, const uint8_t key[16],
-                                     int64_t now_ms)
-{
-    int i = rcon_find(l, key);
-    if (i < 0) return RCON_OK;
-    const struct rcon_slot *s = &l->slot[i];
-    if (s->blocked_until && now_ms < s->blocked_until) return RCON_BLOCKED;
-    if (now_ms < s->next_ms) return RCON_WAIT;
-    return RCON_OK;
-}
-
-int rcon_limiter_fail(struct rcon_limiter *l, const uint8_t key[16], int64_t now_ms)
-{
-    int i = rcon_find(l, key);
-    if (i < 0) {
-        /* a free slot, else the one idle longest (a blocked one only if all are) */
-        int best = -1;
-        for (int k = 0; k < RCON_LIMITER_SLOTS && best < 0; k++)
-            if (!l->slot[k].used) best = k;
-        for (int pass = 0; pass < 2 && best < 0; pass++)
-            for (int k = 0; k < RCON_LIMITER_SLOTS; k++) {
-                const struct rcon_slot *s = &l->slot[k];
-                if (pass == 0 && s->blocked_until > now_ms) continue;
-                if (best < 0 || s->last_ms < l->slot[best].last_ms) best = k;
-            }
-        i = best;
-        memset(&l->slot[i], 0, sizeof l->slot[i]);
-        memcpy(l->slot[i].key, key, 16);
-        l->slot[i].used = true;
-    }
-    struct rcon_slot *s = &l->slot[i];
-    if (s->blocked_until && now_ms >= s->blocked_until) { /* block over: backoff goes on */
-        s->blocked_until = 0;
-        s->fails = RCON_FREE_TRIES;
-    }
-    s->fails++;
-    s->last_ms = now_ms;
-    if (s->fails >= RCON_BLOCK_AFTER) {
-        s->blocked_until = now_ms + RCON_BLOCK_MS;
-    } else if (s->fails >= RCON_FREE_TRIES) {
-        int shift = s->fails - RCON_FREE_TRIES;
-        int64_t wait = shift >= 16 ? RCON_BACKOFF_MAX : (int64_t)RCON_BACKOFF_MS << shift;
-        s->next_ms = now_ms + (wait < RCON_BACKOFF_MAX ? wait : RCON_BACKOFF_MAX);
-    }
-    return s->fails;
-}
-
-void rcon_limiter_ok(struct rcon_limiter *l, const uint8_t key[16])
-{
-    int i = rcon_find(l, key);
-    if (i >= 0) memset(&l->slot[i], 0, sizeof l->slot[i]);
-}
-
-#ifndef RCON_CORE_ONLY
-/* ============================================================ the server */
 
 #include <errno.h>
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -473,5 +326,3 @@ void rcon_stop(void)
     OPENSSL_cleanse(R.pw_hash, sizeof R.pw_hash);
     rcon_pass(0);
 }
-
-#endif /* RCON_CORE_ONLY */

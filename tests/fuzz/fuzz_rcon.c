@@ -1,16 +1,18 @@
 /*
- * fuzz_rcon.c — libFuzzer target for the RCON codec (admin/rcon.c,
- * RCON_CORE_ONLY): the input is a client's byte stream.
+ * fuzz_rcon.c — libFuzzer target for the RCON codec (admin/rcon_packet.c):
+ * the input is a client's byte stream.
  *
  * Invariants: every decoded packet lies inside the input, with a body no
  * longer than RCON_MAX_LENGTH - 10 and free of NULs; re-encoding it and
  * decoding again gives the same packet; a reply built from the input as
  * text decodes into chunks of at most RCON_CHUNK bytes that add up to it.
  */
-#define RCON_CORE_ONLY 1
-#include "admin/rcon.c"
-
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "admin/rcon_packet.h"
+#include "core/buf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,31 +1,38 @@
 /*
- * test_admin.c — the pure cores of the operations surface, compiled in
- * here (the house style's "unit tests include the .c"):
+ * test_admin.c — the pure cores of the operations surface, linked from the
+ * shared library:
  *
- *  - admin/http.c (HTTP_CORE_ONLY): the request-head parser, byte by byte
- *    arrival, every refusal and its status, the Host guard;
- *  - admin/rcon.c (RCON_CORE_ONLY): packets both ways, the 4096-byte
- *    split at UTF-8 boundaries, the wrong-password backoff and block;
- *  - admin/query.c (QUERY_CORE_ONLY): exact reply bytes for the
- *    handshake, basic and full stat, tokens bound to the sender and their
- *    lifetime, rate limits, the 5 s full-stat cache;
- *  - game/lists.c (LISTS_CORE_ONLY): vanilla's whitelist / ban files
- *    round-trip byte for byte, timestamps, addresses, refusals;
- *  - core/config.c: the new keys' validation and config_replace_key.
+ *  - admin/http_parse.c: the request-head parser, byte by byte arrival,
+ *    every refusal and its status, the Host guard;
+ *  - admin/rcon_packet.c, admin/rcon_limiter.c: packets both ways, the
+ *    4096-byte split at UTF-8 boundaries, the wrong-password backoff and
+ *    block;
+ *  - admin/query_packet.c: exact reply bytes for the handshake, basic and
+ *    full stat, tokens bound to the sender and their lifetime, rate limits,
+ *    the 5 s full-stat cache;
+ *  - game/lists_file.c: vanilla's whitelist / ban files round-trip byte for
+ *    byte, timestamps, addresses, refusals;
+ *  - core/config.c: the new keys' validation and config_replace_key;
+ *  - core/log.c: log rotation.
  */
-#define HTTP_CORE_ONLY  1
-#define RCON_CORE_ONLY  1
-#define QUERY_CORE_ONLY 1
-#define LISTS_CORE_ONLY 1
-#include "admin/http.c"
-#include "admin/query.c"
-#include "admin/rcon.c"
-#include "game/lists.c"
-
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <libdeflate.h>
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "admin/http_parse.h"
+#include "admin/query_packet.h"
+#include "admin/rcon_limiter.h"
+#include "admin/rcon_packet.h"
+#include "core/buf.h"
 #include "core/config.h"
+#include "core/log.h"
+#include "game/lists_file.h"
 #include "test.h"
 
 /* ================================================================== HTTP */
@@ -722,14 +729,6 @@ TEST(config_replace_key_edits_one_line_and_keeps_the_rest)
 }
 
 /* =================================================================== log */
-
-#include <fcntl.h>
-#include <libdeflate.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-
-#include "core/log.h"
 
 TEST(log_rotate_gzips_the_previous_log_under_its_date)
 {
