@@ -19,6 +19,7 @@
 #include "admin/status_api.h"
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/list.h"
 #include "core/log.h"
 #include "net/server.h"
 
@@ -36,17 +37,18 @@ typedef struct http_client {
     bool writing;       /* EPOLLOUT armed */
     int64_t active_ms;  /* last byte in or out */
     int64_t request_ms; /* first byte of the head being read; 0 none */
-    struct http_client *prev, *next, *next_free;
+    list_node link;     /* on H.clients while open, then on H.closed */
 } http_client;
 
 static struct {
     server_watch w;
     int fd;
-    bool loopback; /* the listener is on a loopback address: check Host */
-    http_client *clients, *free_list;
-    size_t count;
+    bool loopback;     /* the listener is on a loopback address: check Host */
+    list_node clients; /* open */
+    list_node closed;  /* closed in this pass: freed by http_pass (admin.h invariant 1) */
+    size_t count;      /* on clients */
     int64_t now_ms;
-} H = {.fd = -1};
+} H = {.fd = -1, .clients = {&H.clients, &H.clients}, .closed = {&H.closed, &H.closed}};
 
 static const char *status_text(int code)
 {
@@ -89,13 +91,7 @@ static void client_close(http_client *c)
     close(c->fd);
     c->fd = -1;
     c->closed = true;
-    if (c->prev)
-        c->prev->next = c->next;
-    else
-        H.clients = c->next;
-    if (c->next) c->next->prev = c->prev;
-    c->next_free = H.free_list;
-    H.free_list = c;
+    list_move_back(&H.closed, &c->link);
     H.count--;
 }
 
@@ -343,9 +339,7 @@ static void accept_event(server_watch *w, uint32_t events)
             free(c);
             continue;
         }
-        c->next = H.clients;
-        if (H.clients) H.clients->prev = c;
-        H.clients = c;
+        list_push_front(&H.clients, &c->link);
         H.count++;
     }
 }
@@ -353,9 +347,10 @@ static void accept_event(server_watch *w, uint32_t events)
 void http_pass(int64_t now_ms)
 {
     H.now_ms = now_ms;
-    http_client *next;
-    for (http_client *c = H.clients; c; c = next) {
-        next = c->next;
+    list_node *n, *tmp;
+    list_for_each_safe(n, tmp, &H.clients)
+    {
+        http_client *c = list_entry(n, http_client, link);
         bool idle = !c->in_len && !c->out.len && now_ms - c->active_ms > HTTP_IDLE_MS;
         bool slow_head = c->request_ms && now_ms - c->request_ms > HTTP_READ_MS;
         bool stuck = c->out.len && now_ms - c->active_ms > HTTP_WRITE_MS;
@@ -371,9 +366,10 @@ void http_pass(int64_t now_ms)
             client_close(c);
         }
     }
-    while (H.free_list) {
-        http_client *c = H.free_list;
-        H.free_list = c->next_free;
+    list_for_each_safe(n, tmp, &H.closed)
+    {
+        http_client *c = list_entry(n, http_client, link);
+        list_remove(n);
         buf_free(&c->out);
         free(c);
     }
@@ -403,7 +399,7 @@ int http_start(const struct server_config *cfg)
 
 void http_stop(void)
 {
-    while (H.clients) client_close(H.clients);
+    while (!list_empty(&H.clients)) client_close(list_entry(H.clients.next, http_client, link));
     if (H.fd >= 0) {
         server_watch_del(H.fd);
         close(H.fd);

@@ -16,6 +16,7 @@
 
 #include "admin/admin.h"
 #include "core/config.h"
+#include "core/list.h"
 #include "core/log.h"
 #include "game/commands.h"
 #include "net/server.h"
@@ -30,7 +31,7 @@ typedef struct rcon_client {
     buf_t out;
     bool authed, closing, closed, writing;
     int64_t deadline_ms; /* login deadline, then the idle deadline */
-    struct rcon_client *prev, *next, *next_free;
+    list_node link;      /* on R.clients while open, then on R.closed */
 } rcon_client;
 
 static struct {
@@ -38,10 +39,11 @@ static struct {
     int fd;
     uint8_t pw_hash[SHA256_DIGEST_LENGTH];
     struct rcon_limiter lim;
-    rcon_client *clients, *free_list;
-    size_t count;
+    list_node clients;      /* open */
+    list_node closed;       /* closed in this pass: freed by rcon_pass (admin.h invariant 1) */
+    size_t count;           /* on clients */
     int64_t blocked_log_ms; /* rate limit for "refused: blocked" lines */
-} R = {.fd = -1};
+} R = {.fd = -1, .clients = {&R.clients, &R.clients}, .closed = {&R.closed, &R.closed}};
 
 static void client_close(rcon_client *c)
 {
@@ -50,13 +52,7 @@ static void client_close(rcon_client *c)
     close(c->fd);
     c->fd = -1;
     c->closed = true;
-    if (c->prev)
-        c->prev->next = c->next;
-    else
-        R.clients = c->next;
-    if (c->next) c->next->prev = c->prev;
-    c->next_free = R.free_list;
-    R.free_list = c;
+    list_move_back(&R.closed, &c->link);
     R.count--;
 }
 
@@ -256,9 +252,7 @@ static void accept_event(server_watch *w, uint32_t events)
             free(c);
             continue;
         }
-        c->next = R.clients;
-        if (R.clients) R.clients->prev = c;
-        R.clients = c;
+        list_push_front(&R.clients, &c->link);
         R.count++;
         log_debug("RCON: %s connected", addr);
     }
@@ -266,17 +260,19 @@ static void accept_event(server_watch *w, uint32_t events)
 
 void rcon_pass(int64_t now_ms)
 {
-    rcon_client *next;
-    for (rcon_client *c = R.clients; c; c = next) {
-        next = c->next;
+    list_node *n, *tmp;
+    list_for_each_safe(n, tmp, &R.clients)
+    {
+        rcon_client *c = list_entry(n, rcon_client, link);
         if (now_ms < c->deadline_ms) continue;
         log_info("RCON: %s closed: %s", c->addr,
                  c->authed ? "idle for 10 minutes" : "no login within 5 s");
         client_close(c);
     }
-    while (R.free_list) {
-        rcon_client *c = R.free_list;
-        R.free_list = c->next_free;
+    list_for_each_safe(n, tmp, &R.closed)
+    {
+        rcon_client *c = list_entry(n, rcon_client, link);
+        list_remove(n);
         buf_free(&c->out);
         free(c);
     }
@@ -313,8 +309,8 @@ int rcon_start(const struct server_config *cfg)
 
 void rcon_stop(void)
 {
-    while (R.clients) {
-        rcon_client *c = R.clients;
+    while (!list_empty(&R.clients)) {
+        rcon_client *c = list_entry(R.clients.next, rcon_client, link);
         client_flush(c); /* a last reply (e.g. to "stop"), if the socket takes it */
         if (!c->closed) client_close(c);
     }
