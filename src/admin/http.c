@@ -37,7 +37,7 @@ typedef struct http_client {
     bool writing;       /* EPOLLOUT armed */
     int64_t active_ms;  /* last byte in or out */
     int64_t request_ms; /* first byte of the head being read; 0 none */
-    list_node link;     /* on H.clients while open, then on H.closed */
+    list_node link;     /* on http.clients while open, then on http.closed */
 } http_client;
 
 static struct {
@@ -48,7 +48,8 @@ static struct {
     list_node closed;  /* closed in this pass: freed by http_pass (admin.h invariant 1) */
     size_t count;      /* on clients */
     int64_t now_ms;
-} H = {.fd = -1, .clients = {&H.clients, &H.clients}, .closed = {&H.closed, &H.closed}};
+} http = {
+    .fd = -1, .clients = {&http.clients, &http.clients}, .closed = {&http.closed, &http.closed}};
 
 static const char *status_text(int code)
 {
@@ -91,8 +92,8 @@ static void client_close(http_client *c)
     close(c->fd);
     c->fd = -1;
     c->closed = true;
-    list_move_back(&H.closed, &c->link);
-    H.count--;
+    list_move_back(&http.closed, &c->link);
+    http.count--;
 }
 
 static void client_events(http_client *c)
@@ -108,7 +109,7 @@ static void client_flush(http_client *c)
         ssize_t n = send(c->fd, c->out.data, c->out.len, MSG_NOSIGNAL);
         if (n > 0) {
             buf_consume(&c->out, (size_t)n);
-            c->active_ms = H.now_ms;
+            c->active_ms = http.now_ms;
             continue;
         }
         if (n < 0 && errno == EINTR) continue;
@@ -128,7 +129,7 @@ static void client_flush(http_client *c)
             }
             shutdown(c->fd, SHUT_WR);
             c->lingering = true;
-            c->active_ms = H.now_ms;
+            c->active_ms = http.now_ms;
             c->in_len = 0;
             if (!c->reading || c->writing) {
                 c->reading = true;
@@ -182,7 +183,7 @@ static void respond_error(http_client *c, const struct http_request *req, int co
 
 static void route(http_client *c, const struct http_request *req)
 {
-    if (H.loopback && req->has_host && !http_host_is_local(req->host)) {
+    if (http.loopback && req->has_host && !http_host_is_local(req->host)) {
         respond_error(c, req, 421);
         return;
     }
@@ -239,7 +240,7 @@ static void process(http_client *c)
         memmove(c->in, c->in + end, c->in_len - end);
         c->in_len -= end;
         c->scan = 0;
-        c->request_ms = c->in_len ? H.now_ms : 0;
+        c->request_ms = c->in_len ? http.now_ms : 0;
     }
 }
 
@@ -264,9 +265,9 @@ static void client_read(http_client *c)
         if (room == 0) break;
         ssize_t n = recv(c->fd, c->in + c->in_len, room, 0);
         if (n > 0) {
-            if (c->in_len == 0) c->request_ms = H.now_ms;
+            if (c->in_len == 0) c->request_ms = http.now_ms;
             c->in_len += (size_t)n;
-            c->active_ms = H.now_ms;
+            c->active_ms = http.now_ms;
             process(c);
             if (c->closing || c->out.len >= HTTP_OUT_PAUSE) break;
             continue;
@@ -286,7 +287,7 @@ static void client_event(server_watch *w, uint32_t events)
 {
     http_client *c = (http_client *)w;
     if (c->closed) return;
-    H.now_ms = srv->now_ms;
+    http.now_ms = srv->now_ms;
     if (events & EPOLLERR) {
         client_close(c);
         return;
@@ -303,11 +304,11 @@ static void accept_event(server_watch *w, uint32_t events)
 {
     (void)w;
     (void)events;
-    H.now_ms = srv->now_ms;
+    http.now_ms = srv->now_ms;
     for (int i = 0; i < 64; i++) {
         struct sockaddr_storage ss;
         socklen_t sl = sizeof ss;
-        int fd = accept4(H.fd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int fd = accept4(http.fd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED) continue;
             if (errno != EAGAIN && errno != EWOULDBLOCK)
@@ -316,7 +317,7 @@ static void accept_event(server_watch *w, uint32_t events)
         }
         char addr[64], ip[48];
         admin_addr_text(&ss, addr, sizeof addr, ip, sizeof ip);
-        if (H.count >= HTTP_MAX_CLIENTS) {
+        if (http.count >= HTTP_MAX_CLIENTS) {
             admin_stats.http_refused++;
             log_debug("http: refusing %s: %d clients open (the limit)", addr, HTTP_MAX_CLIENTS);
             close(fd);
@@ -331,7 +332,7 @@ static void accept_event(server_watch *w, uint32_t events)
         c->fd = fd;
         snprintf(c->addr, sizeof c->addr, "%s", addr);
         buf_init(&c->out, HTTP_OUT_MAX);
-        c->active_ms = H.now_ms;
+        c->active_ms = http.now_ms;
         c->reading = true;
         if (server_watch_add(fd, EPOLLIN | EPOLLRDHUP, &c->w) < 0) {
             close(fd);
@@ -339,16 +340,16 @@ static void accept_event(server_watch *w, uint32_t events)
             free(c);
             continue;
         }
-        list_push_front(&H.clients, &c->link);
-        H.count++;
+        list_push_front(&http.clients, &c->link);
+        http.count++;
     }
 }
 
 void http_pass(int64_t now_ms)
 {
-    H.now_ms = now_ms;
+    http.now_ms = now_ms;
     list_node *n, *tmp;
-    list_for_each_safe(n, tmp, &H.clients)
+    list_for_each_safe(n, tmp, &http.clients)
     {
         http_client *c = list_entry(n, http_client, link);
         bool idle = !c->in_len && !c->out.len && now_ms - c->active_ms > HTTP_IDLE_MS;
@@ -366,7 +367,7 @@ void http_pass(int64_t now_ms)
             client_close(c);
         }
     }
-    list_for_each_safe(n, tmp, &H.closed)
+    list_for_each_safe(n, tmp, &http.closed)
     {
         http_client *c = list_entry(n, http_client, link);
         list_remove(n);
@@ -381,29 +382,30 @@ int http_start(const struct server_config *cfg)
         log_info("admin-http-port=0: the HTTP admin endpoint is off");
         return 0;
     }
-    H.fd = admin_listen("HTTP admin endpoint", cfg->admin_http_address, cfg->admin_http_port,
-                        SOCK_STREAM);
-    if (H.fd < 0) return -1;
-    H.loopback = admin_is_loopback(cfg->admin_http_address);
-    H.w.on_event = accept_event;
-    if (server_watch_add(H.fd, EPOLLIN, &H.w) < 0) {
-        close(H.fd);
-        H.fd = -1;
+    http.fd = admin_listen("HTTP admin endpoint", cfg->admin_http_address, cfg->admin_http_port,
+                           SOCK_STREAM);
+    if (http.fd < 0) return -1;
+    http.loopback = admin_is_loopback(cfg->admin_http_address);
+    http.w.on_event = accept_event;
+    if (server_watch_add(http.fd, EPOLLIN, &http.w) < 0) {
+        close(http.fd);
+        http.fd = -1;
         return -1;
     }
     log_info("HTTP admin endpoint on http://%s:%d/ (/metrics, /api/status, /healthz)%s",
              cfg->admin_http_address[0] ? cfg->admin_http_address : "0.0.0.0", cfg->admin_http_port,
-             H.loopback ? "" : "; it is not on a loopback address: keep it behind a firewall");
+             http.loopback ? "" : "; it is not on a loopback address: keep it behind a firewall");
     return 0;
 }
 
 void http_stop(void)
 {
-    while (!list_empty(&H.clients)) client_close(list_entry(H.clients.next, http_client, link));
-    if (H.fd >= 0) {
-        server_watch_del(H.fd);
-        close(H.fd);
-        H.fd = -1;
+    while (!list_empty(&http.clients))
+        client_close(list_entry(http.clients.next, http_client, link));
+    if (http.fd >= 0) {
+        server_watch_del(http.fd);
+        close(http.fd);
+        http.fd = -1;
     }
-    http_pass(H.now_ms);
+    http_pass(http.now_ms);
 }

@@ -22,7 +22,7 @@ static struct {
     struct query_state st;
     const char **names;
     size_t names_cap;
-} Q = {.fd = -1};
+} query = {.fd = -1};
 
 static void fill_info(struct query_info *in, void *arg)
 {
@@ -39,15 +39,15 @@ static void fill_info(struct query_info *in, void *arg)
     in->players = NULL;
     in->nplayers = 0;
     if (cfg->hide_online_players) return;
-    if (Q.names_cap < srv->player_count) {
+    if (query.names_cap < srv->player_count) {
         size_t cap = srv->player_count + 64;
-        const char **n = realloc(Q.names, cap * sizeof *n);
+        const char **n = realloc(query.names, cap * sizeof *n);
         if (!n) return;
-        Q.names = n;
-        Q.names_cap = cap;
+        query.names = n;
+        query.names_cap = cap;
     }
-    for (size_t i = 0; i < srv->player_count; i++) Q.names[i] = srv->players[i]->player->name;
-    in->players = Q.names;
+    for (size_t i = 0; i < srv->player_count; i++) query.names[i] = srv->players[i]->player->name;
+    in->players = query.names;
     in->nplayers = srv->player_count;
 }
 
@@ -59,7 +59,7 @@ static void query_event(server_watch *w, uint32_t events)
     for (int i = 0; i < 64; i++) {
         struct sockaddr_storage ss;
         socklen_t sl = sizeof ss;
-        ssize_t n = recvfrom(Q.fd, in, sizeof in, MSG_TRUNC, (struct sockaddr *)&ss, &sl);
+        ssize_t n = recvfrom(query.fd, in, sizeof in, MSG_TRUNC, (struct sockaddr *)&ss, &sl);
         if (n < 0) {
             if (errno == EINTR) continue;
             return; /* EAGAIN, or an ICMP error from an earlier reply */
@@ -68,30 +68,30 @@ static void query_event(server_watch *w, uint32_t events)
             admin_stats.query_dropped++;
             continue;
         }
-        size_t r = query_handle(&Q.st, in, (size_t)n, (struct sockaddr *)&ss, sl, srv->now_ms,
+        size_t r = query_handle(&query.st, in, (size_t)n, (struct sockaddr *)&ss, sl, srv->now_ms,
                                 fill_info, NULL, out, sizeof out);
         if (!r) {
             admin_stats.query_dropped++;
             continue;
         }
         admin_stats.query_requests++;
-        sendto(Q.fd, out, r, MSG_DONTWAIT, (struct sockaddr *)&ss, sl);
+        sendto(query.fd, out, r, MSG_DONTWAIT, (struct sockaddr *)&ss, sl);
     }
 }
 
 int query_start(const struct server_config *cfg)
 {
     if (!cfg->enable_query) return 0;
-    if (getrandom(Q.st.secret, sizeof Q.st.secret, 0) != (ssize_t)sizeof Q.st.secret) {
+    if (getrandom(query.st.secret, sizeof query.st.secret, 0) != (ssize_t)sizeof query.st.secret) {
         log_error("Query: no random numbers for the challenge secret; Query stays off");
         return -1;
     }
-    Q.fd = admin_listen("Query", cfg->server_ip, cfg->query_port, SOCK_DGRAM);
-    if (Q.fd < 0) return -1;
-    Q.w.on_event = query_event;
-    if (server_watch_add(Q.fd, EPOLLIN, &Q.w) < 0) {
-        close(Q.fd);
-        Q.fd = -1;
+    query.fd = admin_listen("Query", cfg->server_ip, cfg->query_port, SOCK_DGRAM);
+    if (query.fd < 0) return -1;
+    query.w.on_event = query_event;
+    if (server_watch_add(query.fd, EPOLLIN, &query.w) < 0) {
+        close(query.fd);
+        query.fd = -1;
         return -1;
     }
     log_info("Query running on %s:%d (UDP)", cfg->server_ip[0] ? cfg->server_ip : "0.0.0.0",
@@ -101,12 +101,12 @@ int query_start(const struct server_config *cfg)
 
 void query_stop(void)
 {
-    if (Q.fd >= 0) {
-        server_watch_del(Q.fd);
-        close(Q.fd);
-        Q.fd = -1;
+    if (query.fd >= 0) {
+        server_watch_del(query.fd);
+        close(query.fd);
+        query.fd = -1;
     }
-    free(Q.names);
-    Q.names = NULL;
-    Q.names_cap = 0;
+    free(query.names);
+    query.names = NULL;
+    query.names_cap = 0;
 }

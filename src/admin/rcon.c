@@ -31,7 +31,7 @@ typedef struct rcon_client {
     buf_t out;
     bool authed, closing, closed, writing;
     int64_t deadline_ms; /* login deadline, then the idle deadline */
-    list_node link;      /* on R.clients while open, then on R.closed */
+    list_node link;      /* on rcon.clients while open, then on rcon.closed */
 } rcon_client;
 
 static struct {
@@ -43,7 +43,8 @@ static struct {
     list_node closed;       /* closed in this pass: freed by rcon_pass (admin.h invariant 1) */
     size_t count;           /* on clients */
     int64_t blocked_log_ms; /* rate limit for "refused: blocked" lines */
-} R = {.fd = -1, .clients = {&R.clients, &R.clients}, .closed = {&R.closed, &R.closed}};
+} rcon = {
+    .fd = -1, .clients = {&rcon.clients, &rcon.clients}, .closed = {&rcon.closed, &rcon.closed}};
 
 static void client_close(rcon_client *c)
 {
@@ -52,8 +53,8 @@ static void client_close(rcon_client *c)
     close(c->fd);
     c->fd = -1;
     c->closed = true;
-    list_move_back(&R.closed, &c->link);
-    R.count--;
+    list_move_back(&rcon.closed, &c->link);
+    rcon.count--;
 }
 
 static void client_flush(rcon_client *c)
@@ -90,7 +91,7 @@ static void auth_failure(rcon_client *c)
 static void login(rcon_client *c, const struct rcon_packet *p)
 {
     int64_t now = srv->now_ms;
-    enum rcon_verdict v = rcon_limiter_check(&R.lim, c->key, now);
+    enum rcon_verdict v = rcon_limiter_check(&rcon.lim, c->key, now);
     if (v != RCON_OK) {
         log_warn("RCON: login from %s refused unchecked: %s after repeated wrong passwords",
                  c->addr, v == RCON_BLOCKED ? "the address is blocked" : "backing off");
@@ -99,10 +100,10 @@ static void login(rcon_client *c, const struct rcon_packet *p)
     }
     uint8_t got[SHA256_DIGEST_LENGTH];
     SHA256((const unsigned char *)p->body, p->body_len, got);
-    bool ok = p->body_len > 0 && CRYPTO_memcmp(got, R.pw_hash, sizeof got) == 0;
+    bool ok = p->body_len > 0 && CRYPTO_memcmp(got, rcon.pw_hash, sizeof got) == 0;
     OPENSSL_cleanse(got, sizeof got);
     if (!ok) {
-        int fails = rcon_limiter_fail(&R.lim, c->key, now);
+        int fails = rcon_limiter_fail(&rcon.lim, c->key, now);
         log_warn("RCON: wrong password from %s (%d in a row%s)", c->addr, fails,
                  fails >= RCON_BLOCK_AFTER  ? "; the address is blocked for an hour"
                  : fails >= RCON_FREE_TRIES ? "; backing off"
@@ -110,7 +111,7 @@ static void login(rcon_client *c, const struct rcon_packet *p)
         auth_failure(c);
         return;
     }
-    rcon_limiter_ok(&R.lim, c->key);
+    rcon_limiter_ok(&rcon.lim, c->key);
     c->authed = true;
     c->deadline_ms = now + RCON_IDLE_MS;
     admin_stats.rcon_logins++;
@@ -210,7 +211,7 @@ static void accept_event(server_watch *w, uint32_t events)
     for (int i = 0; i < 16; i++) {
         struct sockaddr_storage ss;
         socklen_t sl = sizeof ss;
-        int fd = accept4(R.fd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int fd = accept4(rcon.fd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED) continue;
             if (errno != EAGAIN && errno != EWOULDBLOCK)
@@ -221,16 +222,16 @@ static void accept_event(server_watch *w, uint32_t events)
         uint8_t key[16];
         admin_addr_text(&ss, addr, sizeof addr, ip, sizeof ip);
         if (rcon_limiter_key(ip, key) == 0 &&
-            rcon_limiter_check(&R.lim, key, srv->now_ms) == RCON_BLOCKED) {
+            rcon_limiter_check(&rcon.lim, key, srv->now_ms) == RCON_BLOCKED) {
             admin_stats.rcon_refused++;
-            if (srv->now_ms - R.blocked_log_ms > 10000) {
+            if (srv->now_ms - rcon.blocked_log_ms > 10000) {
                 log_warn("RCON: refusing %s: blocked after repeated wrong passwords", addr);
-                R.blocked_log_ms = srv->now_ms;
+                rcon.blocked_log_ms = srv->now_ms;
             }
             close(fd);
             continue;
         }
-        if (R.count >= RCON_MAX_CLIENTS) {
+        if (rcon.count >= RCON_MAX_CLIENTS) {
             admin_stats.rcon_refused++;
             log_warn("RCON: refusing %s: %d clients connected (the limit)", addr, RCON_MAX_CLIENTS);
             close(fd);
@@ -252,8 +253,8 @@ static void accept_event(server_watch *w, uint32_t events)
             free(c);
             continue;
         }
-        list_push_front(&R.clients, &c->link);
-        R.count++;
+        list_push_front(&rcon.clients, &c->link);
+        rcon.count++;
         log_debug("RCON: %s connected", addr);
     }
 }
@@ -261,7 +262,7 @@ static void accept_event(server_watch *w, uint32_t events)
 void rcon_pass(int64_t now_ms)
 {
     list_node *n, *tmp;
-    list_for_each_safe(n, tmp, &R.clients)
+    list_for_each_safe(n, tmp, &rcon.clients)
     {
         rcon_client *c = list_entry(n, rcon_client, link);
         if (now_ms < c->deadline_ms) continue;
@@ -269,7 +270,7 @@ void rcon_pass(int64_t now_ms)
                  c->authed ? "idle for 10 minutes" : "no login within 5 s");
         client_close(c);
     }
-    list_for_each_safe(n, tmp, &R.closed)
+    list_for_each_safe(n, tmp, &rcon.closed)
     {
         rcon_client *c = list_entry(n, rcon_client, link);
         list_remove(n);
@@ -289,13 +290,13 @@ int rcon_start(const struct server_config *cfg)
         log_warn("RCON: rcon.password is short (%zu characters); anyone who can reach port %d "
                  "can guess it. Use a long random password and keep the port private",
                  strlen(cfg->rcon_password), cfg->rcon_port);
-    R.fd = admin_listen("RCON", cfg->server_ip, cfg->rcon_port, SOCK_STREAM);
-    if (R.fd < 0) return -1;
-    SHA256((const unsigned char *)cfg->rcon_password, strlen(cfg->rcon_password), R.pw_hash);
-    R.w.on_event = accept_event;
-    if (server_watch_add(R.fd, EPOLLIN, &R.w) < 0) {
-        close(R.fd);
-        R.fd = -1;
+    rcon.fd = admin_listen("RCON", cfg->server_ip, cfg->rcon_port, SOCK_STREAM);
+    if (rcon.fd < 0) return -1;
+    SHA256((const unsigned char *)cfg->rcon_password, strlen(cfg->rcon_password), rcon.pw_hash);
+    rcon.w.on_event = accept_event;
+    if (server_watch_add(rcon.fd, EPOLLIN, &rcon.w) < 0) {
+        close(rcon.fd);
+        rcon.fd = -1;
         return -1;
     }
     const char *ip = cfg->server_ip[0] ? cfg->server_ip : "0.0.0.0";
@@ -309,16 +310,16 @@ int rcon_start(const struct server_config *cfg)
 
 void rcon_stop(void)
 {
-    while (!list_empty(&R.clients)) {
-        rcon_client *c = list_entry(R.clients.next, rcon_client, link);
+    while (!list_empty(&rcon.clients)) {
+        rcon_client *c = list_entry(rcon.clients.next, rcon_client, link);
         client_flush(c); /* a last reply (e.g. to "stop"), if the socket takes it */
         if (!c->closed) client_close(c);
     }
-    if (R.fd >= 0) {
-        server_watch_del(R.fd);
-        close(R.fd);
-        R.fd = -1;
+    if (rcon.fd >= 0) {
+        server_watch_del(rcon.fd);
+        close(rcon.fd);
+        rcon.fd = -1;
     }
-    OPENSSL_cleanse(R.pw_hash, sizeof R.pw_hash);
+    OPENSSL_cleanse(rcon.pw_hash, sizeof rcon.pw_hash);
     rcon_pass(0);
 }

@@ -45,7 +45,7 @@ static struct list_state {
     bool bad_on_disk; /* the file did not parse: set it aside before the first write */
     bool writing, again;
     struct save_job save;
-} L[LIST_KINDS];
+} lists[LIST_KINDS];
 
 static bool whitelist_on;
 
@@ -61,7 +61,7 @@ static int load_file(enum list_kind k)
     if (r < 0) {
         log_error("%s: %s; starting with an empty list (the file is left as it is)", path,
                   r == -EFBIG ? "larger than 16 MiB" : strerror(-r));
-        L[k].bad_on_disk = true;
+        lists[k].bad_on_disk = true;
         return -1;
     }
     char err[256];
@@ -71,26 +71,26 @@ static int load_file(enum list_kind k)
         log_error("%s is invalid (%s); starting with an empty list. The file is left as it is; "
                   "it is moved aside to %s.corrupt-<time> before the list is next saved",
                   path, err, path);
-        L[k].bad_on_disk = true;
+        lists[k].bad_on_disk = true;
         free(text);
         return -1;
     }
     free(text);
-    free(L[k].e);
-    L[k].e = e;
-    L[k].n = L[k].cap = n;
+    free(lists[k].e);
+    lists[k].e = e;
+    lists[k].n = lists[k].cap = n;
     if (n) log_info("loaded %zu entr%s from %s", n, n == 1 ? "y" : "ies", path);
     return 0;
 }
 
 size_t lists_count(enum list_kind k)
 {
-    return L[k].n;
+    return lists[k].n;
 }
 
 const struct list_entry *lists_get(enum list_kind k, size_t i)
 {
-    return i < L[k].n ? &L[k].e[i] : NULL;
+    return i < lists[k].n ? &lists[k].e[i] : NULL;
 }
 
 /* ----------------------------------------------------------------- save */
@@ -128,7 +128,7 @@ static void save_start(enum list_kind k);
 
 static void save_report(struct save_job *s)
 {
-    struct list_state *ls = &L[s->kind];
+    struct list_state *ls = &lists[s->kind];
     if (s->moved_to[0]) {
         log_warn("the invalid %s was moved to %s", lists_file(s->kind), s->moved_to);
         ls->bad_on_disk = false;
@@ -144,7 +144,7 @@ static void save_report(struct save_job *s)
 static void save_done(job *jb)
 {
     struct save_job *s = (struct save_job *)jb;
-    struct list_state *ls = &L[s->kind];
+    struct list_state *ls = &lists[s->kind];
     bool stopping = jb->cancelled;
     if (stopping) save_run(jb, NULL); /* the pool is stopping: write now */
     save_report(s);
@@ -164,7 +164,7 @@ static void save_done(job *jb)
 
 static void save_start(enum list_kind k)
 {
-    struct list_state *ls = &L[k];
+    struct list_state *ls = &lists[k];
     ls->again = false;
     char *text = lists_dump(k, ls->e, ls->n);
     if (!text) {
@@ -186,8 +186,8 @@ static void save_start(enum list_kind k)
 
 static void save_request(enum list_kind k)
 {
-    if (L[k].writing)
-        L[k].again = true;
+    if (lists[k].writing)
+        lists[k].again = true;
     else
         save_start(k);
 }
@@ -196,7 +196,7 @@ static void save_request(enum list_kind k)
 
 static int add(enum list_kind k, const struct list_entry *x)
 {
-    struct list_state *ls = &L[k];
+    struct list_state *ls = &lists[k];
     if (ls->n >= LISTS_MAX) return -1;
     if (ls->n == ls->cap) {
         size_t ncap = ls->cap ? ls->cap * 2 : 16;
@@ -212,7 +212,7 @@ static int add(enum list_kind k, const struct list_entry *x)
 
 static void remove_at(enum list_kind k, size_t i)
 {
-    struct list_state *ls = &L[k];
+    struct list_state *ls = &lists[k];
     memmove(&ls->e[i], &ls->e[i + 1], (ls->n - i - 1) * sizeof ls->e[0]);
     ls->n--;
     save_request(k);
@@ -220,8 +220,8 @@ static void remove_at(enum list_kind k, size_t i)
 
 static long find_uuid(enum list_kind k, const mc_uuid *u)
 {
-    for (size_t i = 0; i < L[k].n; i++)
-        if (memcmp(L[k].e[i].uuid.b, u->b, 16) == 0) return (long)i;
+    for (size_t i = 0; i < lists[k].n; i++)
+        if (memcmp(lists[k].e[i].uuid.b, u->b, 16) == 0) return (long)i;
     return -1;
 }
 
@@ -229,8 +229,8 @@ static long find_ip(const char *ip)
 {
     char norm[LIST_IP_MAX];
     if (lists_normalize_ip(ip, norm) < 0) return -1;
-    for (size_t i = 0; i < L[LIST_BANNED_IPS].n; i++)
-        if (strcmp(L[LIST_BANNED_IPS].e[i].ip, norm) == 0) return (long)i;
+    for (size_t i = 0; i < lists[LIST_BANNED_IPS].n; i++)
+        if (strcmp(lists[LIST_BANNED_IPS].e[i].ip, norm) == 0) return (long)i;
     return -1;
 }
 
@@ -265,13 +265,14 @@ int lists_whitelist_remove(const mc_uuid *uuid)
 const struct list_entry *lists_banned(const mc_uuid *uuid)
 {
     long i = find_uuid(LIST_BANNED_PLAYERS, uuid);
-    return i >= 0 && !expired(&L[LIST_BANNED_PLAYERS].e[i]) ? &L[LIST_BANNED_PLAYERS].e[i] : NULL;
+    return i >= 0 && !expired(&lists[LIST_BANNED_PLAYERS].e[i]) ? &lists[LIST_BANNED_PLAYERS].e[i]
+                                                                : NULL;
 }
 
 const struct list_entry *lists_ip_banned(const char *ip)
 {
     long i = find_ip(ip);
-    return i >= 0 && !expired(&L[LIST_BANNED_IPS].e[i]) ? &L[LIST_BANNED_IPS].e[i] : NULL;
+    return i >= 0 && !expired(&lists[LIST_BANNED_IPS].e[i]) ? &lists[LIST_BANNED_IPS].e[i] : NULL;
 }
 
 static void fill_ban(struct list_entry *x, const char *source, const char *reason)
@@ -287,7 +288,7 @@ int lists_ban(const mc_uuid *uuid, const char *name, const char *source, const c
 {
     long i = find_uuid(LIST_BANNED_PLAYERS, uuid);
     if (i >= 0) {
-        if (!expired(&L[LIST_BANNED_PLAYERS].e[i])) return 0;
+        if (!expired(&lists[LIST_BANNED_PLAYERS].e[i])) return 0;
         remove_at(LIST_BANNED_PLAYERS, (size_t)i); /* an expired ban is replaced */
     }
     struct list_entry x;
@@ -305,7 +306,7 @@ int lists_ban_ip(const char *ip, const char *source, const char *reason)
     if (lists_normalize_ip(ip, x.ip) < 0) return -1;
     long i = find_ip(x.ip);
     if (i >= 0) {
-        if (!expired(&L[LIST_BANNED_IPS].e[i])) return 0;
+        if (!expired(&lists[LIST_BANNED_IPS].e[i])) return 0;
         remove_at(LIST_BANNED_IPS, (size_t)i);
     }
     fill_ban(&x, source, reason);
@@ -315,7 +316,7 @@ int lists_ban_ip(const char *ip, const char *source, const char *reason)
 int lists_pardon(const mc_uuid *uuid)
 {
     long i = find_uuid(LIST_BANNED_PLAYERS, uuid);
-    if (i < 0 || expired(&L[LIST_BANNED_PLAYERS].e[i])) return 0;
+    if (i < 0 || expired(&lists[LIST_BANNED_PLAYERS].e[i])) return 0;
     remove_at(LIST_BANNED_PLAYERS, (size_t)i);
     return 1;
 }
@@ -323,7 +324,7 @@ int lists_pardon(const mc_uuid *uuid)
 int lists_pardon_ip(const char *ip)
 {
     long i = find_ip(ip);
-    if (i < 0 || expired(&L[LIST_BANNED_IPS].e[i])) return 0;
+    if (i < 0 || expired(&lists[LIST_BANNED_IPS].e[i])) return 0;
     remove_at(LIST_BANNED_IPS, (size_t)i);
     return 1;
 }
@@ -462,10 +463,10 @@ static void reload_done(job *jb)
     }
     const char *path = lists_file(LIST_WHITELIST);
     if (r->rc == 0) {
-        free(L[LIST_WHITELIST].e);
-        L[LIST_WHITELIST].e = r->e;
-        L[LIST_WHITELIST].n = L[LIST_WHITELIST].cap = r->n;
-        L[LIST_WHITELIST].bad_on_disk = false;
+        free(lists[LIST_WHITELIST].e);
+        lists[LIST_WHITELIST].e = r->e;
+        lists[LIST_WHITELIST].n = lists[LIST_WHITELIST].cap = r->n;
+        lists[LIST_WHITELIST].bad_on_disk = false;
         log_info("reloaded %s: %zu entr%s", path, r->n, r->n == 1 ? "y" : "ies");
     } else if (r->rc == 1) {
         log_error("%s is invalid (%s); the whitelist in memory is kept", path, r->err);

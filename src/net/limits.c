@@ -35,44 +35,44 @@ static struct {
     int64_t log_second;
     uint32_t suppressed[2];
     int64_t next_sweep_ms;
-} L;
+} limits;
 
 int limits_init(const struct server_config *cfg)
 {
-    memset(&L, 0, sizeof L);
+    memset(&limits, 0, sizeof limits);
     memset(&limits_stats, 0, sizeof limits_stats);
-    L.per_ip = cfg->forwarding_mode == FWD_NONE;
-    L.exempt_loopback = cfg->limits_exempt_loopback;
-    L.throttle_ms = cfg->connection_throttle;
-    L.per_ip_max = (uint32_t)cfg->max_connections_per_ip;
-    L.prelogin_max = (uint32_t)cfg->max_prelogin_connections;
-    L.interval_ms = (int64_t)cfg->packet_limit_interval * 1000;
-    L.max_in_interval =
+    limits.per_ip = cfg->forwarding_mode == FWD_NONE;
+    limits.exempt_loopback = cfg->limits_exempt_loopback;
+    limits.throttle_ms = cfg->connection_throttle;
+    limits.per_ip_max = (uint32_t)cfg->max_connections_per_ip;
+    limits.prelogin_max = (uint32_t)cfg->max_prelogin_connections;
+    limits.interval_ms = (int64_t)cfg->packet_limit_interval * 1000;
+    limits.max_in_interval =
         (uint32_t)((int64_t)cfg->packet_limit_max_rate * cfg->packet_limit_interval);
-    L.slow_ms = cfg->slow_client_timeout;
-    if (ip_table_init(&L.ips, LIMITS_IP_MAX) < 0) return -1;
+    limits.slow_ms = cfg->slow_client_timeout;
+    if (ip_table_init(&limits.ips, LIMITS_IP_MAX) < 0) return -1;
     return 0;
 }
 
 void limits_free(void)
 {
-    ip_table_free(&L.ips);
+    ip_table_free(&limits.ips);
 }
 
 static bool exempt(const ip_key *k)
 {
-    return L.exempt_loopback && limits_key_is_loopback(k);
+    return limits.exempt_loopback && limits_key_is_loopback(k);
 }
 
 /* kind 0: pre-login cap, 1: per-IP cap. true: log this one. */
 static bool refusal_log_ok(int kind)
 {
     int64_t second = srv->now_ms / 1000;
-    if (second != L.log_second) { /* the rest is counted; limits_tick reports it */
-        L.log_second = second;
+    if (second != limits.log_second) { /* the rest is counted; limits_tick reports it */
+        limits.log_second = second;
         return true;
     }
-    L.suppressed[kind]++;
+    limits.suppressed[kind]++;
     return false;
 }
 
@@ -95,28 +95,28 @@ static void addr_text(const struct sockaddr *sa, char *out, size_t cap)
 bool limits_accept(const struct sockaddr *sa)
 {
     char addr[80];
-    if (L.prelogin_max && limits_stats.prelogin >= L.prelogin_max) {
+    if (limits.prelogin_max && limits_stats.prelogin >= limits.prelogin_max) {
         limits_stats.refused_prelogin++;
         if (refusal_log_ok(0)) {
             addr_text(sa, addr, sizeof addr);
             log_warn("[%s] connection refused: %zu connections are still logging in "
                      "(max-prelogin-connections=%u)",
-                     addr, limits_stats.prelogin, L.prelogin_max);
+                     addr, limits_stats.prelogin, limits.prelogin_max);
         }
         return false;
     }
     ip_key k;
-    if (!L.per_ip || !L.per_ip_max || srv->cfg.proxy_protocol ||
+    if (!limits.per_ip || !limits.per_ip_max || srv->cfg.proxy_protocol ||
         !limits_key_from_sockaddr(sa, &k) || exempt(&k))
         return true;
-    struct ip_entry *e = ip_table_get(&L.ips, &k, false);
-    if (e && e->conns >= L.per_ip_max) {
+    struct ip_entry *e = ip_table_get(&limits.ips, &k, false);
+    if (e && e->conns >= limits.per_ip_max) {
         limits_stats.refused_per_ip++;
         if (refusal_log_ok(1)) {
             addr_text(sa, addr, sizeof addr);
             log_warn("[%s] connection refused: %u connections open from this address "
                      "(max-connections-per-ip=%u)",
-                     addr, e->conns, L.per_ip_max);
+                     addr, e->conns, limits.per_ip_max);
         }
         return false;
     }
@@ -125,8 +125,8 @@ bool limits_accept(const struct sockaddr *sa)
 
 static void count_ip(conn *c, const ip_key *k)
 {
-    if (!L.per_ip || exempt(k)) return;
-    struct ip_entry *e = ip_table_get(&L.ips, k, true);
+    if (!limits.per_ip || exempt(k)) return;
+    struct ip_entry *e = ip_table_get(&limits.ips, k, true);
     if (!e) return; /* table full: not tracked (invariant 2) */
     e->conns++;
     c->lim.ip = *k;
@@ -144,15 +144,15 @@ void limits_conn_opened(conn *c, const struct sockaddr *sa)
 bool limits_conn_readdressed(conn *c)
 {
     ip_key k;
-    if (!L.per_ip || c->lim.ip_counted || !limits_key_from_text(c->addr, &k) || exempt(&k))
+    if (!limits.per_ip || c->lim.ip_counted || !limits_key_from_text(c->addr, &k) || exempt(&k))
         return true;
-    struct ip_entry *e = ip_table_get(&L.ips, &k, false);
-    if (L.per_ip_max && e && e->conns >= L.per_ip_max) {
+    struct ip_entry *e = ip_table_get(&limits.ips, &k, false);
+    if (limits.per_ip_max && e && e->conns >= limits.per_ip_max) {
         limits_stats.refused_per_ip++;
         char why[128];
         snprintf(why, sizeof why,
                  "%u connections open from this address (max-connections-per-ip=%u)", e->conns,
-                 L.per_ip_max);
+                 limits.per_ip_max);
         conn_drop(c, why);
         return false;
     }
@@ -164,17 +164,17 @@ static const char throttled_text[] = "Connection throttled! Please wait before r
 
 bool limits_login_intent(conn *c)
 {
-    if (!L.per_ip || L.throttle_ms <= 0) return true;
+    if (!limits.per_ip || limits.throttle_ms <= 0) return true;
     ip_key k;
     if (!limits_key_from_text(c->addr, &k) || exempt(&k)) return true;
-    struct ip_entry *e = ip_table_get(&L.ips, &k, true);
+    struct ip_entry *e = ip_table_get(&limits.ips, &k, true);
     if (!e) return true;
     int64_t last = e->last_login_ms;
-    if (limits_throttle_check(e, srv->now_ms, L.throttle_ms)) return true;
+    if (limits_throttle_check(e, srv->now_ms, limits.throttle_ms)) return true;
     limits_stats.throttled++;
     log_warn("[%s] login throttled: the previous attempt from this address was %lld ms ago "
              "(connection-throttle=%lld ms)",
-             c->addr, (long long)(srv->now_ms - last), (long long)L.throttle_ms);
+             c->addr, (long long)(srv->now_ms - last), (long long)limits.throttle_ms);
     conn_kick_reason(c, KR_THROTTLED, NULL, throttled_text);
     return false;
 }
@@ -195,7 +195,7 @@ void limits_entered_play(conn *c)
         c->lim.prelogin = false;
         limits_stats.prelogin--;
     }
-    if (!c->lim.rate && L.max_in_interval) {
+    if (!c->lim.rate && limits.max_in_interval) {
         c->lim.rate = calloc(1, sizeof *c->lim.rate);
         if (!c->lim.rate)
             log_warn("[%s] out of memory: no packet limiter for this player", c->addr);
@@ -210,7 +210,7 @@ void limits_conn_closed(conn *c)
     }
     if (c->lim.ip_counted) {
         c->lim.ip_counted = false;
-        struct ip_entry *e = ip_table_get(&L.ips, &c->lim.ip, false);
+        struct ip_entry *e = ip_table_get(&limits.ips, &c->lim.ip, false);
         if (e && e->conns) e->conns--;
     }
     free(c->lim.rate);
@@ -233,14 +233,15 @@ bool limits_play_packet(conn *c, int32_t id, size_t len)
     }
     struct play_rate *r = c->lim.rate;
     if (!r) return true;
-    uint32_t n = rate_win_add(&r->all, srv->now_ms, L.interval_ms, 1);
-    if (n > L.max_in_interval) {
+    uint32_t n = rate_win_add(&r->all, srv->now_ms, limits.interval_ms, 1);
+    if (n > limits.max_in_interval) {
         limits_stats.rate_kicks++;
         log_warn("[%s] %s sent %u packets in %lld s (packet-limit-max-rate=%u over "
                  "packet-limit-interval=%lld s); kicking",
-                 c->addr, c->player ? c->player->name : "?", n, (long long)(L.interval_ms / 1000),
-                 (unsigned)(L.max_in_interval / (uint32_t)(L.interval_ms / 1000)),
-                 (long long)(L.interval_ms / 1000));
+                 c->addr, c->player ? c->player->name : "?", n,
+                 (long long)(limits.interval_ms / 1000),
+                 (unsigned)(limits.max_in_interval / (uint32_t)(limits.interval_ms / 1000)),
+                 (long long)(limits.interval_ms / 1000));
         conn_kick_reason(c, KR_PACKET_RATE, exceeded_json, "You are sending too many packets!");
         return false;
     }
@@ -273,12 +274,12 @@ void limits_output_progressed(conn *c)
 
 static void slow_clients(void)
 {
-    if (L.slow_ms <= 0) return;
+    if (limits.slow_ms <= 0) return;
     conn *next;
     for (conn *c = srv->conns; c; c = next) {
         next = c->next;
         if (c->state == CS_CLOSING || !c->lim.out_blocked_ms || c->wbuf.len == 0 ||
-            srv->now_ms - c->lim.out_blocked_ms < L.slow_ms)
+            srv->now_ms - c->lim.out_blocked_ms < limits.slow_ms)
             continue;
         limits_stats.slow_clients++;
         srv->stats.kicks[KR_SLOW_CLIENT]++;
@@ -287,7 +288,7 @@ static void slow_clients(void)
                  "%s%snot reading: %zu KiB queued and nothing sent for %lld ms "
                  "(slow-client-timeout=%lld ms)",
                  c->player ? c->player->name : "", c->player ? " is " : "", c->wbuf.len >> 10,
-                 (long long)(srv->now_ms - c->lim.out_blocked_ms), (long long)L.slow_ms);
+                 (long long)(srv->now_ms - c->lim.out_blocked_ms), (long long)limits.slow_ms);
         log_warn("[%s] %s; disconnecting", c->addr, why);
         conn_drop(c, NULL);
     }
@@ -295,16 +296,17 @@ static void slow_clients(void)
 
 void limits_tick(int64_t now_ms)
 {
-    if (now_ms < L.next_sweep_ms) return;
-    L.next_sweep_ms = now_ms + 1000;
-    if (L.suppressed[0] || L.suppressed[1]) {
+    if (now_ms < limits.next_sweep_ms) return;
+    limits.next_sweep_ms = now_ms + 1000;
+    if (limits.suppressed[0] || limits.suppressed[1]) {
         log_warn("... and %u more connections refused in the last second (%u over "
                  "max-prelogin-connections, %u over max-connections-per-ip)",
-                 L.suppressed[0] + L.suppressed[1], L.suppressed[0], L.suppressed[1]);
-        L.suppressed[0] = L.suppressed[1] = 0;
+                 limits.suppressed[0] + limits.suppressed[1], limits.suppressed[0],
+                 limits.suppressed[1]);
+        limits.suppressed[0] = limits.suppressed[1] = 0;
     }
-    ip_table_sweep(&L.ips, now_ms, L.throttle_ms);
-    limits_stats.tracked_ips = L.ips.count;
+    ip_table_sweep(&limits.ips, now_ms, limits.throttle_ms);
+    limits_stats.tracked_ips = limits.ips.count;
     slow_clients();
 }
 
