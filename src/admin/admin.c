@@ -75,24 +75,6 @@ int admin_listen(const char *what, const char *ip, int port, int type)
     return fd;
 }
 
-void admin_addr_text(const struct sockaddr_storage *ss, char *out, size_t cap, char *ip,
-                     size_t ipcap)
-{
-    char host[INET6_ADDRSTRLEN] = "?";
-    int port = 0;
-    if (ss->ss_family == AF_INET) {
-        const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
-        inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
-        port = ntohs(a->sin_port);
-    } else if (ss->ss_family == AF_INET6) {
-        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
-        inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
-        port = ntohs(a->sin6_port);
-    }
-    snprintf(out, cap, "%s:%d", host, port);
-    snprintf(ip, ipcap, "%s", host);
-}
-
 static void admin_pass(int64_t now_ms)
 {
     http_pass(now_ms);

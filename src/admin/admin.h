@@ -22,7 +22,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/socket.h>
 
 struct server_config;
 
@@ -44,9 +43,6 @@ void admin_stop(void);
 /* A non-blocking listening socket (SOCK_STREAM or SOCK_DGRAM) on ip:port;
  * ip "" = 0.0.0.0. -1 (logged, naming `what`) on failure. */
 int admin_listen(const char *what, const char *ip, int port, int type);
-/* "ip:port" of a peer, and the bare ip. */
-void admin_addr_text(const struct sockaddr_storage *ss, char *out, size_t cap, char *ip,
-                     size_t ipcap);
 /* True for 127.0.0.0/8, ::1 and "localhost". */
 bool admin_is_loopback(const char *ip);
 

@@ -17,6 +17,7 @@
 #include "admin/dashboard.h"
 #include "admin/metrics.h"
 #include "admin/status_api.h"
+#include "core/addr.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/list.h"
@@ -26,7 +27,7 @@
 typedef struct http_client {
     server_watch w;
     int fd;
-    char addr[64];
+    char addr[ADDR_TEXT_MAX];
     char in[HTTP_HEAD_MAX];
     size_t in_len, scan;
     buf_t out;
@@ -315,8 +316,8 @@ static void accept_event(server_watch *w, uint32_t events)
                 log_warn("http: accept: %s", strerror(errno));
             return;
         }
-        char addr[64], ip[48];
-        admin_addr_text(&ss, addr, sizeof addr, ip, sizeof ip);
+        char addr[ADDR_TEXT_MAX];
+        addr_text((struct sockaddr *)&ss, addr, sizeof addr);
         if (http.count >= HTTP_MAX_CLIENTS) {
             admin_stats.http_refused++;
             log_debug("http: refusing %s: %d clients open (the limit)", addr, HTTP_MAX_CLIENTS);

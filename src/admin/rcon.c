@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "admin/admin.h"
+#include "core/addr.h"
 #include "core/config.h"
 #include "core/list.h"
 #include "core/log.h"
@@ -24,7 +25,7 @@
 typedef struct rcon_client {
     server_watch w;
     int fd;
-    char addr[64];
+    char addr[ADDR_TEXT_MAX];
     uint8_t key[16];
     uint8_t in[RCON_MAX_LENGTH + 4];
     size_t in_len;
@@ -218,9 +219,10 @@ static void accept_event(server_watch *w, uint32_t events)
                 log_warn("RCON: accept: %s", strerror(errno));
             return;
         }
-        char addr[64], ip[48];
+        char addr[ADDR_TEXT_MAX], ip[ADDR_IP_MAX];
         uint8_t key[16];
-        admin_addr_text(&ss, addr, sizeof addr, ip, sizeof ip);
+        addr_text((struct sockaddr *)&ss, addr, sizeof addr);
+        addr_ip((struct sockaddr *)&ss, ip, sizeof ip);
         if (rcon_limiter_key(ip, key) == 0 &&
             rcon_limiter_check(&rcon.lim, key, srv->now_ms) == RCON_BLOCKED) {
             admin_stats.rcon_refused++;

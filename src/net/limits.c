@@ -7,14 +7,13 @@
  */
 #include "net/limits.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/addr.h"
 #include "core/config.h"
 #include "core/fileio.h"
 #include "core/log.h"
@@ -76,25 +75,9 @@ static bool refusal_log_ok(int kind)
     return false;
 }
 
-static void addr_text(const struct sockaddr *sa, char *out, size_t cap)
-{
-    char host[INET6_ADDRSTRLEN] = "?";
-    int port = 0;
-    if (sa->sa_family == AF_INET) {
-        const struct sockaddr_in *a = (const struct sockaddr_in *)sa;
-        inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
-        port = ntohs(a->sin_port);
-    } else if (sa->sa_family == AF_INET6) {
-        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)sa;
-        inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
-        port = ntohs(a->sin6_port);
-    }
-    snprintf(out, cap, "%s:%d", host, port);
-}
-
 bool limits_accept(const struct sockaddr *sa)
 {
-    char addr[80];
+    char addr[ADDR_TEXT_MAX];
     if (limits.prelogin_max && limits_stats.prelogin >= limits.prelogin_max) {
         limits_stats.refused_prelogin++;
         if (refusal_log_ok(0)) {
