@@ -295,78 +295,6 @@ void limits_tick(int64_t now_ms)
 
 /* ------------------------------------------------------- fault injection */
 
-static int disk_latency_ms;
-static const fileio_ops *disk_inner;
-
-static void disk_wait(void)
-{
-    struct timespec ts = {disk_latency_ms / 1000, (long)(disk_latency_ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
-    }
-}
-
-static int slow_open(const char *path, int flags, mode_t mode)
-{
-    disk_wait();
-    return disk_inner->open(path, flags, mode);
-}
-
-static ssize_t slow_pread(int fd, void *buf, size_t n, off_t off)
-{
-    disk_wait();
-    return disk_inner->pread(fd, buf, n, off);
-}
-
-static ssize_t slow_pwrite(int fd, const void *buf, size_t n, off_t off)
-{
-    disk_wait();
-    return disk_inner->pwrite(fd, buf, n, off);
-}
-
-static int slow_fsync(int fd)
-{
-    disk_wait();
-    return disk_inner->fsync(fd);
-}
-
-static int slow_rename(const char *from, const char *to)
-{
-    disk_wait();
-    return disk_inner->rename(from, to);
-}
-
-static int pass_fstat(int fd, struct stat *st)
-{
-    return disk_inner->fstat(fd, st);
-}
-
-static int pass_unlink(const char *path)
-{
-    return disk_inner->unlink(path);
-}
-
-static int pass_mkdir(const char *path, mode_t mode)
-{
-    return disk_inner->mkdir(path, mode);
-}
-
-static int pass_close(int fd)
-{
-    return disk_inner->close(fd);
-}
-
-static const fileio_ops slow_disk = {
-    .open = slow_open,
-    .pread = slow_pread,
-    .pwrite = slow_pwrite,
-    .fsync = slow_fsync,
-    .fstat = pass_fstat,
-    .rename = slow_rename,
-    .unlink = pass_unlink,
-    .mkdir = pass_mkdir,
-    .close = pass_close,
-};
-
 static int tick_stall_ms, tick_stall_interval;
 
 void limits_debug_install(const struct server_config *cfg)
@@ -381,14 +309,10 @@ void limits_debug_install(const struct server_config *cfg)
         log_warn("debug-chunk-gen-delay-ms=%d: each generated chunk takes that much longer "
                  "(fault injection; never on a real server)",
                  cfg->debug_chunk_gen_delay_ms);
-    if (cfg->debug_disk_latency_ms > 0 && fio != &slow_disk) {
-        disk_latency_ms = cfg->debug_disk_latency_ms;
-        disk_inner = fio;
-        fio_set(&slow_disk);
+    if (fio_set_latency(cfg->debug_disk_latency_ms))
         log_warn("debug-disk-latency-ms=%d: every file open, read, write, fsync and rename "
                  "sleeps that long first (fault injection; never on a real server)",
-                 disk_latency_ms);
-    }
+                 cfg->debug_disk_latency_ms);
 }
 
 void limits_debug_tick(uint64_t tick)

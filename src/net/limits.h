@@ -117,7 +117,8 @@ struct limits_stats {
 extern struct limits_stats limits_stats;
 
 /* --- fault injection (debug-* settings; tests only) --- */
-/* Installs the debug-disk-latency-ms file I/O wrapper when set (before any
+/* Logs the debug-* settings in force and installs the debug-disk-latency-ms
+ * file I/O wrapper (core/fileio.h fio_set_latency) when set (before any
  * worker starts). */
 void limits_debug_install(const struct server_config *cfg);
 /* debug-tick-stall-ms: called at the start of each tick; sleeps through the
