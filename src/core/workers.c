@@ -173,3 +173,11 @@ void workers_run_inline(job *j)
     j->run(j, &inline_ctx);
     j->done(j);
 }
+
+void workers_run(job *j)
+{
+    if (pool.nthreads > 0)
+        workers_submit(j);
+    else
+        workers_run_inline(j);
+}

@@ -51,5 +51,7 @@ int workers_count(void);
 
 /* Runs a job inline on the calling thread (tests, and when no pool runs). */
 void workers_run_inline(job *j);
+/* workers_submit when the pool runs, else workers_run_inline. */
+void workers_run(job *j);
 
 #endif

@@ -3,12 +3,8 @@
  * The files' text (parse, dump, time and address text) is
  * game/lists_file.c.
  *
- * Save state machine, per list (game thread), the same as ops.c's:
- *
- *   IDLE --change--> WRITING (job on a worker) --done--> IDLE
- *                      |  change while writing: again = true
- *                      +--done with again--> WRITING (newest list)
- *   a cancelled job (the pool stopping) writes inline in done().
+ * Each list's file is written by a core/saver.h saver (one write in
+ * flight, one queued, the invalid file set aside first), as ops.json is.
  *
  * The whitelist's on/off state is vanilla's `white-list` key: a change
  * rewrites that one line of server.properties (config_replace_key) on a
@@ -25,26 +21,15 @@
 #include "core/config.h"
 #include "core/fileio.h"
 #include "core/log.h"
+#include "core/saver.h"
 #include "core/workers.h"
 
 #define PROPERTIES_FILE "server.properties"
 
-struct save_job {
-    job j;
-    enum list_kind kind;
-    char *text; /* owned */
-    bool move_bad;
-    char moved_to[96];
-    int err; /* -errno of the failing step, 0 ok */
-    const char *step;
-};
-
 static struct list_state {
     struct list_entry *e;
     size_t n, cap;
-    bool bad_on_disk; /* the file did not parse: set it aside before the first write */
-    bool writing, again;
-    struct save_job save;
+    saver file; /* set_aside: the file did not parse (saver.h invariant 3) */
 } lists[LIST_KINDS];
 
 static bool whitelist_on;
@@ -61,7 +46,7 @@ static int load_file(enum list_kind k)
     if (r < 0) {
         log_error("%s: %s; starting with an empty list (the file is left as it is)", path,
                   r == -EFBIG ? "larger than 16 MiB" : strerror(-r));
-        lists[k].bad_on_disk = true;
+        lists[k].file.set_aside = true;
         return -1;
     }
     char err[256];
@@ -71,7 +56,7 @@ static int load_file(enum list_kind k)
         log_error("%s is invalid (%s); starting with an empty list. The file is left as it is; "
                   "it is moved aside to %s.corrupt-<time> before the list is next saved",
                   path, err, path);
-        lists[k].bad_on_disk = true;
+        lists[k].file.set_aside = true;
         free(text);
         return -1;
     }
@@ -95,101 +80,10 @@ const struct list_entry *lists_get(enum list_kind k, size_t i)
 
 /* ----------------------------------------------------------------- save */
 
-static void save_run(job *jb, worker_ctx *w)
+static char *dump_list(void *arg)
 {
-    (void)w;
-    struct save_job *s = (struct save_job *)jb;
-    const char *path = lists_file(s->kind);
-    s->err = 0;
-    s->moved_to[0] = 0;
-    if (s->move_bad) {
-        time_t now = time(NULL);
-        struct tm tm;
-        localtime_r(&now, &tm);
-        char aside[96];
-        snprintf(aside, sizeof aside, "%s.corrupt-%04d%02d%02d-%02d%02d%02d", path,
-                 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-        if (fio->rename(path, aside) == 0)
-            snprintf(s->moved_to, sizeof s->moved_to, "%s", aside);
-        else if (errno != ENOENT) {
-            s->err = -errno;
-            s->step = "moving the invalid file aside";
-            return;
-        }
-    }
-    int r = fio_write_atomic(path, s->text, strlen(s->text));
-    if (r < 0) {
-        s->err = r;
-        s->step = "write";
-    }
-}
-
-static void save_start(enum list_kind k);
-
-static void save_report(struct save_job *s)
-{
-    struct list_state *ls = &lists[s->kind];
-    if (s->moved_to[0]) {
-        log_warn("the invalid %s was moved to %s", lists_file(s->kind), s->moved_to);
-        ls->bad_on_disk = false;
-    }
-    if (s->err)
-        log_error("cannot save %s (%s): %s", lists_file(s->kind), s->step, strerror(-s->err));
-    else
-        ls->bad_on_disk = false;
-    free(s->text);
-    s->text = NULL;
-}
-
-static void save_done(job *jb)
-{
-    struct save_job *s = (struct save_job *)jb;
-    struct list_state *ls = &lists[s->kind];
-    bool stopping = jb->cancelled;
-    if (stopping) save_run(jb, NULL); /* the pool is stopping: write now */
-    save_report(s);
-    ls->writing = false;
-    if (!ls->again) return;
-    if (!stopping) {
-        save_start(s->kind);
-        return;
-    }
-    ls->again = false; /* no pool any more: the newest list inline too */
-    s->text = lists_dump(s->kind, ls->e, ls->n);
-    if (!s->text) return;
-    s->move_bad = ls->bad_on_disk;
-    save_run(jb, NULL);
-    save_report(s);
-}
-
-static void save_start(enum list_kind k)
-{
-    struct list_state *ls = &lists[k];
-    ls->again = false;
-    char *text = lists_dump(k, ls->e, ls->n);
-    if (!text) {
-        log_error("cannot save %s: out of memory", lists_file(k));
-        return;
-    }
-    memset(&ls->save, 0, sizeof ls->save);
-    ls->save.kind = k;
-    ls->save.text = text;
-    ls->save.move_bad = ls->bad_on_disk;
-    ls->save.j.run = save_run;
-    ls->save.j.done = save_done;
-    ls->writing = true;
-    if (workers_count() > 0)
-        workers_submit(&ls->save.j);
-    else
-        workers_run_inline(&ls->save.j);
-}
-
-static void save_request(enum list_kind k)
-{
-    if (lists[k].writing)
-        lists[k].again = true;
-    else
-        save_start(k);
+    const struct list_state *ls = arg;
+    return lists_dump((enum list_kind)(ls - lists), ls->e, ls->n);
 }
 
 /* ------------------------------------------------------------ the edits */
@@ -206,7 +100,7 @@ static int add(enum list_kind k, const struct list_entry *x)
         ls->cap = ncap;
     }
     ls->e[ls->n++] = *x;
-    save_request(k);
+    saver_request(&lists[k].file);
     return 1;
 }
 
@@ -215,7 +109,7 @@ static void remove_at(enum list_kind k, size_t i)
     struct list_state *ls = &lists[k];
     memmove(&ls->e[i], &ls->e[i + 1], (ls->n - i - 1) * sizeof ls->e[0]);
     ls->n--;
-    save_request(k);
+    saver_request(&lists[k].file);
 }
 
 static long find_uuid(enum list_kind k, const mc_uuid *u)
@@ -398,10 +292,7 @@ static void props_start(void)
     props.j.run = props_run;
     props.j.done = props_done;
     props_writing = true;
-    if (workers_count() > 0)
-        workers_submit(&props.j);
-    else
-        workers_run_inline(&props.j);
+    workers_run(&props.j);
 }
 
 bool lists_whitelist_enabled(void)
@@ -466,7 +357,7 @@ static void reload_done(job *jb)
         free(lists[LIST_WHITELIST].e);
         lists[LIST_WHITELIST].e = r->e;
         lists[LIST_WHITELIST].n = lists[LIST_WHITELIST].cap = r->n;
-        lists[LIST_WHITELIST].bad_on_disk = false;
+        lists[LIST_WHITELIST].file.set_aside = false;
         log_info("reloaded %s: %zu entr%s", path, r->n, r->n == 1 ? "y" : "ies");
     } else if (r->rc == 1) {
         log_error("%s is invalid (%s); the whitelist in memory is kept", path, r->err);
@@ -491,10 +382,7 @@ static void reload_start(void)
     reload.j.run = reload_run;
     reload.j.done = reload_done;
     reloading = true;
-    if (workers_count() > 0)
-        workers_submit(&reload.j);
-    else
-        workers_run_inline(&reload.j);
+    workers_run(&reload.j);
 }
 
 void lists_whitelist_reload(void (*done)(void))
@@ -511,5 +399,10 @@ void lists_whitelist_reload(void (*done)(void))
 void lists_init(const struct server_config *cfg)
 {
     whitelist_on = cfg->white_list;
-    for (int k = 0; k < LIST_KINDS; k++) load_file((enum list_kind)k);
+    for (int k = 0; k < LIST_KINDS; k++) {
+        lists[k].file.path = lists_file((enum list_kind)k);
+        lists[k].file.dump = dump_list;
+        lists[k].file.arg = &lists[k];
+        load_file((enum list_kind)k);
+    }
 }

@@ -144,29 +144,52 @@ static void opt_text(json_t *o, const char *key, char *out, size_t cap, const ch
     lists_copy_utf8(out, cap, s, len); /* stops at an embedded "\u0000" */
 }
 
+json_t *lists_json_array(const char *text, size_t len, size_t max, const char *what, char *err,
+                         size_t errlen)
+{
+    json_error_t je;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!root) {
+        snprintf(err, errlen, "line %d: %s", je.line, je.text);
+        return NULL;
+    }
+    if (!json_is_array(root))
+        snprintf(err, errlen, "expected a JSON array%s%s", what ? " of " : "", what ? what : "");
+    else if (json_array_size(root) > max)
+        snprintf(err, errlen, "more than %zu %s", max, what ? what : "entries");
+    else
+        return root;
+    json_decref(root);
+    return NULL;
+}
+
+int lists_json_player(json_t *o, size_t i, mc_uuid *uuid, char *name, size_t namecap, char *err,
+                      size_t errlen)
+{
+    const char *u = json_string_value(json_object_get(o, "uuid"));
+    const char *n = json_string_value(json_object_get(o, "name"));
+    if (!u || uuid_parse(u, strlen(u), uuid) < 0) {
+        snprintf(err, errlen, "entry %zu: missing or invalid \"uuid\"", i);
+        return -1;
+    }
+    if (!n || !player_name_valid(n, strlen(n), 1)) {
+        snprintf(err, errlen, "entry %zu: missing or invalid \"name\"", i);
+        return -1;
+    }
+    snprintf(name, namecap, "%s", n);
+    return 0;
+}
+
 int lists_parse(enum list_kind k, const char *text, size_t len, struct list_entry **out, size_t *n,
                 char *err, size_t errlen)
 {
     *out = NULL;
     *n = 0;
-    json_error_t je;
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        snprintf(err, errlen, "line %d: %s", je.line, je.text);
-        return -1;
-    }
+    json_t *root = lists_json_array(text, len, LISTS_MAX, NULL, err, errlen);
+    if (!root) return -1;
     int rc = -1;
-    struct list_entry *e = NULL;
-    size_t count = 0, total = json_is_array(root) ? json_array_size(root) : 0;
-    if (!json_is_array(root)) {
-        snprintf(err, errlen, "expected a JSON array");
-        goto out;
-    }
-    if (total > LISTS_MAX) {
-        snprintf(err, errlen, "more than %d entries", LISTS_MAX);
-        goto out;
-    }
-    e = calloc(total + 1, sizeof *e);
+    size_t count = 0, total = json_array_size(root);
+    struct list_entry *e = calloc(total + 1, sizeof *e);
     if (!e) {
         snprintf(err, errlen, "out of memory");
         goto out;
@@ -186,18 +209,8 @@ int lists_parse(enum list_kind k, const char *text, size_t len, struct list_entr
                 snprintf(err, errlen, "entry %zu: missing or invalid \"ip\"", i);
                 goto out;
             }
-        } else {
-            const char *uuid = json_string_value(json_object_get(o, "uuid"));
-            const char *name = json_string_value(json_object_get(o, "name"));
-            if (!uuid || uuid_parse(uuid, strlen(uuid), &x.uuid) < 0) {
-                snprintf(err, errlen, "entry %zu: missing or invalid \"uuid\"", i);
-                goto out;
-            }
-            if (!name || !player_name_valid(name, strlen(name), 1)) {
-                snprintf(err, errlen, "entry %zu: missing or invalid \"name\"", i);
-                goto out;
-            }
-            snprintf(x.name, sizeof x.name, "%s", name);
+        } else if (lists_json_player(o, i, &x.uuid, x.name, sizeof x.name, err, errlen) < 0) {
+            goto out;
         }
         if (k != LIST_WHITELIST) {
             /* As vanilla's BanListEntry: an unreadable date is "now" (created)

@@ -64,6 +64,16 @@ const char *lists_file(enum list_kind k);
  * or -1 with a message. Duplicate keys keep the first entry. */
 int lists_parse(enum list_kind k, const char *text, size_t len, struct list_entry **out, size_t *n,
                 char *err, size_t errlen);
+/* The JSON array of a list file (text[0..len), at most max elements), or
+ * NULL with a message in err: "line N: ...", "expected a JSON array[ of
+ * <what>]", "more than <max> <what, or entries>". The caller json_decref()s
+ * it. For ops.json too. */
+struct json_t *lists_json_array(const char *text, size_t len, size_t max, const char *what,
+                                char *err, size_t errlen);
+/* Entry i's "uuid" and "name" (a player name) into uuid and name[namecap]:
+ * 0, or -1 with "entry <i>: missing or invalid ..." in err. For ops.json too. */
+int lists_json_player(struct json_t *o, size_t i, mc_uuid *uuid, char *name, size_t namecap,
+                      char *err, size_t errlen);
 /* Vanilla's text for the entries (2-space indent, a final newline); malloc'd. */
 char *lists_dump(enum list_kind k, const struct list_entry *e, size_t n);
 /* "yyyy-MM-dd HH:mm:ss Z": 0, or -1 if s is not that. */
