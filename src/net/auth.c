@@ -1,7 +1,8 @@
 /*
  * auth.c — see auth.h. One thread drives a libcurl multi handle: requests
  * come in through a mutex-protected list (and curl_multi_wakeup), results go
- * out through another list and an eventfd that the game loop watches.
+ * out through a hand-off queue (core/workers.h) whose eventfd the game loop
+ * watches.
  *
  * Request life:
  *   auth_submit ─▶ todo ─▶ in flight (easy handle on the multi) ─▶ done ─▶
@@ -15,19 +16,19 @@
 #include <curl/curl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/workers.h"
 
 #define AUTH_URL_MAX 1024
 
 struct auth_req {
-    auth_req *next;     /* todo / done list */
+    auth_req *next;     /* todo list */
     auth_req *next_run; /* in-flight list (auth thread only) */
     char url[AUTH_URL_MAX];
     auth_done_fn done;
@@ -39,6 +40,7 @@ struct auth_req {
     enum auth_status status;
     mc_profile profile;
     char detail[192];
+    handoff_node done_link; /* the done queue (auth thread to game thread) */
 };
 
 static struct {
@@ -47,13 +49,12 @@ static struct {
     bool started;
     bool stopping; /* under lock */
     auth_req *todo_head, *todo_tail;
-    auth_req *done_head, *done_tail;
-    int efd;
-    int live; /* game thread: submitted and not yet freed */
+    handoff done; /* finished requests; its eventfd wakes the loop */
+    int live;     /* game thread: submitted and not yet freed */
     CURLM *multi;
     bool loopback; /* base URL on 127.0.0.0/8 or ::1 */
     char base[512];
-} auth = {.lock = PTHREAD_MUTEX_INITIALIZER, .efd = -1};
+} auth = {.lock = PTHREAD_MUTEX_INITIALIZER, .done = HANDOFF_INIT};
 
 static void push(auth_req **head, auth_req **tail, auth_req *r)
 {
@@ -63,6 +64,11 @@ static void push(auth_req **head, auth_req **tail, auth_req *r)
     else
         *head = r;
     *tail = r;
+}
+
+static auth_req *req_of(handoff_node *n)
+{
+    return (auth_req *)((char *)n - offsetof(auth_req, done_link));
 }
 
 static void req_free(auth_req *r)
@@ -84,12 +90,7 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
 
 static void finish(auth_req *r)
 {
-    pthread_mutex_lock(&auth.lock);
-    push(&auth.done_head, &auth.done_tail, r);
-    pthread_mutex_unlock(&auth.lock);
-    uint64_t one = 1;
-    ssize_t w = write(auth.efd, &one, sizeof one);
-    (void)w;
+    handoff_push(&auth.done, &r->done_link);
 }
 
 static bool blank(const buf_t *b)
@@ -229,9 +230,7 @@ static void *auth_main(void *arg)
         auth_req *r = running;
         running = r->next_run;
         end_transfer(r);
-        pthread_mutex_lock(&auth.lock);
-        push(&auth.done_head, &auth.done_tail, r);
-        pthread_mutex_unlock(&auth.lock);
+        finish(r);
     }
     return NULL;
 }
@@ -249,7 +248,7 @@ static bool base_is_loopback(const char *url)
 
 int auth_start(const char *base_url)
 {
-    if (auth.started) return auth.efd;
+    if (auth.started) return auth.done.efd;
     if (strlen(base_url) >= sizeof auth.base) return -1;
     snprintf(auth.base, sizeof auth.base, "%s", base_url);
     auth.loopback = base_is_loopback(base_url);
@@ -257,20 +256,19 @@ int auth_start(const char *base_url)
         log_error("libcurl failed to initialise");
         return -1;
     }
-    auth.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    int efd = handoff_open(&auth.done);
     auth.multi = curl_multi_init();
-    if (auth.efd < 0 || !auth.multi) goto fail;
+    if (efd < 0 || !auth.multi) goto fail;
     curl_multi_setopt(auth.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)AUTH_PARALLEL_MAX);
     auth.stopping = false;
     if (pthread_create(&auth.thread, NULL, auth_main, NULL) != 0) goto fail;
     auth.started = true;
-    return auth.efd;
+    return efd;
 fail:
     log_error("cannot start the session-server thread");
     if (auth.multi) curl_multi_cleanup(auth.multi);
     auth.multi = NULL;
-    if (auth.efd >= 0) close(auth.efd);
-    auth.efd = -1;
+    handoff_close(&auth.done);
     curl_global_cleanup();
     return -1;
 }
@@ -337,20 +335,13 @@ void auth_cancel(auth_req *r)
 
 void auth_drain(void)
 {
-    uint64_t v;
-    ssize_t n = read(auth.efd, &v, sizeof v);
-    (void)n;
-    pthread_mutex_lock(&auth.lock);
-    auth_req *r = auth.done_head;
-    auth.done_head = auth.done_tail = NULL;
-    pthread_mutex_unlock(&auth.lock);
-    while (r) {
-        auth_req *next = r->next;
+    for (handoff_node *n = handoff_take(&auth.done), *next; n; n = next) {
+        next = n->next;
+        auth_req *r = req_of(n);
         if (!atomic_load(&r->cancelled))
             r->done(r->owner, r->status, &r->profile, r->detail[0] ? r->detail : "");
         auth.live--;
         req_free(r);
-        r = next;
     }
 }
 
@@ -363,19 +354,19 @@ void auth_stop(void)
     curl_multi_wakeup(auth.multi);
     pthread_join(auth.thread, NULL);
     /* Nothing runs any more: free what is left, without callbacks. */
-    auth_req *lists[2] = {auth.todo_head, auth.done_head};
-    for (int i = 0; i < 2; i++) {
-        for (auth_req *r = lists[i], *next; r; r = next) {
-            next = r->next;
-            req_free(r);
-        }
+    for (auth_req *r = auth.todo_head, *next; r; r = next) {
+        next = r->next;
+        req_free(r);
     }
-    auth.todo_head = auth.todo_tail = auth.done_head = auth.done_tail = NULL;
+    auth.todo_head = auth.todo_tail = NULL;
+    for (handoff_node *n = handoff_take(&auth.done), *next; n; n = next) {
+        next = n->next;
+        req_free(req_of(n));
+    }
     auth.live = 0;
     curl_multi_cleanup(auth.multi);
     auth.multi = NULL;
-    close(auth.efd);
-    auth.efd = -1;
+    handoff_close(&auth.done);
     curl_global_cleanup();
     auth.started = false;
 }
