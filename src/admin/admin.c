@@ -8,8 +8,10 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "admin/dashboard.h"
@@ -73,6 +75,70 @@ int admin_listen(const char *what, const char *ip, int port, int type)
         return -1;
     }
     return fd;
+}
+
+int admin_accept(int listen_fd, const char *what, struct sockaddr_storage *ss)
+{
+    for (;;) { /* bounded: each ECONNABORTED takes one connection off the backlog */
+        socklen_t sl = sizeof *ss;
+        int fd = accept4(listen_fd, (struct sockaddr *)ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd >= 0) return fd;
+        if (errno == EINTR || errno == ECONNABORTED) continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK)
+            log_warn("%s: accept: %s", what, strerror(errno));
+        return -1;
+    }
+}
+
+admin_peer *admin_peer_new(admin_peers *set, size_t size, int fd, const char *addr, size_t out_max,
+                           void (*on_event)(server_watch *w, uint32_t events), uint32_t events)
+{
+    admin_peer *p = calloc(1, size);
+    if (!p) {
+        close(fd);
+        return NULL;
+    }
+    p->w.on_event = on_event;
+    p->fd = fd;
+    snprintf(p->addr, sizeof p->addr, "%s", addr);
+    buf_init(&p->out, out_max);
+    if (server_watch_add(fd, events, &p->w) < 0) {
+        close(fd);
+        buf_free(&p->out);
+        free(p);
+        return NULL;
+    }
+    list_push_front(&set->live, &p->link);
+    set->count++;
+    return p;
+}
+
+void admin_peer_close(admin_peers *set, admin_peer *p)
+{
+    if (p->closed) return;
+    server_watch_del(p->fd);
+    close(p->fd);
+    p->fd = -1;
+    p->closed = true;
+    list_move_back(&set->closed, &p->link);
+    set->count--;
+}
+
+admin_peer *admin_peer_first(admin_peers *set)
+{
+    return list_empty(&set->live) ? NULL : list_entry(set->live.next, admin_peer, link);
+}
+
+void admin_peers_free_closed(admin_peers *set)
+{
+    list_node *n, *tmp;
+    list_for_each_safe(n, tmp, &set->closed)
+    {
+        admin_peer *p = list_entry(n, admin_peer, link);
+        list_remove(n);
+        buf_free(&p->out);
+        free(p); /* the client it starts */
+    }
 }
 
 static void admin_pass(int64_t now_ms)

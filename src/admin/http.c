@@ -25,32 +25,24 @@
 #include "net/server.h"
 
 typedef struct http_client {
-    server_watch w;
-    int fd;
-    char addr[ADDR_TEXT_MAX];
+    admin_peer peer; /* first: socket, address, output, list link */
     char in[HTTP_HEAD_MAX];
     size_t in_len, scan;
-    buf_t out;
     bool closing;       /* close once out is flushed */
     bool lingering;     /* sent everything, write side shut: draining input until EOF */
-    bool closed;        /* off epoll, waiting for http_pass to free it */
     bool reading;       /* EPOLLIN armed */
     bool writing;       /* EPOLLOUT armed */
     int64_t active_ms;  /* last byte in or out */
     int64_t request_ms; /* first byte of the head being read; 0 none */
-    list_node link;     /* on http.clients while open, then on http.closed */
 } http_client;
 
 static struct {
     server_watch w;
     int fd;
     bool loopback;     /* the listener is on a loopback address: check Host */
-    list_node clients; /* open */
-    list_node closed;  /* closed in this pass: freed by http_pass (admin.h invariant 1) */
-    size_t count;      /* on clients */
+    admin_peers peers; /* the clients; closed ones freed by http_pass */
     int64_t now_ms;
-} http = {
-    .fd = -1, .clients = {&http.clients, &http.clients}, .closed = {&http.closed, &http.closed}};
+} http = {.fd = -1, .peers = ADMIN_PEERS_INIT(http.peers)};
 
 static const char *status_text(int code)
 {
@@ -88,28 +80,22 @@ static const char *date_header(void)
 
 static void client_close(http_client *c)
 {
-    if (c->closed) return;
-    server_watch_del(c->fd);
-    close(c->fd);
-    c->fd = -1;
-    c->closed = true;
-    list_move_back(&http.closed, &c->link);
-    http.count--;
+    admin_peer_close(&http.peers, &c->peer);
 }
 
 static void client_events(http_client *c)
 {
     uint32_t ev = (c->reading ? EPOLLIN : 0) | (c->writing ? EPOLLOUT : 0);
-    server_watch_mod(c->fd, ev | EPOLLRDHUP, &c->w);
+    server_watch_mod(c->peer.fd, ev | EPOLLRDHUP, &c->peer.w);
 }
 
 /* Writes what the socket takes; closes c when done and closing. */
 static void client_flush(http_client *c)
 {
-    while (c->out.len) {
-        ssize_t n = send(c->fd, c->out.data, c->out.len, MSG_NOSIGNAL);
+    while (c->peer.out.len) {
+        ssize_t n = send(c->peer.fd, c->peer.out.data, c->peer.out.len, MSG_NOSIGNAL);
         if (n > 0) {
-            buf_consume(&c->out, (size_t)n);
+            buf_consume(&c->peer.out, (size_t)n);
             c->active_ms = http.now_ms;
             continue;
         }
@@ -118,8 +104,8 @@ static void client_flush(http_client *c)
         client_close(c);
         return;
     }
-    if (!c->out.len) {
-        buf_shrink_if_idle(&c->out, 256u << 10);
+    if (!c->peer.out.len) {
+        buf_shrink_if_idle(&c->peer.out, 256u << 10);
         if (c->closing && !c->lingering) {
             /* Lingering close: shut our side, then read and drop what the
              * client still sends, so its unread request does not turn into
@@ -128,7 +114,7 @@ static void client_flush(http_client *c)
                 client_close(c);
                 return;
             }
-            shutdown(c->fd, SHUT_WR);
+            shutdown(c->peer.fd, SHUT_WR);
             c->lingering = true;
             c->active_ms = http.now_ms;
             c->in_len = 0;
@@ -141,8 +127,8 @@ static void client_flush(http_client *c)
         }
         if (c->lingering) return;
     }
-    bool want_write = c->out.len > 0;
-    bool want_read = !c->closing && c->out.len < HTTP_OUT_PAUSE;
+    bool want_write = c->peer.out.len > 0;
+    bool want_read = !c->closing && c->peer.out.len < HTTP_OUT_PAUSE;
     if (want_write != c->writing || want_read != c->reading) {
         c->writing = want_write;
         c->reading = want_read;
@@ -162,10 +148,11 @@ static void respond(http_client *c, const struct http_request *req, int code, co
                      "X-Content-Type-Options: nosniff\r\n%s%s\r\n",
                      code, status_text(code), date_header(), length,
                      extra_headers ? extra_headers : "", keep ? "" : "Connection: close\r\n");
-    buf_append(&c->out, head, (size_t)n);
-    if (!req || req->method != HTTP_HEAD) buf_append(&c->out, body, len);
-    if (c->out.failed) {
-        log_warn("[http %s] response over %u MiB queued; closing", c->addr, HTTP_OUT_MAX >> 20);
+    buf_append(&c->peer.out, head, (size_t)n);
+    if (!req || req->method != HTTP_HEAD) buf_append(&c->peer.out, body, len);
+    if (c->peer.out.failed) {
+        log_warn("[http %s] response over %u MiB queued; closing", c->peer.addr,
+                 HTTP_OUT_MAX >> 20);
         client_close(c);
         return;
     }
@@ -220,7 +207,7 @@ static void route(http_client *c, const struct http_request *req)
 /* Answers every complete head in c->in (pipelining), while output has room. */
 static void process(http_client *c)
 {
-    while (!c->closed && !c->closing && c->out.len < HTTP_OUT_PAUSE) {
+    while (!c->peer.closed && !c->closing && c->peer.out.len < HTTP_OUT_PAUSE) {
         size_t end = http_head_end(c->in, c->in_len, &c->scan);
         if (!end) {
             if (c->in_len == sizeof c->in) {
@@ -232,7 +219,7 @@ static void process(http_client *c)
         struct http_request req;
         int rc = http_parse_head(c->in, end, &req);
         if (rc < 0) {
-            log_debug("[http %s] refused a request: %d", c->addr, -rc);
+            log_debug("[http %s] refused a request: %d", c->peer.addr, -rc);
             respond_error(c, NULL, -rc);
             c->closing = true;
             break;
@@ -250,7 +237,7 @@ static void linger_read(http_client *c)
 {
     char sink[4096];
     for (int rounds = 0; rounds < 16; rounds++) {
-        ssize_t n = recv(c->fd, sink, sizeof sink, 0);
+        ssize_t n = recv(c->peer.fd, sink, sizeof sink, 0);
         if (n > 0) continue;
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
@@ -261,16 +248,16 @@ static void linger_read(http_client *c)
 
 static void client_read(http_client *c)
 {
-    for (int rounds = 0; rounds < 4 && !c->closed; rounds++) {
+    for (int rounds = 0; rounds < 4 && !c->peer.closed; rounds++) {
         size_t room = sizeof c->in - c->in_len;
         if (room == 0) break;
-        ssize_t n = recv(c->fd, c->in + c->in_len, room, 0);
+        ssize_t n = recv(c->peer.fd, c->in + c->in_len, room, 0);
         if (n > 0) {
             if (c->in_len == 0) c->request_ms = http.now_ms;
             c->in_len += (size_t)n;
             c->active_ms = http.now_ms;
             process(c);
-            if (c->closing || c->out.len >= HTTP_OUT_PAUSE) break;
+            if (c->closing || c->peer.out.len >= HTTP_OUT_PAUSE) break;
             continue;
         }
         if (n == 0) { /* the peer finished sending: answer what is complete, then close */
@@ -287,7 +274,7 @@ static void client_read(http_client *c)
 static void client_event(server_watch *w, uint32_t events)
 {
     http_client *c = (http_client *)w;
-    if (c->closed) return;
+    if (c->peer.closed) return;
     http.now_ms = srv->now_ms;
     if (events & EPOLLERR) {
         client_close(c);
@@ -298,7 +285,7 @@ static void client_event(server_watch *w, uint32_t events)
         return;
     }
     if (events & (EPOLLIN | EPOLLHUP | EPOLLRDHUP)) client_read(c);
-    if (!c->closed) client_flush(c);
+    if (!c->peer.closed) client_flush(c);
 }
 
 static void accept_event(server_watch *w, uint32_t events)
@@ -308,41 +295,21 @@ static void accept_event(server_watch *w, uint32_t events)
     http.now_ms = srv->now_ms;
     for (int i = 0; i < 64; i++) {
         struct sockaddr_storage ss;
-        socklen_t sl = sizeof ss;
-        int fd = accept4(http.fd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) {
-            if (errno == EINTR || errno == ECONNABORTED) continue;
-            if (errno != EAGAIN && errno != EWOULDBLOCK)
-                log_warn("http: accept: %s", strerror(errno));
-            return;
-        }
+        int fd = admin_accept(http.fd, "http", &ss);
+        if (fd < 0) return;
         char addr[ADDR_TEXT_MAX];
         addr_text((struct sockaddr *)&ss, addr, sizeof addr);
-        if (http.count >= HTTP_MAX_CLIENTS) {
+        if (http.peers.count >= HTTP_MAX_CLIENTS) {
             admin_stats.http_refused++;
             log_debug("http: refusing %s: %d clients open (the limit)", addr, HTTP_MAX_CLIENTS);
             close(fd);
             continue;
         }
-        http_client *c = calloc(1, sizeof *c);
-        if (!c) {
-            close(fd);
-            continue;
-        }
-        c->w.on_event = client_event;
-        c->fd = fd;
-        snprintf(c->addr, sizeof c->addr, "%s", addr);
-        buf_init(&c->out, HTTP_OUT_MAX);
+        http_client *c = (http_client *)admin_peer_new(
+            &http.peers, sizeof *c, fd, addr, HTTP_OUT_MAX, client_event, EPOLLIN | EPOLLRDHUP);
+        if (!c) continue;
         c->active_ms = http.now_ms;
         c->reading = true;
-        if (server_watch_add(fd, EPOLLIN | EPOLLRDHUP, &c->w) < 0) {
-            close(fd);
-            buf_free(&c->out);
-            free(c);
-            continue;
-        }
-        list_push_front(&http.clients, &c->link);
-        http.count++;
     }
 }
 
@@ -350,31 +317,25 @@ void http_pass(int64_t now_ms)
 {
     http.now_ms = now_ms;
     list_node *n, *tmp;
-    list_for_each_safe(n, tmp, &http.clients)
+    list_for_each_safe(n, tmp, &http.peers.live)
     {
-        http_client *c = list_entry(n, http_client, link);
-        bool idle = !c->in_len && !c->out.len && now_ms - c->active_ms > HTTP_IDLE_MS;
+        http_client *c = (http_client *)list_entry(n, admin_peer, link);
+        bool idle = !c->in_len && !c->peer.out.len && now_ms - c->active_ms > HTTP_IDLE_MS;
         bool slow_head = c->request_ms && now_ms - c->request_ms > HTTP_READ_MS;
-        bool stuck = c->out.len && now_ms - c->active_ms > HTTP_WRITE_MS;
+        bool stuck = c->peer.out.len && now_ms - c->active_ms > HTTP_WRITE_MS;
         if (c->lingering) {
             idle = now_ms - c->active_ms > HTTP_LINGER_MS;
             slow_head = stuck = false;
         }
         if (idle || slow_head || stuck) {
-            log_debug("[http %s] closed: %s", c->addr,
+            log_debug("[http %s] closed: %s", c->peer.addr,
                       idle        ? "idle"
                       : slow_head ? "request head too slow"
                                   : "not reading");
             client_close(c);
         }
     }
-    list_for_each_safe(n, tmp, &http.closed)
-    {
-        http_client *c = list_entry(n, http_client, link);
-        list_remove(n);
-        buf_free(&c->out);
-        free(c);
-    }
+    admin_peers_free_closed(&http.peers);
 }
 
 int http_start(const struct server_config *cfg)
@@ -401,8 +362,7 @@ int http_start(const struct server_config *cfg)
 
 void http_stop(void)
 {
-    while (!list_empty(&http.clients))
-        client_close(list_entry(http.clients.next, http_client, link));
+    for (admin_peer *p; (p = admin_peer_first(&http.peers));) client_close((http_client *)p);
     if (http.fd >= 0) {
         server_watch_del(http.fd);
         close(http.fd);

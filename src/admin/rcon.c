@@ -23,16 +23,12 @@
 #include "net/server.h"
 
 typedef struct rcon_client {
-    server_watch w;
-    int fd;
-    char addr[ADDR_TEXT_MAX];
+    admin_peer peer; /* first: socket, address, output, list link */
     uint8_t key[16];
     uint8_t in[RCON_MAX_LENGTH + 4];
     size_t in_len;
-    buf_t out;
-    bool authed, closing, closed, writing;
+    bool authed, closing, writing;
     int64_t deadline_ms; /* login deadline, then the idle deadline */
-    list_node link;      /* on rcon.clients while open, then on rcon.closed */
 } rcon_client;
 
 static struct {
@@ -40,30 +36,21 @@ static struct {
     int fd;
     uint8_t pw_hash[SHA256_DIGEST_LENGTH];
     struct rcon_limiter lim;
-    list_node clients;      /* open */
-    list_node closed;       /* closed in this pass: freed by rcon_pass (admin.h invariant 1) */
-    size_t count;           /* on clients */
+    admin_peers peers;      /* the clients; closed ones freed by rcon_pass */
     int64_t blocked_log_ms; /* rate limit for "refused: blocked" lines */
-} rcon = {
-    .fd = -1, .clients = {&rcon.clients, &rcon.clients}, .closed = {&rcon.closed, &rcon.closed}};
+} rcon = {.fd = -1, .peers = ADMIN_PEERS_INIT(rcon.peers)};
 
 static void client_close(rcon_client *c)
 {
-    if (c->closed) return;
-    server_watch_del(c->fd);
-    close(c->fd);
-    c->fd = -1;
-    c->closed = true;
-    list_move_back(&rcon.closed, &c->link);
-    rcon.count--;
+    admin_peer_close(&rcon.peers, &c->peer);
 }
 
 static void client_flush(rcon_client *c)
 {
-    while (c->out.len) {
-        ssize_t n = send(c->fd, c->out.data, c->out.len, MSG_NOSIGNAL);
+    while (c->peer.out.len) {
+        ssize_t n = send(c->peer.fd, c->peer.out.data, c->peer.out.len, MSG_NOSIGNAL);
         if (n > 0) {
-            buf_consume(&c->out, (size_t)n);
+            buf_consume(&c->peer.out, (size_t)n);
             continue;
         }
         if (n < 0 && errno == EINTR) continue;
@@ -71,20 +58,20 @@ static void client_flush(rcon_client *c)
         client_close(c);
         return;
     }
-    if (!c->out.len && c->closing) {
+    if (!c->peer.out.len && c->closing) {
         client_close(c);
         return;
     }
-    bool want = c->out.len > 0;
+    bool want = c->peer.out.len > 0;
     if (want != c->writing) {
         c->writing = want;
-        server_watch_mod(c->fd, EPOLLIN | (want ? EPOLLOUT : 0), &c->w);
+        server_watch_mod(c->peer.fd, EPOLLIN | (want ? EPOLLOUT : 0), &c->peer.w);
     }
 }
 
 static void auth_failure(rcon_client *c)
 {
-    rcon_encode(&c->out, -1, RCON_AUTH_RESPONSE, "", 0);
+    rcon_encode(&c->peer.out, -1, RCON_AUTH_RESPONSE, "", 0);
     admin_stats.rcon_auth_failures++;
     c->closing = true;
 }
@@ -95,7 +82,7 @@ static void login(rcon_client *c, const struct rcon_packet *p)
     enum rcon_verdict v = rcon_limiter_check(&rcon.lim, c->key, now);
     if (v != RCON_OK) {
         log_warn("RCON: login from %s refused unchecked: %s after repeated wrong passwords",
-                 c->addr, v == RCON_BLOCKED ? "the address is blocked" : "backing off");
+                 c->peer.addr, v == RCON_BLOCKED ? "the address is blocked" : "backing off");
         auth_failure(c);
         return;
     }
@@ -105,7 +92,7 @@ static void login(rcon_client *c, const struct rcon_packet *p)
     OPENSSL_cleanse(got, sizeof got);
     if (!ok) {
         int fails = rcon_limiter_fail(&rcon.lim, c->key, now);
-        log_warn("RCON: wrong password from %s (%d in a row%s)", c->addr, fails,
+        log_warn("RCON: wrong password from %s (%d in a row%s)", c->peer.addr, fails,
                  fails >= RCON_BLOCK_AFTER  ? "; the address is blocked for an hour"
                  : fails >= RCON_FREE_TRIES ? "; backing off"
                                             : "");
@@ -116,15 +103,16 @@ static void login(rcon_client *c, const struct rcon_packet *p)
     c->authed = true;
     c->deadline_ms = now + RCON_IDLE_MS;
     admin_stats.rcon_logins++;
-    rcon_encode(&c->out, p->id, RCON_AUTH_RESPONSE, "", 0);
-    log_info("RCON: %s logged in", c->addr);
+    rcon_encode(&c->peer.out, p->id, RCON_AUTH_RESPONSE, "", 0);
+    log_info("RCON: %s logged in", c->peer.addr);
 }
 
 static void command(rcon_client *c, const struct rcon_packet *p)
 {
     c->deadline_ms = srv->now_ms + RCON_IDLE_MS;
     admin_stats.rcon_commands++;
-    log_info("[RCON %s] %.*s", c->addr, (int)(p->body_len < 1024 ? p->body_len : 1024), p->body);
+    log_info("[RCON %s] %.*s", c->peer.addr, (int)(p->body_len < 1024 ? p->body_len : 1024),
+             p->body);
     buf_t text;
     buf_init(&text, RCON_CAPTURE_MAX);
     cmd_run_capture(p->body, p->body_len, "Rcon", &text);
@@ -134,7 +122,7 @@ static void command(rcon_client *c, const struct rcon_packet *p)
         if (text.len > RCON_CAPTURE_MAX - sizeof cut) text.len = RCON_CAPTURE_MAX - sizeof cut;
         buf_append(&text, cut, sizeof cut - 1);
     }
-    rcon_encode_response(&c->out, p->id, text.len ? (const char *)text.data : "", text.len);
+    rcon_encode_response(&c->peer.out, p->id, text.len ? (const char *)text.data : "", text.len);
     buf_free(&text);
 }
 
@@ -149,15 +137,15 @@ static void handle(rcon_client *c, const struct rcon_packet *p)
     } else {
         char msg[48];
         int n = snprintf(msg, sizeof msg, "Unknown request %x", (unsigned)p->type);
-        rcon_encode_response(&c->out, p->id, msg, (size_t)n);
+        rcon_encode_response(&c->peer.out, p->id, msg, (size_t)n);
     }
 }
 
 static void client_read(rcon_client *c)
 {
-    for (int rounds = 0; rounds < 8 && !c->closed && !c->closing; rounds++) {
+    for (int rounds = 0; rounds < 8 && !c->peer.closed && !c->closing; rounds++) {
         size_t room = sizeof c->in - c->in_len;
-        ssize_t n = recv(c->fd, c->in + c->in_len, room, 0);
+        ssize_t n = recv(c->peer.fd, c->in + c->in_len, room, 0);
         if (n == 0) {
             client_close(c);
             return;
@@ -169,12 +157,12 @@ static void client_read(rcon_client *c)
         }
         c->in_len += (size_t)n;
         size_t off = 0;
-        while (!c->closing && !c->closed) {
+        while (!c->closing && !c->peer.closed) {
             struct rcon_packet p;
             long used = rcon_decode(c->in + off, c->in_len - off, &p);
             if (used == 0) break;
             if (used < 0) {
-                log_warn("RCON: %s sent a malformed packet (length %u); closed", c->addr,
+                log_warn("RCON: %s sent a malformed packet (length %u); closed", c->peer.addr,
                          (unsigned)(c->in[off] | c->in[off + 1] << 8 | c->in[off + 2] << 16 |
                                     (unsigned)c->in[off + 3] << 24));
                 client_close(c);
@@ -182,8 +170,8 @@ static void client_read(rcon_client *c)
             }
             handle(c, &p);
             off += (size_t)used;
-            if (c->out.failed) {
-                log_warn("RCON: %s is not reading its output; closed", c->addr);
+            if (c->peer.out.failed) {
+                log_warn("RCON: %s is not reading its output; closed", c->peer.addr);
                 client_close(c);
                 return;
             }
@@ -196,13 +184,13 @@ static void client_read(rcon_client *c)
 static void client_event(server_watch *w, uint32_t events)
 {
     rcon_client *c = (rcon_client *)w;
-    if (c->closed) return;
+    if (c->peer.closed) return;
     if (events & EPOLLERR) {
         client_close(c);
         return;
     }
     if (events & (EPOLLIN | EPOLLHUP)) client_read(c);
-    if (!c->closed) client_flush(c);
+    if (!c->peer.closed) client_flush(c);
 }
 
 static void accept_event(server_watch *w, uint32_t events)
@@ -211,14 +199,8 @@ static void accept_event(server_watch *w, uint32_t events)
     (void)events;
     for (int i = 0; i < 16; i++) {
         struct sockaddr_storage ss;
-        socklen_t sl = sizeof ss;
-        int fd = accept4(rcon.fd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) {
-            if (errno == EINTR || errno == ECONNABORTED) continue;
-            if (errno != EAGAIN && errno != EWOULDBLOCK)
-                log_warn("RCON: accept: %s", strerror(errno));
-            return;
-        }
+        int fd = admin_accept(rcon.fd, "RCON", &ss);
+        if (fd < 0) return;
         char addr[ADDR_TEXT_MAX], ip[ADDR_IP_MAX];
         uint8_t key[16];
         addr_text((struct sockaddr *)&ss, addr, sizeof addr);
@@ -233,30 +215,17 @@ static void accept_event(server_watch *w, uint32_t events)
             close(fd);
             continue;
         }
-        if (rcon.count >= RCON_MAX_CLIENTS) {
+        if (rcon.peers.count >= RCON_MAX_CLIENTS) {
             admin_stats.rcon_refused++;
             log_warn("RCON: refusing %s: %d clients connected (the limit)", addr, RCON_MAX_CLIENTS);
             close(fd);
             continue;
         }
-        rcon_client *c = calloc(1, sizeof *c);
-        if (!c) {
-            close(fd);
-            continue;
-        }
-        c->w.on_event = client_event;
-        c->fd = fd;
+        rcon_client *c = (rcon_client *)admin_peer_new(&rcon.peers, sizeof *c, fd, addr,
+                                                       RCON_OUT_MAX, client_event, EPOLLIN);
+        if (!c) continue;
         memcpy(c->key, key, 16);
-        snprintf(c->addr, sizeof c->addr, "%s", addr);
-        buf_init(&c->out, RCON_OUT_MAX);
         c->deadline_ms = srv->now_ms + RCON_AUTH_MS;
-        if (server_watch_add(fd, EPOLLIN, &c->w) < 0) {
-            close(fd);
-            free(c);
-            continue;
-        }
-        list_push_front(&rcon.clients, &c->link);
-        rcon.count++;
         log_debug("RCON: %s connected", addr);
     }
 }
@@ -264,21 +233,15 @@ static void accept_event(server_watch *w, uint32_t events)
 void rcon_pass(int64_t now_ms)
 {
     list_node *n, *tmp;
-    list_for_each_safe(n, tmp, &rcon.clients)
+    list_for_each_safe(n, tmp, &rcon.peers.live)
     {
-        rcon_client *c = list_entry(n, rcon_client, link);
+        rcon_client *c = (rcon_client *)list_entry(n, admin_peer, link);
         if (now_ms < c->deadline_ms) continue;
-        log_info("RCON: %s closed: %s", c->addr,
+        log_info("RCON: %s closed: %s", c->peer.addr,
                  c->authed ? "idle for 10 minutes" : "no login within 5 s");
         client_close(c);
     }
-    list_for_each_safe(n, tmp, &rcon.closed)
-    {
-        rcon_client *c = list_entry(n, rcon_client, link);
-        list_remove(n);
-        buf_free(&c->out);
-        free(c);
-    }
+    admin_peers_free_closed(&rcon.peers);
 }
 
 int rcon_start(const struct server_config *cfg)
@@ -312,10 +275,10 @@ int rcon_start(const struct server_config *cfg)
 
 void rcon_stop(void)
 {
-    while (!list_empty(&rcon.clients)) {
-        rcon_client *c = list_entry(rcon.clients.next, rcon_client, link);
+    for (admin_peer *p; (p = admin_peer_first(&rcon.peers));) {
+        rcon_client *c = (rcon_client *)p;
         client_flush(c); /* a last reply (e.g. to "stop"), if the socket takes it */
-        if (!c->closed) client_close(c);
+        if (!c->peer.closed) client_close(c);
     }
     if (rcon.fd >= 0) {
         server_watch_del(rcon.fd);
