@@ -6,6 +6,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,6 +140,15 @@ void admin_peers_free_closed(admin_peers *set)
         buf_free(&p->out);
         free(p); /* the client it starts */
     }
+}
+
+void admin_number(buf_t *b, double v, const char *fraction_fmt)
+{
+    char t[48];
+    if (!isfinite(v)) v = 0;
+    int n = v == floor(v) && fabs(v) < 1e15 ? snprintf(t, sizeof t, "%.0f", v)
+                                            : snprintf(t, sizeof t, fraction_fmt, v);
+    if (n > 0) buf_append(b, t, (size_t)n < sizeof t ? (size_t)n : sizeof t - 1);
 }
 
 static void admin_pass(int64_t now_ms)

@@ -92,6 +92,11 @@ admin_peer *admin_peer_first(admin_peers *set);
 /* Frees every closed client (a pass hook; invariant 1). */
 void admin_peers_free_closed(admin_peers *set);
 
+/* Appends v for /metrics and /api/status: a whole number below 1e15 with
+ * no fraction ("%.0f"), anything else in fraction_fmt (a printf format of
+ * one double, e.g. "%.3f"), NaN and infinities as 0. */
+void admin_number(buf_t *b, double v, const char *fraction_fmt);
+
 /* True for 127.0.0.0/8, ::1 and "localhost". */
 bool admin_is_loopback(const char *ip);
 

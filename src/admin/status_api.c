@@ -6,7 +6,6 @@
  */
 #include "admin/status_api.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,11 +53,23 @@ void status_api_pass(int64_t now_ms)
 
 static void jnum(buf_t *b, double v)
 {
-    char t[40];
-    if (!isfinite(v)) v = 0;
-    int n = v == floor(v) && fabs(v) < 1e15 ? snprintf(t, sizeof t, "%.0f", v)
-                                            : snprintf(t, sizeof t, "%.3f", v);
-    buf_append(b, t, (size_t)n);
+    admin_number(b, v, "%.3f");
+}
+
+/* "[v0,v1,...]" */
+static void jnums(buf_t *b, const double *v, size_t n)
+{
+    buf_lit(b, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) buf_lit(b, ",");
+        jnum(b, v[i]);
+    }
+    buf_lit(b, "]");
+}
+
+static void jbool(buf_t *b, bool v)
+{
+    buf_append(b, v ? "true" : "false", v ? 4 : 5);
 }
 
 /* "key": (the caller writes the value) */
@@ -124,20 +135,16 @@ static void build(buf_t *b)
         jkv(b, "gamemode", p->gamemode, true);
         jkv(b, "ping_ms", p->latency_ms, true);
         jkey(b, "op");
-        buf_append(b, p->op_level > 0 ? "true" : "false", p->op_level > 0 ? 4 : 5);
+        jbool(b, p->op_level > 0);
         buf_lit(b, "}");
     }
     buf_lit(b, "]},\"world\":{");
     jstr(b, "name", srv->cfg.level_name, true);
     jkv(b, "loaded_chunks", (double)srv->world.count, true);
     jkv(b, "generating", srv->world.generating, true);
-    buf_lit(b, "\"spawn\":[");
-    jnum(b, srv->spawn_x);
-    buf_lit(b, ",");
-    jnum(b, srv->spawn_y);
-    buf_lit(b, ",");
-    jnum(b, srv->spawn_z);
-    buf_lit(b, "],\"chunks\":[");
+    jkey(b, "spawn");
+    jnums(b, (const double[]){srv->spawn_x, srv->spawn_y, srv->spawn_z}, 3);
+    buf_lit(b, ",\"chunks\":[");
     size_t n = 0;
     bool truncated = false;
     const world *w = &srv->world;
@@ -155,7 +162,7 @@ static void build(buf_t *b)
         }
     buf_lit(b, "],");
     jkey(b, "chunks_truncated");
-    buf_append(b, truncated ? "true" : "false", truncated ? 4 : 5);
+    jbool(b, truncated);
     buf_lit(b, "},\"connections\":{");
     double by_state[CONN_STATES] = {0};
     for (conn *c = srv->conns; c; c = c->next)
@@ -167,17 +174,9 @@ static void build(buf_t *b)
         const struct sample *s =
             &history.ring[(history.next + STATUS_API_HISTORY - sent + i) % STATUS_API_HISTORY];
         if (i) buf_lit(b, ",");
-        buf_lit(b, "[");
-        jnum(b, (double)s->unix_ms);
-        buf_lit(b, ",");
-        jnum(b, s->tps);
-        buf_lit(b, ",");
-        jnum(b, s->mspt_median);
-        buf_lit(b, ",");
-        jnum(b, s->mspt_max);
-        buf_lit(b, ",");
-        jnum(b, s->players);
-        buf_lit(b, "]");
+        jnums(b,
+              (const double[]){(double)s->unix_ms, s->tps, s->mspt_median, s->mspt_max, s->players},
+              5);
     }
     buf_lit(b, "]}");
 }
