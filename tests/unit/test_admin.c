@@ -12,7 +12,8 @@
  *    the 5 s full-stat cache;
  *  - game/lists_file.c: vanilla's whitelist / ban files round-trip byte for
  *    byte, timestamps, addresses, refusals;
- *  - core/config.c: the new keys' validation and config_replace_key;
+ *  - core/config.c: the new keys' validation, config_replace_key and the
+ *    Java string hash (core/utf8.c);
  *  - core/log.c: log rotation.
  */
 #include <arpa/inet.h>
@@ -655,6 +656,15 @@ TEST(lists_text_helpers)
 }
 
 /* ================================================================ config */
+
+TEST(config_java_string_hash_matches_java)
+{
+    CHECK_EQ_INT(config_java_string_hash(""), 0);
+    CHECK_EQ_INT(config_java_string_hash("hello"), 99162322);            /* "hello".hashCode() */
+    CHECK_EQ_INT(config_java_string_hash("\xc3\xa9"), 233);              /* "é": one unit */
+    CHECK_EQ_INT(config_java_string_hash("\xf0\x9f\x98\x80"), 1772899);  /* U+1F600: a pair */
+    CHECK_EQ_INT(config_java_string_hash("\xe2\x82"), 31 * 0xe2 + 0x82); /* cut short: bytes */
+}
 
 TEST(config_operations_keys_defaults_and_validation)
 {
