@@ -144,22 +144,26 @@ static void opt_text(json_t *o, const char *key, char *out, size_t cap, const ch
     lists_copy_utf8(out, cap, s, len); /* stops at an embedded "\u0000" */
 }
 
-json_t *lists_json_array(const char *text, size_t len, size_t max, const char *what, char *err,
-                         size_t errlen)
+void *lists_json_load(const char *text, size_t len, size_t max, const char *what, size_t size,
+                      json_t **root, char *err, size_t errlen)
 {
     json_error_t je;
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
+    *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!*root) {
         snprintf(err, errlen, "line %d: %s", je.line, je.text);
         return NULL;
     }
-    if (!json_is_array(root))
+    void *entries = NULL;
+    if (!json_is_array(*root))
         snprintf(err, errlen, "expected a JSON array%s%s", what ? " of " : "", what ? what : "");
-    else if (json_array_size(root) > max)
+    else if (json_array_size(*root) > max)
         snprintf(err, errlen, "more than %zu %s", max, what ? what : "entries");
+    else if (!(entries = calloc(json_array_size(*root) + 1, size)))
+        snprintf(err, errlen, "out of memory");
     else
-        return root;
-    json_decref(root);
+        return entries;
+    json_decref(*root);
+    *root = NULL;
     return NULL;
 }
 
@@ -185,15 +189,12 @@ int lists_parse(enum list_kind k, const char *text, size_t len, struct list_entr
 {
     *out = NULL;
     *n = 0;
-    json_t *root = lists_json_array(text, len, LISTS_MAX, NULL, err, errlen);
-    if (!root) return -1;
+    json_t *root;
+    struct list_entry *e =
+        lists_json_load(text, len, LISTS_MAX, NULL, sizeof *e, &root, err, errlen);
+    if (!e) return -1;
     int rc = -1;
     size_t count = 0, total = json_array_size(root);
-    struct list_entry *e = calloc(total + 1, sizeof *e);
-    if (!e) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
     struct list_time now = lists_now();
     for (size_t i = 0; i < total; i++) {
         json_t *o = json_array_get(root, i);

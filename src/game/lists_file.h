@@ -31,6 +31,8 @@
 
 #include "proto/wire.h"
 
+struct json_t; /* jansson's json_t */
+
 #define LISTS_MAX        65536
 #define LISTS_FILE_MAX   (16u << 20)
 #define LIST_NAME_MAX    16
@@ -64,12 +66,14 @@ const char *lists_file(enum list_kind k);
  * or -1 with a message. Duplicate keys keep the first entry. */
 int lists_parse(enum list_kind k, const char *text, size_t len, struct list_entry **out, size_t *n,
                 char *err, size_t errlen);
-/* The JSON array of a list file (text[0..len), at most max elements), or
- * NULL with a message in err: "line N: ...", "expected a JSON array[ of
- * <what>]", "more than <max> <what, or entries>". The caller json_decref()s
- * it. For ops.json too. */
-struct json_t *lists_json_array(const char *text, size_t len, size_t max, const char *what,
-                                char *err, size_t errlen);
+/* A list file's JSON array (text[0..len), at most max elements) in *root,
+ * and a zeroed array of (elements + 1) entries of `size` bytes to parse it
+ * into (malloc'd: free()). NULL, *root NULL and a message in err otherwise:
+ * "line N: ...", "expected a JSON array[ of <what>]", "more than <max>
+ * <what, or entries>", "out of memory". The caller json_decref()s *root.
+ * For ops.json too. */
+void *lists_json_load(const char *text, size_t len, size_t max, const char *what, size_t size,
+                      struct json_t **root, char *err, size_t errlen);
 /* Entry i's "uuid" and "name" (a player name) into uuid and name[namecap]:
  * 0, or -1 with "entry <i>: missing or invalid ..." in err. For ops.json too. */
 int lists_json_player(struct json_t *o, size_t i, mc_uuid *uuid, char *name, size_t namecap,

@@ -56,15 +56,12 @@ const struct op_entry *ops_find_name(const char *name)
 
 int ops_parse(const char *text, size_t len, char *err, size_t errlen)
 {
-    json_t *root = lists_json_array(text, len, OPS_MAX, "operators", err, errlen);
-    if (!root) return -1;
+    json_t *root;
+    struct op_entry *n =
+        lists_json_load(text, len, OPS_MAX, "operators", sizeof *n, &root, err, errlen);
+    if (!n) return -1;
     int rc = -1;
     size_t count = 0, total = json_array_size(root);
-    struct op_entry *n = calloc(total + 1, sizeof *n);
-    if (!n) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
     for (size_t i = 0; i < total; i++) {
         json_t *o = json_array_get(root, i);
         json_t *lv = json_object_get(o, "level");
