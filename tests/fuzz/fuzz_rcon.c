@@ -14,6 +14,12 @@
 #include "admin/rcon_packet.h"
 #include "core/buf.h"
 
+/* A packet's length field (little-endian). */
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t *copy = malloc(size ? size : 1);
@@ -40,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t at = 0, total = 0;
     while (at < b.len) {
         if (b.len - at < 14) abort();
-        uint32_t len = rcon_le32(b.data + at);
+        uint32_t len = le32(b.data + at);
         if (len < 10 || len - 10 > RCON_CHUNK || at + 4 + len > b.len) abort();
         total += len - 10;
         at += 4 + len;
