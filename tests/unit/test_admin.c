@@ -465,7 +465,7 @@ static const char *many_names[2000];
 static void many_info(struct query_info *in, void *arg)
 {
     test_info(in, arg);
-    static char store[2000][17];
+    static char store[2000][24]; /* room for any int: -Wformat-truncation at -O1 */
     for (int i = 0; i < 2000; i++) {
         snprintf(store[i], sizeof store[i], "Player%04d", i);
         many_names[i] = store[i];
