@@ -6,10 +6,13 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "admin/dashboard.h"
@@ -75,22 +78,76 @@ int admin_listen(const char *what, const char *ip, int port, int type)
     return fd;
 }
 
-void admin_addr_text(const struct sockaddr_storage *ss, char *out, size_t cap, char *ip,
-                     size_t ipcap)
+int admin_accept(int listen_fd, const char *what, struct sockaddr_storage *ss)
 {
-    char host[INET6_ADDRSTRLEN] = "?";
-    int port = 0;
-    if (ss->ss_family == AF_INET) {
-        const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
-        inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
-        port = ntohs(a->sin_port);
-    } else if (ss->ss_family == AF_INET6) {
-        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
-        inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
-        port = ntohs(a->sin6_port);
+    for (;;) { /* bounded: each ECONNABORTED takes one connection off the backlog */
+        socklen_t sl = sizeof *ss;
+        int fd = accept4(listen_fd, (struct sockaddr *)ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd >= 0) return fd;
+        if (errno == EINTR || errno == ECONNABORTED) continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK)
+            log_warn("%s: accept: %s", what, strerror(errno));
+        return -1;
     }
-    snprintf(out, cap, "%s:%d", host, port);
-    snprintf(ip, ipcap, "%s", host);
+}
+
+admin_peer *admin_peer_new(admin_peers *set, size_t size, int fd, const char *addr, size_t out_max,
+                           void (*on_event)(loop_watch *w, uint32_t events), uint32_t events)
+{
+    admin_peer *p = calloc(1, size);
+    if (!p) {
+        close(fd);
+        return NULL;
+    }
+    p->w.on_event = on_event;
+    p->fd = fd;
+    snprintf(p->addr, sizeof p->addr, "%s", addr);
+    buf_init(&p->out, out_max);
+    if (loop_watch_add(srv->loop, &p->w, fd, events) < 0) {
+        close(fd);
+        buf_free(&p->out);
+        free(p);
+        return NULL;
+    }
+    list_push_front(&set->live, &p->link);
+    set->count++;
+    return p;
+}
+
+void admin_peer_close(admin_peers *set, admin_peer *p)
+{
+    if (p->closed) return;
+    loop_watch_del(srv->loop, &p->w);
+    close(p->fd);
+    p->fd = -1;
+    p->closed = true;
+    list_move_back(&set->closed, &p->link);
+    set->count--;
+}
+
+admin_peer *admin_peer_first(admin_peers *set)
+{
+    return list_empty(&set->live) ? NULL : list_entry(set->live.next, admin_peer, link);
+}
+
+void admin_peers_free_closed(admin_peers *set)
+{
+    list_node *n, *tmp;
+    list_for_each_safe (n, tmp, &set->closed) {
+        admin_peer *p = list_entry(n, admin_peer, link);
+        list_remove(n);
+        buf_free(&p->out);
+        free(p); /* the client it starts */
+    }
+}
+
+void admin_number(buf_t *b, double v, const char *fraction_fmt)
+{
+    char t[48];
+    if (!isfinite(v)) v = 0;
+    int n = v == floor(v) && fabs(v) < 1e15 ? snprintf(t, sizeof t, "%.0f", v)
+                                            : snprintf(t, sizeof t, fraction_fmt, v);
+    if (n > 0) buf_append(b, t, (size_t)n < sizeof t ? (size_t)n : sizeof t - 1);
 }
 
 static void admin_pass(int64_t now_ms)

@@ -24,7 +24,16 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "core/addr.h"
+#include "core/buf.h"
+#include "core/list.h"
+#include "net/server.h"
+
 struct server_config;
+struct loop;
+
+/* Admin timeouts run before net/ flushes (core/loop.h step 2). */
+#define ADMIN_HOOK 10
 struct loop;
 
 /* Admin timeouts run before net/ flushes (core/loop.h step 2). */
@@ -48,9 +57,54 @@ void admin_stop(void);
 /* A non-blocking listening socket (SOCK_STREAM or SOCK_DGRAM) on ip:port;
  * ip "" = 0.0.0.0. -1 (logged, naming `what`) on failure. */
 int admin_listen(const char *what, const char *ip, int port, int type);
-/* "ip:port" of a peer, and the bare ip. */
-void admin_addr_text(const struct sockaddr_storage *ss, char *out, size_t cap, char *ip,
-                     size_t ipcap);
+/* The next connection waiting on a listener, non-blocking, its peer in ss:
+ * the fd, or -1 when none waits (another failure is logged as
+ * "<what>: accept: <error>"). */
+int admin_accept(int listen_fd, const char *what, struct sockaddr_storage *ss);
+/*
+ * What the loop and the client lists see of an HTTP or RCON client: its
+ * socket and watch, its address and its output. It is the first member of
+ * the module's calloc'ed client struct (so the watch callback and the free
+ * find the client from it), on the module's live list while open, then on
+ * its closed list until the module's pass frees it (invariant 1).
+ */
+typedef struct admin_peer {
+    loop_watch w; /* first: the event callback casts back */
+    int fd;
+    char addr[ADDR_TEXT_MAX];
+    buf_t out;
+    bool closed;    /* off the loop, waiting on the closed list */
+    list_node link; /* on admin_peers.live, then on .closed */
+} admin_peer;
+
+typedef struct admin_peers {
+    list_node live, closed;
+    size_t count; /* on live */
+} admin_peers;
+
+/* A static admin_peers: both lists empty (core/list.h invariant 1). */
+#define ADMIN_PEERS_INIT(set)                                                                      \
+    {                                                                                              \
+        {&(set).live, &(set).live}, {&(set).closed, &(set).closed}, 0                              \
+    }
+
+/* A new client of `size` bytes (zeroed; it starts with its admin_peer) for
+ * an accepted fd, on the loop (watching `events`) and the live list; NULL
+ * (fd closed) when out of memory or the watch cannot be added. */
+admin_peer *admin_peer_new(admin_peers *set, size_t size, int fd, const char *addr, size_t out_max,
+                           void (*on_event)(loop_watch *w, uint32_t events), uint32_t events);
+/* Off the loop, socket closed, moved to the closed list; again: nothing. */
+void admin_peer_close(admin_peers *set, admin_peer *p);
+/* The first open client, or NULL. */
+admin_peer *admin_peer_first(admin_peers *set);
+/* Frees every closed client (a pass hook; invariant 1). */
+void admin_peers_free_closed(admin_peers *set);
+
+/* Appends v for /metrics and /api/status: a whole number below 1e15 with
+ * no fraction ("%.0f"), anything else in fraction_fmt (a printf format of
+ * one double, e.g. "%.3f"), NaN and infinities as 0. */
+void admin_number(buf_t *b, double v, const char *fraction_fmt);
+
 /* True for 127.0.0.0/8, ::1 and "localhost". */
 bool admin_is_loopback(const char *ip);
 

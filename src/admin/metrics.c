@@ -4,7 +4,6 @@
 #include "admin/metrics.h"
 
 #include <dirent.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -44,13 +43,11 @@ static void head(buf_t *b, const char *name, const char *type, const char *help)
     buf_append(b, line, (size_t)n);
 }
 
+/* A sample's value and the end of its line. */
 static void num(buf_t *b, double v)
 {
-    char t[48];
-    if (!isfinite(v)) v = 0;
-    int n = v == floor(v) && fabs(v) < 1e15 ? snprintf(t, sizeof t, "%.0f\n", v)
-                                            : snprintf(t, sizeof t, "%.9g\n", v);
-    buf_append(b, t, (size_t)n);
+    admin_number(b, v, "%.9g");
+    buf_lit(b, "\n");
 }
 
 /* A sample without labels: "name value". */

@@ -1,183 +1,34 @@
 /*
- * rcon.c — see rcon.h.
- *
- * Two halves: the codec and the wrong-password limiter (pure;
- * RCON_CORE_ONLY builds only them, for tests/unit/test_admin.c and
- * tests/fuzz/fuzz_rcon.c), then the listener and the clients.
+ * rcon.c — see rcon.h: the listener and the clients. The codec is
+ * admin/rcon_packet.c, the wrong-password limiter admin/rcon_limiter.c.
  */
 #include "admin/rcon.h"
-
-#include <arpa/inet.h>
-#include <string.h>
-
-/* ================================================================= codec */
-
-static uint32_t rcon_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void rcon_put_le32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
-long rcon_decode(const uint8_t *p, size_t len, struct rcon_packet *out)
-{
-    if (len < 4) return 0;
-    uint32_t length = rcon_le32(p);
-    if (length < 10 || length > RCON_MAX_LENGTH) return -1;
-    if (len < 4 + (size_t)length) return 0;
-    out->id = (int32_t)rcon_le32(p + 4);
-    out->type = (int32_t)rcon_le32(p + 8);
-    out->body = (const char *)p + 12;
-    size_t n = length - 10;
-    const char *nul = memchr(out->body, 0, n);
-    out->body_len = nul ? (size_t)(nul - out->body) : n;
-    return (long)(4 + length);
-}
-
-void rcon_encode(buf_t *b, int32_t id, int32_t type, const char *body, size_t len)
-{
-    uint8_t head[12];
-    rcon_put_le32(head, (uint32_t)(len + 10));
-    rcon_put_le32(head + 4, (uint32_t)id);
-    rcon_put_le32(head + 8, (uint32_t)type);
-    buf_append(b, head, sizeof head);
-    buf_append(b, body, len);
-    buf_append(b, "\0\0", 2);
-}
-
-void rcon_encode_response(buf_t *b, int32_t id, const char *text, size_t len)
-{
-    size_t off = 0;
-    do {
-        size_t n = len - off < RCON_CHUNK ? len - off : RCON_CHUNK;
-        if (off + n < len) /* do not cut a UTF-8 sequence in two */
-            while (n > 1 && ((unsigned char)text[off + n] & 0xC0) == 0x80) n--;
-        rcon_encode(b, id, RCON_RESPONSE, text + off, n);
-        off += n;
-    } while (off < len);
-}
-
-/* ============================================================== limiter */
-
-int rcon_limiter_key(const char *ip, uint8_t key[16])
-{
-    struct in_addr a4;
-    struct in6_addr a6;
-    memset(key, 0, 16);
-    if (inet_pton(AF_INET, ip, &a4) == 1) {
-        memcpy(key, &a4, 4);
-        key[15] = 4;
-        return 0;
-    }
-    if (inet_pton(AF_INET6, ip, &a6) == 1) {
-        static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-        if (memcmp(a6.s6_addr, mapped, 12) == 0) {
-            memcpy(key, a6.s6_addr + 12, 4);
-            key[15] = 4;
-        } else {
-            memcpy(key, a6.s6_addr, 8); /* one /64: what one host usually gets */
-            key[15] = 6;
-        }
-        return 0;
-    }
-    return -1;
-}
-
-static int rcon_find(const struct rcon_limiter *l, const uint8_t key[16])
-{
-    for (int i = 0; i < RCON_LIMITER_SLOTS; i++)
-        if (l->slot[i].used && memcmp(l->slot[i].key, key, 16) == 0) return i;
-    return -1;
-}
-
-enum rcon_verdict rcon_limiter_check(const struct rcon_limiter *l, const uint8_t key[16],
-                                     int64_t now_ms)
-{
-    int i = rcon_find(l, key);
-    if (i < 0) return RCON_OK;
-    const struct rcon_slot *s = &l->slot[i];
-    if (s->blocked_until && now_ms < s->blocked_until) return RCON_BLOCKED;
-    if (now_ms < s->next_ms) return RCON_WAIT;
-    return RCON_OK;
-}
-
-int rcon_limiter_fail(struct rcon_limiter *l, const uint8_t key[16], int64_t now_ms)
-{
-    int i = rcon_find(l, key);
-    if (i < 0) {
-        /* a free slot, else the one idle longest (a blocked one only if all are) */
-        int best = -1;
-        for (int k = 0; k < RCON_LIMITER_SLOTS && best < 0; k++)
-            if (!l->slot[k].used) best = k;
-        for (int pass = 0; pass < 2 && best < 0; pass++)
-            for (int k = 0; k < RCON_LIMITER_SLOTS; k++) {
-                const struct rcon_slot *s = &l->slot[k];
-                if (pass == 0 && s->blocked_until > now_ms) continue;
-                if (best < 0 || s->last_ms < l->slot[best].last_ms) best = k;
-            }
-        i = best;
-        memset(&l->slot[i], 0, sizeof l->slot[i]);
-        memcpy(l->slot[i].key, key, 16);
-        l->slot[i].used = true;
-    }
-    struct rcon_slot *s = &l->slot[i];
-    if (s->blocked_until && now_ms >= s->blocked_until) { /* block over: backoff goes on */
-        s->blocked_until = 0;
-        s->fails = RCON_FREE_TRIES;
-    }
-    s->fails++;
-    s->last_ms = now_ms;
-    if (s->fails >= RCON_BLOCK_AFTER) {
-        s->blocked_until = now_ms + RCON_BLOCK_MS;
-    } else if (s->fails >= RCON_FREE_TRIES) {
-        int shift = s->fails - RCON_FREE_TRIES;
-        int64_t wait = shift >= 16 ? RCON_BACKOFF_MAX : (int64_t)RCON_BACKOFF_MS << shift;
-        s->next_ms = now_ms + (wait < RCON_BACKOFF_MAX ? wait : RCON_BACKOFF_MAX);
-    }
-    return s->fails;
-}
-
-void rcon_limiter_ok(struct rcon_limiter *l, const uint8_t key[16])
-{
-    int i = rcon_find(l, key);
-    if (i >= 0) memset(&l->slot[i], 0, sizeof l->slot[i]);
-}
-
-#ifndef RCON_CORE_ONLY
-/* ============================================================ the server */
 
 #include <errno.h>
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "admin/admin.h"
+#include "core/addr.h"
 #include "core/config.h"
+#include "core/list.h"
 #include "core/log.h"
 #include "game/commands.h"
 #include "net/server.h"
 
 typedef struct rcon_client {
-    loop_watch w;
-    int fd;
-    char addr[64];
+    admin_peer peer; /* first: socket, address, output, list link */
     uint8_t key[16];
     uint8_t in[RCON_MAX_LENGTH + 4];
     size_t in_len;
-    buf_t out;
-    bool authed, closing, closed, writing;
+    bool authed, closing, writing;
     int64_t deadline_ms; /* login deadline, then the idle deadline */
-    struct rcon_client *prev, *next, *next_free;
 } rcon_client;
 
 static struct {
@@ -185,34 +36,21 @@ static struct {
     int fd;
     uint8_t pw_hash[SHA256_DIGEST_LENGTH];
     struct rcon_limiter lim;
-    rcon_client *clients, *free_list;
-    size_t count;
+    admin_peers peers;      /* the clients; closed ones freed by rcon_pass */
     int64_t blocked_log_ms; /* rate limit for "refused: blocked" lines */
-} R = {.fd = -1};
+} rcon = {.fd = -1, .peers = ADMIN_PEERS_INIT(rcon.peers)};
 
 static void client_close(rcon_client *c)
 {
-    if (c->closed) return;
-    loop_watch_del(srv->loop, &c->w);
-    close(c->fd);
-    c->fd = -1;
-    c->closed = true;
-    if (c->prev)
-        c->prev->next = c->next;
-    else
-        R.clients = c->next;
-    if (c->next) c->next->prev = c->prev;
-    c->next_free = R.free_list;
-    R.free_list = c;
-    R.count--;
+    admin_peer_close(&rcon.peers, &c->peer);
 }
 
 static void client_flush(rcon_client *c)
 {
-    while (c->out.len) {
-        ssize_t n = send(c->fd, c->out.data, c->out.len, MSG_NOSIGNAL);
+    while (c->peer.out.len) {
+        ssize_t n = send(c->peer.fd, c->peer.out.data, c->peer.out.len, MSG_NOSIGNAL);
         if (n > 0) {
-            buf_consume(&c->out, (size_t)n);
+            buf_consume(&c->peer.out, (size_t)n);
             continue;
         }
         if (n < 0 && errno == EINTR) continue;
@@ -220,20 +58,20 @@ static void client_flush(rcon_client *c)
         client_close(c);
         return;
     }
-    if (!c->out.len && c->closing) {
+    if (!c->peer.out.len && c->closing) {
         client_close(c);
         return;
     }
-    bool want = c->out.len > 0;
+    bool want = c->peer.out.len > 0;
     if (want != c->writing) {
         c->writing = want;
-        loop_watch_mod(srv->loop, &c->w, EPOLLIN | (want ? EPOLLOUT : 0));
+        loop_watch_mod(srv->loop, &c->peer.w, EPOLLIN | (want ? EPOLLOUT : 0));
     }
 }
 
 static void auth_failure(rcon_client *c)
 {
-    rcon_encode(&c->out, -1, RCON_AUTH_RESPONSE, "", 0);
+    rcon_encode(&c->peer.out, -1, RCON_AUTH_RESPONSE, "", 0);
     admin_stats.rcon_auth_failures++;
     c->closing = true;
 }
@@ -241,39 +79,40 @@ static void auth_failure(rcon_client *c)
 static void login(rcon_client *c, const struct rcon_packet *p)
 {
     int64_t now = srv->loop->now_ms;
-    enum rcon_verdict v = rcon_limiter_check(&R.lim, c->key, now);
+    enum rcon_verdict v = rcon_limiter_check(&rcon.lim, c->key, now);
     if (v != RCON_OK) {
         log_warn("RCON: login from %s refused unchecked: %s after repeated wrong passwords",
-                 c->addr, v == RCON_BLOCKED ? "the address is blocked" : "backing off");
+                 c->peer.addr, v == RCON_BLOCKED ? "the address is blocked" : "backing off");
         auth_failure(c);
         return;
     }
     uint8_t got[SHA256_DIGEST_LENGTH];
     SHA256((const unsigned char *)p->body, p->body_len, got);
-    bool ok = p->body_len > 0 && CRYPTO_memcmp(got, R.pw_hash, sizeof got) == 0;
+    bool ok = p->body_len > 0 && CRYPTO_memcmp(got, rcon.pw_hash, sizeof got) == 0;
     OPENSSL_cleanse(got, sizeof got);
     if (!ok) {
-        int fails = rcon_limiter_fail(&R.lim, c->key, now);
-        log_warn("RCON: wrong password from %s (%d in a row%s)", c->addr, fails,
+        int fails = rcon_limiter_fail(&rcon.lim, c->key, now);
+        log_warn("RCON: wrong password from %s (%d in a row%s)", c->peer.addr, fails,
                  fails >= RCON_BLOCK_AFTER  ? "; the address is blocked for an hour"
                  : fails >= RCON_FREE_TRIES ? "; backing off"
                                             : "");
         auth_failure(c);
         return;
     }
-    rcon_limiter_ok(&R.lim, c->key);
+    rcon_limiter_ok(&rcon.lim, c->key);
     c->authed = true;
     c->deadline_ms = now + RCON_IDLE_MS;
     admin_stats.rcon_logins++;
-    rcon_encode(&c->out, p->id, RCON_AUTH_RESPONSE, "", 0);
-    log_info("RCON: %s logged in", c->addr);
+    rcon_encode(&c->peer.out, p->id, RCON_AUTH_RESPONSE, "", 0);
+    log_info("RCON: %s logged in", c->peer.addr);
 }
 
 static void command(rcon_client *c, const struct rcon_packet *p)
 {
     c->deadline_ms = srv->loop->now_ms + RCON_IDLE_MS;
     admin_stats.rcon_commands++;
-    log_info("[RCON %s] %.*s", c->addr, (int)(p->body_len < 1024 ? p->body_len : 1024), p->body);
+    log_info("[RCON %s] %.*s", c->peer.addr, (int)(p->body_len < 1024 ? p->body_len : 1024),
+             p->body);
     buf_t text;
     buf_init(&text, RCON_CAPTURE_MAX);
     cmd_run_capture(p->body, p->body_len, "Rcon", &text);
@@ -283,7 +122,7 @@ static void command(rcon_client *c, const struct rcon_packet *p)
         if (text.len > RCON_CAPTURE_MAX - sizeof cut) text.len = RCON_CAPTURE_MAX - sizeof cut;
         buf_append(&text, cut, sizeof cut - 1);
     }
-    rcon_encode_response(&c->out, p->id, text.len ? (const char *)text.data : "", text.len);
+    rcon_encode_response(&c->peer.out, p->id, text.len ? (const char *)text.data : "", text.len);
     buf_free(&text);
 }
 
@@ -298,15 +137,15 @@ static void handle(rcon_client *c, const struct rcon_packet *p)
     } else {
         char msg[48];
         int n = snprintf(msg, sizeof msg, "Unknown request %x", (unsigned)p->type);
-        rcon_encode_response(&c->out, p->id, msg, (size_t)n);
+        rcon_encode_response(&c->peer.out, p->id, msg, (size_t)n);
     }
 }
 
 static void client_read(rcon_client *c)
 {
-    for (int rounds = 0; rounds < 8 && !c->closed && !c->closing; rounds++) {
+    for (int rounds = 0; rounds < 8 && !c->peer.closed && !c->closing; rounds++) {
         size_t room = sizeof c->in - c->in_len;
-        ssize_t n = recv(c->fd, c->in + c->in_len, room, 0);
+        ssize_t n = recv(c->peer.fd, c->in + c->in_len, room, 0);
         if (n == 0) {
             client_close(c);
             return;
@@ -318,12 +157,12 @@ static void client_read(rcon_client *c)
         }
         c->in_len += (size_t)n;
         size_t off = 0;
-        while (!c->closing && !c->closed) {
+        while (!c->closing && !c->peer.closed) {
             struct rcon_packet p;
             long used = rcon_decode(c->in + off, c->in_len - off, &p);
             if (used == 0) break;
             if (used < 0) {
-                log_warn("RCON: %s sent a malformed packet (length %u); closed", c->addr,
+                log_warn("RCON: %s sent a malformed packet (length %u); closed", c->peer.addr,
                          (unsigned)(c->in[off] | c->in[off + 1] << 8 | c->in[off + 2] << 16 |
                                     (unsigned)c->in[off + 3] << 24));
                 client_close(c);
@@ -331,8 +170,8 @@ static void client_read(rcon_client *c)
             }
             handle(c, &p);
             off += (size_t)used;
-            if (c->out.failed) {
-                log_warn("RCON: %s is not reading its output; closed", c->addr);
+            if (c->peer.out.failed) {
+                log_warn("RCON: %s is not reading its output; closed", c->peer.addr);
                 client_close(c);
                 return;
             }
@@ -345,13 +184,13 @@ static void client_read(rcon_client *c)
 static void client_event(loop_watch *w, uint32_t events)
 {
     rcon_client *c = (rcon_client *)w;
-    if (c->closed) return;
+    if (c->peer.closed) return;
     if (events & EPOLLERR) {
         client_close(c);
         return;
     }
     if (events & (EPOLLIN | EPOLLHUP)) client_read(c);
-    if (!c->closed) client_flush(c);
+    if (!c->peer.closed) client_flush(c);
 }
 
 static void accept_event(loop_watch *w, uint32_t events)
@@ -360,73 +199,48 @@ static void accept_event(loop_watch *w, uint32_t events)
     (void)events;
     for (int i = 0; i < 16; i++) {
         struct sockaddr_storage ss;
-        socklen_t sl = sizeof ss;
-        int fd = accept4(R.fd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) {
-            if (errno == EINTR || errno == ECONNABORTED) continue;
-            if (errno != EAGAIN && errno != EWOULDBLOCK)
-                log_warn("RCON: accept: %s", strerror(errno));
-            return;
-        }
-        char addr[64], ip[48];
+        int fd = admin_accept(rcon.fd, "RCON", &ss);
+        if (fd < 0) return;
+        char addr[ADDR_TEXT_MAX], ip[ADDR_IP_MAX];
         uint8_t key[16];
-        admin_addr_text(&ss, addr, sizeof addr, ip, sizeof ip);
+        addr_text((struct sockaddr *)&ss, addr, sizeof addr);
+        addr_ip((struct sockaddr *)&ss, ip, sizeof ip);
         if (rcon_limiter_key(ip, key) == 0 &&
-            rcon_limiter_check(&R.lim, key, srv->loop->now_ms) == RCON_BLOCKED) {
+            rcon_limiter_check(&rcon.lim, key, srv->loop->now_ms) == RCON_BLOCKED) {
             admin_stats.rcon_refused++;
-            if (srv->loop->now_ms - R.blocked_log_ms > 10000) {
+            if (srv->loop->now_ms - rcon.blocked_log_ms > 10000) {
                 log_warn("RCON: refusing %s: blocked after repeated wrong passwords", addr);
-                R.blocked_log_ms = srv->loop->now_ms;
+                rcon.blocked_log_ms = srv->loop->now_ms;
             }
             close(fd);
             continue;
         }
-        if (R.count >= RCON_MAX_CLIENTS) {
+        if (rcon.peers.count >= RCON_MAX_CLIENTS) {
             admin_stats.rcon_refused++;
             log_warn("RCON: refusing %s: %d clients connected (the limit)", addr, RCON_MAX_CLIENTS);
             close(fd);
             continue;
         }
-        rcon_client *c = calloc(1, sizeof *c);
-        if (!c) {
-            close(fd);
-            continue;
-        }
-        c->w.on_event = client_event;
-        c->fd = fd;
+        rcon_client *c = (rcon_client *)admin_peer_new(&rcon.peers, sizeof *c, fd, addr,
+                                                       RCON_OUT_MAX, client_event, EPOLLIN);
+        if (!c) continue;
         memcpy(c->key, key, 16);
-        snprintf(c->addr, sizeof c->addr, "%s", addr);
-        buf_init(&c->out, RCON_OUT_MAX);
         c->deadline_ms = srv->loop->now_ms + RCON_AUTH_MS;
-        if (loop_watch_add(srv->loop, &c->w, fd, EPOLLIN) < 0) {
-            close(fd);
-            free(c);
-            continue;
-        }
-        c->next = R.clients;
-        if (R.clients) R.clients->prev = c;
-        R.clients = c;
-        R.count++;
         log_debug("RCON: %s connected", addr);
     }
 }
 
 void rcon_pass(int64_t now_ms)
 {
-    rcon_client *next;
-    for (rcon_client *c = R.clients; c; c = next) {
-        next = c->next;
+    list_node *n, *tmp;
+    list_for_each_safe (n, tmp, &rcon.peers.live) {
+        rcon_client *c = (rcon_client *)list_entry(n, admin_peer, link);
         if (now_ms < c->deadline_ms) continue;
-        log_info("RCON: %s closed: %s", c->addr,
+        log_info("RCON: %s closed: %s", c->peer.addr,
                  c->authed ? "idle for 10 minutes" : "no login within 5 s");
         client_close(c);
     }
-    while (R.free_list) {
-        rcon_client *c = R.free_list;
-        R.free_list = c->next_free;
-        buf_free(&c->out);
-        free(c);
-    }
+    admin_peers_free_closed(&rcon.peers);
 }
 
 int rcon_start(const struct server_config *cfg)
@@ -440,13 +254,13 @@ int rcon_start(const struct server_config *cfg)
         log_warn("RCON: rcon.password is short (%zu characters); anyone who can reach port %d "
                  "can guess it. Use a long random password and keep the port private",
                  strlen(cfg->rcon_password), cfg->rcon_port);
-    R.fd = admin_listen("RCON", cfg->server_ip, cfg->rcon_port, SOCK_STREAM);
-    if (R.fd < 0) return -1;
-    SHA256((const unsigned char *)cfg->rcon_password, strlen(cfg->rcon_password), R.pw_hash);
-    R.w.on_event = accept_event;
-    if (loop_watch_add(srv->loop, &R.w, R.fd, EPOLLIN) < 0) {
-        close(R.fd);
-        R.fd = -1;
+    rcon.fd = admin_listen("RCON", cfg->server_ip, cfg->rcon_port, SOCK_STREAM);
+    if (rcon.fd < 0) return -1;
+    SHA256((const unsigned char *)cfg->rcon_password, strlen(cfg->rcon_password), rcon.pw_hash);
+    rcon.w.on_event = accept_event;
+    if (loop_watch_add(srv->loop, &rcon.w, rcon.fd, EPOLLIN) < 0) {
+        close(rcon.fd);
+        rcon.fd = -1;
         return -1;
     }
     const char *ip = cfg->server_ip[0] ? cfg->server_ip : "0.0.0.0";
@@ -460,18 +274,16 @@ int rcon_start(const struct server_config *cfg)
 
 void rcon_stop(void)
 {
-    while (R.clients) {
-        rcon_client *c = R.clients;
+    for (admin_peer *p; (p = admin_peer_first(&rcon.peers));) {
+        rcon_client *c = (rcon_client *)p;
         client_flush(c); /* a last reply (e.g. to "stop"), if the socket takes it */
-        if (!c->closed) client_close(c);
+        if (!c->peer.closed) client_close(c);
     }
-    if (R.fd >= 0) {
-        loop_watch_del(srv->loop, &R.w);
-        close(R.fd);
-        R.fd = -1;
+    if (rcon.fd >= 0) {
+        loop_watch_del(srv->loop, &rcon.w);
+        close(rcon.fd);
+        rcon.fd = -1;
     }
-    OPENSSL_cleanse(R.pw_hash, sizeof R.pw_hash);
+    OPENSSL_cleanse(rcon.pw_hash, sizeof rcon.pw_hash);
     rcon_pass(0);
 }
-
-#endif /* RCON_CORE_ONLY */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/utf8.h"
 
 #define CONFIG_MAX_FILE  (1u << 20) /* 1 MiB: a properties file is a few KB */
 #define CONFIG_VALUE_MAX 4096 /* bytes of one decoded value (longer: an error for every key) */
@@ -179,30 +180,11 @@ void config_defaults(struct server_config *cfg)
 int32_t config_java_string_hash(const char *s)
 {
     uint32_t h = 0;
-    const uint8_t *p = (const uint8_t *)s;
-    while (*p) {
+    for (const uint8_t *p = (const uint8_t *)s; *p;) {
         uint32_t cp;
-        int n;
-        if (*p < 0x80)
-            cp = *p, n = 1;
-        else if ((*p & 0xE0) == 0xC0 && p[1])
-            cp = (uint32_t)(*p & 0x1F) << 6 | (p[1] & 0x3F), n = 2;
-        else if ((*p & 0xF0) == 0xE0 && p[1] && p[2])
-            cp = (uint32_t)(*p & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F), n = 3;
-        else if ((*p & 0xF8) == 0xF0 && p[1] && p[2] && p[3])
-            cp = (uint32_t)(*p & 0x07) << 18 | (uint32_t)(p[1] & 0x3F) << 12 |
-                 (uint32_t)(p[2] & 0x3F) << 6 | (p[3] & 0x3F),
-            n = 4;
-        else
-            cp = *p, n = 1;
-        if (cp >= 0x10000) {
-            cp -= 0x10000;
-            h = 31 * h + (0xD800 + (cp >> 10));
-            h = 31 * h + (0xDC00 + (cp & 0x3FF));
-        } else {
-            h = 31 * h + cp;
-        }
-        p += n;
+        uint16_t u[2];
+        p += utf8_decode_lenient(p, &cp);
+        for (int i = 0, n = utf8_utf16_units(cp, u); i < n; i++) h = 31 * h + u[i];
     }
     return (int32_t)h;
 }

@@ -50,7 +50,7 @@ struct server_config {
     char generator_settings[1024];
     int worker_threads;    /* mcserv: 0 = one per core but one, at least 1 */
     int autosave_interval; /* mcserv: seconds between autosaves; 0 = only save-all and stop */
-    /* Online mode and proxies (net/handshake.c, net/auth.c, net/proxy.c) */
+    /* Online mode and proxies (net/login.c, net/auth.c, net/proxy.c) */
     bool prevent_proxy_connections; /* send ip= to hasJoined */
     char session_server[256];       /* base URL, no trailing '/' */
     enum forwarding_mode forwarding_mode;
@@ -63,7 +63,7 @@ struct server_config {
     bool broadcast_console_to_ops;         /* console command feedback to online ops */
     char tab_header[256];                  /* mcserv: tab list header text ("" = none) */
     char tab_footer[256];
-    /* Operations (game/lists.c, admin/, net/server.c; docs/operations.md) */
+    /* Operations (game/lists.c, admin/, net/conn.c; docs/operations.md) */
     bool white_list;         /* changed at runtime by /whitelist on|off */
     bool enforce_whitelist;  /* kick unlisted players when the list changes */
     int spawn_protection;    /* radius in blocks around the spawn; 0 off */

@@ -13,7 +13,8 @@
  * Read once at startup (a missing file is an empty list; an unreadable or
  * invalid one is reported and treated as empty, and is not overwritten until
  * an op/deop changes the list). Each change is written atomically off the
- * game thread: ops.json.tmp, fsync, rename over ops.json, fsync the folder.
+ * game thread through core/fileio.h (a core/saver.h saver: a temporary
+ * file, fsync, rename over ops.json, fsync the folder).
  *
  * Invariants:
  *  1. At most OPS_MAX entries, one per UUID; levels are 1..4.

@@ -4,13 +4,13 @@
  * login deadlines, the Paper-like packet rate limiter, the slow-client
  * timeout, and the debug-* fault injection knobs.
  *
- * Where the hooks sit (net/server.c unless noted):
+ * Where the hooks sit (net/server.c and net/conn.c unless noted):
  *
  *   accept ──limits_accept()──▶ refused (closed at once, logged, counted)
  *     │ limits_conn_opened()            [per-IP count, pre-login count]
  *     ▼
  *   HANDSHAKE ──next=2──▶ LOGIN ──limits_login_intent()──▶ throttled: kicked
- *     │ (10 s to send Login Start)   │ handshake.c: limits_login_started()
+ *     │ (10 s to send Login Start)   │ login.c: limits_login_started()
  *     │                              ▼ (online mode: 30 s from connect to PLAY)
  *     │                            PLAY ──limits_entered_play()  [pre-login -1]
  *     │                              │ play.c: limits_play_packet() per packet
@@ -35,8 +35,8 @@
  *     off: every connection comes from the proxy, which has its own limits.
  *     With proxy-protocol=true they apply to the address in the PROXY header.
  *
- * LIMITS_CORE_ONLY compiles only the pure parts (rate windows, addresses,
- * the IP table) for unit tests.
+ * The pure parts are net/ratelimit.h (rate windows, packet tables) and
+ * net/ip_table.h (address keys, the per-IP table, the throttle rule).
  */
 #ifndef MC_LIMITS_H
 #define MC_LIMITS_H
@@ -46,80 +46,12 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "net/ip_table.h"
+#include "net/ratelimit.h"
+
 #define LIMITS_LOGIN_START_MS 10000 /* connect → Login Start (and status → done) */
 #define LIMITS_LOGIN_MS       30000 /* online mode, connect → PLAY: vanilla MAX_TICKS_BEFORE_LOGIN */
 #define LIMITS_IP_MAX         65536 /* tracked addresses */
-
-/* ------------------------------------------------------------ pure parts */
-
-/*
- * A sliding-window event counter in 16 bytes: the count of the current
- * fixed window plus the previous one weighted by how much of it still lies
- * inside the sliding window (the "sliding window counter" estimate; exact
- * for a steady rate, off by at most one window's burst shape otherwise).
- */
-typedef struct rate_win {
-    int64_t start_ms; /* start of the current fixed window; 0 = unused */
-    uint32_t prev, cur;
-} rate_win;
-
-/* Adds n events at now_ms; returns the estimated number of events in the
- * last interval_ms, these included. */
-uint32_t rate_win_add(rate_win *w, int64_t now_ms, int64_t interval_ms, uint32_t n);
-
-/* An address as 16 bytes (IPv4 as ::ffff:a.b.c.d). */
-typedef struct ip_key {
-    uint8_t b[16];
-} ip_key;
-
-/* From a socket address; false if it is neither IPv4 nor IPv6. */
-bool limits_key_from_sockaddr(const struct sockaddr *sa, ip_key *out);
-/* From "ip:port" (IPv6 unbracketed, as conn.addr is written), "[v6]:port", or a
- * bare IPv4 address. */
-bool limits_key_from_text(const char *text, ip_key *out);
-bool limits_key_is_loopback(const ip_key *k);
-
-struct ip_entry {
-    ip_key key;
-    uint32_t conns;        /* open connections */
-    int64_t last_login_ms; /* connection-throttle: the last login attempt; 0 none */
-    struct ip_entry *next;
-};
-
-typedef struct ip_table {
-    struct ip_entry **buckets;
-    size_t nbuckets; /* power of two */
-    size_t count, max;
-} ip_table;
-
-int ip_table_init(ip_table *t, size_t max_entries);
-void ip_table_free(ip_table *t);
-/* The entry for k; created (zeroed) when absent and create is set. NULL when
- * absent, or when full / out of memory. */
-struct ip_entry *ip_table_get(ip_table *t, const ip_key *k, bool create);
-/* Removes entries with no connections whose login stamp is older than
- * throttle_ms (or absent). Returns how many were removed. */
-size_t ip_table_sweep(ip_table *t, int64_t now_ms, int64_t throttle_ms);
-
-/* Login throttle decision (CraftBukkit's rule): refused when the previous
- * attempt from the same address was less than throttle_ms ago; every
- * attempt, refused or not, becomes the new stamp. */
-bool limits_throttle_check(struct ip_entry *e, int64_t now_ms, int64_t throttle_ms);
-
-/* Serverbound play packets with their own DROP window (Paper-like overrides). */
-struct packet_override {
-    int32_t id;
-    const char *name;
-    int interval_ms;
-    int max_rate; /* per second, averaged over the interval */
-};
-extern const struct packet_override limits_packet_overrides[];
-extern const size_t limits_packet_override_count;
-
-/* Per-type size caps (vanilla's own decoder limits); 0 = the frame cap only. */
-size_t limits_play_packet_max(int32_t id);
-
-#ifndef LIMITS_CORE_ONLY
 
 struct conn;
 struct server_config;
@@ -185,12 +117,12 @@ struct limits_stats {
 extern struct limits_stats limits_stats;
 
 /* --- fault injection (debug-* settings; tests only) --- */
-/* Installs the debug-disk-latency-ms file I/O wrapper when set (before any
+/* Logs the debug-* settings in force and installs the debug-disk-latency-ms
+ * file I/O wrapper (core/fileio.h fio_set_latency) when set (before any
  * worker starts). */
 void limits_debug_install(const struct server_config *cfg);
 /* debug-tick-stall-ms: called at the start of each tick; sleeps through the
  * stall when this tick is due one. */
 void limits_debug_tick(uint64_t tick);
 
-#endif /* LIMITS_CORE_ONLY */
 #endif

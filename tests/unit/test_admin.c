@@ -1,31 +1,39 @@
 /*
- * test_admin.c — the pure cores of the operations surface, compiled in
- * here (the house style's "unit tests include the .c"):
+ * test_admin.c — the pure cores of the operations surface, linked from the
+ * shared library:
  *
- *  - admin/http.c (HTTP_CORE_ONLY): the request-head parser, byte by byte
- *    arrival, every refusal and its status, the Host guard;
- *  - admin/rcon.c (RCON_CORE_ONLY): packets both ways, the 4096-byte
- *    split at UTF-8 boundaries, the wrong-password backoff and block;
- *  - admin/query.c (QUERY_CORE_ONLY): exact reply bytes for the
- *    handshake, basic and full stat, tokens bound to the sender and their
- *    lifetime, rate limits, the 5 s full-stat cache;
- *  - game/lists.c (LISTS_CORE_ONLY): vanilla's whitelist / ban files
- *    round-trip byte for byte, timestamps, addresses, refusals;
- *  - core/config.c: the new keys' validation and config_replace_key.
+ *  - admin/http_parse.c: the request-head parser, byte by byte arrival,
+ *    every refusal and its status, the Host guard;
+ *  - admin/rcon_packet.c, admin/rcon_limiter.c: packets both ways, the
+ *    4096-byte split at UTF-8 boundaries, the wrong-password backoff and
+ *    block;
+ *  - admin/query_packet.c: exact reply bytes for the handshake, basic and
+ *    full stat, tokens bound to the sender and their lifetime, rate limits,
+ *    the 5 s full-stat cache;
+ *  - game/lists_file.c: vanilla's whitelist / ban files round-trip byte for
+ *    byte, timestamps, addresses, refusals;
+ *  - core/config.c: the new keys' validation, config_replace_key and the
+ *    Java string hash (core/utf8.c);
+ *  - core/log.c: log rotation.
  */
-#define HTTP_CORE_ONLY  1
-#define RCON_CORE_ONLY  1
-#define QUERY_CORE_ONLY 1
-#define LISTS_CORE_ONLY 1
-#include "admin/http.c"
-#include "admin/query.c"
-#include "admin/rcon.c"
-#include "game/lists.c"
-
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <libdeflate.h>
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "admin/http_parse.h"
+#include "admin/query_packet.h"
+#include "admin/rcon_limiter.h"
+#include "admin/rcon_packet.h"
+#include "core/buf.h"
 #include "core/config.h"
+#include "core/log.h"
+#include "game/lists_file.h"
 #include "test.h"
 
 /* ================================================================== HTTP */
@@ -457,7 +465,7 @@ static const char *many_names[2000];
 static void many_info(struct query_info *in, void *arg)
 {
     test_info(in, arg);
-    static char store[2000][17];
+    static char store[2000][24]; /* room for any int: -Wformat-truncation at -O1 */
     for (int i = 0; i < 2000; i++) {
         snprintf(store[i], sizeof store[i], "Player%04d", i);
         many_names[i] = store[i];
@@ -649,6 +657,15 @@ TEST(lists_text_helpers)
 
 /* ================================================================ config */
 
+TEST(config_java_string_hash_matches_java)
+{
+    CHECK_EQ_INT(config_java_string_hash(""), 0);
+    CHECK_EQ_INT(config_java_string_hash("hello"), 99162322);            /* "hello".hashCode() */
+    CHECK_EQ_INT(config_java_string_hash("\xc3\xa9"), 233);              /* "é": one unit */
+    CHECK_EQ_INT(config_java_string_hash("\xf0\x9f\x98\x80"), 1772899);  /* U+1F600: a pair */
+    CHECK_EQ_INT(config_java_string_hash("\xe2\x82"), 31 * 0xe2 + 0x82); /* cut short: bytes */
+}
+
 TEST(config_operations_keys_defaults_and_validation)
 {
     struct server_config c;
@@ -722,14 +739,6 @@ TEST(config_replace_key_edits_one_line_and_keeps_the_rest)
 }
 
 /* =================================================================== log */
-
-#include <fcntl.h>
-#include <libdeflate.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-
-#include "core/log.h"
 
 TEST(log_rotate_gzips_the_previous_log_under_its_date)
 {
