@@ -690,3 +690,79 @@ TEST(store_write_errors_are_counted_and_retried_without_damage)
     world_free(&w);
     store_close();
 }
+
+/* A stand-in for game/playerdata.c: one "player file" per round, with a ticket. */
+static char hook_path[600];
+static int hook_writes, hook_rc = 1;
+static int heard_n;
+static struct store_report heard;
+
+static void hook_done(void *arg, int rc)
+{
+    (void)arg;
+    hook_rc = rc;
+}
+
+static void hook_save_players(void)
+{
+    hook_writes++;
+    uint8_t *d = malloc(4);
+    if (!d) return;
+    memcpy(d, "test", 4);
+    store_write_file(hook_path, d, 4, false, STORE_ITEM_PLAYER, store_round_join(), hook_done,
+                     NULL);
+}
+
+static void on_round_done(void *arg, const struct store_report *r)
+{
+    (void)arg;
+    heard_n++;
+    if (r) heard = *r;
+}
+
+TEST(store_reports_what_failed_and_the_final_save_retries_it)
+{
+    struct server_config cfg;
+    static world w;
+    open_store(&cfg, &w, "world-c");
+    snprintf(hook_path, sizeof hook_path, "%s/playerdata/p.dat", cfg.level_name);
+    static const struct store_hooks hooks = {NULL, hook_save_players};
+    store_set_hooks(&hooks);
+    CHECK(load(&w, 0, 0) != NULL);
+    /* The disk is full: the requester hears what could not be saved. */
+    faults_reset();
+    F.fail_at = 0;
+    F.err = ENOSPC;
+    faults_on();
+    CHECK(store_save_all_notify(false, on_round_done, NULL));
+    for (int i = 0; i < 5 && heard_n == 0; i++) store_tick(i + 1);
+    CHECK_EQ_INT(heard_n, 1);
+    CHECK(store_report_failed(&heard));
+    CHECK_EQ_INT(heard.failed_chunks, 1);
+    CHECK_EQ_INT(heard.failed_level, 1);
+    CHECK_EQ_INT(heard.failed_players, 1);
+    CHECK_EQ_INT(heard.err, ENOSPC);
+    CHECK(hook_rc == -ENOSPC);
+    char what[200];
+    store_report_describe(&heard, what, sizeof what);
+    CHECK(strcmp(what, "1 chunk, level.dat and 1 player file (No space left on device)") == 0);
+    CHECK(store_last_report() && store_last_report()->round == heard.round);
+    /* Still full at stop: three attempts, each one writing the player file again. */
+    hook_writes = 0;
+    store_final_save();
+    CHECK_EQ_INT(hook_writes, 3);
+    CHECK(store_report_failed(store_last_report()));
+    /* Space again: one round, everything written. */
+    fio_set(NULL);
+    faults_reset();
+    hook_writes = 0;
+    store_final_save();
+    CHECK_EQ_INT(hook_writes, 1);
+    CHECK(!store_report_failed(store_last_report()));
+    CHECK_EQ_INT(hook_rc, 0);
+    CHECK(access(hook_path, F_OK) == 0);
+    static const struct store_hooks none = {NULL, NULL};
+    store_set_hooks(&none);
+    world_free(&w);
+    store_close();
+}
