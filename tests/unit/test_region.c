@@ -564,6 +564,82 @@ static int count_files(const char *dir, const char *needle)
     return n;
 }
 
+/* Reads a whole file (at most 1 MiB) into out; its length, or -1. */
+static long slurp(const char *path, uint8_t *out, size_t cap)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return -1;
+    long n = (long)pread(fd, out, cap, 0);
+    close(fd);
+    return n;
+}
+
+TEST(region_damaged_header_is_copied_aside_before_it_is_rewritten)
+{
+    char path[512], dir[512];
+    region_file(path, sizeof path, "r.7.0.mca");
+    snprintf(dir, sizeof dir, "%s", tmpdir());
+    int fd = open(path, O_RDWR | O_CREAT, 0644);
+    uint8_t hdr[REGION_HEADER] = {0};
+    memcpy(hdr, "\x00\x00\x02\x01", 4);     /* entry 0: sector 2, a good chunk */
+    memcpy(hdr + 4, "\x00\x00\x01\x01", 4); /* entry 1: into the header */
+    memcpy(hdr + 8, "\x00\x00\x03\x00", 4); /* entry 2: no sectors */
+    CHECK(pwrite(fd, hdr, sizeof hdr, 0) == (ssize_t)sizeof hdr);
+    CHECK(pwrite(fd,
+                 "\0\0\0\x04\x02"
+                 "abc",
+                 8, 2 * 4096) == 8);
+    CHECK(pwrite(fd, "keep me", 7, 3 * 4096) == 7); /* what entry 2 may have meant */
+    close(fd);
+    static uint8_t before[1 << 20], copy[1 << 20];
+    long nbefore = slurp(path, before, sizeof before);
+    CHECK(nbefore > REGION_HEADER);
+
+    region *r;
+    CHECK_EQ_INT(region_open(&r, path, 7, 0, false), 0);
+    CHECK(r->damaged);
+    CHECK_EQ_INT(count_files(dir, "r.7.0.mca.corrupt"), 0); /* opening changes nothing */
+    /* No room for the copy: nothing is written, the damaged header stays. */
+    faults_reset();
+    F.fail_at = 0;
+    F.err = ENOSPC;
+    faults_on();
+    uint8_t data[3000] = {4, 5, 6};
+    region_write w = {1, 0, data, sizeof data, 0};
+    CHECK_EQ_INT(region_write_batch(r, &w, 1, 5), -ENOSPC);
+    fio_set(NULL);
+    CHECK_EQ_INT(count_files(dir, "r.7.0.mca.corrupt"), 0);
+    CHECK(slurp(path, copy, sizeof copy) == nbefore && memcmp(copy, before, (size_t)nbefore) == 0);
+    /* Room again: the copy is the file as it was, then the header is rewritten. */
+    faults_reset();
+    CHECK_EQ_INT(region_write_batch(r, &w, 1, 5), 0);
+    CHECK(!r->damaged);
+    CHECK_EQ_INT(count_files(dir, "r.7.0.mca.corrupt-[0-9]*$"), 1);
+    char cmd[700], aside[700] = "";
+    snprintf(cmd, sizeof cmd, "ls -d '%s'/r.7.0.mca.corrupt-* 2>/dev/null", dir);
+    FILE *ls = popen(cmd, "r");
+    CHECK(ls && fgets(aside, sizeof aside, ls));
+    if (ls) pclose(ls);
+    aside[strcspn(aside, "\n")] = 0;
+    CHECK(slurp(aside, copy, sizeof copy) == nbefore && memcmp(copy, before, (size_t)nbefore) == 0);
+    uint8_t now[12];
+    CHECK(slurp(path, now, sizeof now) == (long)sizeof now);
+    CHECK(memcmp(now + 4, "\0\0\0\0\0\0\0\0", 8) != 0); /* entry 1 is the new chunk */
+    CHECK(memcmp(now + 8, "\0\0\0\0", 4) == 0);         /* entry 2 is gone */
+    region_chunk c;
+    CHECK_EQ_INT(region_read(r, 0, 0, &c), 1);
+    CHECK(c.len == 3 && memcmp(c.data, "abc", 3) == 0);
+    region_chunk_free(&c);
+    /* Repaired: later batches make no more copies. */
+    CHECK_EQ_INT(region_write_batch(r, &w, 1, 6), 0);
+    CHECK_EQ_INT(count_files(dir, "r.7.0.mca.corrupt"), 1);
+    region_close(r);
+    /* Reopened, the file is sound: no copy either. */
+    CHECK_EQ_INT(region_open(&r, path, 7, 0, false), 0);
+    CHECK(!r->damaged);
+    region_close(r);
+}
+
 static void open_store(struct server_config *cfg, world *w, const char *name)
 {
     config_defaults(cfg);
