@@ -21,6 +21,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -34,6 +35,7 @@
 #include "game/game.h"
 #include "game/lists.h"
 #include "game/ops.h"
+#include "game/playerdata.h"
 #include "proto/packets.h"
 #include "world/store.h"
 
@@ -596,21 +598,106 @@ static int ex_op(cmd_ctx *x, bool deop)
     return 0;
 }
 
+/* mcserv's own failure line (no vanilla key says what was not saved): red text. */
+static void send_red(struct cmd_source *s, const char *text)
+{
+    buf_t j, plain;
+    buf_init(&j, 4096);
+    buf_init(&plain, 4096);
+    buf_lit(&j, "{\"color\":\"red\",\"text\":");
+    json_append_string(&j, text, strlen(text));
+    buf_lit(&j, "}");
+    buf_append(&plain, text, strlen(text));
+    cmd_send_json(s, &j, &plain);
+    buf_free(&j);
+    buf_free(&plain);
+}
+
+/* What the last attempts could not save: player files not on disk yet
+ * (playerdata.h), the last round's chunks and level.dat. false: nothing. */
+static bool save_failures_known(char *out, size_t cap)
+{
+    struct store_report k = {0};
+    const struct store_report *last = store_last_report();
+    if (store_report_failed(last)) {
+        k.failed_chunks = last->failed_chunks;
+        k.failed_level = last->failed_level;
+        k.err = last->err;
+    }
+    int err = 0;
+    k.failed_players = playerdata_unsaved(&err);
+    if (!k.err) k.err = err;
+    if (!store_report_failed(&k)) return false;
+    store_report_describe(&k, out, cap);
+    return true;
+}
+
+/* The source learns what is not saved before the final save retries it (its
+ * outcome is in the log: the source may be gone by then). */
 static int ex_stop(cmd_ctx *x)
 {
     cmd_success(x, true, "commands.stop.stopping", NULL, 0);
+    char what[200], line[300];
+    if (store_active() && save_failures_known(what, sizeof what)) {
+        snprintf(line, sizeof line,
+                 "Could not save %s at the last attempt; retrying at the final save", what);
+        send_red(x->src, line);
+    }
     loop_stop(srv->loop);
     return 0;
 }
 
+/* A player's save-all is over: vanilla's "Saved the game", or its failure
+ * and what could not be saved. Takes ownership of arg (the player's UUID). */
+static void save_all_done(void *arg, const struct store_report *r)
+{
+    mc_uuid *u = arg;
+    conn *c = NULL;
+    for (size_t i = 0; i < game.player_count && r; i++)
+        if (!game.players[i]->closed && memcmp(game.players[i]->player->uuid.b, u->b, 16) == 0)
+            c = game.players[i];
+    free(u);
+    if (!c) return;
+    struct cmd_source s;
+    cmd_source_from_player(&s, c);
+    cmd_ctx x = {&s, NULL};
+    if (!store_report_failed(r)) {
+        cmd_success(&x, true, "commands.save.success", NULL, 0);
+        return;
+    }
+    cmd_failure0(&x, "commands.save.failed");
+    char what[200], line[300];
+    store_report_describe(r, what, sizeof what);
+    snprintf(line, sizeof line, "Could not save %s; will retry at the next save", what);
+    send_red(&s, line);
+}
+
 /* save-all [flush], save-off, save-on (world/store.h). The console reads the
- * store's own log lines; players get vanilla's messages. */
+ * store's own log lines (the round's outcome); a player gets vanilla's
+ * messages, the outcome when the round is over; RCON (answered at once) gets
+ * "Saving the game" and what the last attempts could not save. */
 static int ex_save(cmd_ctx *x, int exec)
 {
     bool player = x->src->c != NULL;
     if (exec == X_SAVE_ALL) {
-        if (player) cmd_success(x, true, "commands.save.saving", NULL, 0);
-        store_save_all(cmd_has_literal(x->ps, "flush"));
+        bool flush = cmd_has_literal(x->ps, "flush");
+        if (player || x->src->capture) cmd_success(x, player, "commands.save.saving", NULL, 0);
+        char what[200], line[300];
+        if ((player || x->src->capture) && store_active() &&
+            save_failures_known(what, sizeof what)) {
+            snprintf(line, sizeof line, "Could not save %s at the last attempt; retrying now",
+                     what);
+            if (!player) send_red(x->src, line);
+        } else {
+            line[0] = 0;
+        }
+        mc_uuid *u = player && store_active() ? malloc(sizeof *u) : NULL;
+        if (u) *u = x->src->c->player->uuid;
+        if (!store_save_all_notify(flush, u ? save_all_done : NULL, u)) {
+            /* Nobody will hear the outcome: say what is known now. */
+            free(u);
+            if (player && line[0]) send_red(x->src, line);
+        }
         return 0;
     }
     bool on = exec == X_SAVE_ON;

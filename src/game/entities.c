@@ -1021,6 +1021,7 @@ void ent_teleport(conn *c, double x, double y, double z, float yaw, float pitch)
     buf_reset(&srv->pkt);
     c->proto->cb_position(&srv->pkt, x, y, z, yaw, pitch, 0, p->teleport_id);
     conn_send_pkt(c);
+    if (!c->closed) play_follow_teleport(c); /* Set Center Chunk and the new chunks */
 }
 
 bool ent_kill(conn *c)

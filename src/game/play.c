@@ -299,6 +299,13 @@ static void window_move(conn *c, int32_t ncx, int32_t ncz, int nvd)
     }
 }
 
+void play_follow_teleport(conn *c)
+{
+    player *p = c->player;
+    int32_t cx = chunk_of(p->x), cz = chunk_of(p->z);
+    if (cx != p->center_x || cz != p->center_z) window_move(c, cx, cz, p->view_distance);
+}
+
 /* Respawn: the client starts a new level, so every chunk is unloaded and the
  * window streams again around the player's (new) position. */
 void play_reset_window(conn *c)
@@ -723,6 +730,29 @@ static void play_sb_entity_action(conn *c, rd_t *r)
     ent_sb_entity_action(c, r);
 }
 
+/*
+ * Plugin Message: vanilla 1.20.1 reads the channel (readResourceLocation,
+ * readUtf(32767)) and at most PLUGIN_DATA_MAX bytes of data; more is a
+ * decoder error (ServerboundCustomPayloadPacket: "Payload may not be larger
+ * than 32767 bytes") and the connection is closed with the exception's text.
+ * mcserv acts on no channel: the data is skipped.
+ */
+#define PLUGIN_DATA_MAX 32767
+
+static void play_sb_custom_payload(conn *c, rd_t *r)
+{
+    size_t len;
+    rd_string(r, 32767, &len);
+    if (r->err) return;
+    if (rd_left(r) > PLUGIN_DATA_MAX) {
+        conn_kick(c, "Internal Exception: io.netty.handler.codec.DecoderException: "
+                     "java.lang.IllegalArgumentException: Payload may not be larger than 32767 "
+                     "bytes");
+        return;
+    }
+    rd_skip(r, rd_left(r));
+}
+
 static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
     [PKT_PLAY_SB_TELEPORT_CONFIRM] = play_sb_teleport_confirm,
     [PKT_PLAY_SB_KEEP_ALIVE] = play_sb_keep_alive,
@@ -741,6 +771,7 @@ static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
     [PKT_PLAY_SB_ENTITY_ACTION] = play_sb_entity_action,
     [PKT_PLAY_SB_ARM_ANIMATION] = ent_sb_arm_animation,
     [PKT_PLAY_SB_CLIENT_COMMAND] = ent_sb_client_command,
+    [PKT_PLAY_SB_CUSTOM_PAYLOAD] = play_sb_custom_payload,
 };
 
 /* Packets that count as a player doing something (player-idle-timeout);

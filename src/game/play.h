@@ -15,6 +15,9 @@
 bool play_sees_chunk(const player *p, int32_t cx, int32_t cz);
 /* Queues already-framed bytes to every player holding chunk (cx, cz). */
 void play_send_to_viewers(int32_t cx, int32_t cz, const uint8_t *frame, size_t len);
+/* After a teleport (entities.c ent_teleport): the chunk window moves to the
+ * player's new chunk at once, as vanilla's, not at the client's next move. */
+void play_follow_teleport(conn *c);
 /* Unloads every chunk the client holds and streams the window again (respawn). */
 void play_reset_window(conn *c);
 /* Changes a block and queues the Block Update for the end of the tick. -1 if not loaded. */

@@ -5,9 +5,13 @@
  * cache (rt_lock) and the stats counters workers add to (atomics). Workers
  * see only their job, the region cache and core/fileio.h.
  *
- * Round bookkeeping: `round_left` counts the chunks and files tagged with
- * the current round id that have not finished; it reaches 0 exactly once
- * per round (store_tick then reports the round and starts a pending one).
+ * Round bookkeeping: `round_left` counts the chunks tagged with the current
+ * round id and the tickets (store_round_join: level.dat, player files) that
+ * have not finished; it reaches 0 exactly once per round (store_tick then
+ * reports the round, answers its save-all requesters and starts a pending
+ * one). `rep` tallies the running round: successes, and failures by kind
+ * with the first errno; a failure ends its item's part in the round (the
+ * item is retried by the next round, not by this one).
  */
 #include "world/store.h"
 
@@ -55,7 +59,9 @@ static struct {
     bool flush;              /* the running round is not paced */
     bool pending_flush;
     size_t round_left;
-    size_t round_chunks, round_files, round_failed;
+    struct store_report rep;  /* the running round's tally */
+    struct store_report last; /* the last finished round */
+    int final_attempt;        /* store_final_save's round number (1..3) */
     int64_t round_start_ns;
     int64_t round_max_pump_ns; /* longest store_tick slice during the round */
     /* in flight */
@@ -64,6 +70,13 @@ static struct {
     struct save_batch *batches; /* in flight, for tagging at round start */
     int64_t error_backoff_ms;   /* unload saves wait after a write error */
     struct store_stats stats;
+    /* save-all requesters waiting for their round (store_save_all_notify) */
+    struct waiter {
+        store_done_fn fn;
+        void *arg;
+        uint32_t round;
+    } waiters[STORE_WAITERS_MAX];
+    size_t nwaiters;
 } store = {.lock_fd = -1};
 
 /* ------------------------------------------------------------ region cache */
@@ -443,10 +456,25 @@ static void run_batch(job *j, worker_ctx *ctx)
     b->ns = clock_ns() - t0;
 }
 
-static void round_one_done(bool failed)
+/* Counts a failure (rc < 0) of the running round; successes are counted by the caller. */
+static void round_note(enum store_item what, int rc)
+{
+    struct store_report *r = &store.rep;
+    if (rc == 0) return;
+    if (!r->err) r->err = -rc;
+    if (what == STORE_ITEM_CHUNK)
+        r->failed_chunks++;
+    else if (what == STORE_ITEM_LEVEL)
+        r->failed_level++;
+    else
+        r->failed_players++;
+}
+
+/* One tagged chunk or file of the running round is finished (rc: 0 or -errno). */
+static void round_one_done(enum store_item what, int rc)
 {
     if (store.round_left > 0) store.round_left--;
-    if (failed) store.round_failed++;
+    round_note(what, rc);
 }
 
 static void done_batch(job *j)
@@ -475,10 +503,10 @@ static void done_batch(job *j)
             e->save.saved_version = it->version;
             store.stats.chunks_saved++;
             if (in_round) {
-                store.round_chunks++;
+                store.rep.chunks++;
                 if ((int32_t)(it->version - e->save.round_version) >= 0) {
                     e->save.round = 0;
-                    round_one_done(false);
+                    round_one_done(STORE_ITEM_CHUNK, 0);
                     in_round = false;
                 }
             }
@@ -493,7 +521,7 @@ static void done_batch(job *j)
             store.error_backoff_ms = store.now_ms + 10000;
             if (in_round) {
                 e->save.round = 0;
-                round_one_done(true);
+                round_one_done(STORE_ITEM_CHUNK, it->result);
                 in_round = false;
             }
         }
@@ -514,10 +542,7 @@ static void submit_batches(struct save_batch **open, int *nopen)
         b->next = store.batches;
         if (b->next) b->next->prev = b;
         store.batches = b;
-        if (workers_count() > 0)
-            workers_submit(&b->j);
-        else
-            workers_run_inline(&b->j);
+        workers_run(&b->j);
     }
     *nopen = 0;
 }
@@ -546,7 +571,7 @@ static void pump(bool unlimited)
             /* Saved meanwhile (or a save is in flight: its done() re-queues). */
             if (!e->save.saving && store.round != ROUND_NONE && e->save.round == store.round_id) {
                 e->save.round = 0;
-                round_one_done(false);
+                round_one_done(STORE_ITEM_CHUNK, 0);
             }
             continue;
         }
@@ -622,7 +647,8 @@ struct file_job {
     uint8_t *data;
     size_t len;
     bool gzip;
-    uint32_t round;
+    enum store_item what;
+    uint32_t ticket; /* store_round_join's, or 0 */
     int rc;
     void (*done)(void *arg, int rc);
     void *arg;
@@ -659,23 +685,36 @@ static void done_file(job *j)
         store.stats.files_written++;
     else
         store.stats.file_errors++;
-    if (f->round && store.round != ROUND_NONE && f->round == store.round_id) {
-        if (f->rc == 0) store.round_files++;
-        round_one_done(f->rc != 0);
-    }
+    store_round_leave(f->ticket, f->what, f->rc);
     if (f->done) f->done(f->arg, f->rc);
     free(f->data);
     free(f);
 }
 
-void store_write_file(const char *path, uint8_t *data, size_t len, bool gzip, bool in_round,
-                      void (*done)(void *arg, int rc), void *arg)
+uint32_t store_round_join(void)
+{
+    if (!store.active || store.round == ROUND_NONE) return 0;
+    store.round_left++;
+    return store.round_id;
+}
+
+void store_round_leave(uint32_t ticket, enum store_item what, int rc)
+{
+    if (!ticket || store.round == ROUND_NONE || ticket != store.round_id) return;
+    if (rc == 0) store.rep.files++;
+    round_one_done(what, rc);
+}
+
+void store_write_file(const char *path, uint8_t *data, size_t len, bool gzip, enum store_item what,
+                      uint32_t ticket, void (*done)(void *arg, int rc), void *arg)
 {
     struct file_job *f = calloc(1, sizeof *f);
     if (!f || !store.active) {
+        int rc = store.active ? -ENOMEM : -ENODEV;
         free(f);
         free(data);
-        if (done) done(arg, store.active ? -ENOMEM : -ENODEV);
+        store_round_leave(ticket, what, rc);
+        if (done) done(arg, rc);
         return;
     }
     snprintf(f->path, sizeof f->path, "%s", path);
@@ -684,17 +723,12 @@ void store_write_file(const char *path, uint8_t *data, size_t len, bool gzip, bo
     f->gzip = gzip;
     f->done = done;
     f->arg = arg;
-    if (in_round && store.round != ROUND_NONE) {
-        f->round = store.round_id;
-        store.round_left++;
-    }
+    f->what = what;
+    f->ticket = ticket;
     f->j.run = run_file;
     f->j.done = done_file;
     store.inflight_files++;
-    if (workers_count() > 0)
-        workers_submit(&f->j);
-    else
-        workers_run_inline(&f->j);
+    workers_run(&f->j);
 }
 
 /* ---------------------------------------------------------------- rounds */
@@ -717,13 +751,13 @@ static void save_level(void)
     if (level_encode(li, store.cfg, store.w ? &store.w->terrain : NULL, clock_wall_ms(), &b) < 0 ||
         b.failed) {
         log_error("level.dat: cannot encode it (out of memory)");
-        store.round_failed++;
+        round_note(STORE_ITEM_LEVEL, -ENOMEM);
         buf_free(&b);
         return;
     }
     char path[512];
     snprintf(path, sizeof path, "%s/level.dat", store.dir);
-    store_write_file(path, b.data, b.len, true, true, NULL, NULL);
+    store_write_file(path, b.data, b.len, true, STORE_ITEM_LEVEL, store_round_join(), NULL, NULL);
 }
 
 static void round_start(enum round_kind kind, bool flush)
@@ -733,7 +767,9 @@ static void round_start(enum round_kind kind, bool flush)
     store.flush = flush;
     store.round_id++;
     if (store.round_id == 0) store.round_id = 1;
-    store.round_left = store.round_chunks = store.round_files = store.round_failed = 0;
+    store.round_left = 0;
+    memset(&store.rep, 0, sizeof store.rep);
+    store.rep.round = store.round_id;
     store.round_start_ns = clock_ns();
     store.round_max_pump_ns = 0;
     if (kind == ROUND_SAVE_ALL) log_info("Saving the game (this may take a moment!)");
@@ -750,28 +786,89 @@ static void round_start(enum round_kind kind, bool flush)
     store.stats.rounds++;
 }
 
+/* Calls the save-all requesters waiting for round `id` (all of them if id is 0). */
+static void notify_waiters(uint32_t id, const struct store_report *r)
+{
+    size_t k = 0;
+    struct waiter due[STORE_WAITERS_MAX];
+    size_t ndue = 0;
+    for (size_t i = 0; i < store.nwaiters; i++) {
+        if (!id || store.waiters[i].round == id)
+            due[ndue++] = store.waiters[i];
+        else
+            store.waiters[k++] = store.waiters[i];
+    }
+    store.nwaiters = k;
+    /* After the list is consistent: a callback may request another save. */
+    for (size_t i = 0; i < ndue; i++) due[i].fn(due[i].arg, r);
+}
+
+bool store_report_failed(const struct store_report *r)
+{
+    return r && (r->failed_chunks || r->failed_level || r->failed_players);
+}
+
+void store_report_describe(const struct store_report *r, char *out, size_t cap)
+{
+    char part[3][48];
+    int n = 0;
+    if (r->failed_chunks)
+        snprintf(part[n++], sizeof part[0], "%zu chunk%s", r->failed_chunks,
+                 r->failed_chunks == 1 ? "" : "s");
+    if (r->failed_level) snprintf(part[n++], sizeof part[0], "level.dat");
+    if (r->failed_players)
+        snprintf(part[n++], sizeof part[0], "%zu player file%s", r->failed_players,
+                 r->failed_players == 1 ? "" : "s");
+    if (n == 0) {
+        snprintf(out, cap, "nothing");
+        return;
+    }
+    const char *err = r->err ? strerror(r->err) : "unknown error";
+    if (n == 1)
+        snprintf(out, cap, "%s (%s)", part[0], err);
+    else if (n == 2)
+        snprintf(out, cap, "%s and %s (%s)", part[0], part[1], err);
+    else
+        snprintf(out, cap, "%s, %s and %s (%s)", part[0], part[1], part[2], err);
+}
+
+const struct store_report *store_last_report(void)
+{
+    return store.last.round ? &store.last : NULL;
+}
+
 static void round_finish(void)
 {
     int64_t ms = (clock_ns() - store.round_start_ns) / 1000000;
+    store.rep.ms = ms;
     store.stats.last_round_ms = ms;
-    store.stats.last_round_chunks = store.round_chunks;
-    if (store.round_failed) {
+    store.stats.last_round_chunks = store.rep.chunks;
+    if (store_report_failed(&store.rep)) {
+        char what[200];
+        store_report_describe(&store.rep, what, sizeof what);
         store.stats.round_failures++;
-        log_error("%s failed: %zu chunks or files could not be written (see the errors above); "
-                  "what was on disk before is intact, retrying at the next save",
-                  round_names[store.round], store.round_failed);
+        if (store.round == ROUND_FINAL)
+            log_error("final save: could not save %s; %s", what,
+                      store.final_attempt < 3 ? "retrying"
+                                              : "giving up (what was on disk before is intact)");
+        else
+            log_error("%s failed: could not save %s; what was on disk before is intact, will retry "
+                      "at the next save",
+                      round_names[store.round], what);
     } else if (store.round == ROUND_AUTO) {
-        log_msg(store.round_chunks ? LOG_INFO : LOG_DEBUG,
+        log_msg(store.rep.chunks ? LOG_INFO : LOG_DEBUG,
                 "Autosave: %zu chunks and %zu files saved in %lld ms (longest tick slice %.2f "
                 "ms)",
-                store.round_chunks, store.round_files, (long long)ms,
+                store.rep.chunks, store.rep.files, (long long)ms,
                 (double)store.round_max_pump_ns / 1e6);
     } else {
-        log_info("Saved the game (%zu chunks and %zu files in %lld ms)", store.round_chunks,
-                 store.round_files, (long long)ms);
+        log_info("Saved the game (%zu chunks and %zu files in %lld ms)", store.rep.chunks,
+                 store.rep.files, (long long)ms);
     }
+    store.last = store.rep;
     store.round = ROUND_NONE;
     store.flush = false;
+    notify_waiters(store.last.round, &store.last);
     if (store.pending != ROUND_NONE) {
         enum round_kind k = store.pending;
         bool f = store.pending_flush;
@@ -795,11 +892,25 @@ static void request_round(enum round_kind kind, bool flush)
 
 void store_save_all(bool flush)
 {
+    store_save_all_notify(flush, NULL, NULL);
+}
+
+bool store_save_all_notify(bool flush, store_done_fn done, void *arg)
+{
     if (!store.active) {
         log_info("Saving is not available (no world folder)");
-        return;
+        return false;
+    }
+    /* A round running now has tagged its work already: the request is served by the next one. */
+    uint32_t id = store.round_id + 1;
+    if (id == 0) id = 1;
+    bool queued = false;
+    if (done && store.nwaiters < STORE_WAITERS_MAX) {
+        store.waiters[store.nwaiters++] = (struct waiter){done, arg, id};
+        queued = true;
     }
     request_round(ROUND_SAVE_ALL, flush);
+    return queued;
 }
 
 void store_set_autosave(bool on)
@@ -836,14 +947,15 @@ void store_final_save(void)
     int rounds = 0;
     for (;;) {
         if (store.round == ROUND_NONE) {
-            bool more =
-                store.w->save_head[SAVE_LIST_UNSAVED] || store.w->save_head[SAVE_LIST_QUEUED];
+            /* Again while chunks wait or the last round failed (a player file, level.dat). */
+            bool more = store.w->save_head[SAVE_LIST_UNSAVED] ||
+                        store.w->save_head[SAVE_LIST_QUEUED] || store_report_failed(&store.last);
             if (rounds >= 3 || (rounds > 0 && !more)) {
                 if (store.inflight_chunks == 0 && store.inflight_files == 0) break;
             } else {
                 store.pending = ROUND_NONE;
+                store.final_attempt = ++rounds;
                 round_start(ROUND_FINAL, true);
-                rounds++;
             }
         }
         pump(true);
@@ -869,6 +981,7 @@ void store_close(void)
 {
     if (!store.active) return;
     /* The world is freed by now (server_free): its lists are gone with it. */
+    notify_waiters(0, NULL); /* requesters of a round that never ran */
     regions_close_all();
     level_info_free(&store.level);
     level_unlock(store.lock_fd);
