@@ -241,6 +241,9 @@ static int conn_flush(conn *c)
         return -1;
     }
     c->wbuf.len = c->wsent = 0;
+    /* A join's chunk stream (invariant 3): freed at once above the burst
+     * size, so joins in flight do not add up. */
+    buf_shrink_if_idle(&c->wbuf, CONN_OUTPUT_BURST);
     if (c->state == CS_CLOSING && !c->lim.write_shut) {
         /* The kick is out: half-close, then read and discard until the client
          * closes or CONN_CLOSING_GRACE ends. Closing with input unread sends
@@ -266,11 +269,10 @@ void conn_flush_all(void)
 
 void conn_trim(conn *c)
 {
-    if (conn_pending(c) == 0 && !c->on_flush_list &&
-        srv->loop->now_ms - c->out_big_ms >= CONN_OUTPUT_IDLE_MS) {
-        c->wbuf.len = c->wsent = 0;
-        buf_shrink_to(&c->wbuf, CONN_OUTPUT_KEEP);
-    }
+    if (conn_pending(c) != 0 || c->on_flush_list) return;
+    if (srv->loop->now_ms - c->out_big_ms < CONN_OUTPUT_IDLE_MS) return; /* busy: invariant 3 */
+    c->wbuf.len = c->wsent = 0;
+    buf_shrink_to(&c->wbuf, CONN_OUTPUT_KEEP);
 }
 
 /* -------------------------------------------------------- closing, freeing */

@@ -26,10 +26,13 @@
  *     more pile up is dropped, it never grows server memory further. The
  *     output buffer keeps a sent offset (wsent): a partial write moves
  *     nothing; the pending bytes are moved down only when room is needed.
- *     Its capacity is kept between passes; the once-a-second sweep gives
- *     back what a connection holds beyond CONN_OUTPUT_KEEP once it has not
- *     needed more for CONN_OUTPUT_IDLE_MS (so a periodic burst, such as the
- *     30 s tab-list latency update, does not cost an allocation each time).
+ *     Its capacity is kept between passes, up to CONN_OUTPUT_BURST; a larger
+ *     one (a join's chunk stream) is freed when a flush empties it (freed,
+ *     not shrunk: shrinking many buffers in place fragments the heap). The
+ *     once-a-second sweep trims an empty buffer to CONN_OUTPUT_KEEP once
+ *     the connection has not needed more for CONN_OUTPUT_IDLE_MS, so a
+ *     player receiving a steady stream (a crowd) allocates nothing per
+ *     pass, and an idle one holds CONN_OUTPUT_KEEP.
  *  4. Input per connection per pass is bounded (CONN_READ_BUDGET bytes), and
  *     a frame longer than the state's limit is refused as soon as its length
  *     prefix arrives.
@@ -59,9 +62,10 @@
 #include "proto/protocol.h"
 #include "proto/wire.h"
 
-#define CONN_OUTPUT_LIMIT    (8u << 20) /* 8 MiB queued to one client */
-#define CONN_OUTPUT_KEEP     (4u << 10) /* capacity an idle connection keeps */
-#define CONN_OUTPUT_IDLE_MS  60000      /* ...once it needed more no longer than this ago */
+#define CONN_OUTPUT_LIMIT    (8u << 20)  /* 8 MiB queued to one client */
+#define CONN_OUTPUT_KEEP     (4u << 10)  /* capacity an idle connection keeps */
+#define CONN_OUTPUT_BURST    (16u << 10) /* ...or up to this while it is busy */
+#define CONN_OUTPUT_IDLE_MS  60000       /* busy: needed more than KEEP this recently */
 #define CONN_READ_BUDGET     (64u << 10)
 #define CONN_PREPLAY_TIMEOUT 10000 /* ms to go from connect to PLAY */
 #define CONN_CLOSING_GRACE   1000  /* ms to flush a kick message */
