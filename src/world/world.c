@@ -555,24 +555,64 @@ static inline void req_flip(uint8_t *bm, int i)
     bm[i >> 3] ^= (uint8_t)(1u << (i & 7));
 }
 
-/* Tokens earned since the last look, up to the burst. */
-static void refill(const world *w, world_requester *r, int64_t now_ms)
+/* The heap key of a chunk dx, dz from r's centre: its squared distance,
+ * plus KEY_THROTTLED while r lives on its refill (a flyer): it then queues
+ * behind every requester still inside its burst (a join, a teleport, a
+ * walker), whatever the distances (dx² + dz² <= 2048). One penalty for all
+ * of r's requests, so r's own stay nearest first. */
+#define KEY_THROTTLED 4096u
+static uint32_t key_of(const world_requester *r, int dx, int dz)
+{
+    return (uint32_t)(dx * dx + dz * dz) + (r->throttled ? KEY_THROTTLED : 0);
+}
+
+/*
+ * Walks r's requests for a new centre (cx, cz) and view distance vd: those
+ * outside are given up, the others re-keyed (exact for a chunk only r waits
+ * for; else never raised).
+ */
+static void relist(world *w, world_requester *r, int32_t cx, int32_t cz, int vd, int64_t now_ms)
+{
+    uint8_t fresh[sizeof r->listed];
+    memset(fresh, 0, sizeof fresh);
+    if (vd > WORLD_REQ_RADIUS) vd = WORLD_REQ_RADIUS;
+    int32_t ocx = r->cx, ocz = r->cz;
+    r->cx = cx;
+    r->cz = cz;
+    for (size_t byte = 0; byte < sizeof r->listed && r->count > 0; byte++) {
+        if (!r->listed[byte]) continue;
+        for (int b = 0; b < 8; b++) {
+            int i = (int)byte * 8 + b;
+            if (!req_get(r->listed, i)) continue;
+            int32_t x = ocx + i / WORLD_REQ_SIDE - WORLD_REQ_RADIUS;
+            int32_t z = ocz + i % WORLD_REQ_SIDE - WORLD_REQ_RADIUS;
+            int ndx = x - cx, ndz = z - cz;
+            chunk_entry *e = find(w, x, z);
+            if (abs(ndx) <= vd && abs(ndz) <= vd) {
+                req_flip(fresh, req_bit(ndx, ndz));
+                uint32_t key = key_of(r, ndx, ndz);
+                if (e && (e->wanted == 1 || key < e->key)) heap_rekey(w, e, key);
+            } else {
+                r->count--;
+                unwant(w, e, now_ms);
+            }
+        }
+    }
+    memcpy(r->listed, fresh, sizeof fresh);
+}
+
+/* Tokens earned since the last look, up to the burst; r stops being
+ * throttled once half its burst is back (hysteresis: a flyer stays
+ * throttled while it flies). */
+static void refill(world *w, world_requester *r, int64_t now_ms)
 {
     double t = r->tokens + (double)(now_ms - r->refill_ms) * w->req_per_second / 1000.0;
     r->tokens = t < r->burst ? t : r->burst;
     r->refill_ms = now_ms;
-}
-
-/* The heap key of a chunk dx, dz from r's centre: its squared distance, plus
- * up to KEY_SPENT as r's burst runs out. A requester living on its refill
- * (a flyer) queues behind every one still inside its burst (a join, a
- * teleport, a walker), whatever the distances (dx² + dz² <= 2048). */
-#define KEY_SPENT 4096u
-static uint32_t key_of(const world_requester *r, int dx, int dz)
-{
-    double spent = r->burst > 0 ? 1.0 - r->tokens / r->burst : 0.0;
-    if (spent < 0) spent = 0;
-    return (uint32_t)(dx * dx + dz * dz) + (uint32_t)(spent * KEY_SPENT);
+    if (r->throttled && r->tokens >= r->burst / 2.0) {
+        r->throttled = false;
+        relist(w, r, r->cx, r->cz, WORLD_REQ_RADIUS, now_ms);
+    }
 }
 
 void world_requester_init(world_requester *r, int32_t cx, int32_t cz, int burst, int64_t now_ms)
@@ -605,6 +645,10 @@ enum world_req_result world_request(world *w, world_requester *r, int32_t x, int
         /* New work: it costs a token (refilled at req_per_second, up to burst). */
         if (r->tokens < 1) {
             w->requests_refused_budget++;
+            if (!r->throttled) {
+                r->throttled = true;
+                relist(w, r, r->cx, r->cz, WORLD_REQ_RADIUS, now_ms);
+            }
             return WORLD_REQ_BUDGET;
         }
         e = entry_new(w, x, z);
@@ -644,34 +688,9 @@ void world_request_done(world *w, world_requester *r, int32_t x, int32_t z, int6
 void world_requester_move(world *w, world_requester *r, int32_t cx, int32_t cz, int vd, int burst,
                           int64_t now_ms)
 {
-    uint8_t fresh[sizeof r->listed];
-    memset(fresh, 0, sizeof fresh);
-    if (vd > WORLD_REQ_RADIUS) vd = WORLD_REQ_RADIUS;
     r->burst = burst;
     refill(w, r, now_ms);
-    for (size_t byte = 0; byte < sizeof r->listed && r->count > 0; byte++) {
-        if (!r->listed[byte]) continue;
-        for (int b = 0; b < 8; b++) {
-            int i = (int)byte * 8 + b;
-            if (!req_get(r->listed, i)) continue;
-            int32_t x = r->cx + i / WORLD_REQ_SIDE - WORLD_REQ_RADIUS;
-            int32_t z = r->cz + i % WORLD_REQ_SIDE - WORLD_REQ_RADIUS;
-            int ndx = x - cx, ndz = z - cz;
-            chunk_entry *e = find(w, x, z);
-            if (abs(ndx) <= vd && abs(ndz) <= vd) {
-                req_flip(fresh, req_bit(ndx, ndz));
-                /* Exact for a chunk only r waits for; else never raised. */
-                uint32_t key = key_of(r, ndx, ndz);
-                if (e && (e->wanted == 1 || key < e->key)) heap_rekey(w, e, key);
-            } else {
-                r->count--;
-                unwant(w, e, now_ms);
-            }
-        }
-    }
-    memcpy(r->listed, fresh, sizeof fresh);
-    r->cx = cx;
-    r->cz = cz;
+    relist(w, r, cx, cz, vd, now_ms);
 }
 
 void world_requester_clear(world *w, world_requester *r, int64_t now_ms)

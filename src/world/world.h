@@ -25,10 +25,10 @@
  * second, a burst of one whole window, so a join or a teleport is never
  * slowed) and at most req_in_flight_max chunks asked for and not yet
  * delivered. Requests wait in a binary min-heap on the game thread keyed by the
- * squared distance (in chunks) from the requester's centre, plus a penalty
- * that grows to 4096 as the requester's burst runs out (see key_of), ties
- * in request order; the pool only ever holds 2 generation jobs per worker
- * thread, refilled from the heap top as each one finishes. So a flyer's
+ * squared distance (in chunks) from the requester's centre, plus 4096
+ * while the requester is throttled (its budget refused a request and half
+ * its burst has not come back since: see key_of), ties in request order; the pool only ever holds 2
+ * generation jobs per worker thread, refilled from the heap top as each one finishes. So a flyer's
  * backlog never reaches the pool, a newcomer's chunks go ahead of those of
  * a flyer living on its refill, nearest first among equals, and a chunk
  * nobody waits for any more is dropped from the heap before any work is
@@ -165,8 +165,9 @@ typedef struct world_requester {
     uint8_t listed[(WORLD_REQ_SIDE * WORLD_REQ_SIDE + 7) / 8];
     int count;
     int32_t cx, cz;
-    int burst;     /* token bucket capacity: the player's whole window */
-    double tokens; /* requests allowed now */
+    int burst;      /* token bucket capacity: the player's whole window */
+    double tokens;  /* requests allowed now */
+    bool throttled; /* refused for the budget, and not half refilled since */
     int64_t refill_ms;
 } world_requester;
 

@@ -69,13 +69,23 @@ TEST(chunk_requests_nearest_first_across_players_and_dropped_when_nobody_waits)
     for (int i = 0; i < 9; i++)
         CHECK_EQ_INT(world_request(&w, &fl, -100 + i, 7, now), WORLD_REQ_WAITING);
     CHECK_EQ_INT(world_request(&w, &fl, -100, 0, now), WORLD_REQ_WAITING);
-    CHECK_EQ_INT(world_request(&w, &fl, -101, 0, now), WORLD_REQ_BUDGET);
-    chunk_entry *last = world_loaded(&w, -100, 0);
-    CHECK(last == NULL); /* queued, not ready */
+    chunk_entry *near = NULL;
     for (size_t i = 0; i < w.heap_len; i++)
-        if (w.heap[i]->c.x == -100 && w.heap[i]->c.z == 0) CHECK(w.heap[i]->key >= 3686);
-    world_requester_clear(&w, &fl, now);
-    CHECK_EQ_INT(w.requests_cancelled, 10);
+        if (w.heap[i]->c.x == -100 && w.heap[i]->c.z == 0) near = w.heap[i];
+    CHECK(near != NULL && near->key == 0); /* within its burst: plain distance */
+    CHECK_EQ_INT(world_request(&w, &fl, -101, 0, now), WORLD_REQ_BUDGET);
+    CHECK(fl.throttled);
+    CHECK(near->key == 4096); /* every request of a throttled requester moves back */
+    CHECK_EQ_INT(w.heap[0]->c.x, 100);
+    /* Living on its refill (1 per second) it stays throttled... */
+    CHECK_EQ_INT(world_request(&w, &fl, -102, 0, now + 2000), WORLD_REQ_WAITING);
+    CHECK(fl.throttled);
+    /* ...until half its burst is back: plain distance again. */
+    CHECK_EQ_INT(world_request(&w, &fl, -103, 0, now + 7000), WORLD_REQ_WAITING);
+    CHECK(!fl.throttled);
+    CHECK_EQ_INT(near->key, 0);
+    world_requester_clear(&w, &fl, now + 7000);
+    CHECK_EQ_INT(w.requests_cancelled, 12);
     CHECK_EQ_INT(w.heap_len, 5);
     /* Asking again costs nothing and adds nothing. */
     CHECK_EQ_INT(world_request(&w, &b, 100, 0, now), WORLD_REQ_WAITING);
@@ -84,7 +94,7 @@ TEST(chunk_requests_nearest_first_across_players_and_dropped_when_nobody_waits)
     /* B asks for one of A's too: it is shared, and B's key (nearer) wins. */
     world_requester_move(&w, &b, 5, 1, 10, 100, now);
     CHECK_EQ_INT(b.count, 0); /* 100,0 and 101,0 are outside the new window: dropped */
-    CHECK_EQ_INT(w.requests_cancelled, 12);
+    CHECK_EQ_INT(w.requests_cancelled, 14);
     CHECK_EQ_INT(world_request(&w, &b, 5, 0, now), WORLD_REQ_WAITING);
     CHECK_EQ_INT(w.heap[0]->c.x, 5);
     CHECK_EQ_INT(w.heap[0]->key, 1);
@@ -93,7 +103,7 @@ TEST(chunk_requests_nearest_first_across_players_and_dropped_when_nobody_waits)
     size_t before = w.count;
     world_requester_move(&w, &a, 1000, 1000, 10, 100, now);
     CHECK_EQ_INT(a.count, 0);
-    CHECK_EQ_INT(w.requests_cancelled, 14);
+    CHECK_EQ_INT(w.requests_cancelled, 16);
     CHECK_EQ_INT(w.count, before - 2);
     CHECK_EQ_INT(w.heap_len, 1);
     drain(&w, efd);
