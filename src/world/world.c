@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "core/list.h"
 #include "core/log.h"
 #include "core/workers.h"
 #include "data/biomes.h"
@@ -113,6 +114,7 @@ static int gen_delay_ms;
 int world_init(world *w, const struct server_config *cfg, char *err, size_t errlen)
 {
     memset(w, 0, sizeof *w);
+    list_init(&w->idle);
     gen_delay_ms = cfg->debug_chunk_gen_delay_ms;
     w->nbuckets = 1024;
     w->buckets = calloc(w->nbuckets, sizeof *w->buckets);
@@ -226,6 +228,7 @@ static chunk_entry *entry_new(world *w, int32_t x, int32_t z)
     chunk_init(&e->c, x, z, BLOCK_AIR, BIOME_PLAINS);
     e->state = CHUNK_QUEUED;
     e->heap_index = -1;
+    list_init(&e->idle_link);
     buf_init(&e->frame, 0);
     if (w->count >= w->nbuckets) grow(w);
     size_t s = slot_of(w, x, z);
@@ -251,15 +254,7 @@ static void entry_drop(world *w, chunk_entry *e)
 static void idle_remove(world *w, chunk_entry *e)
 {
     if (!e->on_idle) return;
-    if (e->idle_prev)
-        e->idle_prev->idle_next = e->idle_next;
-    else
-        w->idle_head = e->idle_next;
-    if (e->idle_next)
-        e->idle_next->idle_prev = e->idle_prev;
-    else
-        w->idle_tail = e->idle_prev;
-    e->idle_prev = e->idle_next = NULL;
+    list_remove(&e->idle_link);
     e->on_idle = false;
     w->idle_count--;
 }
@@ -277,25 +272,11 @@ static void idle_update(world *w, chunk_entry *e, int64_t now_ms, bool never_vie
     if (e->on_idle) return;
     e->on_idle = true;
     w->idle_count++;
-    if (never_viewed) {
-        e->idle_since_ms = 0;
-        e->idle_prev = NULL;
-        e->idle_next = w->idle_head;
-        if (w->idle_head)
-            w->idle_head->idle_prev = e;
-        else
-            w->idle_tail = e;
-        w->idle_head = e;
-    } else {
-        e->idle_since_ms = now_ms;
-        e->idle_next = NULL;
-        e->idle_prev = w->idle_tail;
-        if (w->idle_tail)
-            w->idle_tail->idle_next = e;
-        else
-            w->idle_head = e;
-        w->idle_tail = e;
-    }
+    e->idle_since_ms = never_viewed ? 0 : now_ms;
+    if (never_viewed)
+        list_push_front(&w->idle, &e->idle_link);
+    else
+        list_push_back(&w->idle, &e->idle_link);
 }
 
 /* ------------------------------------------------------------ request heap */
@@ -793,9 +774,9 @@ static void maybe_trim(world *w, size_t unloaded_now, int64_t now_ms)
 size_t world_sweep(world *w, int64_t now_ms)
 {
     size_t n = 0;
-    chunk_entry *e = w->idle_head;
-    while (e) {
-        chunk_entry *next = e->idle_next;
+    list_node *pos, *tmp;
+    list_for_each_safe (pos, tmp, &w->idle) {
+        chunk_entry *e = list_entry(pos, chunk_entry, idle_link);
         bool expired = now_ms - e->idle_since_ms >= WORLD_IDLE_UNLOAD_MS;
         if (!expired && w->idle_count <= (size_t)w->idle_max) break; /* the rest is younger */
         if (e->jobs == 0 && !e->dirty) {
@@ -809,7 +790,6 @@ size_t world_sweep(world *w, int64_t now_ms)
                 n++;
             }
         }
-        e = next;
     }
     w->unloaded_since_trim += n;
     maybe_trim(w, n, now_ms);

@@ -65,6 +65,7 @@
 
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/list.h"
 #include "world/chunk.h"
 #include "world/terrain.h"
 
@@ -111,12 +112,12 @@ typedef struct chunk_entry {
     uint32_t key;       /* heap order: squared distance to the nearest requester */
     uint32_t seq;       /* ties: request order */
     int64_t idle_since_ms;
-    struct chunk_entry *next;                  /* hash chain */
-    struct chunk_entry *idle_prev, *idle_next; /* idle list */
-    struct chunk_entry *next_dirty;            /* dirty list */
-    struct chunk_save_state save;              /* world/store.c */
-    struct anvil_extra *extra; /* tags kept from disk (block entities...), or NULL; owned */
-    int64_t retry_ms;          /* loading failed: not again before this (clock_ms) */
+    struct chunk_entry *next;       /* hash chain */
+    list_node idle_link;            /* on world.idle (invariant 7) */
+    struct chunk_entry *next_dirty; /* dirty list */
+    struct chunk_save_state save;   /* world/store.c */
+    struct anvil_extra *extra;      /* tags kept from disk (block entities...), or NULL; owned */
+    int64_t retry_ms;               /* loading failed: not again before this (clock_ms) */
 } chunk_entry;
 
 typedef struct world {
@@ -140,7 +141,7 @@ typedef struct world {
     uint32_t next_seq;
     bool feeding;                                    /* inside feed() (no re-entry) */
     int req_per_second, req_in_flight_max, idle_max; /* from the config */
-    chunk_entry *idle_head, *idle_tail;
+    list_node idle; /* READY chunks nobody views or waits for, oldest first */
     size_t idle_count;
     uint64_t requests_total, requests_cancelled, requests_refused_budget;
     /* Memory given back after large unloads (world.c, trim_job). */
