@@ -9,8 +9,9 @@
 //   (its playerdata file puts it at -12000, 12000) gets its whole view
 //   within 2 s. After the flyers leave, RSS comes back close to where it
 //   started within a minute and every chunk is unloaded. Under ASan (MCSERV
-//   contains "asan") the RSS checks are skipped: its shadow memory and
-//   quarantine say nothing about the server's own.
+//   contains "asan") the RSS checks are skipped (its shadow memory and
+//   quarantine say nothing about the server's own) and the newcomer gets
+//   6 s instead of 2 (generation is about 3× slower there).
 // Timing bounds are the issue's own (2 s, a minute); every wait is bounded;
 // loopback only.
 const { test, after } = require('node:test')
@@ -34,6 +35,8 @@ const FLY_S = 30
 const IN_FLIGHT = 32 // mcserv-chunk-requests-in-flight default
 const RSS_BOUND_KIB = 256 * 1024 // docs/operations.md: the bound for this scenario
 const NEWCOMER_POS = [-12000.5, 120, 12000.5]
+// The issue's 2 s; ASan makes generation about 3× slower, so its build gets 6 s.
+const NEWCOMER_MAX_MS = ASAN ? 6000 : 2000
 
 h.setFileDeadline(170000) // a 30 s flight, then up to a minute for the memory to come back
 after(async () => {
@@ -165,7 +168,7 @@ test('three flyers through fresh terrain: RSS and queues bounded, a newcomer get
       const nc = await joinAndTimeView(port, 'Newcomer', 20000)
       t.diagnostic(`newcomer at chunk ${nc.at}: ${(2 * VIEW + 1) ** 2} chunks in ${nc.ms} ms`)
       assert.ok(Math.abs(nc.at[0] - Math.floor(NEWCOMER_POS[0] / 16)) <= 1, `the newcomer joined where its file says (${nc.at})`)
-      assert.ok(nc.ms <= 2000, `the newcomer's whole view took ${nc.ms} ms (at most 2 s)`)
+      assert.ok(nc.ms <= NEWCOMER_MAX_MS, `the newcomer's whole view took ${nc.ms} ms (at most ${NEWCOMER_MAX_MS} ms)`)
       const code = await h.withTimeout(flyersDone, (FLY_S + 70) * 1000, 'mcbench (flyers) to finish')
       assert.equal(code, 0, `mcbench exit status\n${flyersOut}`)
     } finally {
