@@ -204,6 +204,27 @@ void metrics_build(buf_t *b)
           (double)game.world.generating);
     gauge(b, "minecraft_worker_jobs_pending", "Jobs queued or running on the worker threads.",
           (double)workers_pending());
+    /* Chunk requests (world/world.h; added for issue 23 by the chunk-budget change). */
+    const struct world *cw = &game.world;
+    gauge(b, "mcserv_chunk_requests_queued",
+          "Chunk requests waiting for a worker, nearest to a player first.", (double)cw->heap_len);
+    counter(b, "mcserv_chunk_requests_total", "Chunk loads or generations players asked for.",
+            (double)cw->requests_total);
+    counter(b, "mcserv_chunk_requests_cancelled_total",
+            "Chunk requests dropped before any work: no player needed the chunk any more.",
+            (double)cw->requests_cancelled);
+    counter(b, "mcserv_chunk_requests_deferred_total",
+            "Chunk requests put off by a player's per-second budget.",
+            (double)cw->requests_refused_budget);
+    head(b, "mcserv_player_chunk_requests_in_flight", "gauge",
+         "Chunks a player asked for and has not received yet (players with some; first 100).");
+    for (size_t i = 0, n = 0; i < game.player_count && n < 100; i++) {
+        const player *p = game.players[i]->player;
+        if (p->chunk_requests.count == 0) continue;
+        sample1(b, "mcserv_player_chunk_requests_in_flight", "player", p->name,
+                (double)p->chunk_requests.count);
+        n++;
+    }
     counter(b, "minecraft_chunks_generated_total", "Chunks generated since start.",
             (double)game.world.chunks_generated);
     counter(b, "minecraft_chunks_loaded_total", "Chunks read from region files since start.",

@@ -136,6 +136,9 @@ static const struct key_def keys[] = {
     INT("packet-limit-interval", "7", packet_limit_interval, 1, 60),
     INT("packet-limit-max-rate", "500", packet_limit_max_rate, 0, 1000000),
     INT("slow-client-timeout", "20000", slow_client_timeout, 0, 3600000),
+    INT("mcserv-chunk-requests-per-second", "50", chunk_requests_per_second, 1, 100000),
+    INT("mcserv-chunk-requests-in-flight", "32", chunk_requests_in_flight, 1, 256),
+    INT("mcserv-chunk-idle-max", "2048", chunk_idle_max, 0, 10000000),
     INT("debug-chunk-gen-delay-ms", "0", debug_chunk_gen_delay_ms, 0, 60000),
     INT("debug-disk-latency-ms", "0", debug_disk_latency_ms, 0, 60000),
     INT("debug-tick-stall-ms", "0", debug_tick_stall_ms, 0, 600000),
@@ -167,6 +170,10 @@ static const char new_file_header[] =
     "# connection-throttle (ms between logins from one address), max-connections-\n"
     "# per-ip, max-prelogin-connections, limits-exempt-loopback, packet-limit-\n"
     "# interval/max-rate, slow-client-timeout: abuse limits (docs/hardening.md).\n"
+    "# mcserv-chunk-requests-per-second, mcserv-chunk-requests-in-flight (mcserv):\n"
+    "# chunks one player may ask to load or generate per second (after a burst of\n"
+    "# one whole view) and at once; mcserv-chunk-idle-max: chunks kept in memory\n"
+    "# with nobody viewing them (docs/operations.md).\n"
     "# debug-*: fault injection for tests only; keep them 0.\n";
 
 void config_defaults(struct server_config *cfg)

@@ -100,6 +100,10 @@ struct server_config {
     int packet_limit_interval;    /* seconds of the packet limiter's window (Paper: 7) */
     int packet_limit_max_rate;    /* packets per second over that window, then kick; 0 off */
     int slow_client_timeout;      /* ms with output queued and none sent, then drop; 0 off */
+    /* Chunk requests and the chunk cache (world/world.h; docs/operations.md) */
+    int chunk_requests_per_second; /* per player, after a burst of one whole window */
+    int chunk_requests_in_flight;  /* per player: asked for and not yet received */
+    int chunk_idle_max;            /* chunks kept loaded with nobody viewing them */
     /* Fault injection for tests (docs/hardening.md); 0 = off */
     int debug_chunk_gen_delay_ms;  /* sleep per generated chunk, on the worker */
     int debug_disk_latency_ms;     /* sleep before each file open/read/write/fsync/rename */

@@ -14,12 +14,20 @@
  * (2*VIEW_DISTANCE_MAX+1)^2 offsets from the centre. Chunks are streamed in
  * spiral order (nearest first) only while the connection has less than
  * CHUNK_SEND_WINDOW bytes queued, so a join never floods the output buffer.
+ * Chunks that are not ready are asked for through the player's
+ * world_requester (world/world.h): at most mcserv-chunk-requests-in-flight
+ * at once, mcserv-chunk-requests-per-second after a burst of one whole
+ * window; a request the window moves away from is given up, so the world
+ * drops it unless another player waits for it too.
  *
  * Invariants:
  *  1. A bit in `loaded` ⇔ the client was sent that chunk and not told to
  *     unload it ⇔ the player holds one world viewer reference on it.
  *  2. scan_pos only moves forward while the centre stays; a recentre or a
  *     view-distance change resets it to 0.
+ *  2a. The player's requests lie inside its window and are for chunks not
+ *     yet sent (window_move gives up the others; a sent chunk's request
+ *     ends as it is sent).
  *  3. Movement is ignored while a teleport is unconfirmed (as vanilla); only
  *     a Confirm Teleportation with the id of the last teleport sent ends it.
  *  4. Movement checks (vanilla ServerGamePacketListenerImpl): NaN/infinite or
@@ -54,12 +62,11 @@
 #include "proto/packets.h"
 #include "world/spiral.h"
 
-#define WIN                     (2 * VIEW_DISTANCE_MAX + 1)
-#define WIN_BYTES               ((WIN * WIN + 7) / 8)
-#define CHUNKS_PER_TICK         64 /* chunks one player may be sent per tick (fairness) */
-#define CHUNK_REQUESTS_PER_PASS 32 /* not-ready chunks one scan may wait on */
-#define MAX_COORD               3.0e7
-#define MAX_Y_COORD             2.0e7
+#define WIN             (2 * VIEW_DISTANCE_MAX + 1)
+#define WIN_BYTES       ((WIN * WIN + 7) / 8)
+#define CHUNKS_PER_TICK 64 /* chunks one player may be sent per tick (fairness) */
+#define MAX_COORD       3.0e7
+#define MAX_Y_COORD     2.0e7
 
 static inline int bit_index(int dx, int dz)
 {
@@ -79,6 +86,12 @@ static inline void bit_set(uint8_t *bm, int i)
 static inline int32_t chunk_of(double v)
 {
     return (int32_t)floor(v / 16.0);
+}
+
+/* Chunks in a window of view distance vd: the request budget's burst. */
+static inline int window_area(int vd)
+{
+    return (2 * vd + 1) * (2 * vd + 1);
 }
 
 /* --------------------------------------------------------------- broadcast */
@@ -286,6 +299,8 @@ static void window_move(conn *c, int32_t ncx, int32_t ncz, int nvd)
                 world_release(&game.world, ax, az, srv->loop->now_ms);
         }
     memcpy(p->loaded, fresh, sizeof fresh);
+    world_requester_move(&game.world, &p->chunk_requests, ncx, ncz, nvd, window_area(nvd),
+                         srv->loop->now_ms); /* invariant 2a */
     bool moved = ncx != p->center_x || ncz != p->center_z;
     p->center_x = ncx;
     p->center_z = ncz;
@@ -356,15 +371,17 @@ static bool inner_ring_sent(const player *p)
 
 /*
  * Sends what is ready of the window, nearest first, while the output queue
- * has room; asks the world for what is not. scan_pos stays at the nearest
- * chunk still missing, so later passes resume there.
+ * has room; asks the world for what is not, until the player's request
+ * budget says no (in flight or per second: the next pass resumes). scan_pos
+ * stays at the nearest chunk still missing, so later passes resume there.
  */
 void play_stream_chunks(conn *c)
 {
     player *p = c->player;
     if (!p || c->closed || c->state != CS_PLAY || p->window_complete) return;
+    int64_t now = srv->loop->now_ms;
     int end = spiral_end(p->view_distance);
-    int first_missing = -1, waiting = 0;
+    int first_missing = -1;
     int i;
     for (i = p->scan_pos; i < end; i++) {
         struct chunk_offset o = spiral_offsets()[i];
@@ -373,12 +390,14 @@ void play_stream_chunks(conn *c)
             continue;
         if (conn_pending(c) >= CHUNK_SEND_WINDOW || p->chunks_this_tick >= CHUNKS_PER_TICK) break;
         int32_t cx = p->center_x + o.dx, cz = p->center_z + o.dz;
-        const buf_t *frame = world_acquire_frame(&game.world, cx, cz);
+        const buf_t *frame = world_take_frame(&game.world, cx, cz);
         if (!frame) {
             if (first_missing < 0) first_missing = i;
-            if (++waiting >= CHUNK_REQUESTS_PER_PASS) break;
+            if (world_request(&game.world, &p->chunk_requests, cx, cz, now) != WORLD_REQ_WAITING)
+                break;
             continue;
         }
+        world_request_done(&game.world, &p->chunk_requests, cx, cz, now);
         bit_set(p->loaded, bit_index(o.dx, o.dz));
         p->chunks_sent++;
         p->chunks_this_tick++;
@@ -439,6 +458,8 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     p->view_distance = srv->cfg.view_distance;
     p->center_x = chunk_of(p->x);
     p->center_z = chunk_of(p->z);
+    world_requester_init(&p->chunk_requests, p->center_x, p->center_z,
+                         window_area(p->view_distance), srv->loop->now_ms);
     p->next_keepalive_ms = srv->loop->now_ms + KEEPALIVE_INTERVAL;
     p->ack_sequence = -1;
     p->index = -1;
@@ -529,6 +550,7 @@ void play_leave(conn *c)
             if (bit_get(p->loaded, bit_index(dx, dz)))
                 world_release(&game.world, p->center_x + dx, p->center_z + dz, srv->loop->now_ms);
     memset(p->loaded, 0, WIN_BYTES);
+    world_requester_clear(&game.world, &p->chunk_requests, srv->loop->now_ms);
     ent_leave(c); /* Remove Entities to whoever saw the player, before Player Info Remove */
     buf_reset(&srv->pkt);
     pkt_cb_player_remove(&srv->pkt, &p->uuid, 1);
