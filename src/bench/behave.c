@@ -217,6 +217,7 @@ static void spread_arrived(bot *b)
     b->home_z = b->spread_z;
     pick_target(b);
     if (!was_moving) b->next_move_ms = first_move_ms(b, bench.loop.now_ms);
+    behave_rearm(b); /* also called from the chunk handler, outside the action timer */
 }
 
 void behave_spread_ask_command(bot *b)

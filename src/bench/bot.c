@@ -135,7 +135,7 @@ bool chunkset_add(chunkset *s, uint64_t k)
     if (k == CHUNK_EMPTY || chunkset_has(s, k)) return false;
     if ((s->len + 1) * 4 > s->cap * 3) { /* keep the load under 3/4 */
         uint32_t ncap = s->cap ? s->cap * 2 : 32;
-        if (ncap > (s->limit ? s->limit : CHUNKSET_MAX) * 2) {
+        if (s->len >= (s->limit ? s->limit : CHUNKSET_MAX)) {
             s->overflow = true;
             return false;
         }

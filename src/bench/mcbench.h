@@ -94,11 +94,11 @@ enum phase { PH_CONNECT, PH_LOGIN, PH_FIRST_POS, PH_FIRST_CHUNK, PH_OWN_CHUNK, P
 typedef struct chunkset {
     uint64_t *slot;
     uint32_t cap, len; /* cap is 0 or a power of two */
-    uint32_t limit;    /* most chunks tracked; 0 = CHUNKSET_MAX */
-    bool overflow;     /* hit the limit: stopped tracking */
+    uint32_t limit;    /* grows until it holds this many (0 = CHUNKSET_MAX), then stops */
+    bool overflow;     /* it stopped growing: later chunks may be untracked */
 } chunkset;
 #define CHUNKSET_MAX 16384      /* one bot's chunks: far more than view distance 32 holds */
-#define SEEN_MAX     (1u << 21) /* distinct chunks over all bots: a 2,896-chunk square */
+#define SEEN_MAX     (1u << 21) /* distinct chunks over all bots (a 1,448-chunk square; 32 MiB) */
 
 static inline uint64_t chunk_key(int32_t x, int32_t z)
 {
