@@ -124,7 +124,7 @@ function parseArgs (argv) {
     }
   }
   if (!['mcserv', 'flying-squid'].includes(o.target)) throw new Error(`--target: mcserv or flying-squid, not ${o.target}`)
-  if (!SCENARIOS.includes(o.scenario)) throw new Error(`--scenario: ${SCENARIOS.join(', ')}, not ${o.scenario}`)
+  if (!SCENARIOS.includes(o.scenario)) throw new Error(`--scenario: ${SCENARIOS.filter((x) => x !== 'script').join(', ')} (or --script FILE), not ${o.scenario}`)
   if (o.levelType !== null && !['flat', 'normal'].includes(o.levelType)) throw new Error(`--level-type: flat or normal, not ${o.levelType}`)
   if (o.spreadRadius !== null && !(Number.isFinite(o.spreadRadius) && o.spreadRadius >= 0)) throw new Error('--spread-radius: a number of blocks >= 0')
   for (const k of ['bots', 'rate', 'duration', 'viewDistance', 'runs']) {
@@ -600,6 +600,10 @@ const MD_INTRO = '# mcbench results\n\nOne row per run (bench/run.js). Server CP
   'MSPT and egress are taken over the hold from the server\'s /metrics (see bench/run.js: p99 is an upper bound); "(bots)" marks a figure taken from what the bots received where the server has no /metrics (egress, and distinct chunks for generation). ' +
   'Figures come from a shared 2-core machine (bots and server on it, other work running).\n'
 
+const MD_NEW_COLUMNS = 'MSPT p50/p99/max and egress of the hold from the server\'s /metrics (p99 is an upper bound, see bench/run.js); ' +
+  '"(bots)" = taken from what the bots received where the server has no /metrics; chunks generated per second in the hold and the longest chunk wait ' +
+  '("N open": bots still waiting at the end). Shared 2-core machine: server, bots and other work on the same cores.'
+
 function mdHeader () {
   return '| ' + MD_COLUMNS.join(' | ') + ' |\n|' + MD_COLUMNS.map(() => '---').join('|') + '|\n'
 }
@@ -639,7 +643,7 @@ function saveResult (r) {
     const last = text.lastIndexOf('\n| date |')
     const current = last >= 0 ? text.slice(last + 1, text.indexOf('\n', last + 1) + 1) : ''
     if (current !== header.slice(0, header.indexOf('\n') + 1)) {
-      fs.appendFileSync(md, `\nColumns from ${r.date.slice(0, 10)} on (MSPT and egress of the hold, chunk generation and waits):\n\n` + header)
+      fs.appendFileSync(md, `\nColumns from ${r.date.slice(0, 10)} on: ${MD_NEW_COLUMNS}\n\n` + header)
     }
   }
   fs.appendFileSync(md, mdRow(r, file))
