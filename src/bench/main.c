@@ -128,6 +128,12 @@ static int parse_double(const char *s, double lo, double hi, double *out, const 
     return 0;
 }
 
+/* The timeouts: 10 ms to an hour. */
+static int parse_timeout(const char *s, double *out, const char *opt)
+{
+    return parse_double(s, 0.01, 3600, out, opt);
+}
+
 static int parse_long(const char *s, long lo, long hi, long *out, const char *opt)
 {
     char *end;
@@ -257,10 +263,13 @@ static int parse_args(int argc, char **argv)
         .rcon_password = getenv("MCBENCH_RCON_PASSWORD"),
     };
     long l;
-    int c;
+    int c, li = -1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", lo, &li)) != -1) {
         int rc = 0;
+        char opt_name[40]; /* "--name" of the long option just read */
+        snprintf(opt_name, sizeof opt_name, "--%s", li >= 0 ? lo[li].name : "?");
+        li = -1;
         switch (c) {
         case O_HOST: o->host = optarg; break;
         case O_PORT: rc = parse_int(optarg, 1, 65535, &o->port, "--port"); break;
@@ -306,24 +315,15 @@ static int parse_args(int argc, char **argv)
         case O_STAYMIN: rc = parse_double(optarg, 0, 1e6, &o->stay_min, "--stay-min"); break;
         case O_STAYMAX: rc = parse_double(optarg, 0, 1e6, &o->stay_max, "--stay-max"); break;
         case O_REJOIN: rc = parse_double(optarg, 0, 1e6, &o->rejoin_pause, "--rejoin-pause"); break;
-        case O_SPREAD_RADIUS:
-            /* the world border is at 29,999,984 */
+        case O_SPREAD_RADIUS: /* inside the world border (29,999,984) */
             rc = parse_double(optarg, 0, 29000000, &o->spread_radius, "--spread-radius");
-            break;
-        case O_SPREAD_TIMEOUT:
-            rc = parse_double(optarg, 0.01, 3600, &o->spread_timeout, "--spread-timeout");
             break;
         case O_RCON_PORT: rc = parse_int(optarg, 1, 65535, &o->rcon_port, "--rcon-port"); break;
         case O_RCON_PASSWORD: o->rcon_password = optarg; break;
-        case O_CTIMEOUT:
-            rc = parse_double(optarg, 0.01, 3600, &o->connect_timeout, "--connect-timeout");
-            break;
-        case O_JTIMEOUT:
-            rc = parse_double(optarg, 0.01, 3600, &o->join_timeout, "--join-timeout");
-            break;
-        case O_STIMEOUT:
-            rc = parse_double(optarg, 0.01, 3600, &o->silence_timeout, "--silence-timeout");
-            break;
+        case O_SPREAD_TIMEOUT: rc = parse_timeout(optarg, &o->spread_timeout, opt_name); break;
+        case O_CTIMEOUT: rc = parse_timeout(optarg, &o->connect_timeout, opt_name); break;
+        case O_JTIMEOUT: rc = parse_timeout(optarg, &o->join_timeout, opt_name); break;
+        case O_STIMEOUT: rc = parse_timeout(optarg, &o->silence_timeout, opt_name); break;
         case O_MAXTIME: rc = parse_double(optarg, 0.01, 1e7, &o->max_time, "--max-time"); break;
         case O_READIV:
             rc = parse_double(optarg, 0, 1000, &o->read_interval_ms, "--read-interval");

@@ -89,10 +89,9 @@ static void note_error(const char *what, int err)
              err ? strerror(err) : "");
 }
 
-/* DEAD: every queued bot asks for its teleport itself. */
-static void go_dead(const char *what, int err)
+/* Closes the socket and stops the reply timer; the queue is left as it is. */
+static void disconnect(void)
 {
-    note_error(what, err);
     if (rc.fd >= 0) {
         loop_watch_del(&bench.loop, &rc.w);
         close(rc.fd);
@@ -100,6 +99,13 @@ static void go_dead(const char *what, int err)
     }
     rc.live = false;
     loop_timer_stop(&bench.loop, &rc.t_reply);
+}
+
+/* DEAD: every queued bot asks for its teleport itself. */
+static void go_dead(const char *what, int err)
+{
+    note_error(what, err);
+    disconnect();
     if (!bench.o.quiet) fprintf(stderr, "mcbench: RCON: %s; bots ask with /tp instead\n", what);
     while (!list_empty(&rc.queue)) {
         bot *b = list_entry(rc.queue.next, bot, rcon_link);
@@ -337,13 +343,7 @@ void rcon_client_cancel(bot *b)
 void rcon_client_close(void)
 {
     if (!rc.opened) return;
-    if (rc.fd >= 0) {
-        loop_watch_del(&bench.loop, &rc.w);
-        close(rc.fd);
-        rc.fd = -1;
-    }
-    rc.live = false;
-    loop_timer_stop(&bench.loop, &rc.t_reply);
+    disconnect();
     buf_free(&rc.out);
     rc.opened = false;
 }
