@@ -35,7 +35,7 @@
  *      |                                                                     |
  *      | --spread-timeout without it                    chunk under it received
  *      v                                                                     v
- *   SP_WALKING --reaches the point (chunk there)------------------------> SP_ARRIVED
+ *   SP_WALKING --reaches the point (its chunk waits count as walking)--> SP_ARRIVED
  *                                                       (random walk within --radius)
  *
  * RCON is what an operator would use and works against any server that
@@ -63,7 +63,7 @@
 
 #define MOVE_TICK_MS  50
 #define MOVE_PHASE_MS 5   /* movement ticks start on a 5 ms grid: 10 groups per tick */
-#define SPREAD_NEAR   1.0 /* blocks: a teleport this close to the point put the bot there */
+#define SPREAD_NEAR   1.0 /* blocks: a teleport this close to the point puts the bot there */
 
 /* First movement tick: a random one of the MOVE_TICK_MS / MOVE_PHASE_MS
  * phases on an absolute 5 ms grid, so the bots of one group send in the same
