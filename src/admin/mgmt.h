@@ -54,7 +54,8 @@ void mgmt_pass(int64_t now_ms);
 
 void mgmt_notify_player_joined(const char *name, const mc_uuid *uuid);
 void mgmt_notify_player_left(const char *name, const mc_uuid *uuid);
-/* A save round starts / is over (world/store.c). */
+/* A save round starts / is over (sent from world/store.h's counters by
+ * mgmt_pass: store.c, in the shared library, calls nothing of admin/). */
 void mgmt_notify_server_saving(void);
 void mgmt_notify_server_saved(void);
 /* An entry joined or left a list (kind: enum list_kind of game/lists_file.h). */

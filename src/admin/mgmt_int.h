@@ -54,6 +54,8 @@ json_t *mgmt_discover(void);
 
 void mgmt_notify_started(void);
 void mgmt_notify_stopping(void);
+/* Sends server/saving and server/saved for the store's rounds since the last call. */
+void mgmt_save_poll(void);
 /* The heartbeat: server/status every status-heartbeat-interval seconds. */
 void mgmt_heartbeat_tick(int64_t now_ms);
 void mgmt_heartbeat_reset(void);

@@ -14,6 +14,9 @@
  *     once, when the loop is asked to stop or at mgmt_stop.
  *  3. The heartbeat runs only with status-heartbeat-interval > 0, at most
  *     once per pass.
+ *  4. server/saving and server/saved follow the save rounds: each round
+ *     that starts is one saving, each that ends one saved (rounds that
+ *     start and end within one pass: both, in that order).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +33,7 @@
 #include "game/lists_file.h"
 #include "game/ops.h"
 #include "net/server.h"
+#include "world/store.h"
 
 #define NOTE "minecraft:notification/"
 
@@ -213,6 +217,30 @@ void mgmt_notify_server_saving(void)
 void mgmt_notify_server_saved(void)
 {
     if (mgmt_ws_clients()) notify("server/saved", NULL);
+}
+
+/* world/store.c is in the shared library (mcbench, the tests) and calls
+ * nothing of admin/: its rounds are read from its counters instead, once
+ * per pass and before a server/save answer (invariant 4). */
+void mgmt_save_poll(void)
+{
+    static uint64_t rounds_seen;
+    static uint32_t finished_seen;
+    static bool primed;
+    if (!store_active()) return;
+    uint64_t rounds = store_get_stats()->rounds;
+    const struct store_report *last = store_last_report();
+    uint32_t finished = last ? last->round : 0;
+    if (!primed) {
+        rounds_seen = rounds;
+        finished_seen = finished;
+        primed = true;
+        return;
+    }
+    if (rounds != rounds_seen) mgmt_notify_server_saving();
+    if (finished != finished_seen) mgmt_notify_server_saved();
+    rounds_seen = rounds;
+    finished_seen = finished;
 }
 
 void mgmt_notify_player_joined(const char *name, const mc_uuid *uuid)

@@ -63,6 +63,7 @@ static void save_done(void *arg, const struct store_report *r)
     struct save_wait *w = arg;
     bool ok = r && !store_report_failed(r);
     if (!ok && r) mgmt_log(w->client_id, "Save failed: some of the world is not on disk");
+    mgmt_save_poll(); /* server/saved before the answer, as vanilla's synchronous save */
     mgmt_reply_fill(w->reply, w->slot, json_boolean(ok));
     free(w);
 }

@@ -570,6 +570,7 @@ void mgmt_pass(int64_t now_ms)
     }
     if (srv->loop->stopping) mgmt_notify_stopping();
     mgmt_heartbeat_tick(now_ms);
+    mgmt_save_poll();
     list_node *n, *tmp;
     list_for_each_safe (n, tmp, &mg.peers.live) {
         mgmt_client *c = (mgmt_client *)list_entry(n, admin_peer, link);
