@@ -7,11 +7,15 @@
  *
  * A connection:
  *
- *   HEAD --upgrade request complete--> 101 --> OPEN --close frame either way--> CLOSING
- *     |  any other answer (401, 400, ...): sent, then closed          |
- *     |  MGMT_HEAD_MS without a complete head: closed                 | MGMT_CLOSE_WAIT_MS or
- *     v                                                               v their close: closed
- *   closed (off the loop, socket and TLS and wslay freed; the struct is freed by mgmt_pass)
+ *   HEAD --upgrade request complete--> 101 --> OPEN --we close--> CLOSING (our close frame
+ *     |                                            |                 |  queued, theirs awaited)
+ *     |                                            | they close      |
+ *     |  any other answer (401, 400, ...)          v                 v
+ *     +------------------------------------> LINGER: everything sent, the write side shut
+ *     |  MGMT_HEAD_MS without a head                 (TLS: close_notify); what still arrives
+ *     v                                              is read and dropped, until their EOF or
+ *   closed (socket, TLS and wslay freed;             MGMT_CLOSE_WAIT_MS -> closed
+ *   the struct is freed by mgmt_pass)
  *
  *   OPEN: ping after MGMT_PING_MS without a frame, closed after MGMT_IDLE_MS;
  *   a message over MGMT_MSG_MAX -> close 1009; a binary one -> close 1003;
@@ -57,7 +61,7 @@
 #include "core/log.h"
 #include "net/server.h"
 
-enum client_state { CL_HEAD, CL_OPEN, CL_CLOSING };
+enum client_state { CL_HEAD, CL_OPEN, CL_CLOSING, CL_LINGER };
 
 typedef struct mgmt_client {
     admin_peer peer; /* first: socket, address, output (the HTTP answer), link */
@@ -73,6 +77,7 @@ typedef struct mgmt_client {
     bool ssl_wants_write;      /* TLS must write before it can read */
     bool reading, writing;     /* EPOLLIN / EPOLLOUT armed */
     bool eof;
+    bool opened; /* reached OPEN: its close is logged */
     size_t budget;
     int64_t deadline_ms; /* HEAD: the head's; CLOSING: the close wait's */
     int64_t last_rx_ms, ping_ms;
@@ -92,6 +97,7 @@ static struct {
     int64_t now_ms;
     int64_t refuse_log_ms, auth_log_ms; /* rate limits of those log lines */
     unsigned refused_quiet, auth_quiet; /* lines not logged since */
+    unsigned auth_lines;                /* refusal lines in this 10 s window */
 } mg = {.fd = -1, .peers = ADMIN_PEERS_INIT(mg.peers)};
 
 int64_t mgmt_now_ms(void)
@@ -160,6 +166,14 @@ static ssize_t io_write(mgmt_client *c, const void *buf, size_t len)
 
 /* -------------------------------------------------------- closing */
 
+/* Moves c to `to`, keeping mg.open the number of clients in CL_OPEN. */
+static void set_state(mgmt_client *c, enum client_state to)
+{
+    if (c->state == CL_OPEN && mg.open) mg.open--;
+    if (to == CL_OPEN) mg.open++;
+    c->state = to;
+}
+
 static void doom(mgmt_client *c, const char *why)
 {
     if (!c->doomed && why) log_debug("[mgmt #%u %s] closed: %s", c->id, c->peer.addr, why);
@@ -172,10 +186,8 @@ static void client_close(mgmt_client *c)
     if (c->peer.closed) return;
     for (unsigned i = 0; i < c->npending; i++) mgmt_reply_set_owner(c->pending[i], NULL);
     c->npending = 0;
-    if (c->state != CL_HEAD) {
-        mgmt_log(c->id, "Management connection closed for %s", c->peer.addr);
-        if (c->state == CL_OPEN && mg.open) mg.open--;
-    }
+    if (c->opened) mgmt_log(c->id, "Management connection closed for %s", c->peer.addr);
+    set_state(c, CL_LINGER);
     if (c->ws) wslay_event_context_free(c->ws);
     c->ws = NULL;
     if (c->ssl) SSL_free(c->ssl); /* no close_notify wait: the socket closes now */
@@ -188,8 +200,7 @@ static void ws_close(mgmt_client *c, uint16_t code, const char *reason)
 {
     if (c->state != CL_OPEN) return;
     wslay_event_queue_close(c->ws, code, (const uint8_t *)reason, strlen(reason));
-    c->state = CL_CLOSING;
-    if (mg.open) mg.open--;
+    set_state(c, CL_CLOSING);
     c->deadline_ms = mg.now_ms + MGMT_CLOSE_WAIT_MS;
 }
 
@@ -238,14 +249,8 @@ static ssize_t ws_send_cb(wslay_event_context_ptr ctx, const uint8_t *data, size
 static void ws_frame_start_cb(wslay_event_context_ptr ctx,
                               const struct wslay_event_on_frame_recv_start_arg *arg, void *user)
 {
-    mgmt_client *c = user;
-    c->last_rx_ms = mg.now_ms;
-    if (arg->payload_length > MGMT_MSG_MAX) { /* refused before its payload is read */
-        log_warn("[mgmt #%u %s] a frame of %llu bytes: over the %u-byte limit; closing (1009)",
-                 c->id, c->peer.addr, (unsigned long long)arg->payload_length, MGMT_MSG_MAX);
-        wslay_event_shutdown_read(ctx);
-        ws_close(c, WSLAY_CODE_MESSAGE_TOO_BIG, "Message too big");
-    }
+    (void)ctx, (void)arg;
+    ((mgmt_client *)user)->last_rx_ms = mg.now_ms;
 }
 
 /* Sends a reply's text (if any) to c. */
@@ -329,20 +334,24 @@ static const struct wslay_event_callbacks ws_callbacks = {
 
 /* ------------------------------------------------------- the upgrade */
 
-/* Refused upgrades are logged (acceptance: "refused, and logged"), at most
- * one line a second with a count of the quiet ones. */
+/* Refused upgrades are logged (acceptance: "refused, and logged"): up to
+ * 10 lines per 10 s, then a count of the quiet ones with the next line. */
 static void log_refusal(mgmt_client *c, const struct mgmt_upgrade *u)
 {
-    if (mg.now_ms - mg.auth_log_ms < 1000) {
+    if (mg.now_ms - mg.auth_log_ms >= 10000) {
+        mg.auth_log_ms = mg.now_ms;
+        mg.auth_lines = 0;
+    }
+    if (mg.auth_lines >= 10) {
         mg.auth_quiet++;
         return;
     }
+    mg.auth_lines++;
     char more[64] = "", origin[160] = "";
-    if (mg.auth_quiet) snprintf(more, sizeof more, " (%u more refused since)", mg.auth_quiet);
+    if (mg.auth_quiet) snprintf(more, sizeof more, " (%u more refused before)", mg.auth_quiet);
     if (u->origin_mismatch) snprintf(origin, sizeof origin, " (Origin: %s)", u->origin);
     log_msg(u->status == 401 ? LOG_WARN : LOG_INFO, "Management server: refused %s: %d %s%s%s",
             c->peer.addr, u->status, u->reason, origin, more);
-    mg.auth_log_ms = mg.now_ms;
     mg.auth_quiet = 0;
 }
 
@@ -356,7 +365,7 @@ static void upgrade(mgmt_client *c, size_t end)
     buf_append(&c->peer.out, resp, n);
     if (u.status != 101) {
         log_refusal(c, &u);
-        c->state = CL_CLOSING;
+        set_state(c, CL_CLOSING);
         c->deadline_ms = mg.now_ms + MGMT_CLOSE_WAIT_MS;
         return;
     }
@@ -365,8 +374,8 @@ static void upgrade(mgmt_client *c, size_t end)
         return;
     }
     wslay_event_config_set_max_recv_msg_length(c->ws, MGMT_MSG_MAX);
-    c->state = CL_OPEN;
-    mg.open++;
+    set_state(c, CL_OPEN);
+    c->opened = true;
     c->rest_off = end;
     c->rest_len = c->head_len - end;
     c->last_rx_ms = mg.now_ms;
@@ -383,7 +392,7 @@ static void read_head(mgmt_client *c)
             char resp[512];
             buf_append(&c->peer.out, resp, mgmt_upgrade_response(&u, resp, sizeof resp));
             log_refusal(c, &u);
-            c->state = CL_CLOSING;
+            set_state(c, CL_CLOSING);
             c->deadline_ms = mg.now_ms + MGMT_CLOSE_WAIT_MS;
             return;
         }
@@ -406,7 +415,8 @@ static void update_events(mgmt_client *c)
     if (c->peer.closed) return;
     bool ws_write = c->ws && wslay_event_want_write(c->ws);
     bool want_write = c->peer.out.len || ws_write || c->ssl_wants_write;
-    bool want_read = c->state == CL_HEAD || c->state == CL_CLOSING ||
+    bool want_read = c->state == CL_HEAD || c->state == CL_LINGER ||
+                     (c->state == CL_CLOSING && !c->ws) ||
                      (c->ws && wslay_event_want_read(c->ws) &&
                       wslay_event_get_queued_msg_length(c->ws) <= MGMT_OUT_PAUSE);
     if (want_read != c->reading || want_write != c->writing) {
@@ -415,6 +425,25 @@ static void update_events(mgmt_client *c)
         loop_watch_mod(srv->loop, &c->peer.w,
                        (want_read ? EPOLLIN : 0) | (want_write ? EPOLLOUT : 0) | EPOLLRDHUP);
     }
+}
+
+/* Everything is sent: shut our side and drop what still arrives, so the
+ * client reads our last bytes instead of a reset (RFC 9112 9.6). */
+static void linger(mgmt_client *c)
+{
+    set_state(c, CL_LINGER);
+    /* wslay refuses a message over MGMT_MSG_MAX at its frame head, before
+     * reading the payload, with close 1009 */
+    if (c->ws && wslay_event_get_status_code_sent(c->ws) == WSLAY_CODE_MESSAGE_TOO_BIG)
+        log_warn("[mgmt #%u %s] a message over the %u-byte limit; closed (1009)", c->id,
+                 c->peer.addr, MGMT_MSG_MAX);
+    if (c->ws) wslay_event_context_free(c->ws); /* outside any wslay callback */
+    c->ws = NULL;
+    c->deadline_ms = mg.now_ms + MGMT_CLOSE_WAIT_MS;
+    if (c->ssl)
+        SSL_shutdown(c->ssl); /* close_notify; theirs is not awaited */
+    else
+        shutdown(c->peer.fd, SHUT_WR);
 }
 
 /* Writes the HTTP answer, then wslay's frames; closes what is finished. */
@@ -435,13 +464,12 @@ static void client_flush(mgmt_client *c)
         doom(c, "write failed");
         return;
     }
-    if (c->peer.out.len) return;
-    if (c->state == CL_CLOSING && !c->ws) { /* a refused upgrade: answered */
-        doom(c, NULL);
-        return;
-    }
-    if (c->ws && !wslay_event_want_read(c->ws) && !wslay_event_want_write(c->ws))
-        doom(c, NULL); /* both close frames exchanged, or reading ended and all is sent */
+    if (c->peer.out.len || c->state == CL_LINGER) return;
+    /* A refused upgrade answered, or wslay done (both close frames, or
+     * reading ended by an oversized frame and our close sent). */
+    if ((c->state == CL_CLOSING && !c->ws) ||
+        (c->ws && !wslay_event_want_read(c->ws) && !wslay_event_want_write(c->ws)))
+        linger(c);
 }
 
 static void client_read(mgmt_client *c)
@@ -452,11 +480,15 @@ static void client_read(mgmt_client *c)
         read_head(c);
         return;
     }
-    if (!c->ws) { /* CLOSING after a refusal: drain what the client still sends */
-        char sink[4096];
-        ssize_t n;
-        while ((n = io_read(c, sink, sizeof sink)) > 0) continue;
-        if (n != -1) doom(c, NULL);
+    if (!c->ws) { /* LINGER, or CLOSING after a refusal: drop what the client still sends */
+        char sink[16384];
+        ssize_t n = 0;
+        while (c->budget && (n = io_read(c, sink, sizeof sink)) > 0)
+            c->budget -= (size_t)n < c->budget ? (size_t)n : c->budget;
+        if (!c->budget)
+            c->more = true;
+        else if (n != -1)
+            doom(c, NULL);
         return;
     }
     if (wslay_event_recv(c->ws) != 0) {
@@ -576,8 +608,9 @@ void mgmt_pass(int64_t now_ms)
         mgmt_client *c = (mgmt_client *)list_entry(n, admin_peer, link);
         if (!c->doomed && c->state == CL_HEAD && now_ms >= c->deadline_ms)
             doom(c, "no upgrade request within 10 s");
-        if (!c->doomed && c->state == CL_CLOSING && now_ms >= c->deadline_ms)
-            doom(c, "no close from the client");
+        if (!c->doomed && (c->state == CL_CLOSING || c->state == CL_LINGER) &&
+            now_ms >= c->deadline_ms)
+            doom(c, c->state == CL_CLOSING ? "no close from the client" : NULL);
         if (!c->doomed && c->state == CL_OPEN) {
             if (now_ms - c->last_rx_ms >= MGMT_IDLE_MS) {
                 log_info("[mgmt #%u %s] no answer to pings for %d s; closed", c->id, c->peer.addr,
