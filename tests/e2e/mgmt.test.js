@@ -188,7 +188,9 @@ test('mc-server-management: operators, bans, kick, system message, MOTD, notific
   await u.waitColumn(carol.bot, pos)
   await h.waitFor(() => carol.bot.blockAt(pos) && carol.bot.blockAt(pos).name === 'gold_block', { timeout: 5000, message: 'the gold block after kill -9 and a restart' })
   await carol.quit()
-  await srv2.stop()
+  const info = await srv2.stop()
+  assert.equal(info.code, 0, 'the restarted server stops cleanly\n' + srv2.describe())
+  u.assertNoSanitizerReport(assert, srv2)
   h.assertNoClientProtocolErrors(assert, since, srv)
 })
 
