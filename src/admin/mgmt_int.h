@@ -47,7 +47,7 @@ extern const struct mgmt_method mgmt_server_methods[];
 extern const size_t mgmt_server_methods_n;
 /* Every incoming method in vanilla's registry order (rpc.discover included). */
 const struct mgmt_table *mgmt_table(void);
-/* The rpc.discover document (mgmt_notify.c). */
+/* The rpc.discover document (mgmt_notify.c; built once, a new reference). */
 json_t *mgmt_discover(void);
 
 /* ------------------------------------------ notifications (mgmt_notify.c) */

@@ -425,8 +425,11 @@ static json_t *param_list(const char *name, const char *schema)
     return a;
 }
 
+/* Built once: the table and the schemas do not change while running. */
 json_t *mgmt_discover(void)
 {
+    static json_t *doc;
+    if (doc) return json_incref(doc);
     json_t *methods = json_array();
     const struct mgmt_table *t = mgmt_table();
     for (size_t i = 0; i < t->n; i++) {
@@ -454,10 +457,10 @@ json_t *mgmt_discover(void)
     json_object_set_new(info, "version", json_string("1.0.0"));
     json_t *comp = json_object();
     json_object_set_new(comp, "schemas", json_loads(components, 0, NULL));
-    json_t *doc = json_object();
+    doc = json_object();
     json_object_set_new(doc, "openrpc", json_string("1.3.2"));
     json_object_set_new(doc, "info", info);
     json_object_set_new(doc, "methods", methods);
     json_object_set_new(doc, "components", comp);
-    return doc;
+    return json_incref(doc);
 }

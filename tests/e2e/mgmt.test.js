@@ -294,4 +294,43 @@ test('malformed JSON, unknown methods, wrong params, batches, a 16 MiB frame, 1,
   })
 })
 
+test('TLS: PEM files (mcserv) and a PKCS#12 keystore (vanilla), wss:// verified against the certificate', { timeout: 30000 }, async () => {
+  const { execFileSync } = require('node:child_process')
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'mcserv-e2e-mgmt-tls-'))
+  after(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const crt = path.join(dir, 'cert.pem')
+  const key = path.join(dir, 'key.pem')
+  const p12 = path.join(dir, 'keystore.p12')
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
+    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', key, '-out', crt], { stdio: 'ignore' })
+  execFileSync('openssl', ['pkcs12', '-export', '-in', crt, '-inkey', key, '-out', p12, '-passout', 'pass:changeit'], { stdio: 'ignore' })
+  const ca = fs.readFileSync(crt)
+  const tls = { 'management-server-tls-enabled': 'true', 'management-server-enabled': 'true' }
+  for (const keys of [
+    { 'management-server-tls-certificate': crt, 'management-server-tls-key': key },
+    { 'management-server-tls-keystore': p12, 'management-server-tls-keystore-password': 'changeit' }
+  ]) {
+    await h.withServer({ name: 'mgmt-tls', props: { ...tls, ...keys } }, async (srv) => {
+      const { port, secret } = await mgmtOf(srv)
+      assert.match(srv.output(), /management server: wss:\/\//)
+      const conn = await h.withTimeout(WebSocketConnection.connect(`wss://127.0.0.1:${port}`, secret, { reconnect: false, ca }), 5000, 'wss connect')
+      const server = new MinecraftServer(conn)
+      assert.equal((await server.getStatus(true)).started, true)
+      assert.equal(await server.settings().setMaxPlayers(7), undefined)
+      assert.equal(await server.settings().getMaxPlayers(), 7)
+      conn.close()
+      // plain ws:// to a TLS port gets no upgrade
+      const plain = await rawRequest(port, upgradeRequest({ Authorization: `Bearer ${secret}` }), 5000).catch(() => ({ status: 0 }))
+      assert.notEqual(plain.status, 101)
+    })
+  }
+  // a wrong keystore password: logged, the management server stays off, the game runs
+  await h.withServer({ name: 'mgmt-tls-bad', props: { ...tls, 'management-server-tls-keystore': p12, 'management-server-tls-keystore-password': 'wrong' } }, async (srv) => {
+    await h.waitFor(() => /management server: TLS: cannot read .*keystore\.p12 \(wrong password/.test(srv.output()), { timeout: 3000, message: 'the keystore error logged', detail: () => h.tail(srv.output()) })
+    assert.doesNotMatch(srv.output(), /Json-RPC Management connection listening/)
+    const st = await h.statusUtil(srv.port)
+    assert.equal(st.version.protocol, 763, 'the game port answers')
+  })
+})
+
 h.finalClientErrorCheck(test)
