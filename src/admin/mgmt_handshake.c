@@ -37,36 +37,35 @@ bool mgmt_header(const char *p, size_t len, const char *name, char *out, size_t 
     return false;
 }
 
-bool mgmt_token_in(const char *list, const char *token)
+/* True if the comma-separated `list` has an entry (spaces trimmed) equal
+ * to token, in any case when `nocase`. */
+static bool list_has(const char *list, const char *token, bool nocase)
 {
     size_t tlen = strlen(token);
+    if (!tlen) return false;
     for (const char *s = list; *s;) {
         while (*s == ' ' || *s == '\t' || *s == ',') s++;
         const char *e = s;
         while (*e && *e != ',') e++;
         const char *te = e;
         while (te > s && (te[-1] == ' ' || te[-1] == '\t')) te--;
-        if ((size_t)(te - s) == tlen && strncasecmp(s, token, tlen) == 0) return true;
+        if ((size_t)(te - s) == tlen &&
+            (nocase ? strncasecmp(s, token, tlen) : memcmp(s, token, tlen)) == 0)
+            return true;
         s = e;
     }
     return false;
 }
 
+bool mgmt_token_in(const char *list, const char *token)
+{
+    return list_has(list, token, true);
+}
+
 /* Invariant 2: exact match against a trimmed entry of the list. */
 static bool origin_allowed(const char *origins, const char *origin)
 {
-    size_t olen = strlen(origin);
-    if (!olen) return false;
-    for (const char *s = origins; *s;) {
-        while (*s == ' ' || *s == '\t' || *s == ',') s++;
-        const char *e = s;
-        while (*e && *e != ',') e++;
-        const char *te = e;
-        while (te > s && (te[-1] == ' ' || te[-1] == '\t')) te--;
-        if ((size_t)(te - s) == olen && memcmp(s, origin, olen) == 0) return true;
-        s = e;
-    }
-    return false;
+    return list_has(origins, origin, false);
 }
 
 /* Invariant 1. */

@@ -205,6 +205,25 @@ void mgmt_kick_unlisted(void)
     }
 }
 
+/* Each resolved player of `param` (an array of players) through remove
+ * (1 = was there: logged as "<verb> '<name>'", then after(uuid) if set). */
+static int remove_players(mgmt_call *call, json_t *param, int (*remove)(const mc_uuid *),
+                          const char *verb, void (*after)(const mc_uuid *))
+{
+    int rc = expect_array(call, param, "players");
+    struct prof *p = NULL;
+    size_t n = 0;
+    if (rc == MGMT_OK) rc = resolve_all(call, param, NULL, &p, &n, NULL);
+    if (rc != MGMT_OK) return rc;
+    for (size_t i = 0; i < n; i++)
+        if (remove(&p[i].uuid) > 0) {
+            mgmt_log(call->client_id, "%s '%s'", verb, p[i].name);
+            if (after) after(&p[i].uuid);
+        }
+    free(p);
+    return MGMT_OK;
+}
+
 /* ---------------------------------------------------------- allowlist */
 
 static json_t *list_json(enum list_kind k)
@@ -220,17 +239,23 @@ static json_t *list_json(enum list_kind k)
     return a;
 }
 
-static int allowlist_get(mgmt_call *call, json_t *param, json_t **result)
-{
-    (void)call, (void)param;
-    *result = list_json(LIST_WHITELIST);
-    return MGMT_OK;
-}
-
 enum edit { ADD, REMOVE, SET, CLEAR };
 
-static int allowlist_edit(mgmt_call *call, json_t *param, json_t **result, enum edit mode)
+/* What the method does, from its name's last part (".../add"). */
+static enum edit edit_of(const mgmt_call *call)
 {
+    const char *last = strrchr(call->method, '/');
+    return !last                          ? SET
+           : strcmp(last, "/add") == 0    ? ADD
+           : strcmp(last, "/remove") == 0 ? REMOVE
+           : strcmp(last, "/clear") == 0  ? CLEAR
+                                          : SET;
+}
+
+/* allowlist/set, /add, /remove, /clear. */
+static int allowlist_edit(mgmt_call *call, json_t *param, json_t **result)
+{
+    enum edit mode = edit_of(call);
     struct prof *p = NULL;
     size_t n = 0;
     if (mode != CLEAR) {
@@ -261,23 +286,6 @@ static int allowlist_edit(mgmt_call *call, json_t *param, json_t **result, enum 
     if (mode == REMOVE || mode == SET) mgmt_kick_unlisted();
     *result = list_json(LIST_WHITELIST);
     return MGMT_OK;
-}
-
-static int allowlist_set(mgmt_call *c, json_t *p, json_t **r)
-{
-    return allowlist_edit(c, p, r, SET);
-}
-static int allowlist_add(mgmt_call *c, json_t *p, json_t **r)
-{
-    return allowlist_edit(c, p, r, ADD);
-}
-static int allowlist_remove(mgmt_call *c, json_t *p, json_t **r)
-{
-    return allowlist_edit(c, p, r, REMOVE);
-}
-static int allowlist_clear(mgmt_call *c, json_t *p, json_t **r)
-{
-    return allowlist_edit(c, p, r, CLEAR);
 }
 
 /* --------------------------------------------------------------- bans */
@@ -320,82 +328,116 @@ static void ban_one(mgmt_call *call, const struct prof *p, const char *source, c
     if (c) conn_kick_reason(c, KR_BANNED, banned_json, "You are banned from this server");
 }
 
-/* Reads every user_ban's options of `a`: MGMT_OK or -32602. */
-static int bans_read(mgmt_call *call, json_t *a, const char **reasons, const char **sources)
-{
-    for (size_t i = 0; i < json_array_size(a); i++) {
-        char at[48];
-        snprintf(at, sizeof at, "element %zu", i);
-        int rc = ban_options(call, json_array_get(a, i), at, &reasons[i], &sources[i]);
-        if (rc != MGMT_OK) return rc;
-    }
-    return MGMT_OK;
-}
+/* What one element of a bans or operators request asks for. */
+struct ask {
+    const char *reason, *source; /* bans */
+    int level;                   /* operators */
+};
 
-static int bans_get(mgmt_call *call, json_t *param, json_t **result)
-{
-    (void)call, (void)param;
-    *result = list_json(LIST_BANNED_PLAYERS);
-    return MGMT_OK;
-}
+/* A player list edited with per-element options: bans and operators. */
+struct player_list {
+    const char *what; /* for the "Expected an array of" message */
+    int (*options)(mgmt_call *, json_t *, const char *, struct ask *);
+    size_t (*count)(void);               /* the current entries ... */
+    const mc_uuid *(*uuid_at)(size_t i); /* ... their UUIDs */
+    void (*drop)(mgmt_call *, size_t i); /* set: lifts entry i */
+    void (*apply)(mgmt_call *, const struct prof *, const struct ask *);
+    json_t *(*result)(void);
+    int (*remove)(const mc_uuid *); /* the remove method: 1 = was there */
+    const char *remove_verb;
+    void (*after_remove)(const mc_uuid *);
+};
 
-static int bans_edit(mgmt_call *call, json_t *param, json_t **result, bool set)
+/* add (set false) or set: every element read first (invariant 3), then for
+ * set the entries not asked for dropped (vanilla's order), then applied. */
+static int edit_players(mgmt_call *call, json_t *param, json_t **result,
+                        const struct player_list *l, bool set)
 {
-    int rc = expect_array(call, param, "bans {player, reason?, source?, expires?}");
+    int rc = expect_array(call, param, l->what);
     if (rc != MGMT_OK) return rc;
     size_t len = json_array_size(param), n;
     struct prof *p = NULL;
     bool *ok = calloc(len + 1, sizeof *ok);
-    const char **reasons = calloc(len + 1, sizeof *reasons);
-    const char **sources = calloc(len + 1, sizeof *sources);
-    if (!ok || !reasons || !sources)
-        rc = mgmt_call_error(call, MGMT_INTERNAL_ERROR, "out of memory");
+    struct ask *asks = calloc(len + 1, sizeof *asks);
+    if (!ok || !asks) rc = mgmt_call_error(call, MGMT_INTERNAL_ERROR, "out of memory");
     if (rc == MGMT_OK) rc = resolve_all(call, param, "player", &p, &n, ok);
-    if (rc == MGMT_OK) rc = bans_read(call, param, reasons, sources);
+    for (size_t i = 0; rc == MGMT_OK && i < len; i++) {
+        char at[48];
+        snprintf(at, sizeof at, "element %zu", i);
+        rc = l->options(call, json_array_get(param, i), at, &asks[i]);
+    }
     if (rc == MGMT_OK) {
-        if (set) /* bans not asked for are lifted first (vanilla's order) */
-            for (size_t i = lists_count(LIST_BANNED_PLAYERS); i-- > 0;) {
-                const struct list_entry *e = lists_get(LIST_BANNED_PLAYERS, i);
-                bool keep = false;
-                for (size_t k = 0; k < n && !keep; k++) keep = !memcmp(p[k].uuid.b, e->uuid.b, 16);
-                if (keep) continue;
-                mgmt_log(call->client_id, "Pardon '%s'", e->name);
-                mc_uuid u = e->uuid;
-                lists_pardon(&u);
-            }
+        for (size_t i = set ? l->count() : 0; i-- > 0;) {
+            bool keep = false;
+            for (size_t k = 0; k < n && !keep; k++)
+                keep = !memcmp(p[k].uuid.b, l->uuid_at(i)->b, 16);
+            if (!keep) l->drop(call, i);
+        }
         for (size_t i = 0, k = 0; i < len; i++)
-            if (ok[i]) ban_one(call, &p[k++], sources[i], reasons[i]);
-        *result = list_json(LIST_BANNED_PLAYERS);
+            if (ok[i]) l->apply(call, &p[k++], &asks[i]);
+        *result = l->result();
     }
     free(p);
     free(ok);
-    free(reasons);
-    free(sources);
+    free(asks);
     return rc;
 }
 
-static int bans_add(mgmt_call *c, json_t *p, json_t **r)
-{
-    return bans_edit(c, p, r, false);
-}
-static int bans_set(mgmt_call *c, json_t *p, json_t **r)
-{
-    return bans_edit(c, p, r, true);
-}
+/* The add, set and remove methods of a struct player_list. */
+#define PLAYER_LIST_METHODS(prefix, list)                                                          \
+    static int prefix##_add(mgmt_call *c, json_t *p, json_t **r)                                   \
+    {                                                                                              \
+        return edit_players(c, p, r, &list, false);                                                \
+    }                                                                                              \
+    static int prefix##_set(mgmt_call *c, json_t *p, json_t **r)                                   \
+    {                                                                                              \
+        return edit_players(c, p, r, &list, true);                                                 \
+    }                                                                                              \
+    static int prefix##_remove(mgmt_call *c, json_t *p, json_t **r)                                \
+    {                                                                                              \
+        int rc = remove_players(c, p, list.remove, list.remove_verb, list.after_remove);           \
+        if (rc == MGMT_OK) *r = list.result();                                                     \
+        return rc;                                                                                 \
+    }
 
-static int bans_remove(mgmt_call *call, json_t *param, json_t **result)
+static int ban_ask(mgmt_call *call, json_t *o, const char *at, struct ask *a)
 {
-    int rc = expect_array(call, param, "players");
-    struct prof *p = NULL;
-    size_t n = 0;
-    if (rc == MGMT_OK) rc = resolve_all(call, param, NULL, &p, &n, NULL);
-    if (rc != MGMT_OK) return rc;
-    for (size_t i = 0; i < n; i++)
-        if (lists_pardon(&p[i].uuid) > 0) mgmt_log(call->client_id, "Pardon '%s'", p[i].name);
-    free(p);
-    *result = list_json(LIST_BANNED_PLAYERS);
-    return MGMT_OK;
+    return ban_options(call, o, at, &a->reason, &a->source);
 }
+static size_t bans_count(void)
+{
+    return lists_count(LIST_BANNED_PLAYERS);
+}
+static const mc_uuid *ban_uuid(size_t i)
+{
+    return &lists_get(LIST_BANNED_PLAYERS, i)->uuid;
+}
+static void ban_drop(mgmt_call *call, size_t i)
+{
+    const struct list_entry *e = lists_get(LIST_BANNED_PLAYERS, i);
+    mgmt_log(call->client_id, "Pardon '%s'", e->name);
+    mc_uuid u = e->uuid;
+    lists_pardon(&u);
+}
+static void ban_apply(mgmt_call *call, const struct prof *p, const struct ask *a)
+{
+    ban_one(call, p, a->source, a->reason);
+}
+static json_t *bans_json(void)
+{
+    return list_json(LIST_BANNED_PLAYERS);
+}
+static const struct player_list bans_list = {"bans {player, reason?, source?, expires?}",
+                                             ban_ask,
+                                             bans_count,
+                                             ban_uuid,
+                                             ban_drop,
+                                             ban_apply,
+                                             bans_json,
+                                             lists_pardon,
+                                             "Pardon",
+                                             NULL};
+PLAYER_LIST_METHODS(bans, bans_list)
 
 static int bans_clear(mgmt_call *call, json_t *param, json_t **result)
 {
@@ -430,13 +472,6 @@ static void ban_ip(mgmt_call *call, const char *ip, const char *source, const ch
     }
 }
 
-static int ip_bans_get(mgmt_call *call, json_t *param, json_t **result)
-{
-    (void)call, (void)param;
-    *result = list_json(LIST_BANNED_IPS);
-    return MGMT_OK;
-}
-
 /* The address an incoming_ip_ban (or ip_ban) names into ip, "" if none. */
 static int ban_target(mgmt_call *call, json_t *o, const char *at, bool player_ok,
                       char ip[LIST_IP_MAX])
@@ -458,8 +493,10 @@ static int ban_target(mgmt_call *call, json_t *o, const char *at, bool player_ok
     return MGMT_OK;
 }
 
-static int ip_bans_edit(mgmt_call *call, json_t *param, json_t **result, bool set)
+/* ip_bans/set and /add. */
+static int ip_bans_edit(mgmt_call *call, json_t *param, json_t **result)
 {
+    bool set = edit_of(call) == SET;
     int rc = expect_array(call, param,
                           set ? "ip_ban {ip, reason?, source?, expires?}"
                               : "incoming_ip_ban {ip or player, reason?, ...}");
@@ -496,15 +533,6 @@ static int ip_bans_edit(mgmt_call *call, json_t *param, json_t **result, bool se
     free(reasons);
     free(sources);
     return rc;
-}
-
-static int ip_bans_add(mgmt_call *c, json_t *p, json_t **r)
-{
-    return ip_bans_edit(c, p, r, false);
-}
-static int ip_bans_set(mgmt_call *c, json_t *p, json_t **r)
-{
-    return ip_bans_edit(c, p, r, true);
 }
 
 static int ip_bans_remove(mgmt_call *call, json_t *param, json_t **result)
@@ -580,75 +608,36 @@ static void op_one(mgmt_call *call, const struct prof *p, int level)
     refresh(&p->uuid);
 }
 
-static int operators_get(mgmt_call *call, json_t *param, json_t **result)
+static int op_ask(mgmt_call *call, json_t *o, const char *at, struct ask *a)
 {
-    (void)call, (void)param;
-    *result = ops_json();
-    return MGMT_OK;
+    return op_options(call, o, at, &a->level);
 }
-
-static int operators_edit(mgmt_call *call, json_t *param, json_t **result, bool set)
+static const mc_uuid *op_uuid(size_t i)
 {
-    int rc = expect_array(call, param, "operators {player, permissionLevel?, ...}");
-    if (rc != MGMT_OK) return rc;
-    size_t len = json_array_size(param), n;
-    struct prof *p = NULL;
-    bool *ok = calloc(len + 1, sizeof *ok);
-    int *levels = calloc(len + 1, sizeof *levels);
-    if (!ok || !levels) rc = mgmt_call_error(call, MGMT_INTERNAL_ERROR, "out of memory");
-    if (rc == MGMT_OK) rc = resolve_all(call, param, "player", &p, &n, ok);
-    for (size_t i = 0; rc == MGMT_OK && i < len; i++) {
-        char at[48];
-        snprintf(at, sizeof at, "element %zu", i);
-        rc = op_options(call, json_array_get(param, i), at, &levels[i]);
-    }
-    if (rc == MGMT_OK) {
-        if (set)
-            for (size_t i = ops_count(); i-- > 0;) {
-                const struct op_entry *e = ops_get(i);
-                bool keep = false;
-                for (size_t k = 0; k < n && !keep; k++) keep = !memcmp(p[k].uuid.b, e->uuid.b, 16);
-                if (keep) continue;
-                mgmt_log(call->client_id, "Deop '%s'", e->name);
-                mc_uuid u = e->uuid;
-                ops_remove(&u);
-                refresh(&u);
-            }
-        for (size_t i = 0, k = 0; i < len; i++)
-            if (ok[i]) op_one(call, &p[k++], levels[i]);
-        *result = ops_json();
-    }
-    free(p);
-    free(ok);
-    free(levels);
-    return rc;
+    return &ops_get(i)->uuid;
 }
-
-static int operators_add(mgmt_call *c, json_t *p, json_t **r)
+static void op_drop(mgmt_call *call, size_t i)
 {
-    return operators_edit(c, p, r, false);
+    mc_uuid u = ops_get(i)->uuid;
+    mgmt_log(call->client_id, "Deop '%s'", ops_get(i)->name);
+    ops_remove(&u);
+    refresh(&u);
 }
-static int operators_set(mgmt_call *c, json_t *p, json_t **r)
+static void op_apply(mgmt_call *call, const struct prof *p, const struct ask *a)
 {
-    return operators_edit(c, p, r, true);
+    op_one(call, p, a->level);
 }
-
-static int operators_remove(mgmt_call *call, json_t *param, json_t **result)
-{
-    int rc = expect_array(call, param, "players");
-    struct prof *p = NULL;
-    size_t n = 0;
-    if (rc == MGMT_OK) rc = resolve_all(call, param, NULL, &p, &n, NULL);
-    if (rc != MGMT_OK) return rc;
-    for (size_t i = 0; i < n; i++)
-        if (ops_remove(&p[i].uuid) > 0) {
-            mgmt_log(call->client_id, "Deop '%s'", p[i].name);
-            refresh(&p[i].uuid);
-        }
-    free(p);
-    *result = ops_json();
-    return MGMT_OK;
-}
+static const struct player_list ops_list = {"operators {player, permissionLevel?, ...}",
+                                            op_ask,
+                                            ops_count,
+                                            op_uuid,
+                                            op_drop,
+                                            op_apply,
+                                            ops_json,
+                                            ops_remove,
+                                            "Deop",
+                                            refresh};
+PLAYER_LIST_METHODS(operators, ops_list)
 
 static int operators_clear(mgmt_call *call, json_t *param, json_t **result)
 {
@@ -660,6 +649,18 @@ static int operators_clear(mgmt_call *call, json_t *param, json_t **result)
     }
     mgmt_log(call->client_id, "Deop every operator");
     *result = ops_json();
+    return MGMT_OK;
+}
+
+/* allowlist, bans, ip_bans, operators: the list the method names. */
+static int list_get(mgmt_call *call, json_t *param, json_t **result)
+{
+    (void)param;
+    const char *m = call->method + strlen("minecraft:");
+    *result = strcmp(m, "operators") == 0 ? ops_json()
+              : strcmp(m, "bans") == 0    ? list_json(LIST_BANNED_PLAYERS)
+              : strcmp(m, "ip_bans") == 0 ? list_json(LIST_BANNED_IPS)
+                                          : list_json(LIST_WHITELIST);
     return MGMT_OK;
 }
 
@@ -740,17 +741,17 @@ static int players_kick(mgmt_call *call, json_t *param, json_t **result)
 #define OPS_S     "{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/operator\"}}"
 
 const struct mgmt_method mgmt_list_methods[] = {
-    {"minecraft:allowlist", "Get the allowlist", NULL, NULL, "allowlist", PLAYERS_S, allowlist_get,
+    {"minecraft:allowlist", "Get the allowlist", NULL, NULL, "allowlist", PLAYERS_S, list_get,
      false},
     {"minecraft:allowlist/set", "Set the allowlist", "players", PLAYERS_S, "allowlist", PLAYERS_S,
-     allowlist_set, false},
+     allowlist_edit, false},
     {"minecraft:allowlist/add", "Add players to allowlist", "add", PLAYERS_S, "allowlist",
-     PLAYERS_S, allowlist_add, false},
+     PLAYERS_S, allowlist_edit, false},
     {"minecraft:allowlist/remove", "Remove players from allowlist", "remove", PLAYERS_S,
-     "allowlist", PLAYERS_S, allowlist_remove, false},
+     "allowlist", PLAYERS_S, allowlist_edit, false},
     {"minecraft:allowlist/clear", "Clear all players in allowlist", NULL, NULL, "allowlist",
-     PLAYERS_S, allowlist_clear, false},
-    {"minecraft:bans", "Get the ban list", NULL, NULL, "banlist", BANS_S, bans_get, false},
+     PLAYERS_S, allowlist_edit, false},
+    {"minecraft:bans", "Get the ban list", NULL, NULL, "banlist", BANS_S, list_get, false},
     {"minecraft:bans/set", "Set the banlist", "bans", BANS_S, "banlist", BANS_S, bans_set, false},
     {"minecraft:bans/add", "Add players to ban list", "add", BANS_S, "banlist", BANS_S, bans_add,
      false},
@@ -758,13 +759,12 @@ const struct mgmt_method mgmt_list_methods[] = {
      BANS_S, bans_remove, false},
     {"minecraft:bans/clear", "Clear all players in ban list", NULL, NULL, "banlist", BANS_S,
      bans_clear, false},
-    {"minecraft:ip_bans", "Get the ip ban list", NULL, NULL, "banlist", IPBANS_S, ip_bans_get,
-     false},
+    {"minecraft:ip_bans", "Get the ip ban list", NULL, NULL, "banlist", IPBANS_S, list_get, false},
     {"minecraft:ip_bans/set", "Set the ip banlist", "banlist", IPBANS_S, "banlist", IPBANS_S,
-     ip_bans_set, false},
+     ip_bans_edit, false},
     {"minecraft:ip_bans/add", "Add ip to ban list", "add",
      "{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/incoming_ip_ban\"}}",
-     "banlist", IPBANS_S, ip_bans_add, false},
+     "banlist", IPBANS_S, ip_bans_edit, false},
     {"minecraft:ip_bans/remove", "Remove ip from ban list", "ip",
      "{\"type\":\"array\",\"items\":{\"type\":\"string\"}}", "banlist", IPBANS_S, ip_bans_remove,
      false},
@@ -775,7 +775,7 @@ const struct mgmt_method mgmt_list_methods[] = {
     {"minecraft:players/kick", "Kick players", "kick",
      "{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/kick_player\"}}", "kicked",
      PLAYERS_S, players_kick, false},
-    {"minecraft:operators", "Get all oped players", NULL, NULL, "operators", OPS_S, operators_get,
+    {"minecraft:operators", "Get all oped players", NULL, NULL, "operators", OPS_S, list_get,
      false},
     {"minecraft:operators/set", "Set all oped players", "operators", OPS_S, "operators", OPS_S,
      operators_set, false},

@@ -147,6 +147,25 @@ test('mc-server-management: operators, bans, kick, system message, MOTD, notific
   await m2.waitSpawn(15000)
   await m2.quit()
 
+  // the allowlist and an IP ban: their files, their notifications
+  await server.allowlist().add(['Alice', 'Zed'])
+  assert.deepEqual((await server.allowlist().get()).map((p) => p.name).sort(), ['Alice', 'Zed'])
+  await h.waitFor(() => (readJson(srv.dir, 'whitelist.json') || []).length === 2, { timeout: 3000, message: 'two names in whitelist.json' })
+  await noted(Notifications.ALLOWLIST_ADDED, (p) => p.name === 'Zed')
+  await server.allowlist().clear()
+  await noted(Notifications.ALLOWLIST_REMOVED, (p) => p.name === 'Zed')
+  await server.ipBanList().add('10.1.2.3', 'scanner')
+  await h.waitFor(() => (readJson(srv.dir, 'banned-ips.json') || []).some((b) => b.ip === '10.1.2.3' && b.reason === 'scanner'), { timeout: 3000, message: '10.1.2.3 in banned-ips.json' })
+  await noted(Notifications.IP_BAN_ADDED, (b) => b.ip === '10.1.2.3')
+  await server.ipBanList().remove('10.1.2.3')
+  await noted(Notifications.IP_BAN_REMOVED, (ip) => ip === '10.1.2.3')
+  assert.deepEqual(await server.ipBanList().get(true), [])
+  // the heartbeat: server/status every status-heartbeat-interval seconds
+  await server.settings().setStatusHeartbeatInterval(1)
+  const beat = await noted(Notifications.SERVER_STATUS, (st) => st.started && st.players.some((p) => p.name === 'Alice'))
+  assert.equal(beat.d.version.protocol, 763)
+  await server.settings().setStatusHeartbeatInterval(0)
+
   // kick with a message; players/left
   const kicked = await server.kickPlayers('Alice', Message.literal('Out, by the panel'))
   assert.deepEqual(kicked.map((p) => p.name), ['Alice'])
