@@ -24,6 +24,7 @@
 #define MGMT_READ_BUDGET   (256u << 10) /* bytes read per connection per event */
 #define MGMT_PENDING_MAX   8            /* deferred replies (server/save) per connection */
 #define MGMT_HEAD_MS       10000        /* the upgrade request (and TLS handshake) within 10 s */
+#define MGMT_EVICT_MS      1000         /* at the limit, a socket silent this long gives way */
 #define MGMT_PING_MS       20000        /* ping after 20 s without a frame from the client */
 #define MGMT_IDLE_MS       60000        /* close after 60 s without one (pings unanswered) */
 #define MGMT_CLOSE_WAIT_MS 2000         /* after our close frame, wait this long for theirs */

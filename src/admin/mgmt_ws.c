@@ -28,7 +28,9 @@
  *     by mgmt_pass; its memory is freed only in mgmt_pass (admin.h
  *     invariant 1).
  *  2. At most MGMT_MAX_CLIENTS connections; the next ones are answered 503
- *     and closed at accept.
+ *     and closed at accept, unless the oldest connection still without an
+ *     upgrade request is older than MGMT_EVICT_MS: that one is closed
+ *     instead (only unauthenticated sockets are ever displaced).
  *  3. Deferred replies name their connection (mgmt_reply_owner); a closing
  *     connection sets its replies' owner to NULL, so a late result is
  *     dropped, never sent to a freed connection.
@@ -542,6 +544,22 @@ static void refuse(int fd, const char *addr)
     }
 }
 
+/* Invariant 2's exception: at the limit, a connection that has not sent
+ * its upgrade request within MGMT_EVICT_MS gives its place to the new one,
+ * so idle unauthenticated sockets cannot lock a panel out. */
+static bool evict_stale_head(void)
+{
+    for (list_node *n = mg.peers.live.prev; n != &mg.peers.live; n = n->prev) { /* oldest first */
+        mgmt_client *c = (mgmt_client *)list_entry(n, admin_peer, link);
+        if (c->state != CL_HEAD || c->doomed) continue;
+        if (mg.now_ms - (c->deadline_ms - MGMT_HEAD_MS) < MGMT_EVICT_MS) return false;
+        doom(c, "no upgrade request yet, and the connection limit is reached");
+        client_close(c);
+        return true;
+    }
+    return false;
+}
+
 static void accept_event(loop_watch *w, uint32_t events)
 {
     (void)w;
@@ -553,7 +571,7 @@ static void accept_event(loop_watch *w, uint32_t events)
         if (fd < 0) return;
         char addr[ADDR_TEXT_MAX];
         addr_text((struct sockaddr *)&ss, addr, sizeof addr);
-        if (mg.peers.count >= MGMT_MAX_CLIENTS) {
+        if (mg.peers.count >= MGMT_MAX_CLIENTS && !evict_stale_head()) {
             refuse(fd, addr);
             continue;
         }

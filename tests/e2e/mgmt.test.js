@@ -310,6 +310,22 @@ test('malformed JSON, unknown methods, wrong params, batches, a 16 MiB frame, 1,
     const api = await (await fetch(`http://127.0.0.1:${httpPort}/api/status`)).json()
     assert.ok(api.tps.last_5s >= 18, `TPS kept with ${count('101')} management connections open (got ${api.tps.last_5s})`)
     for (const s of sockets) { try { s.destroy ? s.destroy() : s.terminate() } catch (e) {} }
+
+    // 256 silent sockets cannot lock a panel out: past 1 s they give way
+    const closedLines = () => (srv.output().match(/Management connection closed/g) || []).length
+    await h.waitFor(() => closedLines() >= count('101') + 1, { timeout: 5000, message: 'the held connections closed' })
+    const silent = []
+    for (let i = 0; i < 256; i++) {
+      const s = net.connect(port, '127.0.0.1')
+      sockets.add(s)
+      s.on('error', () => {})
+      silent.push(new Promise((resolve) => s.on('close', () => resolve(true))))
+    }
+    await h.sleep(1300)
+    const panel = await rawWs(port, secret)
+    assert.equal((await ask(panel, '{"jsonrpc":"2.0","id":1,"method":"minecraft:server/status"}')).result.started, true)
+    assert.ok(await h.withTimeout(Promise.race(silent), 3000, 'a silent socket closed'), 'the oldest silent socket made room')
+    panel.terminate()
   })
 })
 
