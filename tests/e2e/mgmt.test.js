@@ -315,11 +315,14 @@ test('malformed JSON, unknown methods, wrong params, batches, a 16 MiB frame, 1,
     const closedLines = () => (srv.output().match(/Management connection closed/g) || []).length
     await h.waitFor(() => closedLines() >= count('101') + 1, { timeout: 5000, message: 'the held connections closed' })
     const silent = []
-    for (let i = 0; i < 256; i++) {
-      const s = net.connect(port, '127.0.0.1')
-      sockets.add(s)
-      s.on('error', () => {})
-      silent.push(new Promise((resolve) => s.on('close', () => resolve(true))))
+    for (let i = 0; i < 256; i += 32) { // in batches: the listen backlog is 64
+      await Promise.all(Array.from({ length: 32 }, () => new Promise((resolve) => {
+        const s = net.connect(port, '127.0.0.1', resolve)
+        sockets.add(s)
+        s.on('error', resolve)
+        silent.push(new Promise((resolve) => s.on('close', () => resolve(true))))
+      })))
+      await h.sleep(20)
     }
     await h.sleep(1300)
     const panel = await rawWs(port, secret)
