@@ -27,7 +27,7 @@ else
 endif
 CFLAGS  += $(CFLAGS_COMMON) $(OPTFLAGS)
 LDFLAGS += $(LDSAN)
-LDLIBS   = -ldeflate -lcurl -lcrypto -ljansson -lpthread -lm
+LDLIBS   = -ldeflate -lcurl -lwslay -lssl -lcrypto -ljansson -lpthread -lm
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 
@@ -36,7 +36,7 @@ LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 # (parsers, codecs, rate limits) that the unit tests and fuzzers link.
 PURE_SRC   := src/game/cmd_parser.c src/game/lists_file.c src/net/ratelimit.c src/net/ip_table.c \
               src/admin/http_parse.c src/admin/rcon_packet.c src/admin/rcon_limiter.c \
-              src/admin/query_packet.c
+              src/admin/query_packet.c src/admin/mgmt_rpc.c src/admin/mgmt_handshake.c
 LIB_SRC    := $(wildcard src/core/*.c src/proto/*.c src/data/*.c src/world/*.c) $(PURE_SRC)
 SERVER_SRC := $(filter-out $(PURE_SRC),$(wildcard src/net/*.c src/admin/*.c src/game/*.c)) src/main.c
 BENCH_SRC  := $(wildcard src/bench/*.c)

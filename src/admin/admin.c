@@ -18,6 +18,7 @@
 #include "admin/dashboard.h"
 #include "admin/http.h"
 #include "admin/metrics.h"
+#include "admin/mgmt.h"
 #include "admin/query.h"
 #include "admin/rcon.h"
 #include "admin/status_api.h"
@@ -155,6 +156,7 @@ static void admin_pass(int64_t now_ms)
     http_pass(now_ms);
     rcon_pass(now_ms);
     status_api_pass(now_ms);
+    mgmt_pass(now_ms);
 }
 
 static void admin_hook(void *arg)
@@ -169,10 +171,12 @@ void admin_start(loop *l, const struct server_config *cfg)
     rcon_start(cfg);
     query_start(cfg);
     http_start(cfg);
+    mgmt_start(cfg);
 }
 
 void admin_stop(void)
 {
+    mgmt_stop();
     http_stop();
     rcon_stop();
     query_stop();

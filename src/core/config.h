@@ -16,6 +16,10 @@
  *  3. session-server is https://, or http:// only on a loopback host (tests);
  *     forwarding-mode other than none requires online-mode=false (the proxy
  *     authenticates); both are checked here, before anything starts.
+ *  4. management-server-secret is 40 characters of A-Z a-z 0-9 after
+ *     config_load: an empty (or absent) one is generated from getrandom and
+ *     written back into the file, as vanilla does; any other value is an
+ *     error (invariant 1). The secret is never echoed in a message.
  */
 #ifndef MC_CONFIG_H
 #define MC_CONFIG_H
@@ -77,6 +81,18 @@ struct server_config {
     int query_port;
     char admin_http_address[64]; /* mcserv: the HTTP admin endpoint's address */
     int admin_http_port;         /* mcserv: 0 = no HTTP endpoint */
+    /* The management protocol (admin/mgmt*.c; docs/operations.md), vanilla's keys */
+    bool management_server_enabled;
+    char management_server_host[256];
+    int management_server_port;               /* 0 = a free port, logged */
+    char management_server_secret[128];       /* 40 of A-Z a-z 0-9 (invariant 4) */
+    bool management_server_tls_enabled;       /* vanilla's default: true */
+    char management_server_tls_keystore[256]; /* PKCS#12 file */
+    char management_server_tls_keystore_password[256];
+    char management_server_tls_certificate[256];  /* mcserv: PEM certificate chain */
+    char management_server_tls_key[256];          /* mcserv: PEM private key */
+    char management_server_allowed_origins[1024]; /* comma-separated */
+    int status_heartbeat_interval;                /* seconds; 0 = no heartbeat */
     /* Vanilla keys validated and kept for what reads them later. */
     bool allow_flight, allow_nether, pvp, force_gamemode, generate_structures;
     bool spawn_animals, spawn_monsters, spawn_npcs, enable_command_block;
@@ -131,6 +147,12 @@ int config_parse(const char *text, size_t len, struct server_config *cfg, char *
  */
 char *config_replace_key(const char *text, size_t len, const char *key, const char *value,
                          size_t *out_len);
+
+/* True if s is a valid management-server-secret (40 of A-Z a-z 0-9). */
+bool config_secret_valid(const char *s);
+/* Fills out[41] with a new secret (40 of A-Z a-z 0-9 from getrandom); -1 if
+ * the kernel gives no random bytes. */
+int config_generate_secret(char out[41]);
 
 /* Java's String.hashCode over UTF-16 units, as vanilla hashes text seeds. */
 int32_t config_java_string_hash(const char *s);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "admin/mgmt.h" /* issue 20 */
 #include "core/config.h"
 #include "core/fileio.h"
 #include "core/log.h"
@@ -101,12 +102,14 @@ static int add(enum list_kind k, const struct list_entry *x)
     }
     ls->e[ls->n++] = *x;
     saver_request(&lists[k].file);
+    mgmt_notify_list_added(k, x); /* issue 20 */
     return 1;
 }
 
 static void remove_at(enum list_kind k, size_t i)
 {
     struct list_state *ls = &lists[k];
+    mgmt_notify_list_removed(k, &ls->e[i]); /* issue 20 */
     memmove(&ls->e[i], &ls->e[i + 1], (ls->n - i - 1) * sizeof ls->e[0]);
     ls->n--;
     saver_request(&lists[k].file);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "admin/mgmt.h" /* issue 20 */
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/saver.h"
@@ -178,6 +179,7 @@ int ops_add(const mc_uuid *uuid, const char *name, int level)
     e->level = level < 1 ? 1 : level > 4 ? 4 : level;
     e->bypasses_player_limit = false;
     saver_request(&ops_file);
+    mgmt_notify_op_added(e); /* issue 20 */
     return 1;
 }
 
@@ -185,6 +187,7 @@ int ops_remove(const mc_uuid *uuid)
 {
     struct op_entry *e = find(uuid);
     if (!e) return 0;
+    mgmt_notify_op_removed(e); /* issue 20 */
     *e = list[--nlist];
     saver_request(&ops_file);
     return 1;
