@@ -125,45 +125,43 @@ void mgmt_log(unsigned client_id, const char *fmt, ...)
 /* ------------------------------------------------------------ raw I/O */
 
 /* >0 bytes, 0 end of stream, -1 would block, -2 failed. */
-static ssize_t io_read(mgmt_client *c, void *buf, size_t len)
+/* One recv or send (write): bytes, 0 (EOF), -1 would block, -2 an error. */
+static ssize_t io_plain(int fd, void *buf, size_t len, bool write)
 {
-    if (!c->ssl) {
-        for (;;) {
-            ssize_t n = recv(c->peer.fd, buf, len, 0);
-            if (n >= 0) return n;
-            if (errno == EINTR) continue;
-            return errno == EAGAIN || errno == EWOULDBLOCK ? -1 : -2;
-        }
+    for (;;) {
+        ssize_t n = write ? send(fd, buf, len, MSG_NOSIGNAL) : recv(fd, buf, len, 0);
+        if (n >= 0) return n;
+        if (errno == EINTR) continue;
+        return errno == EAGAIN || errno == EWOULDBLOCK ? -1 : -2;
     }
+}
+
+/* The same through TLS. A read that needs the socket writable notes it. */
+static ssize_t io_tls(mgmt_client *c, void *buf, size_t len, bool write)
+{
     ERR_clear_error();
-    int n = SSL_read(c->ssl, buf, len > 1u << 30 ? 1 << 30 : (int)len);
+    int cap = len > 1u << 30 ? 1 << 30 : (int)len;
+    int n = write ? SSL_write(c->ssl, buf, cap) : SSL_read(c->ssl, buf, cap);
     if (n > 0) return n;
     switch (SSL_get_error(c->ssl, n)) {
     case SSL_ERROR_WANT_READ: return -1;
-    case SSL_ERROR_WANT_WRITE: c->ssl_wants_write = true; return -1;
-    case SSL_ERROR_ZERO_RETURN: return 0;
+    case SSL_ERROR_WANT_WRITE:
+        if (!write) c->ssl_wants_write = true;
+        return -1;
+    case SSL_ERROR_ZERO_RETURN: return write ? -2 : 0;
     default: return -2;
     }
 }
 
+static ssize_t io_read(mgmt_client *c, void *buf, size_t len)
+{
+    return c->ssl ? io_tls(c, buf, len, false) : io_plain(c->peer.fd, buf, len, false);
+}
+
 static ssize_t io_write(mgmt_client *c, const void *buf, size_t len)
 {
-    if (!c->ssl) {
-        for (;;) {
-            ssize_t n = send(c->peer.fd, buf, len, MSG_NOSIGNAL);
-            if (n >= 0) return n;
-            if (errno == EINTR) continue;
-            return errno == EAGAIN || errno == EWOULDBLOCK ? -1 : -2;
-        }
-    }
-    ERR_clear_error();
-    int n = SSL_write(c->ssl, buf, len > 1u << 30 ? 1 << 30 : (int)len);
-    if (n > 0) return n;
-    switch (SSL_get_error(c->ssl, n)) {
-    case SSL_ERROR_WANT_READ:
-    case SSL_ERROR_WANT_WRITE: return -1;
-    default: return -2;
-    }
+    return c->ssl ? io_tls(c, (void *)buf, len, true)
+                  : io_plain(c->peer.fd, (void *)buf, len, true);
 }
 
 /* -------------------------------------------------------- closing */
