@@ -9,15 +9,22 @@
 #   make bench      the default benchmark set (see BENCHMARKS.md)
 #
 # Variables: CC (compiler), BUILD (output folder), SAN=1 (sanitizer build),
-# COUNT_ALLOC=1 (counting-allocator build, below).
+# COUNT_ALLOC=1 (counting-allocator build, below), FRAME_POINTERS=0 (build
+# without frame pointers: only to measure what they cost, BENCHMARKS.md;
+# the built-in profiler then sees only the innermost frame).
 
 CC      ?= cc
 BUILD   ?= build
 SAN     ?=
 COUNT_ALLOC ?=
+FRAME_POINTERS ?= 1
 RUN_DIR ?= run
 
 CFLAGS_COMMON = -std=c17 -D_GNU_SOURCE -Isrc -Wall -Wextra -Werror -g -MMD -MP
+# Frame pointers everywhere: the built-in profiler (core/profiler.c) unwinds by them.
+ifeq ($(FRAME_POINTERS),1)
+  CFLAGS_COMMON += -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
+endif
 ifeq ($(SAN),1)
   OPTFLAGS = -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
   LDSAN    = -fsanitize=address,undefined

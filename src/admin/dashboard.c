@@ -11,6 +11,8 @@
  */
 #include "admin/dashboard.h"
 
+#include "admin/flame.h"
+
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 #include <stdio.h>
@@ -56,7 +58,7 @@ static const char page_body[] =
     "</canvas></section>\n"
     "<section><h2>Players</h2><table><thead><tr><th>name</th><th>x</th><th>y</th><th>z</th>"
     "<th>mode</th><th>ping</th></tr></thead><tbody id=\"players\"></tbody></table></section>\n"
-    "</main>\n<script>";
+    "</main>\n";
 
 static const char script[] =
     "'use strict';\n"
@@ -113,10 +115,12 @@ static const char script[] =
     "poll();\n";
 
 static const char page_tail[] = "</script>\n</body>\n</html>\n";
+/* The flame graph (admin/flame.h): its section after <main>, its own script. */
+static const char script_open[] = "<script>", script_next[] = "</script>\n<script>";
 
 static char *page;
 static size_t page_len;
-static char headers[512];
+static char headers[768];
 
 /* "sha256-<base64>" of s into out. */
 static void csp_hash(const char *s, char *out, size_t cap)
@@ -131,20 +135,24 @@ static void csp_hash(const char *s, char *out, size_t cap)
 static void build(void)
 {
     if (page) return;
-    size_t n =
-        strlen(page_head) + strlen(style) + strlen(page_body) + strlen(script) + strlen(page_tail);
+    const char *flame = flame_section_html(), *flame_js = flame_script();
+    size_t n = strlen(page_head) + strlen(style) + strlen(page_body) + strlen(flame) +
+               strlen(script_open) + strlen(script) + strlen(script_next) + strlen(flame_js) +
+               strlen(page_tail);
     page = malloc(n + 1);
     if (!page) return;
-    snprintf(page, n + 1, "%s%s%s%s%s", page_head, style, page_body, script, page_tail);
+    snprintf(page, n + 1, "%s%s%s%s%s%s%s%s%s", page_head, style, page_body, flame, script_open,
+             script, script_next, flame_js, page_tail);
     page_len = n;
-    char hs[96], hj[96];
+    char hs[96], hj[96], hf[96];
     csp_hash(style, hs, sizeof hs);
     csp_hash(script, hj, sizeof hj);
+    csp_hash(flame_js, hf, sizeof hf);
     snprintf(headers, sizeof headers,
-             "Content-Security-Policy: default-src 'none'; script-src %s; style-src %s; "
+             "Content-Security-Policy: default-src 'none'; script-src %s %s; style-src %s; "
              "connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; "
              "frame-ancestors 'none'\r\nReferrer-Policy: no-referrer\r\n",
-             hj, hs);
+             hj, hf, hs);
 }
 
 const char *dashboard_html(size_t *len)

@@ -24,6 +24,7 @@
 #include "core/json.h"
 #include "core/log.h"
 #include "game/cmd_internal.h"
+#include "game/cmd_perf.h"
 #include "game/commands.h"
 #include "game/daytime.h"
 #include "game/game.h"
@@ -82,7 +83,7 @@ static void run(struct cmd_source *s, const char *line, size_t len)
         return;
     }
     cmd_ctx x = {s, &ps};
-    cmd_builtin_exec(&x);
+    if (!cmd_perf_exec(&x)) cmd_builtin_exec(&x);
 }
 
 void cmd_run_capture(const char *line, size_t len, const char *source_name, buf_t *out)

@@ -147,6 +147,12 @@ static const struct cmd_spec builtin_spec[] = {
     LIT(0, "banlist", 3, X_BANLIST),
     LIT(1, "ips", 0, X_BANLIST),
     LIT(1, "players", 0, X_BANLIST),
+    /* Performance (game/cmd_perf.c): vanilla 1.20.3's `tick query` (level 3
+     * as vanilla; its other subcommands change the tick rate, which mcserv
+     * keeps at 20), and `health` (mcserv's, spark's habit). */
+    LIT(0, "tick", 3, X_NONE),
+    LIT(1, "query", 0, X_TICK_QUERY),
+    LIT(0, "health", 2, X_HEALTH),
 };
 
 int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n)

@@ -109,6 +109,8 @@ enum cmd_exec {
     X_PARDON,
     X_PARDON_IP,
     X_BANLIST,
+    X_TICK_QUERY, /* game/cmd_perf.c */
+    X_HEALTH,     /* game/cmd_perf.c */
     X_COUNT
 };
 

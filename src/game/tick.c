@@ -4,6 +4,7 @@
  * between ticks (docs/design.md says why there is no input queue); a tick
  * then runs:
  *
+ *   0. debug stall  debug-tick-stall-ms sleeps here (fault injection, tests)
  *   1. connections  connections past their deadline are closed (10 s to Login
  *                   Start, 30 s to PLAY, 1 s to flush a kick); idle output
  *                   buffers are trimmed once a second (net/server.c)
@@ -29,6 +30,13 @@
  * sends each player chunks every loop pass, as its output drains, so a
  * join is paced by the client and not by the tick.
  *
+ * Tick breakdown (core/tickstat.h, game/perf.c): each phase call is wrapped
+ * in TICK_PHASE(id, call), which adds the call's time to phase id; the loop
+ * work between two ticks (network read and decode, chunk streaming, the
+ * flush) is taken from the loop's running totals at the start of the tick
+ * it fed. phase_names[] is the table /api/tick, /metrics and `tick query`
+ * print: one entry per phase above, then the three between ticks.
+ *
  * Scheduling (as vanilla's MinecraftServer.runServer): one tick every TICK_MS
  * on the loop's monotonic clock, at most one per loop pass so input and
  * output are served between ticks. A schedule more than 2 s behind skips
@@ -40,6 +48,7 @@
 
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/log.h"
 #include "core/tickstat.h"
 #include "game/chat.h"
@@ -47,6 +56,7 @@
 #include "game/entities.h"
 #include "game/game.h"
 #include "game/ops.h"
+#include "game/perf.h"
 #include "game/play.h"
 #include "net/limits.h"
 #include "net/server.h"
@@ -62,6 +72,39 @@ static struct {
     int64_t next_ms;          /* when the next tick is due */
     int64_t overload_warn_ms; /* the last "Can't keep up!" */
 } ticker;
+
+/* The phases of the breakdown, in the order of the list above; the last
+ * three are loop work between ticks (TP_IN_TICK of them are inside). */
+enum tick_phase {
+    TP_STALL,
+    TP_CONNECTIONS,
+    TP_PLAYERS,
+    TP_BLOCKS,
+    TP_ENTITIES,
+    TP_RELAY,
+    TP_CLOCK,
+    TP_IDLE,
+    TP_LIMITS,
+    TP_WORLD,
+    TP_SAVING,
+    TP_IN_TICK,
+    TP_NET_READ = TP_IN_TICK, /* ready sockets read, decoded and handled (core/loop.c dispatch) */
+    TP_STREAM,                /* GAME_HOOK_STREAM: chunks into connections with room */
+    TP_FLUSH,                 /* NET_HOOK_FLUSH: one write per connection */
+    TP_COUNT
+};
+static const char *const phase_names[TP_COUNT] = {
+    "debug_stall",    "connections", "players",      "block_updates", "entities",
+    "movement_relay", "clock",       "idle",         "limits",        "world",
+    "saving",         "net_read",    "chunk_stream", "flush"};
+
+/* Runs the call (or block) as phase id of the breakdown. */
+#define TICK_PHASE(id, ...)                                                                        \
+    do {                                                                                           \
+        int64_t t0_ = clock_ns();                                                                  \
+        __VA_ARGS__;                                                                               \
+        tickstat_phase(id, clock_ns() - t0_);                                                      \
+    } while (0)
 
 static const char idling_json[] = "{\"translate\":\"multiplayer.disconnect.idling\","
                                   "\"fallback\":\"You have been idle for too long!\"}";
@@ -90,27 +133,46 @@ static void idle_check(void)
     }
 }
 
-void tick_run(void)
+/* The loop passes since the last tick, for the breakdown. */
+static void between_ticks(void)
 {
-    tickstat_begin();
-    game.tick_count++;
-    limits_debug_tick(game.tick_count); /* debug-tick-stall-ms (tests only) */
-    server_expire();                    /* 1 */
-    /* 2: backwards, so a kick (which swaps the last player into the gap)
+    tickstat_between(TP_NET_READ, srv->loop->dispatch_ns);
+    tickstat_between(TP_STREAM, loop_hook_ns(srv->loop, GAME_HOOK_STREAM));
+    tickstat_between(TP_FLUSH, loop_hook_ns(srv->loop, NET_HOOK_FLUSH));
+}
+
+static void play_tick_all(void)
+{
+    /* backwards, so a kick (which swaps the last player into the gap)
      * never skips anyone */
     for (size_t i = game.player_count; i-- > 0;)
         if (i < game.player_count) play_tick(game.players[i]);
-    play_broadcast_blocks();        /* 3 */
-    ent_tick_tracking();            /* 4 */
-    ent_tick_relay();               /* 5 */
-    daytime_tick();                 /* 6: day time, Update Time, the weather timer */
-    chat_tick();                    /*    chat spam decay */
-    ops_flush();                    /*    a changed ops.json queued for saving */
-    idle_check();                   /* 7 */
-    limits_tick(srv->loop->now_ms); /* 8 */
-    world_flush_edits(&game.world); /* 9 */
-    if (game.tick_count % 20 == 0) world_sweep(&game.world, srv->loop->now_ms);
-    store_tick(srv->loop->now_ms); /* 10 */
+}
+
+void tick_run(void)
+{
+    tickstat_begin();
+    between_ticks();
+    game.tick_count++;
+    TICK_PHASE(TP_STALL, limits_debug_tick(game.tick_count)); /* 0: tests only */
+    TICK_PHASE(TP_CONNECTIONS, server_expire());              /* 1 */
+    TICK_PHASE(TP_PLAYERS, play_tick_all());                  /* 2 */
+    TICK_PHASE(TP_BLOCKS, play_broadcast_blocks());           /* 3 */
+    TICK_PHASE(TP_ENTITIES, ent_tick_tracking());             /* 4 */
+    TICK_PHASE(TP_RELAY, ent_tick_relay());                   /* 5 */
+    TICK_PHASE(TP_CLOCK, {
+        daytime_tick(); /* 6: day time, Update Time, the weather timer */
+        chat_tick();    /*    chat spam decay */
+        ops_flush();    /*    a changed ops.json queued for saving */
+    });
+    TICK_PHASE(TP_IDLE, idle_check());                     /* 7 */
+    TICK_PHASE(TP_LIMITS, limits_tick(srv->loop->now_ms)); /* 8 */
+    TICK_PHASE(TP_WORLD, {                                 /* 9 */
+                           world_flush_edits(&game.world);
+                           if (game.tick_count % 20 == 0)
+                               world_sweep(&game.world, srv->loop->now_ms);
+    });
+    TICK_PHASE(TP_SAVING, store_tick(srv->loop->now_ms)); /* 10 */
     tickstat_end();
 }
 
@@ -137,6 +199,8 @@ static void tick_due(loop_timer *t)
 
 void tick_start(loop *l)
 {
+    tickstat_set_phases(phase_names, TP_COUNT, TP_IN_TICK);
+    perf_start(l); /* the slow-tick monitor, the background sampler (game/perf.h) */
     ticker.loop = l;
     loop_update_clock(l);
     ticker.next_ms = l->now_ms + TICK_MS;
@@ -147,4 +211,5 @@ void tick_start(loop *l)
 void tick_stop(void)
 {
     if (ticker.loop) loop_timer_stop(ticker.loop, &ticker.timer);
+    perf_stop();
 }

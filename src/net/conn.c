@@ -178,6 +178,7 @@ void conn_send_pkt(conn *c)
     /* Encrypt in place, only the bytes just appended (the stream's order). */
     if (c->enc) mc_cfb8_update(c->enc, c->wbuf.data + from, c->wbuf.len - from);
     srv->stats.packets_out++;
+    c->io.packets_out++;
     conn_flush_later(c);
 }
 
@@ -207,7 +208,9 @@ void conn_send_raw(conn *c, const void *p, size_t n)
     /* `p` may be a cached frame shared by many players: it stays plaintext;
      * only this connection's copy in wbuf is encrypted. */
     if (c->enc) mc_cfb8_update(c->enc, c->wbuf.data + from, n);
-    srv->stats.packets_out += count_frames(p, n);
+    uint64_t frames = count_frames(p, n);
+    srv->stats.packets_out += frames;
+    c->io.packets_out += frames;
     conn_flush_later(c);
 }
 
@@ -228,6 +231,7 @@ static int conn_flush(conn *c)
         if (n > 0) {
             c->wsent += (size_t)n;
             srv->stats.bytes_out += (uint64_t)n;
+            c->io.last_write_ms = srv->loop->now_ms;
             limits_output_progressed(c);
             continue;
         }
@@ -441,6 +445,7 @@ static void dispatch(conn *c, const uint8_t *pkt, size_t len)
         return;
     }
     srv->stats.packets_in++;
+    c->io.packets_in++;
     /* Invariant 6: handlers see logical ids (-1: the version has no such
      * packet, which every state handler refuses as unknown). */
     if (!c->proto->identity) id = protocol_sb_logical(c->proto, proto_state_of[c->state], id);
@@ -508,6 +513,7 @@ static size_t conn_parse(conn *c, uint8_t *data, size_t len)
 static bool conn_input(conn *c, uint8_t *dst, size_t n, bool direct)
 {
     srv->stats.bytes_in += n;
+    c->io.last_read_ms = srv->loop->now_ms;
     if (direct) {
         size_t used = conn_parse(c, dst, n);
         if (!c->closed && c->state != CS_CLOSING && used < n) {
