@@ -9,6 +9,9 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PKGS="make gcc clang libclang-rt-14-dev pkg-config libdeflate-dev libssl-dev openssl libwslay-dev liblua5.4-dev libjansson-dev libcurl4-openssl-dev clang-format chromium"
+# golang-go: `go tool pprof`, the reference reader of the profiler's output in
+# the tests (tests/e2e/profiler.test.js); only for testing, like chromium.
+PKGS="$PKGS golang-go"
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
