@@ -26,7 +26,9 @@ static struct {
     const char *const *names;
     int n, n_in;
     uint32_t us[TICKSTAT_WINDOW][TICKSTAT_PHASES_MAX];
-    int64_t cur[TICKSTAT_PHASES_MAX];        /* ns of the running tick */
+    int64_t
+        cur[TICKSTAT_PHASES_MAX]; /* ns of the running tick (between: of the passes before it) */
+    int64_t mark_ns;              /* where the running phase began */
     int64_t last_total[TICKSTAT_PHASES_MAX]; /* between-tick running totals at the last tick */
     bool seen_total[TICKSTAT_PHASES_MAX];
     uint64_t buckets[TICKSTAT_PHASES_MAX][TICKSTAT_PHASE_BUCKETS];
@@ -104,9 +106,9 @@ static int64_t thread_cpu_ns(void)
 void tickstat_begin(void)
 {
     if (tickstat_alloc_read) alloc_begin();
-    memset(ph.cur, 0, sizeof ph.cur);
+    memset(ph.cur, 0, sizeof ph.cur[0] * (size_t)ph.n_in); /* between-tick ones are set already */
     atomic_store_explicit(&tickstat_running_seq, ts.total + 1, memory_order_relaxed);
-    ts.start_ns = clock_ns();
+    ts.start_ns = ph.mark_ns = clock_ns();
 }
 
 static uint32_t us_of(int64_t ns)
@@ -175,15 +177,18 @@ const char *tickstat_phase_name(int id)
     return id >= 0 && id < ph.n ? ph.names[id] : "?";
 }
 
-void tickstat_phase(int id, int64_t ns)
+void tickstat_phase_end(int id)
 {
-    if (id >= 0 && id < ph.n) ph.cur[id] += ns;
+    int64_t now = clock_ns();
+    if (id >= 0 && id < ph.n) ph.cur[id] += now - ph.mark_ns;
+    ph.mark_ns = now;
 }
 
 void tickstat_between(int id, int64_t total_ns)
 {
-    if (id < 0 || id >= ph.n) return;
-    if (ph.seen_total[id]) ph.cur[id] += total_ns - ph.last_total[id];
+    if (id < ph.n_in || id >= ph.n) return;
+    ph.cur[id] = 0;
+    if (ph.seen_total[id]) ph.cur[id] = total_ns - ph.last_total[id];
     ph.seen_total[id] = true; /* the first tick gets nothing: its period began at startup */
     ph.last_total[id] = total_ns;
 }

@@ -6,8 +6,9 @@
  * tick (everything tick() does, including saves queued and chunks swept).
  *
  * Tick breakdown (issue 16): the tick registers its phases once
- * (tickstat_set_phases; game/tick.c names them). Phases inside the tick are
- * timed by tickstat_phase() around each call; phases between ticks (the
+ * (tickstat_set_phases; game/tick.c names them). Phases inside the tick
+ * tile it: tickstat_phase_end() after each call gives that phase the time
+ * since the previous one ended; phases between ticks (the
  * loop's network read/decode, chunk streaming, flush) come as running
  * totals (core/loop.h) handed over at the start of each tick
  * (tickstat_between): the share of the loop passes since the previous
@@ -82,10 +83,12 @@ void tickstat_set_phases(const char *const *names, int n, int n_in);
 int tickstat_phase_count(void);
 int tickstat_phase_count_in_tick(void);
 const char *tickstat_phase_name(int id);
-/* Adds ns to phase id of the running tick. */
-void tickstat_phase(int id, int64_t ns);
-/* Between-tick phase id: total_ns is a running total; the tick being begun
- * gets its growth since the previous tick. Call after tickstat_begin. */
+/* Ends phase id of the running tick: it gets the time since the previous
+ * phase ended (or the tick began), so the phases tile the tick with one
+ * clock read each. */
+void tickstat_phase_end(int id);
+/* Between-tick phase id: total_ns is a running total; the tick about to
+ * begin gets its growth since the previous tick. Call before tickstat_begin. */
 void tickstat_between(int id, int64_t total_ns);
 
 struct tickstat_phase_summary {

@@ -31,7 +31,9 @@
  * join is paced by the client and not by the tick.
  *
  * Tick breakdown (core/tickstat.h, game/perf.c): each phase call is wrapped
- * in TICK_PHASE(id, call), which adds the call's time to phase id; the loop
+ * in TICK_PHASE(id, call), which ends phase id after the call (the phases
+ * tile the tick: the first begins with it, each ends where the next
+ * begins, so they add up to the tick); the loop
  * work between two ticks (network read and decode, chunk streaming, the
  * flush) is taken from the loop's running totals at the start of the tick
  * it fed. phase_names[] is the table /api/tick, /metrics and `tick query`
@@ -48,7 +50,6 @@
 
 #include <string.h>
 
-#include "core/clock.h"
 #include "core/log.h"
 #include "core/tickstat.h"
 #include "game/chat.h"
@@ -98,12 +99,12 @@ static const char *const phase_names[TP_COUNT] = {
     "movement_relay", "clock",       "idle",         "limits",        "world",
     "saving",         "net_read",    "chunk_stream", "flush"};
 
-/* Runs the call (or block) as phase id of the breakdown. */
+/* Runs the call (or block) as phase id of the breakdown: the phases tile
+ * the tick (each ends where the next begins; core/tickstat.h). */
 #define TICK_PHASE(id, ...)                                                                        \
     do {                                                                                           \
-        int64_t t0_ = clock_ns();                                                                  \
         __VA_ARGS__;                                                                               \
-        tickstat_phase(id, clock_ns() - t0_);                                                      \
+        tickstat_phase_end(id);                                                                    \
     } while (0)
 
 static const char idling_json[] = "{\"translate\":\"multiplayer.disconnect.idling\","
@@ -151,8 +152,8 @@ static void play_tick_all(void)
 
 void tick_run(void)
 {
-    tickstat_begin();
     between_ticks();
+    tickstat_begin();
     game.tick_count++;
     TICK_PHASE(TP_STALL, limits_debug_tick(game.tick_count)); /* 0: tests only */
     TICK_PHASE(TP_CONNECTIONS, server_expire());              /* 1 */
