@@ -683,6 +683,20 @@ int config_load(const char *path, struct server_config *cfg, char *err, size_t e
         }
     }
 
+    /* As vanilla's Settings: UTF-8, and ISO-8859-1 when the file is not
+     * valid UTF-8 (an old file written by Java's Properties.store). */
+    if (text && !utf8_valid((const uint8_t *)text, len)) {
+        char *latin = malloc(2 * len + 1);
+        if (!latin) {
+            snprintf(err, errlen, "%s: out of memory", path);
+            free(text);
+            return -1;
+        }
+        len = utf8_from_latin1((const uint8_t *)text, len, (uint8_t *)latin);
+        free(text);
+        text = latin;
+        log_warn("%s is not valid UTF-8; read as ISO-8859-1 (as vanilla does)", path);
+    }
     memset(cfg, 0, sizeof *cfg);
     if (config_parse(text ? text : "", len, cfg, err, errlen) < 0) {
         char msg[1024];
@@ -702,6 +716,10 @@ int config_load(const char *path, struct server_config *cfg, char *err, size_t e
         for (size_t i = 0; i < NKEYS; i++)
             if (strcmp(keys[i].key, key) == 0) present[i] = true;
     }
+    /* The debug-* fault-injection keys are for tests: read when set, never
+     * written into an operator's file (docs/hardening.md lists them). */
+    for (size_t i = 0; i < NKEYS; i++)
+        if (strncmp(keys[i].key, "debug-", 6) == 0) present[i] = true;
     int missing = 0;
     for (size_t i = 0; i < NKEYS; i++) missing += !present[i];
     if (missing) {

@@ -243,13 +243,17 @@ void server_log_ready(void)
     char where[96];
     snprintf(where, sizeof where, "%s:%d", srv->cfg.server_ip[0] ? srv->cfg.server_ip : "*",
              srv->cfg.server_port);
-    log_info("Done (%.1f ms)! Listening on %s (protocol %d). Type \"help\" for commands.",
-             (double)(clock_ns() - srv->start_ns) / 1e6, where, MC_PROTOCOL_VERSION);
+    /* Vanilla's ready line, which panels (Pterodactyl's eggs) wait for,
+     * then mcserv's detail on a line of its own. */
+    double ms = (double)(clock_ns() - srv->start_ns) / 1e6;
+    log_info("Done (%.3fs)! For help, type \"help\"", ms / 1000.0);
+    log_info("Listening on %s (Minecraft %s, protocol %d); started in %.1f ms", where,
+             MC_VERSION_NAME, MC_PROTOCOL_VERSION, ms);
 }
 
 void server_shutdown(void)
 {
-    log_info("Stopping the server");
+    log_info("Stopping server"); /* vanilla's line (`stop` already said "Stopping the server") */
     if (srv->listen_fd >= 0) loop_watch_del(srv->loop, &srv->listen_watch);
     loop_timer_stop(srv->loop, &srv->listen_resume);
     conn *c;
