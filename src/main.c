@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <systemd/sd-daemon.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -80,6 +81,37 @@ static void follow_port(struct server_config *cfg, int port)
                  cfg->query_port, cfg->rcon_port, cfg->admin_http_port);
     }
     cfg->server_port = port;
+}
+
+/*
+ * systemd (contrib/mcserv.service, Type=notify): READY=1 once the port
+ * listens, STOPPING=1 when the shutdown starts, and WATCHDOG=1 from a loop
+ * timer at half the watchdog interval, so a hung loop (a tick that never
+ * ends) gets the service restarted. Without NOTIFY_SOCKET each call is a
+ * no-op.
+ */
+static struct {
+    loop_timer timer;
+    loop *loop;
+    int64_t every_ms;
+} watchdog;
+
+static void watchdog_ping(loop_timer *t)
+{
+    sd_notify(0, "WATCHDOG=1");
+    loop_timer_after(watchdog.loop, t, watchdog.every_ms);
+}
+
+static void systemd_ready(loop *l)
+{
+    uint64_t usec = 0;
+    if (sd_watchdog_enabled(0, &usec) > 0 && usec >= 2000) {
+        watchdog.loop = l;
+        watchdog.every_ms = (int64_t)(usec / 2000);
+        loop_timer_init(&watchdog.timer, watchdog_ping);
+        loop_timer_after(l, &watchdog.timer, watchdog.every_ms);
+    }
+    sd_notifyf(0, "READY=1\nSTATUS=Listening on port %d", srv->cfg.server_port);
 }
 
 /* SIGINT, SIGTERM, SIGHUP (a closed terminal) and SIGQUIT end the loop;
@@ -208,9 +240,12 @@ int main(int argc, char **argv)
     } else {
         tick_start(&main_loop);
         server_log_ready();
+        systemd_ready(&main_loop);
         rc = loop_run(&main_loop);
         if (rc < 0) log_error("epoll_wait: %s", strerror(-rc));
         rc = 0;
+        sd_notify(0, "STOPPING=1\nSTATUS=Stopping: saving the world");
+        if (watchdog.loop) loop_timer_stop(&main_loop, &watchdog.timer);
         server_shutdown();
         store_final_save(); /* blocking: every chunk, player and level.dat on disk */
     }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libdeflate.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -102,6 +103,16 @@ void log_set_level(enum log_level min)
     log_min = min;
 }
 
+static void (*stderr_before)(void), (*stderr_after)(void);
+static pthread_t hooks_thread; /* the hooks run only for lines of this thread */
+
+void log_set_stderr_hooks(void (*before)(void), void (*after)(void))
+{
+    hooks_thread = pthread_self();
+    stderr_before = before;
+    stderr_after = after;
+}
+
 void log_set_stderr(int on)
 {
     log_to_stderr = on;
@@ -147,8 +158,11 @@ void log_msg(enum log_level level, const char *fmt, ...)
     size_t len = (size_t)h + escape_line(line + h, sizeof line - (size_t)h - 1, body, blen);
     line[len++] = '\n';
     if (log_to_stderr) {
+        bool hooked = stderr_before && pthread_equal(pthread_self(), hooks_thread);
+        if (hooked) stderr_before();
         ssize_t w = write(STDERR_FILENO, line, len);
         (void)w;
+        if (hooked) stderr_after();
     }
     if (log_fd >= 0) {
         ssize_t w = write(log_fd, line, len);

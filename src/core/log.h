@@ -35,6 +35,9 @@ void log_close(void);
 void log_set_level(enum log_level min);
 /* Silences stderr (tests and mcbench --quiet); the file sink is unaffected. */
 void log_set_stderr(int on);
+/* Called around each line written to stderr (the console's line editor
+ * moves its prompt out of the way); NULL, NULL for none. Main thread only. */
+void log_set_stderr_hooks(void (*before)(void), void (*after)(void));
 
 void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -196,6 +196,7 @@ function propsText (props) {
  * opts.readyTimeout  ms (default 10000).
  * opts.args       extra command-line arguments; with `--port N` among them
  *                 the returned port is N.
+ * opts.env        extra environment variables for the server.
  *
  * Returns { proc, pid, port, dir, output(), stdout(), stderr(), exited,
  *           exitInfo, waitExit(ms), stop(ms), kill(), propsPath }.
@@ -240,7 +241,7 @@ async function startServerOnce (opts) {
   const args = opts.args || []
   const portArg = args.indexOf('--port')
   if (portArg >= 0) port = Number(args[portArg + 1])
-  const proc = spawn(MCSERV, args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] })
+  const proc = spawn(MCSERV, args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...(opts.env || {}) } })
   const started = Date.now()
   const srv = {
     proc,
