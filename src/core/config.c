@@ -31,7 +31,8 @@ enum key_kind {
     K_LEVEL_TYPE,
     K_DIFFICULTY,
     K_FORWARDING,
-    K_SHA1, /* "" or 40 hex digits (resource-pack-sha1) */
+    K_VISIBILITY, /* mcserv-player-visibility: all or none */
+    K_SHA1,       /* "" or 40 hex digits (resource-pack-sha1) */
 };
 
 struct key_def {
@@ -127,6 +128,8 @@ static const struct key_def keys[] = {
     BOOL("proxy-protocol", "false", proxy_protocol),
     STR("mcserv-tab-header", "", tab_header),
     STR("mcserv-tab-footer", "", tab_footer),
+    INT("mcserv-max-tracked-players", "0", max_tracked_players, 0, 1000000),
+    {"mcserv-player-visibility", "all", K_VISIBILITY, OFF(player_visibility), 0, 0},
     STR("admin-http-address", "127.0.0.1", admin_http_address),
     INT("admin-http-port", "25585", admin_http_port, 0, 65535),
     INT("connection-throttle", "4000", connection_throttle, 0, 3600000),
@@ -160,6 +163,9 @@ static const char new_file_header[] =
     "# HAProxy PROXY v1/v2 header on every connection.\n"
     "# mcserv-tab-header, mcserv-tab-footer (mcserv): text above and below the\n"
     "# player list (\\n for a new line, section-sign colour codes allowed).\n"
+    "# mcserv-max-tracked-players (mcserv): each player sees at most the N\n"
+    "# nearest other players (0 = all in range). mcserv-player-visibility: all,\n"
+    "# or none (nobody sees anyone; the tab list still lists everyone). Hubs.\n"
     "# admin-http-address, admin-http-port (mcserv): /metrics, /api/status,\n"
     "# /healthz and a dashboard over HTTP (port 0 = off). Keep it private.\n"
     "# enable-rcon: rcon.port binds to server-ip (all interfaces when empty):\n"
@@ -382,6 +388,13 @@ static int apply(const struct key_def *k, const char *val, struct server_config 
         snprintf(err, errlen, "%s: expected none, velocity or bungeecord, got '%s'", k->key, val);
         return -1;
     }
+    case K_VISIBILITY:
+        if (strcmp(val, "all") == 0 || strcmp(val, "none") == 0) {
+            *(enum player_visibility *)field = val[0] == 'a' ? VIS_ALL : VIS_NONE;
+            return 0;
+        }
+        snprintf(err, errlen, "%s: expected all or none, got '%s'", k->key, val);
+        return -1;
     case K_LEVEL_TYPE: {
         char low[64];
         size_t n = strlen(val);
