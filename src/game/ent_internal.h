@@ -51,7 +51,6 @@ struct ent {
     /* relay base: what every viewer's client holds (entities.c invariant 5) */
     int64_t fx, fy, fz; /* position in 1/4096 blocks, as the client encodes it */
     int yawp, pitchp, headp;
-    bool ground;
     double lx, ly, lz;    /* the player's position at its last update */
     int32_t latency_sent; /* tab-list latency every client was told */
     uint32_t age;
