@@ -32,6 +32,8 @@ enum level_type { LEVEL_FLAT, LEVEL_NORMAL };
 /* How a proxy in front of mcserv hands over the player's identity. */
 enum forwarding_mode { FWD_NONE, FWD_VELOCITY, FWD_BUNGEECORD };
 enum gamemode { GM_SURVIVAL = 0, GM_CREATIVE = 1, GM_ADVENTURE = 2, GM_SPECTATOR = 3 };
+/* mcserv-player-visibility: do players see each other as entities? */
+enum player_visibility { VIS_ALL, VIS_NONE };
 
 struct server_config {
     char server_ip[64];
@@ -67,6 +69,8 @@ struct server_config {
     bool broadcast_console_to_ops;         /* console command feedback to online ops */
     char tab_header[256];                  /* mcserv: tab list header text ("" = none) */
     char tab_footer[256];
+    int max_tracked_players; /* mcserv: each viewer tracks the N nearest; 0 = all */
+    enum player_visibility player_visibility; /* mcserv: none = nobody sees anyone (hubs) */
     /* Operations (game/lists.c, admin/, net/conn.c; docs/operations.md) */
     bool white_list;         /* changed at runtime by /whitelist on|off */
     bool enforce_whitelist;  /* kick unlisted players when the list changes */

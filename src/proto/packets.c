@@ -202,6 +202,11 @@ void pkt_cb_player_remove(buf_t *b, const mc_uuid *uuids, size_t n)
     for (size_t i = 0; i < n; i++) wr_uuid(b, &uuids[i]);
 }
 
+void pkt_cb_bundle_delimiter(buf_t *b)
+{
+    wr_varint(b, PKT_PLAY_CB_BUNDLE_DELIMITER);
+}
+
 /* ------------------------------------------------------------ multiplayer */
 
 void pkt_cb_named_entity_spawn(buf_t *b, int32_t eid, const mc_uuid *uuid, double x, double y,

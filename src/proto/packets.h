@@ -88,6 +88,10 @@ struct pkt_player_entry {
     const struct pkt_property *props;
     size_t prop_count;
 };
+/* Entries mcserv puts in one Player Info Update or Remove: a tick's joins or
+ * leaves go out as one packet up to this many (256 skins stay far below the
+ * client's 2 MiB frame). */
+#define PKT_INFO_ENTRIES_MAX 256
 /* Writes every entry with 0 properties (props/prop_count are not read). */
 void pkt_cb_player_info_add(buf_t *b, const struct pkt_player_entry *e, size_t n);
 /* The same with each entry's properties (skins): what online mode and
@@ -98,6 +102,11 @@ void pkt_cb_player_info_add_props(buf_t *b, const struct pkt_player_entry *e, si
  * bool signed, [String signature]. */
 void pkt_write_properties(buf_t *b, const struct pkt_property *props, size_t n);
 void pkt_cb_player_remove(buf_t *b, const mc_uuid *uuids, size_t n);
+/* Bundle Delimiter (no payload): the client applies the packets between two
+ * delimiters in one go (vanilla pairs an entity's spawn packets this way);
+ * at most PKT_BUNDLE_MAX packets in between (vanilla PacketBundlePacker). */
+#define PKT_BUNDLE_MAX 4096
+void pkt_cb_bundle_delimiter(buf_t *b);
 
 /* --- multiplayer: entity tracking, tab list, chat, commands, respawn ---
  * Angles are protocol bytes (1/256 turn; vanilla floor(deg * 256 / 360));
