@@ -31,7 +31,8 @@ enum key_kind {
     K_LEVEL_TYPE,
     K_DIFFICULTY,
     K_FORWARDING,
-    K_SHA1, /* "" or 40 hex digits (resource-pack-sha1) */
+    K_SHA1,     /* "" or 40 hex digits (resource-pack-sha1) */
+    K_AUTO_INT, /* "auto" (stored as -1) or a whole number in [min, max] */
 };
 
 struct key_def {
@@ -119,6 +120,8 @@ static const struct key_def keys[] = {
     BOOL("white-list", "false", white_list),
     /* mcserv's own keys */
     INT("worker-threads", "0", worker_threads, 0, 64),
+    {"io-threads", "auto", K_AUTO_INT, OFF(io_threads), 0, 64},
+    INT("mcserv-max-writes-per-second", "40000", max_writes_per_second, 0, 100000000),
     INT("autosave-interval", "300", autosave_interval, 0, 86400),
     STR("session-server", "https://sessionserver.mojang.com", session_server),
     {"forwarding-mode", "none", K_FORWARDING, OFF(forwarding_mode), 0, 0},
@@ -150,6 +153,12 @@ static const char new_file_header[] =
     "# BungeeCord set online-mode=false and forwarding-mode (docs/scaling.md).\n"
     "# worker-threads (mcserv): threads for chunk generation and encoding;\n"
     "# 0 = one per CPU core but one (at least 1).\n"
+    "# io-threads (mcserv): threads that write (and read) the sockets around the\n"
+    "# tick, the game thread counted; auto = more than one only with more than\n"
+    "# 2 cores; 0 or 1 = all on the game thread.\n"
+    "# mcserv-max-writes-per-second: socket writes per second the server aims\n"
+    "# at; above it other players' movement, tab-list changes and chat wait up\n"
+    "# to 10 ticks and go out together (0 = never wait).\n"
     "# autosave-interval (mcserv): seconds between saves of changed chunks,\n"
     "# level.dat and player data (0 = only on save-all and stop).\n"
     "# session-server (mcserv): base URL of the hasJoined check (https://, or\n"
@@ -326,6 +335,18 @@ static int apply(const struct key_def *k, const char *val, struct server_config 
         memcpy(field, val, n + 1);
         return 0;
     }
+    case K_AUTO_INT:
+        if (strcmp(val, "auto") == 0) {
+            *(int *)field = -1;
+            return 0;
+        }
+        if (parse_long(val, &v) < 0 || v < k->min || v > k->max) {
+            snprintf(err, errlen, "%s: expected auto or a whole number from %ld to %ld, got '%s'",
+                     k->key, k->min, k->max, val);
+            return -1;
+        }
+        *(int *)field = (int)v;
+        return 0;
     case K_INT:
         if (parse_long(val, &v) < 0 || v < k->min || v > k->max) {
             snprintf(err, errlen, "%s: expected a whole number from %ld to %ld, got '%s'", k->key,

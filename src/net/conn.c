@@ -2,9 +2,14 @@
  * conn.c — connection I/O: see conn.h for the lifecycle and invariants.
  *
  * Output path: packets are framed (and compressed, and encrypted) straight
- * into wbuf; the connection goes on the flush list, and the NET_HOOK_FLUSH
- * hook writes each listed connection once per loop pass. A write that the
- * socket only partly takes advances wsent; EAGAIN arms EPOLLOUT.
+ * into the queue's owned bytes (net/outq.h); shared frames are referenced
+ * (pkt_frame_shared_for's, and conn_send_buf's once-per-pass copies). The
+ * connection goes on the tick's list, and on this pass's list when its
+ * output cannot wait (conn.h invariant 7); the NET_HOOK_FLUSH hook writes
+ * this pass's list, then after a tick the tick's list, holding CONN_LAZY
+ * output of some connections for up to k ticks (k from the write budget,
+ * mcserv-max-writes-per-second). One writev per connection per write; a
+ * write the socket only partly takes leaves the rest queued (EPOLLOUT).
  *
  * Versions (invariant 6 of conn.h): packets carry logical ids; framing
  * rewrites the leading id for c->proto unless it is the identity (763), and
@@ -25,11 +30,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "core/json.h"
 #include "core/log.h"
 #include "data/packet_ids.h"
+#include "net/iothreads.h"
 #include "net/server.h"
 #include "proto/crypto.h"
 #include "proto/frame.h"
@@ -116,13 +123,50 @@ static buf_t *translate_scratch(void)
     return &scratch;
 }
 
-void conn_flush_later(conn *c)
+/* The flush lists and the batching state (invariant 7). */
+static struct {
+    conn *now;          /* written at the end of this pass (next_now) */
+    uint64_t tick;      /* conn_tick calls: ticks run */
+    bool tick_pass;     /* a tick ran in this pass: the tick's flush is due */
+    uint64_t writes_at; /* srv->stats.writes at the last tick's flush */
+    conn **lazy;        /* scratch: lazy-only connections of a tick's flush */
+    size_t nlazy, lazy_cap;
+} outs;
+
+/* Puts c on the tick's list (invariant 7). */
+static void list_pending(conn *c)
 {
-    if (c->wbuf.len > CONN_OUTPUT_KEEP) c->out_big_ms = srv->loop->now_ms; /* invariant 3 */
-    if (c->on_flush_list || c->closed) return;
+    if (c->on_flush_list) return;
     c->on_flush_list = true;
     c->next_flush = srv->flush_list;
     srv->flush_list = c;
+}
+
+void conn_flush_later(conn *c)
+{
+    if (c->closed) return;
+    list_pending(c);
+    if (c->on_now_list) return;
+    c->on_now_list = true;
+    c->next_now = outs.now;
+    outs.now = c;
+}
+
+/* Output was queued to c: when it must be written (invariant 7). */
+static void queued(conn *c, unsigned flags)
+{
+    if (c->out.own.len > CONN_OUTPUT_KEEP) c->out_big_ms = srv->loop->now_ms; /* invariant 3 */
+    if (c->closed) return;
+    if (flags & CONN_LAZY) {
+        if (!c->out_lazy) c->lazy_tick = outs.tick;
+        c->out_lazy = true;
+    } else {
+        c->out_urgent = true;
+    }
+    if (c->state != CS_PLAY || conn_pending(c) >= CONN_FLUSH_BULK)
+        conn_flush_later(c);
+    else
+        list_pending(c);
 }
 
 buf_t *pkt_begin(int32_t id)
@@ -138,20 +182,10 @@ static void output_overflow(conn *c)
              CONN_OUTPUT_LIMIT >> 20);
     srv->stats.kicks[KR_SLOW_CLIENT]++;
     limits_stats.slow_clients++;
-    c->wbuf.failed = 0;
     conn_drop(c, NULL);
 }
 
-/* Invariant 3: the written prefix is dropped only when its room is needed
- * for the next `n` bytes. */
-static void output_make_room(conn *c, size_t n)
-{
-    if (c->wsent == 0 || c->wbuf.len + n <= c->wbuf.cap) return;
-    buf_consume(&c->wbuf, c->wsent);
-    c->wsent = 0;
-}
-
-void conn_send_pkt(conn *c)
+void conn_send_pkt_as(conn *c, unsigned flags)
 {
     if (c->closed) return;
     if (srv->pkt.failed) {
@@ -160,31 +194,42 @@ void conn_send_pkt(conn *c)
         return;
     }
     int threshold = c->compressed ? srv->cfg.compression_threshold : -1;
-    output_make_room(c, srv->pkt.len + 16);
-    size_t from = c->wbuf.len;
+    buf_t *own = outq_own_begin(&c->out, srv->pkt.len + 16);
+    size_t from = own->len;
     int rc = c->proto->identity
-                 ? frame_encode(&c->wbuf, srv->pkt.data, srv->pkt.len, threshold, srv->compressor)
-                 : protocol_frame(c->proto, proto_state_of[c->state], &c->wbuf, srv->pkt.data,
+                 ? frame_encode(own, srv->pkt.data, srv->pkt.len, threshold, srv->compressor)
+                 : protocol_frame(c->proto, proto_state_of[c->state], own, srv->pkt.data,
                                   srv->pkt.len, threshold, srv->compressor, translate_scratch());
-    if (rc == PROTOCOL_E_OUTPUT) {
-        output_overflow(c);
-        return;
-    }
-    if (rc < 0) {
+    if (rc < 0 && rc != PROTOCOL_E_OUTPUT) {
+        own->len = from;
+        own->failed = 0;
         log_debug("[%s] packet not sent: protocol %d has no such packet (state %d)", c->addr,
                   c->proto->version, c->state);
         return;
     }
+    if (rc < 0 || !outq_own_commit(&c->out, from)) {
+        output_overflow(c);
+        return;
+    }
     /* Encrypt in place, only the bytes just appended (the stream's order). */
-    if (c->enc) mc_cfb8_update(c->enc, c->wbuf.data + from, c->wbuf.len - from);
+    if (c->enc) mc_cfb8_update(c->enc, own->data + from, own->len - from);
     srv->stats.packets_out++;
-    conn_flush_later(c);
+    queued(c, flags);
 }
+
+/* The frames pkt_frame_shared_for builds: one per protocol, each with the
+ * shared copy connections reference (made at the first reference, dropped
+ * when the next frame is built: invariant 5 of outq.h's users). */
+static struct {
+    buf_t buf;
+    shframe *sf;
+} framed[PROTO_VERSION_COUNT];
 
 const buf_t *pkt_frame_shared_for(const struct mc_protocol *p)
 {
-    static buf_t framed[PROTO_VERSION_COUNT]; /* one per protocol (invariant 6) */
-    buf_t *f = &framed[p->slot];
+    buf_t *f = &framed[p->slot].buf;
+    shframe_unref(framed[p->slot].sf);
+    framed[p->slot].sf = NULL;
     if (!f->limit) buf_init(f, FRAME_MAX_PACKET + 16);
     buf_reset(f);
     if (srv->pkt.failed ||
@@ -194,21 +239,104 @@ const buf_t *pkt_frame_shared_for(const struct mc_protocol *p)
     return f;
 }
 
-void conn_send_raw(conn *c, const void *p, size_t n)
+/* Queues a reference to f->data[off .. off + n), or a copy for an
+ * encrypted connection (invariant 5). */
+static void send_ref(conn *c, shframe *f, size_t off, size_t n, unsigned flags)
 {
-    if (c->closed) return;
-    output_make_room(c, n);
-    size_t from = c->wbuf.len;
-    buf_append(&c->wbuf, p, n);
-    if (c->wbuf.failed) {
+    if (c->enc) {
+        conn_send_raw_as(c, f->data + off, n, flags);
+        return;
+    }
+    if (!outq_ref(&c->out, f, off, n)) {
         output_overflow(c);
         return;
     }
+    srv->stats.packets_out += count_frames(f->data + off, n);
+    queued(c, flags);
+}
+
+/* The shared frame p[0..n) lies in, if it is one pkt_frame_shared_for
+ * built: its copy (made now if it is the first reference) and p's offset. */
+static shframe *shared_frame_of(const void *p, size_t n, size_t *off)
+{
+    uintptr_t a = (uintptr_t)p;
+    for (int i = 0; i < PROTO_VERSION_COUNT; i++) {
+        const buf_t *b = &framed[i].buf;
+        uintptr_t lo = (uintptr_t)b->data;
+        if (!b->data || a < lo || a + n > lo + b->len) continue;
+        if (!framed[i].sf) framed[i].sf = shframe_new(b->data, b->len);
+        *off = a - lo;
+        return framed[i].sf;
+    }
+    return NULL;
+}
+
+void conn_send_raw_as(conn *c, const void *p, size_t n, unsigned flags)
+{
+    if (c->closed) return;
+    size_t off;
+    shframe *sf;
+    if (!c->enc && n >= CONN_REF_MIN && (sf = shared_frame_of(p, n, &off))) {
+        send_ref(c, sf, off, n, flags);
+        return;
+    }
     /* `p` may be a cached frame shared by many players: it stays plaintext;
-     * only this connection's copy in wbuf is encrypted. */
-    if (c->enc) mc_cfb8_update(c->enc, c->wbuf.data + from, n);
+     * only this connection's copy is encrypted. */
+    if (!outq_append_sealed(&c->out, p, n, c->enc)) {
+        output_overflow(c);
+        return;
+    }
     srv->stats.packets_out += count_frames(p, n);
-    conn_flush_later(c);
+    queued(c, flags);
+}
+
+/* conn_send_buf's copies of this pass: buffer -> shared frame, open
+ * addressing on the buffer's address; cleared by the flush hook. */
+#define MEMO_SLOTS 4096 /* a power of two; a full table falls back to copies */
+static struct memo {
+    const buf_t *b;
+    const uint8_t *data;
+    size_t len;
+    shframe *sf;
+} memo[MEMO_SLOTS];
+static uint32_t memo_used[MEMO_SLOTS / 2], memo_count;
+
+static shframe *memo_frame(const buf_t *b)
+{
+    uint32_t h = (uint32_t)(((uintptr_t)b >> 4) * 2654435761u) & (MEMO_SLOTS - 1);
+    for (uint32_t i = 0; i < 8; i++, h = (h + 1) & (MEMO_SLOTS - 1)) {
+        struct memo *m = &memo[h];
+        if (m->b == b && m->data == b->data && m->len == b->len) return m->sf;
+        if (m->b) continue;
+        if (memo_count >= MEMO_SLOTS / 2) return NULL;
+        shframe *sf = shframe_new(b->data, b->len);
+        if (!sf) return NULL;
+        *m = (struct memo){b, b->data, b->len, sf};
+        memo_used[memo_count++] = h;
+        return sf;
+    }
+    return NULL;
+}
+
+static void memo_clear(void)
+{
+    for (uint32_t i = 0; i < memo_count; i++) {
+        struct memo *m = &memo[memo_used[i]];
+        shframe_unref(m->sf);
+        *m = (struct memo){0};
+    }
+    memo_count = 0;
+}
+
+void conn_send_buf(conn *c, const buf_t *b, size_t off, size_t n, unsigned flags)
+{
+    if (c->closed || off > b->len || n > b->len - off) return;
+    shframe *sf = NULL;
+    if (!c->enc && n >= CONN_REF_MIN) sf = memo_frame(b);
+    if (sf)
+        send_ref(c, sf, off, n, flags);
+    else
+        conn_send_raw_as(c, b->data + off, n, flags);
 }
 
 /* EPOLLOUT while output waits for room; a kicked connection (CLOSING)
@@ -220,27 +348,26 @@ static void want_write(conn *c, bool on)
     loop_watch_mod(srv->loop, &c->watch, events);
 }
 
-/* Writes as much of c's output as the socket takes. Returns -1 if c closed. */
-static int conn_flush(conn *c)
+/* The result of writing c's output (job, on this thread or an I/O thread):
+ * the bytes written leave the queue, EAGAIN arms EPOLLOUT, an error drops
+ * c. Returns -1 if c closed. */
+static int flush_settle(conn *c, const struct io_job *job)
 {
-    while (conn_pending(c) > 0) {
-        ssize_t n = write(c->watch.fd, c->wbuf.data + c->wsent, conn_pending(c));
-        if (n > 0) {
-            c->wsent += (size_t)n;
-            srv->stats.bytes_out += (uint64_t)n;
-            limits_output_progressed(c);
-            continue;
-        }
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            limits_output_blocked(c);
-            want_write(c, true);
-            return 0;
-        }
-        conn_drop(c, n < 0 ? strerror(errno) : "write returned 0");
+    srv->stats.writes += job->writes;
+    if (job->written) {
+        outq_consume(&c->out, job->written);
+        srv->stats.bytes_out += job->written;
+        limits_output_progressed(c);
+    }
+    if (job->err == EAGAIN) {
+        limits_output_blocked(c);
+        want_write(c, true);
+        return 0;
+    }
+    if (job->err) {
+        conn_drop(c, job->err == EPIPE && job->writes ? "write returned 0" : strerror(job->err));
         return -1;
     }
-    c->wbuf.len = c->wsent = 0;
     if (c->state == CS_CLOSING && !c->lim.write_shut) {
         /* The kick is out: half-close, then read and discard until the client
          * closes or CONN_CLOSING_GRACE ends. Closing with input unread sends
@@ -252,9 +379,156 @@ static int conn_flush(conn *c)
     return 0;
 }
 
-void conn_flush_all(void)
+static struct io_job job_of(conn *c)
+{
+    c->out_urgent = c->out_lazy = false; /* all of it is being written */
+    return (struct io_job){.fd = c->watch.fd, .q = &c->out};
+}
+
+/* Writes as much of c's output as the socket takes. Returns -1 if c closed. */
+static int conn_flush(conn *c)
+{
+    struct io_job job = job_of(c);
+    if (conn_pending(c) > 0) iothreads_write_one(&job);
+    return flush_settle(c, &job);
+}
+
+/* The tick's writes: on the I/O threads when there are enough of them. */
+static struct {
+    conn **c;
+    struct io_job *job;
+    size_t n, cap;
+} due;
+
+static void due_add(conn *c)
+{
+    if (due.n == due.cap) {
+        size_t cap = due.cap ? due.cap * 2 : 256;
+        conn **a = realloc(due.c, cap * sizeof *a);
+        if (a) due.c = a;
+        struct io_job *j = a ? realloc(due.job, cap * sizeof *j) : NULL;
+        if (!j) {
+            conn_flush(c); /* no room to gather: write it at once */
+            return;
+        }
+        due.job = j;
+        due.cap = cap;
+    }
+    due.job[due.n] = job_of(c);
+    due.c[due.n++] = c;
+}
+
+static void due_write(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < due.n; i++) /* one closed while gathering: its fd is gone */
+        if (!due.c[i]->closed) {
+            due.c[n] = due.c[i];
+            due.job[n++] = due.job[i];
+        }
+    iothreads_write(due.job, n);
+    for (size_t i = 0; i < n; i++)
+        if (!due.c[i]->closed) flush_settle(due.c[i], &due.job[i]);
+    due.n = 0;
+}
+
+void conn_tick(void)
+{
+    outs.tick++;
+    outs.tick_pass = true;
+}
+
+/* k for this tick: the lazy-only connections spread over k ticks so that
+ * this tick's writes (those already done since the last tick's flush, the
+ * urgent ones, 1/k of the lazy ones) stay within the budget. */
+static int batch_ticks(size_t urgent, size_t lazy)
+{
+    long budget = srv->cfg.max_writes_per_second;
+    if (budget <= 0 || lazy == 0) return 1;
+    double per_tick = (double)budget * TICK_MS / 1000.0;
+    double done = (double)(srv->stats.writes - outs.writes_at) + (double)urgent;
+    double room = per_tick - done;
+    if (room < per_tick / 4) room = per_tick / 4; /* lazy output always moves */
+    double k = (double)lazy / room;
+    if (k <= 1) return 1;
+    if (k >= CONN_BATCH_MAX) return CONN_BATCH_MAX;
+    return (int)k + ((double)(int)k < k);
+}
+
+/* A lazy-only connection's turn: its phase in k, or the wait is over. */
+static bool lazy_due(const conn *c, int k)
+{
+    return k <= 1 || (outs.tick + c->id) % (uint64_t)k == 0 ||
+           outs.tick - c->lazy_tick + 1 >= (uint64_t)k;
+}
+
+static void flush_tick(void)
 {
     conn *c = srv->flush_list;
+    srv->flush_list = NULL;
+    size_t urgent = 0;
+    outs.nlazy = 0;
+    while (c) {
+        conn *next = c->next_flush;
+        c->on_flush_list = false;
+        if (!c->closed && conn_pending(c) > 0) {
+            if (c->out_urgent) {
+                urgent++;
+                due_add(c);
+            } else if (c->out_lazy) {
+                if (outs.nlazy == outs.lazy_cap) {
+                    size_t cap = outs.lazy_cap ? outs.lazy_cap * 2 : 256;
+                    conn **a = realloc(outs.lazy, cap * sizeof *a);
+                    if (!a) {
+                        due_add(c); /* no room to wait: write it now */
+                        c = next;
+                        continue;
+                    }
+                    outs.lazy = a;
+                    outs.lazy_cap = cap;
+                }
+                outs.lazy[outs.nlazy++] = c;
+            }
+        }
+        c = next;
+    }
+    int k = batch_ticks(urgent, outs.nlazy);
+    srv->stats.batch_ticks = k;
+    for (size_t i = 0; i < outs.nlazy; i++) {
+        c = outs.lazy[i];
+        if (c->closed) continue;
+        if (lazy_due(c, k))
+            due_add(c);
+        else
+            list_pending(c);
+    }
+    due_write();
+    outs.writes_at = srv->stats.writes;
+}
+
+void conn_flush_pass(void)
+{
+    conn *c = outs.now;
+    outs.now = NULL;
+    while (c) {
+        conn *next = c->next_now;
+        c->on_now_list = false;
+        if (!c->closed) conn_flush(c);
+        c = next;
+    }
+    if (outs.tick_pass) {
+        outs.tick_pass = false;
+        flush_tick();
+    }
+    memo_clear();
+}
+
+void conn_flush_all(void)
+{
+    conn *c = outs.now;
+    outs.now = NULL;
+    for (; c; c = c->next_now) c->on_now_list = false;
+    c = srv->flush_list;
     srv->flush_list = NULL;
     while (c) {
         conn *next = c->next_flush;
@@ -262,17 +536,15 @@ void conn_flush_all(void)
         if (!c->closed) conn_flush(c);
         c = next;
     }
+    memo_clear();
 }
 
 void conn_trim(conn *c)
 {
     if (conn_pending(c) == 0 && !c->on_flush_list &&
-        srv->loop->now_ms - c->out_big_ms >= CONN_OUTPUT_IDLE_MS) {
-        c->wbuf.len = c->wsent = 0;
-        buf_shrink_to(&c->wbuf, CONN_OUTPUT_KEEP);
-    }
+        srv->loop->now_ms - c->out_big_ms >= CONN_OUTPUT_IDLE_MS)
+        outq_trim(&c->out, CONN_OUTPUT_KEEP);
 }
-
 /* -------------------------------------------------------- closing, freeing */
 
 /* The game lets go of c (once, invariant 2 of server.h). */
@@ -367,7 +639,7 @@ void conn_free_closed(void)
         login_conn_free(c);
         if (c->player) srv->game->release(c);
         buf_free(&c->rbuf);
-        buf_free(&c->wbuf);
+        outq_free(&c->out);
         free(c);
     }
 }
@@ -602,7 +874,7 @@ conn *conn_open(int fd, const struct sockaddr *sa)
     c->connected_ms = srv->loop->now_ms;
     c->deadline_ms = c->connected_ms + CONN_PREPLAY_TIMEOUT;
     buf_init(&c->rbuf, FRAME_MAX_LENGTH + 16);
-    buf_init(&c->wbuf, CONN_OUTPUT_LIMIT);
+    outq_init(&c->out, CONN_OUTPUT_LIMIT);
     list_init(&c->closed_link);
     int rc = loop_watch_add(srv->loop, &c->watch, fd, EPOLLIN);
     if (rc < 0) {

@@ -1,0 +1,76 @@
+/*
+ * test_iothreads.c — write fan-out (net/iothreads.h): every queue written
+ * whole to its own socket by a pool of threads, and the jobs' results
+ * (bytes, EAGAIN on a full socket) reported for the game thread to settle.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "net/iothreads.h"
+#include "test.h"
+
+#define PAIRS 96 /* over IOTHREADS_FANOUT_MIN: the threads take part */
+
+TEST(iothreads_write_fans_out_and_reports)
+{
+    CHECK(iothreads_resolve(0) == 1 && iothreads_resolve(1) == 1 && iothreads_resolve(3) == 3);
+    CHECK(iothreads_resolve(1000) == IOTHREADS_MAX);
+    CHECK(iothreads_resolve(-1) >= 1);
+    static int sv[PAIRS][2];
+    static outq q[PAIRS];
+    static struct io_job jobs[PAIRS];
+    uint8_t data[3000];
+    for (size_t i = 0; i < sizeof data; i++) data[i] = (uint8_t)(i * 13);
+    shframe *f = shframe_new(data, sizeof data);
+    for (int i = 0; i < PAIRS; i++) {
+        CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv[i]) == 0);
+        fcntl(sv[i][0], F_SETFL, O_NONBLOCK);
+        outq_init(&q[i], 1u << 20);
+        char tag[8];
+        memset(tag, 'A' + i % 26, sizeof tag);
+        outq_append(&q[i], tag, sizeof tag);
+        outq_ref(&q[i], f, (size_t)i, 2000);
+        jobs[i] = (struct io_job){.fd = sv[i][0], .q = &q[i]};
+    }
+    /* One socket that cannot take it all: a tiny buffer, never read. */
+    int small = 1024;
+    setsockopt(sv[0][0], SOL_SOCKET, SO_SNDBUF, &small, sizeof small);
+    static uint8_t big[1u << 18];
+    outq_append(&q[0], big, sizeof big);
+    CHECK(iothreads_start(3) == 0);
+    CHECK_EQ_INT(iothreads_count(), 3);
+    iothreads_write(jobs, PAIRS);
+    CHECK_EQ_INT(f->refs, PAIRS + 1); /* threads never touch reference counts */
+    int bad = 0;
+    for (int i = 1; i < PAIRS; i++) {
+        uint8_t got[4096];
+        ssize_t n = read(sv[i][1], got, sizeof got);
+        if (jobs[i].err || jobs[i].written != 2008 || n != 2008 || got[0] != 'A' + i % 26 ||
+            memcmp(got + 8, data + i, 2000) != 0)
+            bad++;
+        outq_consume(&q[i], jobs[i].written);
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(jobs[0].err, EAGAIN);
+    CHECK(jobs[0].written > 0 && jobs[0].written < q[0].pending);
+    CHECK_EQ_INT(f->refs, 2); /* q[0] still holds its reference */
+    /* A socket whose peer is gone reports the errno. */
+    close(sv[1][1]);
+    outq_append(&q[1], "x", 1);
+    struct io_job one = {.fd = sv[1][0], .q = &q[1]};
+    iothreads_write_one(&one);
+    CHECK_EQ_INT(one.err, EPIPE);
+    iothreads_stop();
+    CHECK_EQ_INT(iothreads_count(), 1);
+    for (int i = 0; i < PAIRS; i++) {
+        outq_free(&q[i]);
+        close(sv[i][0]);
+        if (i != 1) close(sv[i][1]);
+    }
+    CHECK_EQ_INT(f->refs, 1);
+    shframe_unref(f);
+}
