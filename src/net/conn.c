@@ -129,6 +129,7 @@ static struct {
     uint64_t tick;      /* conn_tick calls: ticks run */
     bool tick_pass;     /* a tick ran in this pass: the tick's flush is due */
     uint64_t writes_at; /* srv->stats.writes at the last tick's flush */
+    int64_t flushed_ms; /* when the tick's list was last written */
     conn **lazy;        /* scratch: lazy-only connections of a tick's flush */
     size_t nlazy, lazy_cap;
 } outs;
@@ -438,28 +439,15 @@ void conn_tick(void)
     outs.tick_pass = true;
 }
 
-/* k for this tick: the lazy-only connections spread over k ticks so that
- * this tick's writes (those already done since the last tick's flush, the
- * urgent ones, 1/k of the lazy ones) stay within the budget. */
 static int batch_ticks(size_t urgent, size_t lazy)
 {
-    long budget = srv->cfg.max_writes_per_second;
-    if (budget <= 0 || lazy == 0) return 1;
-    double per_tick = (double)budget * TICK_MS / 1000.0;
-    double done = (double)(srv->stats.writes - outs.writes_at) + (double)urgent;
-    double room = per_tick - done;
-    if (room < per_tick / 4) room = per_tick / 4; /* lazy output always moves */
-    double k = (double)lazy / room;
-    if (k <= 1) return 1;
-    if (k >= CONN_BATCH_MAX) return CONN_BATCH_MAX;
-    return (int)k + ((double)(int)k < k);
+    return outq_batch_ticks(srv->cfg.max_writes_per_second, TICK_MS,
+                            srv->stats.writes - outs.writes_at, urgent, lazy, CONN_BATCH_MAX);
 }
 
-/* A lazy-only connection's turn: its phase in k, or the wait is over. */
 static bool lazy_due(const conn *c, int k)
 {
-    return k <= 1 || (outs.tick + c->id) % (uint64_t)k == 0 ||
-           outs.tick - c->lazy_tick + 1 >= (uint64_t)k;
+    return outq_lazy_due(outs.tick, c->id, c->lazy_tick, k);
 }
 
 static void flush_tick(void)
@@ -516,8 +504,11 @@ void conn_flush_pass(void)
         if (!c->closed) conn_flush(c);
         c = next;
     }
-    if (outs.tick_pass) {
+    /* No tick for two periods (a stall, a harness without ticks): output
+     * that waits for a tick goes anyway. */
+    if (outs.tick_pass || srv->loop->now_ms - outs.flushed_ms >= 2 * TICK_MS) {
         outs.tick_pass = false;
+        outs.flushed_ms = srv->loop->now_ms;
         flush_tick();
     }
     memo_clear();

@@ -16,7 +16,9 @@
  *   any state --conn_drop--> closed --(end of the loop pass)--> freed
  *
  * Invariants:
- *  1. Only the loop's thread touches connections.
+ *  1. Only the loop's thread touches connections; during a tick's flush
+ *     with io-threads, I/O threads read the queues and descriptors of the
+ *     connections being written, and nothing else (net/iothreads.h).
  *  2. A connection is freed only by the last before-sleep hook of the pass in
  *     which it was closed, after it left epoll and the flush list; until then
  *     it stays on srv->conns with `closed` set, so a walk of that list never
@@ -51,8 +53,9 @@
  *         PLAY (status and login replies, a kick: CLOSING), and a queue
  *         holding CONN_FLUSH_BULK bytes or more (chunk streaming: a write
  *         that large costs little per byte, holding it only adds latency);
- *       - else at the next tick's flush (conn_tick marks the pass): the
- *         default class, CONN_URGENT, which is never held longer;
+ *       - else at the next tick's flush (conn_tick marks the pass; with no
+ *         tick for 2 * TICK_MS, at the next pass): the default class,
+ *         CONN_URGENT, which is never held longer;
  *       - CONN_LAZY output (other players' movement, tab-list changes,
  *         chat) may wait up to k ticks (1 <= k <= CONN_BATCH_MAX), k chosen
  *         each tick so the writes per second stay within

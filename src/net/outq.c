@@ -8,11 +8,36 @@
 
 #include "proto/crypto.h"
 
+/* Frames whose last reference went, kept for reuse (a per-tick batch or
+ * broadcast needs one every tick: no allocation per tick once warm), up to
+ * POOL_FRAMES frames and POOL_BYTES bytes. Game thread only (invariant 5;
+ * I/O threads never drop references). */
+#define POOL_FRAMES 64
+#define POOL_BYTES  (8u << 20)
+static struct {
+    shframe *f[POOL_FRAMES];
+    size_t n, bytes;
+} pool;
+
 shframe *shframe_new(const void *p, size_t n)
 {
-    if (n > UINT32_MAX - sizeof(shframe)) return NULL;
-    shframe *f = malloc(sizeof *f + n);
-    if (!f) return NULL;
+    if (n > UINT32_MAX - 4096) return NULL;
+    shframe *f = NULL;
+    size_t best = 0;
+    for (size_t i = 0; i < pool.n; i++) /* the smallest pooled frame that fits */
+        if (pool.f[i]->cap >= n && (!f || pool.f[i]->cap < pool.f[best]->cap)) {
+            f = pool.f[i];
+            best = i;
+        }
+    if (f) {
+        pool.f[best] = pool.f[--pool.n];
+        pool.bytes -= f->cap;
+    } else {
+        size_t cap = (n + 4095) & ~(size_t)4095; /* so a growing batch finds its frame again */
+        f = malloc(sizeof *f + cap);
+        if (!f) return NULL;
+        f->cap = (uint32_t)cap;
+    }
     f->refs = 1;
     f->len = (uint32_t)n;
     if (n) memcpy(f->data, p, n);
@@ -21,7 +46,19 @@ shframe *shframe_new(const void *p, size_t n)
 
 void shframe_unref(shframe *f)
 {
-    if (f && --f->refs == 0) free(f);
+    if (!f || --f->refs > 0) return;
+    if (pool.n < POOL_FRAMES && pool.bytes + f->cap <= POOL_BYTES) {
+        pool.f[pool.n++] = f;
+        pool.bytes += f->cap;
+        return;
+    }
+    free(f);
+}
+
+void shframe_pool_free(void)
+{
+    for (size_t i = 0; i < pool.n; i++) free(pool.f[i]);
+    pool.n = pool.bytes = 0;
 }
 
 void outq_init(outq *q, size_t limit)
@@ -202,4 +239,17 @@ void outq_trim(outq *q, size_t keep)
     free(q->segs);
     q->segs = NULL;
     q->cap = q->head = q->count = 0;
+}
+
+int outq_batch_ticks(long budget_per_s, int tick_ms, uint64_t done, size_t urgent, size_t lazy,
+                     int kmax)
+{
+    if (budget_per_s <= 0 || lazy == 0) return 1;
+    double per_tick = (double)budget_per_s * tick_ms / 1000.0;
+    double room = per_tick - (double)done - (double)urgent;
+    if (room < per_tick / 4) room = per_tick / 4; /* lazy output always moves */
+    double k = (double)lazy / room;
+    if (k <= 1) return 1;
+    if (k >= kmax) return kmax;
+    return (int)k + ((double)(int)k < k);
 }

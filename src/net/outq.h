@@ -46,13 +46,17 @@ struct mc_cfb8; /* proto/crypto.h */
 
 typedef struct shframe {
     uint32_t refs;
-    uint32_t len;
+    uint32_t len, cap; /* bytes in data; its allocation */
     uint8_t data[];
 } shframe;
 
 /* A shared frame holding a copy of p[0..n) with one reference (the
- * caller's); NULL when out of memory or n is over 4 GiB. */
+ * caller's); NULL when out of memory or n is near 4 GiB. Frames are
+ * recycled: the last reference puts a frame in a small pool (at most 64
+ * frames, 8 MiB) that the next shframe_new takes from first. */
 shframe *shframe_new(const void *p, size_t n);
+/* Frees the pool (shutdown, tests). */
+void shframe_pool_free(void);
 static inline shframe *shframe_ref(shframe *f)
 {
     f->refs++;
@@ -118,5 +122,22 @@ void outq_consume(outq *q, size_t n);
 /* Gives back memory once idle: the owned buffer down to `keep` bytes and
  * the segment array freed. Only when nothing is pending. */
 void outq_trim(outq *q, size_t keep);
+
+/* --- adaptive batching (net/conn.c invariant 7), pure arithmetic --- */
+
+/* k for this tick: lazy-only queues spread over k ticks so that this
+ * tick's writes (`done` since the last tick's flush, `urgent`, lazy / k)
+ * stay within budget_per_s * tick_ms / 1000; at least a quarter of the
+ * per-tick budget is left to lazy output. 1 when budget_per_s <= 0;
+ * at most kmax. */
+int outq_batch_ticks(long budget_per_s, int tick_ms, uint64_t done, size_t urgent, size_t lazy,
+                     int kmax);
+/* Whether a lazy-only queue is written at tick `tick`: on its phase
+ * ((tick + id) mod k) or once its oldest byte (queued at since_tick) has
+ * waited k - 1 ticks. */
+static inline bool outq_lazy_due(uint64_t tick, uint32_t id, uint64_t since_tick, int k)
+{
+    return k <= 1 || (tick + id) % (uint64_t)k == 0 || tick - since_tick + 1 >= (uint64_t)k;
+}
 
 #endif

@@ -285,6 +285,7 @@ void server_free(struct server *s)
 {
     conn_free_closed();
     iothreads_stop();
+    shframe_pool_free();
     login_free();
     if (s->listen_fd >= 0) close(s->listen_fd);
     if (s->compressor) libdeflate_free_compressor(s->compressor);

@@ -1,7 +1,8 @@
 /*
  * test_iothreads.c — write fan-out (net/iothreads.h): every queue written
  * whole to its own socket by a pool of threads, and the jobs' results
- * (bytes, EAGAIN on a full socket) reported for the game thread to settle.
+ * (bytes, EAGAIN on a full socket) reported for the game thread to settle;
+ * the io-threads and mcserv-max-writes-per-second keys.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/config.h"
 #include "net/iothreads.h"
 #include "test.h"
 
@@ -73,4 +75,26 @@ TEST(iothreads_write_fans_out_and_reports)
     }
     CHECK_EQ_INT(f->refs, 1);
     shframe_unref(f);
+}
+
+TEST(config_io_threads_and_write_budget)
+{
+    struct server_config cfg;
+    char err[256];
+    config_defaults(&cfg);
+    CHECK_EQ_INT(cfg.io_threads, -1); /* auto */
+    CHECK_EQ_INT(cfg.max_writes_per_second, 40000);
+    const char ok[] = "io-threads=3\nmcserv-max-writes-per-second=0\n";
+    CHECK(config_parse(ok, sizeof ok - 1, &cfg, err, sizeof err) == 0);
+    CHECK_EQ_INT(cfg.io_threads, 3);
+    CHECK_EQ_INT(cfg.max_writes_per_second, 0);
+    const char autov[] = "io-threads=auto\n";
+    CHECK(config_parse(autov, sizeof autov - 1, &cfg, err, sizeof err) == 0);
+    CHECK_EQ_INT(cfg.io_threads, -1);
+    const char bad[] = "io-threads=many\n";
+    CHECK(config_parse(bad, sizeof bad - 1, &cfg, err, sizeof err) < 0);
+    CHECK(strstr(err, "io-threads: expected auto or a whole number from 0 to 64") != NULL);
+    const char neg[] = "mcserv-max-writes-per-second=-5\n";
+    CHECK(config_parse(neg, sizeof neg - 1, &cfg, err, sizeof err) < 0);
+    CHECK(strstr(err, "mcserv-max-writes-per-second") != NULL);
 }

@@ -279,3 +279,54 @@ TEST(outq_iov_from_skips_like_consume)
     outq_free(&r);
     shframe_unref(f);
 }
+
+TEST(outq_batching_k_follows_the_budget)
+{
+    /* 40,000 writes/s = 2,000 per 50 ms tick. */
+    CHECK_EQ_INT(outq_batch_ticks(40000, 50, 0, 0, 1500, 10), 1);
+    CHECK_EQ_INT(outq_batch_ticks(40000, 50, 0, 0, 2000, 10), 1);
+    CHECK_EQ_INT(outq_batch_ticks(40000, 50, 0, 0, 2001, 10), 2);
+    CHECK_EQ_INT(outq_batch_ticks(40000, 50, 0, 0, 10000, 10), 5);
+    CHECK_EQ_INT(outq_batch_ticks(40000, 50, 500, 500, 3000, 10), 3); /* 1000 left */
+    /* Urgent writes over the budget: lazy output still gets a quarter. */
+    CHECK_EQ_INT(outq_batch_ticks(40000, 50, 0, 5000, 1000, 10), 2);
+    CHECK_EQ_INT(outq_batch_ticks(40000, 50, 0, 0, 1000000, 10), 10); /* capped */
+    CHECK_EQ_INT(outq_batch_ticks(0, 50, 0, 0, 1000000, 10), 1);      /* off */
+    CHECK_EQ_INT(outq_batch_ticks(40000, 50, 0, 0, 0, 10), 1);
+    /* Each queue is written once per k ticks on its phase, and never waits
+     * more than k - 1 ticks. */
+    for (int k = 1; k <= 10; k++) {
+        int bad = 0;
+        for (uint32_t id = 0; id < 50; id++) {
+            int writes = 0;
+            uint64_t since = 100, longest = 0;
+            for (uint64_t t = 100; t < 100 + 10 * (uint64_t)k; t++) {
+                if (outq_lazy_due(t, id, since, k)) {
+                    writes++;
+                    if (t - since > longest) longest = t - since;
+                    since = t + 1; /* new lazy output from the next tick on */
+                }
+            }
+            if (writes < 10 || writes > 11 || longest > (uint64_t)k - 1) bad++;
+        }
+        CHECK_EQ_INT(bad, 0);
+    }
+}
+
+TEST(outq_frames_are_recycled)
+{
+    shframe_pool_free();
+    uint8_t a[5000] = {1}, b[3000] = {2};
+    shframe *f = shframe_new(a, sizeof a);
+    CHECK(f && f->cap >= sizeof a && f->len == sizeof a);
+    shframe_unref(f);                      /* to the pool */
+    shframe *g = shframe_new(b, sizeof b); /* fits in f's allocation: reused */
+    CHECK(g == f);
+    CHECK(g->refs == 1 && g->len == sizeof b && g->data[0] == 2);
+    static uint8_t big[20000];
+    shframe *h = shframe_new(big, sizeof big); /* too big for anything pooled */
+    CHECK(h && h != g);
+    shframe_unref(g);
+    shframe_unref(h);
+    shframe_pool_free();
+}
