@@ -125,32 +125,40 @@ static buf_t *translate_scratch(void)
 
 /* The flush lists and the batching state (invariant 7). */
 static struct {
-    conn *now;          /* written at the end of this pass (next_now) */
+    list_node now;      /* written at the end of this pass (conn.now_link) */
     uint64_t tick;      /* conn_tick calls: ticks run */
     bool tick_pass;     /* a tick ran in this pass: the tick's flush is due */
     uint64_t writes_at; /* srv->stats.writes at the last tick's flush */
     int64_t flushed_ms; /* when the tick's list was last written */
     conn **lazy;        /* scratch: lazy-only connections of a tick's flush */
     size_t nlazy, lazy_cap;
-} outs;
+} outs = {.now = {&outs.now, &outs.now}};
+
+/* Moves every node of `from` to `to` (empty before), leaving `from` empty:
+ * a walk takes its list whole, so connections listed again during the walk
+ * wait for the next one. */
+static void list_take(list_node *to, list_node *from)
+{
+    list_init(to);
+    if (list_empty(from)) return;
+    to->next = from->next;
+    to->prev = from->prev;
+    to->next->prev = to;
+    to->prev->next = to;
+    list_init(from);
+}
 
 /* Puts c on the tick's list (invariant 7). */
 static void list_pending(conn *c)
 {
-    if (c->on_flush_list) return;
-    c->on_flush_list = true;
-    c->next_flush = srv->flush_list;
-    srv->flush_list = c;
+    if (!list_linked(&c->flush_link)) list_push_back(&srv->flush_list, &c->flush_link);
 }
 
 void conn_flush_later(conn *c)
 {
     if (c->closed) return;
     list_pending(c);
-    if (c->on_now_list) return;
-    c->on_now_list = true;
-    c->next_now = outs.now;
-    outs.now = c;
+    if (!list_linked(&c->now_link)) list_push_back(&outs.now, &c->now_link);
 }
 
 /* Output was queued to c: when it must be written (invariant 7). */
@@ -366,7 +374,7 @@ static int flush_settle(conn *c, const struct io_job *job)
         return 0;
     }
     if (job->err) {
-        conn_drop(c, job->err == EPIPE && job->writes ? "write returned 0" : strerror(job->err));
+        conn_drop(c, job->err == IOJOB_WROTE_ZERO ? "write returned 0" : strerror(job->err));
         return -1;
     }
     if (c->state == CS_CLOSING && !c->lim.write_shut) {
@@ -452,38 +460,35 @@ static bool lazy_due(const conn *c, int k)
 
 static void flush_tick(void)
 {
-    conn *c = srv->flush_list;
-    srv->flush_list = NULL;
+    list_node all;
+    list_take(&all, &srv->flush_list);
     size_t urgent = 0;
     outs.nlazy = 0;
-    while (c) {
-        conn *next = c->next_flush;
-        c->on_flush_list = false;
-        if (!c->closed && conn_pending(c) > 0) {
-            if (c->out_urgent) {
-                urgent++;
-                due_add(c);
-            } else if (c->out_lazy) {
-                if (outs.nlazy == outs.lazy_cap) {
-                    size_t cap = outs.lazy_cap ? outs.lazy_cap * 2 : 256;
-                    conn **a = realloc(outs.lazy, cap * sizeof *a);
-                    if (!a) {
-                        due_add(c); /* no room to wait: write it now */
-                        c = next;
-                        continue;
-                    }
-                    outs.lazy = a;
-                    outs.lazy_cap = cap;
+    while (!list_empty(&all)) {
+        conn *c = list_entry(all.next, conn, flush_link);
+        list_remove(&c->flush_link);
+        if (c->closed || conn_pending(c) == 0) continue;
+        if (c->out_urgent) {
+            urgent++;
+            due_add(c);
+        } else if (c->out_lazy) {
+            if (outs.nlazy == outs.lazy_cap) {
+                size_t cap = outs.lazy_cap ? outs.lazy_cap * 2 : 256;
+                conn **a = realloc(outs.lazy, cap * sizeof *a);
+                if (!a) {
+                    due_add(c); /* no room to wait: write it now */
+                    continue;
                 }
-                outs.lazy[outs.nlazy++] = c;
+                outs.lazy = a;
+                outs.lazy_cap = cap;
             }
+            outs.lazy[outs.nlazy++] = c;
         }
-        c = next;
     }
     int k = batch_ticks(urgent, outs.nlazy);
     srv->stats.batch_ticks = k;
     for (size_t i = 0; i < outs.nlazy; i++) {
-        c = outs.lazy[i];
+        conn *c = outs.lazy[i];
         if (c->closed) continue;
         if (lazy_due(c, k))
             due_add(c);
@@ -496,13 +501,12 @@ static void flush_tick(void)
 
 void conn_flush_pass(void)
 {
-    conn *c = outs.now;
-    outs.now = NULL;
-    while (c) {
-        conn *next = c->next_now;
-        c->on_now_list = false;
+    list_node now;
+    list_take(&now, &outs.now);
+    while (!list_empty(&now)) {
+        conn *c = list_entry(now.next, conn, now_link);
+        list_remove(&c->now_link);
         if (!c->closed) conn_flush(c);
-        c = next;
     }
     /* No tick for two periods (a stall, a harness without ticks): output
      * that waits for a tick goes anyway. */
@@ -516,23 +520,21 @@ void conn_flush_pass(void)
 
 void conn_flush_all(void)
 {
-    conn *c = outs.now;
-    outs.now = NULL;
-    for (; c; c = c->next_now) c->on_now_list = false;
-    c = srv->flush_list;
-    srv->flush_list = NULL;
-    while (c) {
-        conn *next = c->next_flush;
-        c->on_flush_list = false;
+    list_node all;
+    list_take(&all, &outs.now);
+    while (!list_empty(&all)) list_remove(all.next);
+    list_take(&all, &srv->flush_list);
+    while (!list_empty(&all)) {
+        conn *c = list_entry(all.next, conn, flush_link);
+        list_remove(&c->flush_link);
         if (!c->closed) conn_flush(c);
-        c = next;
     }
     memo_clear();
 }
 
 void conn_trim(conn *c)
 {
-    if (conn_pending(c) == 0 && !c->on_flush_list &&
+    if (conn_pending(c) == 0 && !list_linked(&c->flush_link) &&
         srv->loop->now_ms - c->out_big_ms >= CONN_OUTPUT_IDLE_MS)
         outq_trim(&c->out, CONN_OUTPUT_KEEP);
 }
@@ -627,6 +629,8 @@ void conn_free_closed(void)
         conn *c = list_entry(n, conn, closed_link);
         list_remove(&c->closed_link);
         list_remove(&c->link);
+        list_remove(&c->flush_link); /* the output lists outlive a pass (invariant 7) */
+        list_remove(&c->now_link);
         login_conn_free(c);
         if (c->player) srv->game->release(c);
         buf_free(&c->rbuf);
@@ -867,6 +871,8 @@ conn *conn_open(int fd, const struct sockaddr *sa)
     buf_init(&c->rbuf, FRAME_MAX_LENGTH + 16);
     outq_init(&c->out, CONN_OUTPUT_LIMIT);
     list_init(&c->closed_link);
+    list_init(&c->flush_link);
+    list_init(&c->now_link);
     int rc = loop_watch_add(srv->loop, &c->watch, fd, EPOLLIN);
     if (rc < 0) {
         log_warn("epoll_ctl: %s", strerror(-rc));

@@ -20,10 +20,12 @@
  *     with io-threads, I/O threads read the queues and descriptors of the
  *     connections being written, and nothing else (net/iothreads.h).
  *  2. A connection is freed only by the last before-sleep hook of the pass in
- *     which it was closed, after it left epoll and the flush list; until then
- *     it stays on srv->conns with `closed` set, so a walk of that list never
- *     follows a freed or moved node. Handlers may close a connection freely
- *     and must stop using it after.
+ *     which it was closed, after it left epoll; until then it stays on
+ *     srv->conns with `closed` set, so a walk of that list never follows a
+ *     freed or moved node. The output lists (invariant 7) outlive a pass: a
+ *     closed connection stays on them, skipped, until conn_free_closed
+ *     unlinks it. Handlers may close a connection freely and must stop
+ *     using it after.
  *  3. Output is capped (CONN_OUTPUT_LIMIT bytes pending, referenced shared
  *     frames counted like copied bytes); a client that lets more pile up is
  *     dropped, it never grows server memory further. The queue (net/outq.h)
@@ -130,8 +132,6 @@ typedef struct conn {
     enum conn_state state;
     bool compressed;                 /* Set Compression sent: frames use the threshold */
     bool closed;                     /* left epoll; freed at the end of the pass */
-    bool on_flush_list;              /* on the tick's list: output pending (invariant 7) */
-    bool on_now_list;                /* ...and on this pass's list */
     bool out_urgent;                 /* CONN_URGENT output is pending */
     bool out_lazy;                   /* CONN_LAZY output is pending, queued at tick lazy_tick */
     bool in_game;                    /* the game's join ran and its leave has not */
@@ -149,9 +149,10 @@ typedef struct conn {
     int64_t out_big_ms;           /* when the queue last held more than CONN_OUTPUT_KEEP */
     struct player *player;        /* PLAY: the game's; released through the handler table */
     char name[CONN_NAME_MAX + 1]; /* the player's name once known (Login Start, then final) */
-    struct conn *next_flush, *next_now;
-    list_node link;        /* srv->conns, until freed */
-    list_node closed_link; /* srv->closed, once closed */
+    list_node flush_link;         /* srv->flush_list: output pending (invariant 7) */
+    list_node now_link;           /* ...and to be written at the end of this pass */
+    list_node link;               /* srv->conns, until freed */
+    list_node closed_link;        /* srv->closed, once closed */
     /* Login, encryption, proxies (net/login.c; see its state diagram). */
     uint8_t login_step;         /* enum login_step in login.c */
     bool proxy_done;            /* proxy-protocol: the PROXY header was read */

@@ -61,7 +61,7 @@ void iothreads_write_one(struct io_job *job)
             continue;
         }
         if (n < 0 && errno == EINTR) continue;
-        job->err = n < 0 ? (errno == EWOULDBLOCK ? EAGAIN : errno) : EPIPE;
+        job->err = n < 0 ? (errno == EWOULDBLOCK ? EAGAIN : errno) : IOJOB_WROTE_ZERO;
         return;
     }
 }

@@ -36,8 +36,9 @@ struct io_job {
     /* results */
     size_t written;  /* bytes the socket took */
     uint32_t writes; /* writev calls */
-    int err;         /* 0: all written; EAGAIN: the socket is full; else the errno */
+    int err; /* 0: all written; EAGAIN: the socket is full; IOJOB_WROTE_ZERO; else the errno */
 };
+#define IOJOB_WROTE_ZERO (-1) /* the socket took nothing and reported no error */
 
 /* The thread count `io-threads` asks for: -1 (auto) is 1 on a machine of
  * at most 2 cores, else half the cores up to 4; clamped to

@@ -200,6 +200,7 @@ int server_init(struct server *s, loop *l, const struct server_config *cfg)
     s->start_ns = clock_ns();
     list_init(&s->conns);
     list_init(&s->closed);
+    list_init(&s->flush_list);
     loop_watch_init(&s->listen_watch, listen_event);
     loop_timer_init(&s->listen_resume, listen_resume);
     buf_init(&s->scratch, FRAME_MAX_PACKET);

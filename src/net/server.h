@@ -82,7 +82,7 @@ struct server {
     loop_timer listen_resume; /* accept paused after EMFILE */
     list_node conns;          /* every connection until freed (conn.link) */
     list_node closed;         /* closed this pass (conn.closed_link) */
-    conn *flush_list;
+    list_node flush_list;     /* connections with output pending (conn.flush_link) */
     uint32_t next_conn_id;
     size_t conn_count; /* open (not closed) connections */
     size_t max_conns;
