@@ -143,6 +143,7 @@ static const struct key_def keys[] = {
     INT("debug-disk-latency-ms", "0", debug_disk_latency_ms, 0, 60000),
     INT("debug-tick-stall-ms", "0", debug_tick_stall_ms, 0, 600000),
     INT("debug-tick-stall-interval", "600", debug_tick_stall_interval, 1, 72000),
+    INT("debug-io-fanout-min", "64", debug_io_fanout_min, 1, 1000000),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 

@@ -107,6 +107,7 @@ struct server_config {
     int debug_disk_latency_ms;     /* sleep before each file open/read/write/fsync/rename */
     int debug_tick_stall_ms;       /* one tick sleeps this long ... */
     int debug_tick_stall_interval; /* ... every this many ticks */
+    int debug_io_fanout_min;       /* connections from which I/O goes to the threads (tests: 1) */
 };
 
 /* Fills cfg with vanilla defaults. */

@@ -828,12 +828,96 @@ static void conn_read(conn *c)
     }
 }
 
+/* Connections epoll found readable this pass, read on the I/O threads by
+ * conn_read_pass (io-threads > 1: PLAY connections only; the states before
+ * it change how the next frame is read, so they are read and parsed one
+ * at a time, at once). */
+static struct {
+    conn **c;
+    struct io_read *job;
+    size_t n, cap;
+} reads;
+
+static void queue_read(conn *c)
+{
+    if (c->read_queued) return;
+    if (reads.n == reads.cap) {
+        size_t cap = reads.cap ? reads.cap * 2 : 256;
+        conn **a = realloc(reads.c, cap * sizeof *a);
+        if (a) reads.c = a;
+        struct io_read *j = a ? realloc(reads.job, cap * sizeof *j) : NULL;
+        if (!j) {
+            conn_read(c); /* no room to queue: read it here */
+            return;
+        }
+        reads.job = j;
+        reads.cap = cap;
+    }
+    c->read_queued = true;
+    reads.c[reads.n++] = c;
+}
+
+/* Bytes read for c (on an I/O thread) are parsed as conn_read would:
+ * in place with no partial frame pending, else after it. false when
+ * reading must stop. */
+static bool input_read(conn *c, uint8_t *data, size_t len)
+{
+    if (c->rbuf.len == 0) return conn_input(c, data, len, true);
+    uint8_t *dst = buf_reserve(&c->rbuf, len);
+    if (!dst) {
+        conn_drop(c, "input buffer limit reached");
+        return false;
+    }
+    memcpy(dst, data, len);
+    return conn_input(c, dst, len, false);
+}
+
+void conn_read_pass(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < reads.n; i++) {
+        conn *c = reads.c[i];
+        c->read_queued = false;
+        if (c->closed) continue;
+        if (c->state != CS_PLAY) { /* kicked meanwhile: CLOSING reads and drops */
+            conn_read(c);
+            continue;
+        }
+        reads.c[n] = c;
+        reads.job[n++] =
+            (struct io_read){.fd = c->watch.fd, .dec = c->dec, .budget = CONN_READ_BUDGET};
+    }
+    reads.n = 0;
+    if (!n) return;
+    iothreads_read(reads.job, n);
+    for (size_t i = 0; i < n; i++) {
+        conn *c = reads.c[i];
+        const struct io_read *r = &reads.job[i];
+        if (c->closed) continue; /* by a packet of a connection settled before it */
+        if (r->len && !input_read(c, r->data, r->len)) continue;
+        if (r->err == IOREAD_EOF) {
+            if (c->in_game)
+                log_info("%s lost connection: disconnected", c->name);
+            else
+                log_debug("[%s] client closed the connection", c->addr);
+            conn_drop(c, NULL);
+        } else if (r->err) {
+            conn_drop(c, strerror(r->err));
+        }
+    }
+}
+
 static void conn_event(loop_watch *w, uint32_t events)
 {
     conn *c = container_of(w, conn, watch);
     if (c->closed) return;
     /* In CLOSING, input is read and dropped (conn_input parses nothing). */
-    if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) conn_read(c);
+    if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+        if (c->state == CS_PLAY && iothreads_count() > 1)
+            queue_read(c);
+        else
+            conn_read(c);
+    }
     if (!c->closed && (events & EPOLLOUT)) conn_flush(c);
 }
 

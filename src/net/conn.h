@@ -37,7 +37,10 @@
  *     latency update, does not cost an allocation each time).
  *  4. Input per connection per pass is bounded (CONN_READ_BUDGET bytes), and
  *     a frame longer than the state's limit is refused as soon as its length
- *     prefix arrives.
+ *     prefix arrives. With io-threads > 1 a PLAY connection's socket is read
+ *     (and decrypted) on an I/O thread after the pass's events were
+ *     dispatched, and its frames parsed and dispatched on the game thread
+ *     then, before the next pass's timers: the same order as before.
  *  5. With encryption on, input is decrypted as it is read and output is
  *     encrypted as it is queued, in place in the owned bytes; an encrypted
  *     connection never references a shared frame (it gets a copy, which
@@ -135,6 +138,7 @@ typedef struct conn {
     bool out_urgent;                 /* CONN_URGENT output is pending */
     bool out_lazy;                   /* CONN_LAZY output is pending, queued at tick lazy_tick */
     bool in_game;                    /* the game's join ran and its leave has not */
+    bool read_queued;                /* readable: read in this pass's conn_read_pass */
     uint32_t id;                     /* for log lines */
     char addr[64];                   /* "ip:port" */
     char ip[ADDR_IP_MAX];            /* the bare address of addr */
@@ -252,6 +256,10 @@ void conn_flush_pass(void);
 void conn_tick(void);
 /* c's pending output is written at the end of this pass. */
 void conn_flush_later(conn *c);
+/* The loop's after-dispatch step: the PLAY connections found readable in
+ * this pass are read (and decrypted) on the I/O threads, then parsed and
+ * dispatched here, one after the other (io-threads > 1 only). */
+void conn_read_pass(void);
 /* Frees the connections closed during this pass (invariant 2). */
 void conn_free_closed(void);
 /* Once a second: idle connections give back output capacity (invariant 3). */

@@ -1,20 +1,22 @@
 /*
- * iothreads.c — see iothreads.h. One round per iothreads_write: the game
- * thread publishes the jobs and bumps `round` under the lock, each thread
- * takes slice i of n, the game thread writes slice 0, then waits until
- * `done` counts every thread.
+ * iothreads.c — see iothreads.h. One round per fan-out: the game thread
+ * publishes the jobs and the function to run on each, bumps `round` under
+ * the lock, each thread takes slice i of n, the game thread does slice 0,
+ * then waits until `done` counts every thread.
  */
 #include "net/iothreads.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "core/log.h"
+#include "proto/crypto.h"
 
 static struct {
     int n; /* threads writing, the game thread counted */
@@ -24,9 +26,16 @@ static struct {
     uint64_t round;
     int done;
     bool stopping;
-    struct io_job *jobs;
-    size_t njobs;
-} io = {.n = 1,
+    void (*fn)(void *job, int thread);
+    char *jobs;
+    size_t njobs, size;
+    size_t fanout_min;
+    struct {
+        uint8_t *mem;
+        size_t used;
+    } arena[IOTHREADS_MAX];
+} io = {.fanout_min = IOTHREADS_FANOUT_MIN,
+        .n = 1,
         .lock = PTHREAD_MUTEX_INITIALIZER,
         .go = PTHREAD_COND_INITIALIZER,
         .finished = PTHREAD_COND_INITIALIZER};
@@ -66,11 +75,16 @@ void iothreads_write_one(struct io_job *job)
     }
 }
 
-/* Slice i of n of the jobs. */
-static void run_slice(struct io_job *jobs, size_t njobs, int i, int n)
+void iothreads_set_fanout_min(size_t n)
 {
-    size_t from = njobs * (size_t)i / (size_t)n, to = njobs * (size_t)(i + 1) / (size_t)n;
-    for (size_t k = from; k < to; k++) iothreads_write_one(&jobs[k]);
+    io.fanout_min = n ? n : 1;
+}
+
+/* Slice i of n of the jobs. */
+static void run_slice(int i, int n)
+{
+    size_t from = io.njobs * (size_t)i / (size_t)n, to = io.njobs * (size_t)(i + 1) / (size_t)n;
+    for (size_t k = from; k < to; k++) io.fn(io.jobs + k * io.size, i);
 }
 
 static void *thread_main(void *arg)
@@ -82,10 +96,8 @@ static void *thread_main(void *arg)
         while (!io.stopping && io.round == seen) pthread_cond_wait(&io.go, &io.lock);
         if (io.stopping) break;
         seen = io.round;
-        struct io_job *jobs = io.jobs;
-        size_t njobs = io.njobs;
         pthread_mutex_unlock(&io.lock);
-        run_slice(jobs, njobs, me, io.n);
+        run_slice(me, io.n); /* io.jobs, io.fn stay put until every slice is done */
         pthread_mutex_lock(&io.lock);
         if (++io.done == io.n - 1) pthread_cond_signal(&io.finished);
     }
@@ -111,6 +123,10 @@ int iothreads_start(int n)
 
 void iothreads_stop(void)
 {
+    for (int i = 0; i < IOTHREADS_MAX; i++) {
+        free(io.arena[i].mem);
+        io.arena[i].mem = NULL;
+    }
     if (io.n <= 1) return;
     pthread_mutex_lock(&io.lock);
     io.stopping = true;
@@ -126,21 +142,75 @@ int iothreads_count(void)
     return io.n;
 }
 
-void iothreads_write(struct io_job *jobs, size_t n)
+/* Runs fn on each of n jobs of `size` bytes: on the threads when there are
+ * enough (invariant 2), else here. */
+static void fan_out(void (*fn)(void *job, int thread), void *jobs, size_t n, size_t size)
 {
-    if (io.n <= 1 || n < IOTHREADS_FANOUT_MIN) {
-        for (size_t k = 0; k < n; k++) iothreads_write_one(&jobs[k]);
+    io.fn = fn;
+    io.jobs = jobs;
+    io.njobs = n;
+    io.size = size;
+    if (io.n <= 1 || n < io.fanout_min) {
+        run_slice(0, 1);
         return;
     }
     pthread_mutex_lock(&io.lock);
-    io.jobs = jobs;
-    io.njobs = n;
     io.done = 0;
     io.round++;
     pthread_cond_broadcast(&io.go);
     pthread_mutex_unlock(&io.lock);
-    run_slice(jobs, n, 0, io.n);
+    run_slice(0, io.n);
     pthread_mutex_lock(&io.lock);
     while (io.done < io.n - 1) pthread_cond_wait(&io.finished, &io.lock);
     pthread_mutex_unlock(&io.lock);
+}
+
+static void write_job(void *job, int thread)
+{
+    (void)thread;
+    iothreads_write_one(job);
+}
+
+void iothreads_write(struct io_job *jobs, size_t n)
+{
+    fan_out(write_job, jobs, n, sizeof *jobs);
+}
+
+static void read_job(void *job, int thread)
+{
+    struct io_read *r = job;
+    r->len = 0;
+    r->err = 0;
+    if (!io.arena[thread].mem) {
+        io.arena[thread].mem = malloc(IOTHREADS_ARENA);
+        if (!io.arena[thread].mem) return; /* nothing read: tried again later */
+    }
+    uint8_t *base = io.arena[thread].mem;
+    size_t *used = &io.arena[thread].used;
+    r->data = base + *used;
+    while (r->len < r->budget && *used < IOTHREADS_ARENA) {
+        size_t want = 16u << 10;
+        if (want > r->budget - r->len) want = r->budget - r->len;
+        if (want > IOTHREADS_ARENA - *used) want = IOTHREADS_ARENA - *used;
+        ssize_t n = read(r->fd, base + *used, want);
+        if (n > 0) {
+            if (r->dec) mc_cfb8_update(r->dec, base + *used, (size_t)n);
+            *used += (size_t)n;
+            r->len += (size_t)n;
+            continue;
+        }
+        if (n == 0) {
+            r->err = IOREAD_EOF;
+            return;
+        }
+        if (errno == EINTR) continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) r->err = errno;
+        return;
+    }
+}
+
+void iothreads_read(struct io_read *jobs, size_t n)
+{
+    for (int i = 0; i < IOTHREADS_MAX; i++) io.arena[i].used = 0;
+    fan_out(read_job, jobs, n, sizeof *jobs);
 }

@@ -125,6 +125,12 @@ static void flush_hook(void *arg)
     conn_flush_pass();
 }
 
+static void read_hook(void *arg)
+{
+    (void)arg;
+    conn_read_pass();
+}
+
 static void free_hook(void *arg)
 {
     (void)arg;
@@ -215,9 +221,11 @@ int server_init(struct server *s, loop *l, const struct server_config *cfg)
     if (login_init(&s->cfg) < 0) return -1;
     int io = iothreads_resolve(cfg->io_threads);
     if (iothreads_start(io) < 0) return -1;
-    if (io > 1) log_info("Socket writes on %d threads (io-threads)", io);
+    if (io > 1) log_info("Socket reads and writes on %d threads (io-threads)", io);
+    iothreads_set_fanout_min((size_t)cfg->debug_io_fanout_min);
     if (loop_hook_add(l, NET_HOOK_FLUSH, flush_hook, NULL) < 0 ||
-        loop_hook_add(l, NET_HOOK_FREE, free_hook, NULL) < 0) {
+        loop_hook_add(l, NET_HOOK_FREE, free_hook, NULL) < 0 ||
+        loop_after_hook_add(l, read_hook, NULL) < 0) {
         log_error("event loop: no room for the connection hooks");
         return -1;
     }
