@@ -154,7 +154,7 @@ static const char new_file_header[] =
     "# BungeeCord set online-mode=false and forwarding-mode (docs/scaling.md).\n"
     "# worker-threads (mcserv): threads for chunk generation and encoding;\n"
     "# 0 = one per CPU core but one (at least 1).\n"
-    "# io-threads (mcserv): threads that write (and read) the sockets around the\n"
+    "# io-threads (mcserv): threads that read and write the sockets around the\n"
     "# tick, the game thread counted; auto = more than one only with more than\n"
     "# 2 cores; 0 or 1 = all on the game thread.\n"
     "# mcserv-max-writes-per-second: socket writes per second the server aims\n"

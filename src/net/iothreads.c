@@ -24,6 +24,7 @@ static struct {
     pthread_mutex_t lock;
     pthread_cond_t go, finished;
     uint64_t round;
+    uint64_t start_round; /* io.round when the threads were started */
     int done;
     bool stopping;
     void (*fn)(void *job, int thread);
@@ -90,7 +91,7 @@ static void run_slice(int i, int n)
 static void *thread_main(void *arg)
 {
     int me = (int)(intptr_t)arg;
-    uint64_t seen = 0;
+    uint64_t seen = io.start_round; /* rounds before this thread are not its */
     pthread_mutex_lock(&io.lock);
     for (;;) {
         while (!io.stopping && io.round == seen) pthread_cond_wait(&io.go, &io.lock);
@@ -109,6 +110,7 @@ int iothreads_start(int n)
 {
     if (n > IOTHREADS_MAX) n = IOTHREADS_MAX;
     io.n = n;
+    io.start_round = io.round; /* before pthread_create: seen by the threads */
     for (int i = 1; i < n; i++) {
         int rc = pthread_create(&io.tid[i], NULL, thread_main, (void *)(intptr_t)i);
         if (rc != 0) {

@@ -188,3 +188,24 @@ TEST(loop_after_hooks_run_after_the_watches)
     close(sv[1]);
     loop_free(&l);
 }
+
+/* Threads started again (a second server_init, the tests) take only the
+ * rounds published after their start: an old round's jobs are never rerun. */
+TEST(iothreads_restart_does_not_rerun_an_old_round)
+{
+    static struct io_read none[IOTHREADS_FANOUT_MIN];
+    for (int i = 0; i < IOTHREADS_FANOUT_MIN; i++)
+        none[i] = (struct io_read){.fd = -1, .budget = 1};
+    CHECK(iothreads_start(3) == 0);
+    iothreads_read(none, IOTHREADS_FANOUT_MIN); /* a round on these threads: EBADF each */
+    int bad = 0;
+    for (int i = 0; i < IOTHREADS_FANOUT_MIN; i++) bad += none[i].err != EBADF;
+    CHECK_EQ_INT(bad, 0);
+    iothreads_stop();
+    for (int i = 0; i < IOTHREADS_FANOUT_MIN; i++) none[i].err = 12345;
+    CHECK(iothreads_start(3) == 0);
+    usleep(50000); /* time for a thread that would take the old round */
+    for (int i = 0; i < IOTHREADS_FANOUT_MIN; i++) bad += none[i].err != 12345;
+    CHECK_EQ_INT(bad, 0);
+    iothreads_stop();
+}
