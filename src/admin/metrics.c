@@ -269,6 +269,10 @@ void metrics_build(buf_t *b)
             (double)ss->bytes_in);
     counter(b, "minecraft_network_sent_bytes_total", "Bytes written to game sockets.",
             (double)ss->bytes_out);
+    counter(b, "mcserv_socket_writes_total", "writev calls on game sockets.", (double)ss->writes);
+    gauge(b, "mcserv_output_batch_ticks",
+          "Ticks other players' movement, tab-list changes and chat may wait (adaptive batching).",
+          (double)(ss->batch_ticks ? ss->batch_ticks : 1));
 
     /* Admin surface */
     const struct admin_stats *as = &admin_stats;

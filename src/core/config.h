@@ -54,8 +54,10 @@ struct server_config {
     bool enable_status;
     bool hide_online_players;
     char generator_settings[1024];
-    int worker_threads;    /* mcserv: 0 = one per core but one, at least 1 */
-    int autosave_interval; /* mcserv: seconds between autosaves; 0 = only save-all and stop */
+    int worker_threads;        /* mcserv: 0 = one per core but one, at least 1 */
+    int io_threads;            /* mcserv: socket I/O threads, game thread counted; -1 = auto */
+    int max_writes_per_second; /* mcserv: the write budget of adaptive batching; 0 = off */
+    int autosave_interval;     /* mcserv: seconds between autosaves; 0 = only save-all and stop */
     /* Online mode and proxies (net/login.c, net/auth.c, net/proxy.c) */
     bool prevent_proxy_connections; /* send ip= to hasJoined */
     char session_server[256];       /* base URL, no trailing '/' */
@@ -129,6 +131,7 @@ struct server_config {
     int debug_disk_latency_ms;     /* sleep before each file open/read/write/fsync/rename */
     int debug_tick_stall_ms;       /* one tick sleeps this long ... */
     int debug_tick_stall_interval; /* ... every this many ticks */
+    int debug_io_fanout_min;       /* connections from which I/O goes to the threads (tests: 1) */
 };
 
 /* Fills cfg with vanilla defaults. */

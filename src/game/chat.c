@@ -321,7 +321,7 @@ static void send_all(const uint8_t *data, size_t len, const conn *except, int ch
         conn *o = game.players[i];
         int mode = o->player ? o->player->chat_mode : 0;
         if (o != except && !(chat == 2 && mode != 0) && !(chat == 1 && mode == 2))
-            conn_send_raw(o, data, len);
+            conn_send_raw_as(o, data, len, CONN_LAZY);
         /* A drop swaps the last player into slot i: visit slot i again. */
         if (i < game.player_count && game.players[i] != o) continue;
         i++;

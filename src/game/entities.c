@@ -958,11 +958,11 @@ static void deliver_cell(struct ent *v, uint32_t ci, int layer)
     struct ent *self = v;
     if (self->cell == (int32_t)ci && self->layer == layer && self->seg_tick == tick_no &&
         self->seg_len) {
-        if (self->seg_off) conn_send_raw(v->c, b->data, self->seg_off);
+        if (self->seg_off) conn_send_buf(v->c, b, 0, self->seg_off, CONN_LAZY);
         size_t end = (size_t)self->seg_off + self->seg_len;
-        if (end < b->len && !v->c->closed) conn_send_raw(v->c, b->data + end, b->len - end);
+        if (end < b->len && !v->c->closed) conn_send_buf(v->c, b, end, b->len - end, CONN_LAZY);
     } else {
-        conn_send_raw(v->c, b->data, b->len);
+        conn_send_buf(v->c, b, 0, b->len, CONN_LAZY);
     }
 }
 
@@ -977,7 +977,7 @@ static void deliver_seen(struct ent *v)
             const struct ent *e = s < nslots ? ents[s] : NULL;
             if (!e || e->seg_tick != tick_no || !e->seg_len) continue;
             const buf_t *b = &cells[e->cell].batch[e->layer];
-            if (!b->failed) conn_send_raw(v->c, b->data + e->seg_off, e->seg_len);
+            if (!b->failed) conn_send_buf(v->c, b, e->seg_off, e->seg_len, CONN_LAZY);
         }
     }
 }

@@ -21,6 +21,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "data/version.h"
+#include "net/iothreads.h"
 #include "proto/frame.h"
 
 struct server *srv;
@@ -99,6 +100,7 @@ void server_expire(void)
     int64_t now = srv->loop->now_ms;
     static int64_t next_trim_ms;
     bool trim = now >= next_trim_ms;
+    conn_tick(); /* this pass's flush is the tick's (conn.h invariant 7) */
     if (trim) next_trim_ms = now + 1000;
     conn *c;
     server_for_each_conn (c, node) {
@@ -120,7 +122,13 @@ void server_expire(void)
 static void flush_hook(void *arg)
 {
     (void)arg;
-    conn_flush_all();
+    conn_flush_pass();
+}
+
+static void read_hook(void *arg)
+{
+    (void)arg;
+    conn_read_pass();
 }
 
 static void free_hook(void *arg)
@@ -198,6 +206,7 @@ int server_init(struct server *s, loop *l, const struct server_config *cfg)
     s->start_ns = clock_ns();
     list_init(&s->conns);
     list_init(&s->closed);
+    list_init(&s->flush_list);
     loop_watch_init(&s->listen_watch, listen_event);
     loop_timer_init(&s->listen_resume, listen_resume);
     buf_init(&s->scratch, FRAME_MAX_PACKET);
@@ -210,8 +219,13 @@ int server_init(struct server *s, loop *l, const struct server_config *cfg)
     }
     s->max_conns = connection_limit();
     if (login_init(&s->cfg) < 0) return -1;
+    int io = iothreads_resolve(cfg->io_threads);
+    if (iothreads_start(io) < 0) return -1;
+    if (io > 1) log_info("Socket reads and writes on %d threads (io-threads)", io);
+    iothreads_set_fanout_min((size_t)cfg->debug_io_fanout_min);
     if (loop_hook_add(l, NET_HOOK_FLUSH, flush_hook, NULL) < 0 ||
-        loop_hook_add(l, NET_HOOK_FREE, free_hook, NULL) < 0) {
+        loop_hook_add(l, NET_HOOK_FREE, free_hook, NULL) < 0 ||
+        loop_after_hook_add(l, read_hook, NULL) < 0) {
         log_error("event loop: no room for the connection hooks");
         return -1;
     }
@@ -283,6 +297,8 @@ void server_shutdown(void)
 void server_free(struct server *s)
 {
     conn_free_closed();
+    iothreads_stop();
+    shframe_pool_free();
     login_free();
     if (s->listen_fd >= 0) close(s->listen_fd);
     if (s->compressor) libdeflate_free_compressor(s->compressor);

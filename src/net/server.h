@@ -13,7 +13,8 @@
  *                     struct net_game (registered by game/game.c)
  *
  * Loop hooks (core/loop.h step 2) registered here: NET_HOOK_FLUSH writes
- * every pending output buffer (one write per connection per pass), then
+ * the output that is due (conn.h invariant 7: replies before PLAY, kicks
+ * and bulk at the end of the pass, the rest once per tick), then
  * NET_HOOK_FREE frees the connections closed during the pass. Modules that
  * queue output in their own hooks use an order below NET_HOOK_FLUSH.
  *
@@ -65,6 +66,8 @@ struct net_game {
 struct server_stats {
     uint64_t bytes_in, bytes_out;     /* socket bytes, as on the wire */
     uint64_t packets_in, packets_out; /* frames decoded / frames queued */
+    uint64_t writes;                  /* writev calls on game sockets */
+    int batch_ticks;                  /* k: ticks lazy output may wait (conn.h invariant 7) */
     uint64_t accepted, refused;       /* connections; refused: over the limit */
     uint64_t logins;                  /* connections that entered PLAY */
     uint64_t kicks[KR_COUNT];
@@ -79,7 +82,7 @@ struct server {
     loop_timer listen_resume; /* accept paused after EMFILE */
     list_node conns;          /* every connection until freed (conn.link) */
     list_node closed;         /* closed this pass (conn.closed_link) */
-    conn *flush_list;
+    list_node flush_list;     /* connections with output pending (conn.flush_link) */
     uint32_t next_conn_id;
     size_t conn_count; /* open (not closed) connections */
     size_t max_conns;
