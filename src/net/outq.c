@@ -236,9 +236,16 @@ void outq_trim(outq *q, size_t keep)
     if (q->pending) return;
     q->own.len = q->own_sent = 0;
     buf_shrink_to(&q->own, keep);
-    free(q->segs);
-    q->segs = NULL;
-    q->cap = q->head = q->count = 0;
+    q->head = q->count = 0;
+    /* A small segment array stays: an idle connection's next keep-alive or
+     * broadcast reference must not cost an allocation (issue 12). */
+    if (q->cap > OUTQ_SEGS_KEEP) {
+        struct outq_seg *s = realloc(q->segs, OUTQ_SEGS_KEEP * sizeof *s);
+        if (s) {
+            q->segs = s;
+            q->cap = OUTQ_SEGS_KEEP;
+        }
+    }
 }
 
 int outq_batch_ticks(long budget_per_s, int tick_ms, uint64_t done, size_t urgent, size_t lazy,

@@ -41,8 +41,9 @@
 
 struct mc_cfb8; /* proto/crypto.h */
 
-#define OUTQ_SEGS_MAX 1024 /* segments per queue (invariant 4) */
-#define OUTQ_IOV      64   /* iovecs per writev */
+#define OUTQ_SEGS_MAX  1024 /* segments per queue (invariant 4) */
+#define OUTQ_IOV       64   /* iovecs per writev */
+#define OUTQ_SEGS_KEEP 8    /* segments an idle queue keeps (outq_trim) */
 
 typedef struct shframe {
     uint32_t refs;
