@@ -180,6 +180,12 @@ int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n)
             if (strcmp(t->n[c].name, spec[i].redirect) == 0) target = c;
         if (target < 0) return -1;
         t->n[k].redirect = (int16_t)target;
+        /* Brigadier follows a redirect only when more input comes after the
+         * alias (its parser needs a space to read past it), so an alias that
+         * must run alone carries its target's command, as a Brigadier alias
+         * built with .executes(target.getCommand()).redirect(target) does:
+         * "tps" runs mspt, "tell" (msg needs arguments) still does not run. */
+        if (!t->n[k].exec) t->n[k].exec = t->n[target].exec;
     }
     return 0;
 }

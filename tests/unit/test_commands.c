@@ -219,6 +219,13 @@ TEST(commands_tree_filters_by_level)
         /* redirects point at the right node after filtering */
         int tell = child_named(&t, t.root, "tell");
         CHECK(tell >= 0 && t.n[tell].redirect == child_named(&t, t.root, "msg"));
+        CHECK(tell >= 0 && !(t.n[tell].flags & 0x04)); /* msg needs arguments */
+        /* tps: an alias the client may run alone (executable + redirect) */
+        int tps = child_named(&t, t.root, "tps");
+        CHECK_EQ_INT(tps >= 0, level >= 2);
+        if (tps >= 0)
+            CHECK(t.n[tps].flags == (0x01 | 0x04 | 0x08) &&
+                  t.n[tps].redirect == child_named(&t, t.root, "mspt"));
         free(t.n);
     }
     buf_free(&b);
@@ -275,6 +282,21 @@ TEST(commands_parse_literals_redirects_and_levels)
     CHECK(err_is("command.unknown.argument", 5));
     CHECK_EQ_INT(parse("nosuch thing", 4), -1);
     CHECK(err_is("command.unknown.command", 0));
+    /* an alias of a command without arguments runs alone (issue 17: "tps"
+     * failed with "...tps<--[HERE]"); one of a command that needs arguments
+     * does not, and arguments after an alias go to its target */
+    CHECK_EQ_INT(parse("tps", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_MSPT);
+    CHECK_EQ_INT(parse("tps", 0), -1);
+    CHECK(err_is("command.unknown.command", 0));
+    CHECK_EQ_INT(parse("tps now", 2), -1);
+    CHECK(err_is("command.unknown.argument", 4));
+    CHECK_EQ_INT(parse("tell", 0), -1);
+    CHECK(err_is("command.unknown.command", 4));
+    CHECK_EQ_INT(parse("tp", 2), -1);
+    CHECK(err_is("command.unknown.command", 2));
+    CHECK_EQ_INT(parse("tp 1 2 3", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_TP);
 }
 
 TEST(commands_parse_teleport_forms)
