@@ -140,7 +140,7 @@ void cmd_failure0(cmd_ctx *x, const char *key)
 void cmd_parse_failure(struct cmd_source *s, const cmd_parse *ps)
 {
     cmd_ctx x = {s, NULL};
-    chat_arg a[2];
+    chat_arg a[3];
     for (int i = 0; i < ps->err_nargs; i++) a[i] = chat_text(ps->err_arg[i]);
     cmd_failure(&x, ps->err_key, a, (size_t)ps->err_nargs);
     if (ps->err_pos < 0) return;

@@ -4,9 +4,12 @@
  * server half. The built-in commands are listed in docs/commands.md.
  *
  * The dispatcher's files:
- *   game/cmd_parser.{c,h}  the Brigadier tree and its spec, Declare Commands,
- *                          the parser, usage text (pure: in the shared
- *                          library, unit-tested without a server)
+ *   game/cmd_parser.{c,h}  the Brigadier tree, Declare Commands, the parser,
+ *                          usage text (pure: in the shared library,
+ *                          unit-tested without a server), with
+ *   game/cmd_spec.c        the built-in commands' spec, and
+ *   game/cmd_args.c        Minecraft's argument types (blocks, items, text
+ *                          components), sharing game/cmd_reader.h
  *   game/cmd_source.c      command sources, feedback, selector resolution
  *   game/cmd_builtin.c     the built-in commands
  *   game/cmd_dispatch.c    these entry points: running a line, tab

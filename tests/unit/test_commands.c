@@ -234,9 +234,10 @@ TEST(commands_tree_filters_by_level)
 TEST(commands_tree_build_rejects_bad_specs)
 {
     static cmd_tree t;
-    struct cmd_spec bad_redirect[] = {{0, CN_LITERAL, "a", 0, 0, 0, 1, 0, "nope"}};
+    struct cmd_spec bad_redirect[] = {
+        {.depth = 0, .kind = CN_LITERAL, .name = "a", .exec = 1, .redirect = "nope"}};
     CHECK_EQ_INT(cmd_tree_build(&t, bad_redirect, 1), -1);
-    struct cmd_spec orphan[] = {{2, CN_LITERAL, "a", 0, 0, 0, 1, 0, NULL}};
+    struct cmd_spec orphan[] = {{.depth = 2, .kind = CN_LITERAL, .name = "a", .exec = 1}};
     CHECK_EQ_INT(cmd_tree_build(&t, orphan, 1), -1);
 }
 
@@ -394,8 +395,13 @@ TEST(commands_parse_selectors)
     /* one entity only: a tree where nothing else can take the word */
     static cmd_tree one;
     static const struct cmd_spec spec[] = {
-        {0, CN_LITERAL, "look", 0, 0, 0, X_NONE, SUG_NONE, NULL},
-        {1, CN_ARGUMENT, "at", CP_ENTITY, CMD_ENTITY_SINGLE, 0, X_TP, SUG_NONE, NULL},
+        {.depth = 0, .kind = CN_LITERAL, .name = "look"},
+        {.depth = 1,
+         .kind = CN_ARGUMENT,
+         .name = "at",
+         .parser = CP_ENTITY,
+         .prop = CMD_ENTITY_SINGLE,
+         .exec = X_TP},
     };
     CHECK_EQ_INT(cmd_tree_build(&one, spec, 2), 0);
     CHECK_EQ_INT(cmd_parse_line(&one, "look @a", 7, 0, &ps), -1);
