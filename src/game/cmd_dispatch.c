@@ -29,6 +29,7 @@
 #include "game/game.h"
 #include "game/lists.h"
 #include "game/ops.h"
+#include "game/usercache.h"
 #include "proto/packets.h"
 #include "proto/frame.h"
 
@@ -279,11 +280,13 @@ void cmd_init(void)
     daytime_init();
     ops_load("ops.json");
     lists_init(&srv->cfg);
+    usercache_init();
 }
 
 void cmd_join(conn *c)
 {
-    cmd_refresh_permissions(c); /* the op level and the tree for it */
+    usercache_add(&c->player->uuid, c->player->name); /* vanilla: every join refreshes it */
+    cmd_refresh_permissions(c);                       /* the op level and the tree for it */
     if (srv->cfg.tab_header[0] || srv->cfg.tab_footer[0]) {
         buf_t h, f;
         buf_init(&h, 8192);

@@ -28,6 +28,7 @@
 #include "game/game.h"
 #include "game/lists.h"
 #include "game/ops.h"
+#include "game/usercache.h"
 
 /* --------------------------------------------------------------- sources */
 
@@ -365,6 +366,13 @@ int cmd_resolve_profiles(cmd_ctx *x, bool allow_offline, struct cmd_profile *out
     if (c) {
         out[0] = (struct cmd_profile){c->player->uuid, {0}, c};
         snprintf(out[0].name, sizeof out[0].name, "%s", c->player->name);
+        *n = 1;
+        return 0;
+    }
+    /* vanilla: the user cache (every player who joined in the last month),
+     * then mcserv also knows the names in its lists */
+    if (!v->u.sel.type_other && usercache_find(name, &out[0].uuid, out[0].name)) {
+        out[0].c = NULL;
         *n = 1;
         return 0;
     }

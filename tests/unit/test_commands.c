@@ -11,6 +11,7 @@
  *    argument type (vec3 with ~ and ^, time units, selectors and options,
  *    game modes) and the error vanilla reports, with its cursor.
  *  - Golden bytes: the new pkt_cb_* encoders against vanilla captures.
+ *  - usercache.json's text, as vanilla's GameProfileCache writes and reads it.
  *
  * The tree and the parser (game/cmd_parser.c) are pure and part of the
  * shared library, so this test links them as they are, with no server.
@@ -19,9 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "data/packet_ids.h"
 #include "game/cmd_parser.h"
+#include "game/usercache.h"
 #include "proto/packets.h"
 #include "test.h"
 
@@ -714,4 +717,53 @@ TEST(encoders_without_capture_decode_as_protocol_json_says)
                                   0,    0,    0, 0, 0, 0, 0, 0, 0, 42};
     CHECK_MEM(b.data, b.len, lat, sizeof lat);
     buf_free(&b);
+}
+
+/* ---------------------------------------------------------- usercache.json */
+
+TEST(usercache_file_as_vanilla_writes_it)
+{
+    const char *tz = getenv("TZ");
+    char saved[64] = "";
+    if (tz) snprintf(saved, sizeof saved, "%s", tz);
+    setenv("TZ", "UTC", 1);
+    tzset();
+    /* Calendar.add(MONTH, 1): the day stays within the next month */
+    int32_t off;
+    CHECK_EQ_INT(usercache_month_after(1706702400, &off), 1709208000); /* Jan 31 → Feb 29 2024 */
+    CHECK_EQ_INT(off, 0);
+    CHECK_EQ_INT(usercache_month_after(1702468800, &off), 1705147200); /* Dec 13 → Jan 13 */
+    struct usercache_entry e[2] = {{.name = "Alice", .expires = 1709164800},
+                                   {.name = "Bob", .expires = 1705147200, .expires_offset = 3600}};
+    uuid_parse("10920508d5d83eed93d292f193afe7d7", 32, &e[0].uuid);
+    uuid_parse("00000000000040008000000000000001", 32, &e[1].uuid);
+    char *text = usercache_dump(e, 2);
+    const char *want = "[{\"name\":\"Alice\",\"uuid\":\"10920508-d5d8-3eed-93d2-92f193afe7d7\","
+                       "\"expiresOn\":\"2024-02-29 00:00:00 +0000\"},{\"name\":\"Bob\",\"uuid\":"
+                       "\"00000000-0000-4000-8000-000000000001\",\"expiresOn\":\"2024-01-13 "
+                       "13:00:00 +0100\"}]";
+    CHECK(text && strcmp(text, want) == 0);
+    if (text && strcmp(text, want) != 0) fprintf(stderr, "    got %s\n", text);
+    /* read back; entries vanilla skips (no date, bad UUID, a second Alice) are skipped */
+    struct usercache_entry back[8];
+    size_t n = 0;
+    char err[128];
+    const char *more = "[{\"name\":\"Alice\",\"uuid\":\"10920508-d5d8-3eed-93d2-92f193afe7d7\","
+                       "\"expiresOn\":\"2024-02-29 00:00:00 +0000\"},{\"name\":\"Carol\",\"uuid\":"
+                       "\"x\",\"expiresOn\":\"2024-02-29 00:00:00 +0000\"},{\"name\":\"Dave\","
+                       "\"uuid\":\"00000000-0000-4000-8000-000000000002\"},{\"name\":\"ALICE\","
+                       "\"uuid\":\"00000000-0000-4000-8000-000000000003\",\"expiresOn\":"
+                       "\"2024-02-29 00:00:00 +0000\"}, 5]";
+    CHECK_EQ_INT(usercache_parse(more, strlen(more), back, 8, &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 1);
+    CHECK(strcmp(back[0].name, "Alice") == 0 && back[0].expires == 1709164800);
+    CHECK_EQ_INT(usercache_parse(text, strlen(text), back, 8, &n, err, sizeof err), 0);
+    CHECK(n == 2 && back[1].expires == 1705147200 && back[1].expires_offset == 3600);
+    CHECK_EQ_INT(usercache_parse("{}", 2, back, 8, &n, err, sizeof err), -1);
+    free(text);
+    if (tz)
+        setenv("TZ", saved, 1);
+    else
+        unsetenv("TZ");
+    tzset();
 }
