@@ -27,6 +27,8 @@
 #include "game/commands.h"
 #include "game/daytime.h"
 #include "game/game.h"
+#include "game/gamerules.h"
+#include "game/level_tags.h"
 #include "game/lists.h"
 #include "game/ops.h"
 #include "game/usercache.h"
@@ -281,6 +283,7 @@ void cmd_init(void)
     ops_load("ops.json");
     lists_init(&srv->cfg);
     usercache_init();
+    level_tags_init(); /* the game rules (and the difficulty) */
 }
 
 void cmd_join(conn *c)
@@ -305,4 +308,5 @@ void cmd_join(conn *c)
         buf_free(&f);
     }
     daytime_join(c);
+    gamerules_join(c);
 }

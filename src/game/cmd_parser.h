@@ -123,6 +123,11 @@ enum cmd_exec {
     X_PARDON,
     X_PARDON_IP,
     X_BANLIST,
+    /* issue 17 (game/cmd_rules.c, cmd_world.c, cmd_border.c, cmd_text.c, cmd_player.c) */
+    X_GAMERULE,
+    X_DIFFICULTY,
+    X_DEFAULTGAMEMODE,
+    X_VERSION,
     X_COUNT
 };
 

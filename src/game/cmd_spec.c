@@ -13,8 +13,10 @@
  */
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "game/cmd_parser.h"
+#include "game/gamerules.h"
 
 #define LIT(d, nm, lvl, ex)                                                                        \
     {                                                                                              \
@@ -144,14 +146,57 @@ static const struct cmd_spec builtin_spec[] = {
     LIT(0, "banlist", 3, X_BANLIST),
     LIT(1, "ips", 0, X_BANLIST),
     LIT(1, "players", 0, X_BANLIST),
+    /* Issue 17. gamerule's children come from gamerule_defs (below). */
+    LIT(0, "gamerule", 2, X_NONE),
+    LIT(0, "difficulty", 2, X_DIFFICULTY),
+    LIT(1, "peaceful", 0, X_DIFFICULTY),
+    LIT(1, "easy", 0, X_DIFFICULTY),
+    LIT(1, "normal", 0, X_DIFFICULTY),
+    LIT(1, "hard", 0, X_DIFFICULTY),
+    LIT(0, "defaultgamemode", 2, X_NONE),
+    ARG(1, "gamemode", CP_GAMEMODE, 0, X_DEFAULTGAMEMODE),
+    /* vanilla 1.21.6's, level 2 on a dedicated server as there */
+    LIT(0, "version", 2, X_VERSION),
 };
+
+/* The game rules mcserv acts on (game/gamerules.h), vanilla's names,
+ * types and defaults, in enum gamerule order. */
+const struct gamerule_def gamerule_defs[GR_COUNT] = {
+    [GR_COMMAND_MODIFICATION_BLOCK_LIMIT] = {"commandModificationBlockLimit", true, 32768},
+    [GR_DO_DAYLIGHT_CYCLE] = {"doDaylightCycle", false, 1},
+    [GR_DO_IMMEDIATE_RESPAWN] = {"doImmediateRespawn", false, 0},
+    [GR_DO_WEATHER_CYCLE] = {"doWeatherCycle", false, 1},
+    [GR_KEEP_INVENTORY] = {"keepInventory", false, 0},
+    [GR_LOG_ADMIN_COMMANDS] = {"logAdminCommands", false, 1},
+    [GR_REDUCED_DEBUG_INFO] = {"reducedDebugInfo", false, 0},
+    [GR_SEND_COMMAND_FEEDBACK] = {"sendCommandFeedback", false, 1},
+    [GR_SHOW_DEATH_MESSAGES] = {"showDeathMessages", false, 1},
+};
+
+/* /gamerule <rule> (query) and /gamerule <rule> <value> (set), per rule, as
+ * vanilla's GameRuleCommand builds them (a rule literal, then "value"). */
+static int add_gamerules(cmd_tree *t)
+{
+    int root = -1;
+    for (int c = t->n[0].first_child; c >= 0; c = t->n[c].next_sibling)
+        if (strcmp(t->n[c].name, "gamerule") == 0) root = c;
+    for (int r = 0; r < GR_COUNT && root >= 0; r++) {
+        struct cmd_spec rule = LIT(1, gamerule_defs[r].name, 0, X_GAMERULE);
+        struct cmd_spec value =
+            ARG(2, "value", gamerule_defs[r].is_int ? CP_INTEGER : CP_BOOL, 0, X_GAMERULE);
+        int k = cmd_tree_add(t, root, &rule);
+        if (k < 0 || cmd_tree_add(t, k, &value) < 0) return -1;
+    }
+    return root >= 0 ? 0 : -1;
+}
 
 const cmd_tree *cmd_builtin_tree(void)
 {
     static cmd_tree t;
     static bool built;
     if (!built) {
-        if (cmd_tree_build(&t, builtin_spec, sizeof builtin_spec / sizeof builtin_spec[0]) < 0)
+        if (cmd_tree_build(&t, builtin_spec, sizeof builtin_spec / sizeof builtin_spec[0]) < 0 ||
+            add_gamerules(&t) < 0)
             abort(); /* the static spec is wrong: a programming error */
         built = true;
     }

@@ -52,5 +52,8 @@ void cmd_refresh_permissions(conn *c);
 void cmd_run_capture(const char *line, size_t len, const char *source_name, buf_t *out);
 /* Runs one console line (stdin) at permission level 4; feedback goes to the log. */
 void console_execute(const char *line);
+/* English text of a key the commands send that chat.c's table lacks; the
+ * key itself if unknown (game/cmd_lang.c). */
+const char *cmd_lang_en(const char *key);
 
 #endif

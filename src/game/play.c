@@ -47,6 +47,7 @@
 #include "game/commands.h"
 #include "game/entities.h"
 #include "game/game.h"
+#include "game/gamerules.h"
 #include "game/play.h"
 #include "game/playerdata.h"
 #include "net/server.h"
@@ -330,7 +331,8 @@ static void send_spawn(conn *c)
                                 (int32_t)floor(game.spawn_y), (int32_t)floor(game.spawn_z), 0.0f);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
-    c->proto->cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
+    c->proto->cb_update_time(&srv->pkt, (int64_t)game.tick_count,
+                             gamerules_wire_time(game.day_time)); /* issue 17: doDaylightCycle */
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
     /* Health and food as loaded or set by ent_join (full for a new player). */

@@ -169,6 +169,7 @@ static void compare_with_capture(int level, int capture, int want_commands)
             int c = root->children[k];
             const char *name = ours.n[c].name;
             if (strcmp(name, "mspt") == 0 || strcmp(name, "tps") == 0) continue; /* mcserv's own */
+            if (strcmp(name, "version") == 0) continue; /* vanilla 1.21.6's, not in 1.20.1 */
             int v = child_named(&vanilla, vanilla.root, name);
             if (v < 0) {
                 test_failures++;
@@ -176,6 +177,21 @@ static void compare_with_capture(int level, int capture, int want_commands)
                 continue;
             }
             char where[256] = "";
+            if (strcmp(name, "gamerule") == 0) {
+                /* only the rules mcserv acts on, each exactly as vanilla's */
+                for (int k2 = 0; k2 < ours.n[c].nchildren; k2++) {
+                    int oc = ours.n[c].children[k2];
+                    int vc = child_named(&vanilla, v, ours.n[oc].name);
+                    if (vc < 0 || !same_subtree(&ours, oc, &vanilla, vc, where, sizeof where)) {
+                        test_failures++;
+                        fprintf(stderr, "    /gamerule %s: %s\n", ours.n[oc].name,
+                                vc < 0 ? "not a vanilla rule" : where);
+                    }
+                }
+                CHECK(ours.n[c].nchildren >= 9 && ours.n[c].flags == vanilla.n[v].flags);
+                compared++;
+                continue;
+            }
             if (!same_subtree(&ours, c, &vanilla, v, where, sizeof where)) {
                 test_failures++;
                 fprintf(stderr, "    level %d /%s: %s\n", level, name, where);
@@ -194,8 +210,9 @@ TEST(commands_tree_matches_vanilla_for_operators)
 {
     /* help list me msg tell w say teleport tp gamemode time weather kill
      * setworldspawn seed kick op deop stop save-all save-off save-on
-     * whitelist ban ban-ip pardon pardon-ip banlist */
-    compare_with_capture(4, 2, 28);
+     * whitelist ban ban-ip pardon pardon-ip banlist, and issue 17's
+     * gamerule difficulty defaultgamemode */
+    compare_with_capture(4, 2, 31);
 }
 
 TEST(commands_tree_for_everyone_matches_vanilla_non_op_tree)
@@ -766,4 +783,35 @@ TEST(usercache_file_as_vanilla_writes_it)
     else
         unsetenv("TZ");
     tzset();
+}
+
+/* ---------------------------------------- issue 17's encoders, golden bytes */
+
+TEST(golden_difficulty_border_title_world_event)
+{
+    buf_t b;
+    buf_init(&b, 4096);
+    pkt_cb_difficulty(&b, 2, false);
+    CHECK(matches_capture("difficulty", 1, &b));
+    buf_reset(&b);
+    struct pkt_border w = {0, 0, 59999968, 59999968, 0, 29999984, 5, 15};
+    pkt_cb_initialize_world_border(&b, &w);
+    CHECK(matches_capture("initialize_world_border", 1, &b));
+    buf_reset(&b);
+    static const char title[] = "{\"color\":\"dark_red\",\"text\":\"Your Text\"}";
+    pkt_cb_set_title_text(&b, title, sizeof title - 1);
+    CHECK(matches_capture("set_title_text", 1, &b));
+    buf_reset(&b);
+    pkt_cb_world_event(&b, 1025, 2, 51, 11, 0, false);
+    CHECK(matches_capture("world_event", 1, &b));
+    /* a lerp longer than 2^31 ms is a VarLong, as vanilla writes it */
+    buf_reset(&b);
+    pkt_cb_world_border_lerp_size(&b, 10, 20, 3000000000LL);
+    rd_t r = rd_make(b.data, b.len);
+    CHECK_EQ_INT(rd_varint(&r), PKT_PLAY_CB_WORLD_BORDER_LERP_SIZE);
+    rd_f64(&r);
+    rd_f64(&r);
+    CHECK_EQ_INT(rd_varlong(&r), 3000000000LL);
+    CHECK_EQ_INT(rd_left(&r), 0);
+    buf_free(&b);
 }
