@@ -119,6 +119,23 @@ static uint16_t state_with(const struct block_info *b, const struct cmd_block *b
     return (uint16_t)(b->min_state + id);
 }
 
+bool cmd_block_matches(const struct cmd_block *pred, uint16_t state)
+{
+    if (block_of_state[state] != pred->block) return false;
+    const struct block_info *b = &block_info[pred->block];
+    uint32_t rest = (uint32_t)(state - b->min_state);
+    int digits[CMD_BLOCK_PROPS * 2];
+    int np = b->prop_count < (int)(sizeof digits / sizeof digits[0]) ? b->prop_count : 0;
+    for (int i = np - 1; i >= 0; i--) {
+        uint32_t c = prop_of(b, i)->count;
+        digits[i] = (int)(rest % c);
+        rest /= c;
+    }
+    for (int k = 0; k < pred->nprops; k++)
+        if (pred->prop[k] < np && digits[pred->prop[k]] != pred->value[k]) return false;
+    return true;
+}
+
 /* BlockStateParser.readProperties ([...] after a block id). */
 static int read_properties(cmd_reader *r, const struct block_info *b, const char *id,
                            struct cmd_block *out, struct cmd_error *e)

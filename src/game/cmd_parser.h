@@ -128,6 +128,9 @@ enum cmd_exec {
     X_DIFFICULTY,
     X_DEFAULTGAMEMODE,
     X_VERSION,
+    X_SETBLOCK,
+    X_FILL,
+    X_CLONE,
     X_COUNT
 };
 
@@ -194,6 +197,9 @@ struct cmd_block {
     uint8_t prop[CMD_BLOCK_PROPS];  /* the i-th property of the block */
     uint8_t value[CMD_BLOCK_PROPS]; /* its value index */
 };
+
+/* A block_predicate's test: the same block, and the properties given. */
+bool cmd_block_matches(const struct cmd_block *pred, uint16_t state);
 
 /* A parsed item_stack or item_predicate. */
 struct cmd_item {

@@ -41,6 +41,23 @@
         .depth = 0, .kind = CN_LITERAL, .name = nm, .level = lvl, .redirect = target               \
     }
 
+/* clone's <destination> and its modes, at depth d (vanilla's
+ * destinationAndModeSuffix): replace, masked or filtered <filter>, each
+ * optionally followed by force, move or normal. */
+#define CLONE_MODES(d)                                                                             \
+    LIT(d, "force", 0, X_CLONE), LIT(d, "move", 0, X_CLONE), LIT(d, "normal", 0, X_CLONE)
+#define CLONE_DESTINATION(d)                                                                       \
+    ARG(d, "destination", CP_BLOCK_POS, 0, X_CLONE), LIT(d + 1, "replace", 0, X_CLONE),            \
+        CLONE_MODES(d + 2), LIT(d + 1, "masked", 0, X_CLONE), CLONE_MODES(d + 2),                  \
+        LIT(d + 1, "filtered", 0, X_NONE), ARG(d + 2, "filter", CP_BLOCK_PREDICATE, 0, X_CLONE),   \
+        CLONE_MODES(d + 3)
+/* <begin> <end>, then a destination here or "to" <targetDimension> (vanilla's
+ * beginEndDestinationAndModeSuffix). */
+#define CLONE_AREA(d)                                                                              \
+    ARG(d, "begin", CP_BLOCK_POS, 0, X_NONE), ARG(d + 1, "end", CP_BLOCK_POS, 0, X_NONE),          \
+        CLONE_DESTINATION(d + 2), LIT(d + 2, "to", 0, X_NONE),                                     \
+        ARG(d + 3, "targetDimension", CP_DIMENSION, 0, X_NONE), CLONE_DESTINATION(d + 4)
+
 #define E_ENTITIES 0
 #define E_ENTITY   CMD_ENTITY_SINGLE
 #define E_PLAYERS  CMD_ENTITY_PLAYERS
@@ -157,6 +174,27 @@ static const struct cmd_spec builtin_spec[] = {
     ARG(1, "gamemode", CP_GAMEMODE, 0, X_DEFAULTGAMEMODE),
     /* vanilla 1.21.6's, level 2 on a dedicated server as there */
     LIT(0, "version", 2, X_VERSION),
+    LIT(0, "setblock", 2, X_NONE),
+    ARG(1, "pos", CP_BLOCK_POS, 0, X_NONE),
+    ARG(2, "block", CP_BLOCK_STATE, 0, X_SETBLOCK),
+    LIT(3, "destroy", 0, X_SETBLOCK),
+    LIT(3, "keep", 0, X_SETBLOCK),
+    LIT(3, "replace", 0, X_SETBLOCK),
+    LIT(0, "fill", 2, X_NONE),
+    ARG(1, "from", CP_BLOCK_POS, 0, X_NONE),
+    ARG(2, "to", CP_BLOCK_POS, 0, X_NONE),
+    ARG(3, "block", CP_BLOCK_STATE, 0, X_FILL),
+    LIT(4, "replace", 0, X_FILL),
+    ARG(5, "filter", CP_BLOCK_PREDICATE, 0, X_FILL),
+    LIT(4, "keep", 0, X_FILL),
+    LIT(4, "outline", 0, X_FILL),
+    LIT(4, "hollow", 0, X_FILL),
+    LIT(4, "destroy", 0, X_FILL),
+    LIT(0, "clone", 2, X_NONE),
+    CLONE_AREA(1),
+    LIT(1, "from", 0, X_NONE),
+    ARG(2, "sourceDimension", CP_DIMENSION, 0, X_NONE),
+    CLONE_AREA(3),
 };
 
 /* The game rules mcserv acts on (game/gamerules.h), vanilla's names,

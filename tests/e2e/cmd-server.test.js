@@ -35,6 +35,7 @@ before(async () => {
   rcon.on('error', () => {})
   await rcon.connect('127.0.0.1', rconPort, { timeout: 3000 })
   await rcon.login(PASSWORD, { timeout: 3000 })
+  rcon.socket.setMaxListeners(0) // minecraft-server-util adds listeners per command
 })
 
 after(async () => {

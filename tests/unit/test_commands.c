@@ -22,6 +22,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "data/block_table.h"
+#include "data/blocks.h"
 #include "data/packet_ids.h"
 #include "game/cmd_parser.h"
 #include "game/usercache.h"
@@ -211,8 +213,8 @@ TEST(commands_tree_matches_vanilla_for_operators)
     /* help list me msg tell w say teleport tp gamemode time weather kill
      * setworldspawn seed kick op deop stop save-all save-off save-on
      * whitelist ban ban-ip pardon pardon-ip banlist, and issue 17's
-     * gamerule difficulty defaultgamemode */
-    compare_with_capture(4, 2, 31);
+     * gamerule difficulty defaultgamemode setblock fill clone */
+    compare_with_capture(4, 2, 34);
 }
 
 TEST(commands_tree_for_everyone_matches_vanilla_non_op_tree)
@@ -814,4 +816,108 @@ TEST(golden_difficulty_border_title_world_event)
     CHECK_EQ_INT(rd_varlong(&r), 3000000000LL);
     CHECK_EQ_INT(rd_left(&r), 0);
     buf_free(&b);
+}
+
+/* ------------------------------------------------- Minecraft's argument types */
+
+static int block_named(const char *name)
+{
+    for (int i = 0; i < BLOCK_COUNT; i++)
+        if (strcmp(block_info[i].name, name) == 0) return i;
+    return -1;
+}
+
+static bool err_args(const char *a0, const char *a1, const char *a2)
+{
+    const char *want[3] = {a0, a1, a2};
+    int n = a2 ? 3 : a1 ? 2 : a0 ? 1 : 0;
+    bool ok = ps.err_nargs == n;
+    for (int i = 0; ok && i < n; i++) ok = strcmp(ps.err_arg[i], want[i]) == 0;
+    if (!ok)
+        fprintf(stderr, "    got %d args: '%s' '%s' '%s'\n", ps.err_nargs, ps.err_arg[0],
+                ps.err_arg[1], ps.err_arg[2]);
+    return ok;
+}
+
+TEST(commands_parse_blocks_as_vanilla)
+{
+    CHECK_EQ_INT(parse("setblock 1 2 3 stone", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_SETBLOCK);
+    CHECK_EQ_INT(cmd_arg(&ps, "block")->u.block.state, BLOCK_STONE);
+    int log = block_named("oak_log");
+    CHECK(log >= 0);
+    /* axis = x, y, z: x is the first state, y the default */
+    CHECK_EQ_INT(parse("setblock ~ ~1 ~ minecraft:oak_log[axis=x] keep", 2), 0);
+    CHECK_EQ_INT(cmd_arg(&ps, "block")->u.block.state, block_info[log].min_state);
+    CHECK(cmd_has_literal(&ps, "keep"));
+    CHECK_EQ_INT(parse("setblock 1 2 3 oak_log[ axis = z ]", 2), 0);
+    CHECK_EQ_INT(cmd_arg(&ps, "block")->u.block.state, block_info[log].min_state + 2);
+    /* vanilla's errors, their arguments and cursors */
+    CHECK_EQ_INT(parse("setblock 1 2 3 stonex", 2), -1);
+    CHECK(err_is("argument.block.id.invalid", 15) && err_args("minecraft:stonex", NULL, NULL));
+    CHECK_EQ_INT(parse("setblock 1 2 3 oak_log[axis=w]", 2), -1);
+    CHECK(err_is("argument.block.property.invalid", 28) &&
+          err_args("minecraft:oak_log", "w", "axis"));
+    CHECK_EQ_INT(parse("setblock 1 2 3 oak_log[size=x]", 2), -1);
+    CHECK(err_is("argument.block.property.unknown", 23) &&
+          err_args("minecraft:oak_log", "size", NULL));
+    CHECK_EQ_INT(parse("setblock 1 2 3 oak_log[axis=x,axis=y]", 2), -1);
+    CHECK(err_is("argument.block.property.duplicate", 30) &&
+          err_args("axis", "minecraft:oak_log", NULL));
+    CHECK_EQ_INT(parse("setblock 1 2 3 oak_log[axis]", 2), -1);
+    CHECK(err_is("argument.block.property.novalue", 27) &&
+          err_args("minecraft:oak_log", "axis", NULL)); /* vanilla's order */
+    CHECK_EQ_INT(parse("setblock 1 2 3 oak_log[axis=x", 2), -1);
+    CHECK(err_is("argument.block.property.unclosed", 29));
+    CHECK_EQ_INT(parse("setblock 1 2 3 #minecraft:logs", 2), -1);
+    CHECK(err_is("argument.block.tag.disallowed", 15));
+    CHECK_EQ_INT(parse("setblock 1 2 3 a:b:c", 2), -1);
+    CHECK(err_is("argument.id.invalid", 15));
+    CHECK_EQ_INT(parse("setblock 1 2 3 chest{Items:[]}", 2), -1);
+    CHECK(ps.err_key && strstr(ps.err_key, "not supported") && ps.err_pos == 20);
+    /* predicates: tags are known to no one here, properties are partial */
+    CHECK_EQ_INT(parse("fill 0 0 0 1 1 1 stone replace #minecraft:logs", 2), -1);
+    CHECK(err_is("arguments.block.tag.unknown", 31) && err_args("minecraft:logs", NULL, NULL));
+    CHECK_EQ_INT(parse("fill 0 0 0 1 1 1 air replace oak_log[axis=x]", 2), 0);
+    const struct cmd_block *f = &cmd_arg(&ps, "filter")->u.block;
+    CHECK(cmd_block_matches(f, block_info[log].min_state));
+    CHECK(!cmd_block_matches(f, block_info[log].min_state + 1));
+    CHECK(!cmd_block_matches(f, BLOCK_STONE));
+    CHECK_EQ_INT(parse("fill 0 0 0 1 1 1 air replace oak_log", 2), 0);
+    CHECK(cmd_block_matches(&cmd_arg(&ps, "filter")->u.block, block_info[log].min_state + 1));
+    /* clone: the dimension forms reach the same executor */
+    CHECK_EQ_INT(parse("clone from minecraft:overworld 0 0 0 1 1 1 to overworld 5 5 5 "
+                       "filtered stone move",
+                       2),
+                 0);
+    CHECK_EQ_INT(ps.exec->exec, X_CLONE);
+    CHECK(cmd_has_literal(&ps, "move") && cmd_has_literal(&ps, "filtered"));
+    CHECK_EQ_INT(parse("clone 0 0 0 1 1 1 5 5 5 masked", 2), 0);
+}
+
+TEST(commands_numbers_as_java_prints_them)
+{
+    static const struct {
+        double v;
+        bool f;
+        const char *want;
+    } cases[] = {{0, false, "0.0"},
+                 {5.9999968e7, false, "5.9999968E7"},
+                 {-5.9999968e7, false, "-5.9999968E7"},
+                 {0.1, true, "0.1"},
+                 {1e7, false, "1.0E7"},
+                 {123.456, false, "123.456"},
+                 {1e-4, false, "1.0E-4"},
+                 {0.001, false, "0.001"},
+                 {2.9999984e7, false, "2.9999984E7"},
+                 {-1.5, true, "-1.5"},
+                 {9999999, false, "9999999.0"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[40];
+        cmd_java_number(out, sizeof out, cases[i].v, cases[i].f);
+        if (strcmp(out, cases[i].want) != 0) {
+            test_failures++;
+            fprintf(stderr, "    %g: got %s, wanted %s\n", cases[i].v, out, cases[i].want);
+        }
+    }
 }
