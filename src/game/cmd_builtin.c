@@ -988,7 +988,8 @@ void cmd_builtin_exec(cmd_ctx *x)
     case X_VERSION: cmd_version(x); break;
     case X_SETBLOCK:
     case X_FILL:
-    case X_CLONE: cmd_world_exec(x); break;
+    case X_CLONE:
+    case X_FORCELOAD: cmd_world_exec(x); break;
     default: cmd_failure0(x, "command.failed"); break;
     }
 }

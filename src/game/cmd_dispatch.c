@@ -26,6 +26,7 @@
 #include "game/cmd_internal.h"
 #include "game/commands.h"
 #include "game/daytime.h"
+#include "game/forceload.h"
 #include "game/game.h"
 #include "game/gamerules.h"
 #include "game/level_tags.h"
@@ -284,6 +285,7 @@ void cmd_init(void)
     lists_init(&srv->cfg);
     usercache_init();
     level_tags_init(); /* the game rules (and the difficulty) */
+    forceload_init();  /* data/chunks.dat: chunks loaded from the start */
 }
 
 void cmd_join(conn *c)

@@ -131,6 +131,7 @@ enum cmd_exec {
     X_SETBLOCK,
     X_FILL,
     X_CLONE,
+    X_FORCELOAD,
     X_COUNT
 };
 

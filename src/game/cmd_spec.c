@@ -195,6 +195,16 @@ static const struct cmd_spec builtin_spec[] = {
     LIT(1, "from", 0, X_NONE),
     ARG(2, "sourceDimension", CP_DIMENSION, 0, X_NONE),
     CLONE_AREA(3),
+    LIT(0, "forceload", 2, X_NONE),
+    LIT(1, "add", 0, X_NONE),
+    ARG(2, "from", CP_COLUMN_POS, 0, X_FORCELOAD),
+    ARG(3, "to", CP_COLUMN_POS, 0, X_FORCELOAD),
+    LIT(1, "remove", 0, X_NONE),
+    ARG(2, "from", CP_COLUMN_POS, 0, X_FORCELOAD),
+    ARG(3, "to", CP_COLUMN_POS, 0, X_FORCELOAD),
+    LIT(2, "all", 0, X_FORCELOAD),
+    LIT(1, "query", 0, X_FORCELOAD),
+    ARG(2, "pos", CP_COLUMN_POS, 0, X_FORCELOAD),
 };
 
 /* The game rules mcserv acts on (game/gamerules.h), vanilla's names,

@@ -1,7 +1,8 @@
 /*
  * cmd_world.c — the commands that edit the world's blocks: setblock, fill
  * and clone, as vanilla 1.20.1's SetBlockCommand, FillCommand and
- * CloneCommands do them, with their messages.
+ * CloneCommands do them, with their messages; and forceload, which keeps
+ * chunks loaded for them (game/forceload.h).
  *
  *   positions  each corner (clone: every chunk of both boxes) must be
  *              loaded ("That position is not loaded") and inside the world
@@ -34,6 +35,7 @@
 #include "data/block_table.h"
 #include "data/blocks.h"
 #include "game/cmd_internal.h"
+#include "game/forceload.h"
 #include "game/gamerules.h"
 #include "game/play.h"
 #include "proto/packets.h"
@@ -339,12 +341,158 @@ static int ex_clone(cmd_ctx *x)
     return 0;
 }
 
+/* -------------------------------------------------------------- forceload */
+
+#define FORCELOAD_PER_COMMAND 256 /* vanilla ForceLoadCommand.MAX_CHUNK_LIMIT */
+static const char overworld[] = "minecraft:overworld";
+
+/* ChunkPos.toString: "[x, z]" */
+static void chunk_text(char out[32], int32_t cx, int32_t cz)
+{
+    snprintf(out, 32, "[%d, %d]", cx, cz);
+}
+
+/* A column_pos argument as block x, z. */
+static void column(cmd_ctx *x, const char *arg, int64_t out[2])
+{
+    double p[3];
+    cmd_coords_abs(x->src, &cmd_arg(x->ps, arg)->u.pos, p);
+    out[0] = block_coord(p[0]);
+    out[1] = block_coord(p[2]);
+}
+
+static int forceload_change(cmd_ctx *x, bool add)
+{
+    int64_t a[2], b[2];
+    column(x, "from", a);
+    if (cmd_arg(x->ps, "to"))
+        column(x, "to", b);
+    else
+        b[0] = a[0], b[1] = a[1];
+    int64_t minx = a[0] < b[0] ? a[0] : b[0], maxx = a[0] < b[0] ? b[0] : a[0];
+    int64_t minz = a[1] < b[1] ? a[1] : b[1], maxz = a[1] < b[1] ? b[1] : a[1];
+    if (minx < -WORLD_XZ_MAX || minz < -WORLD_XZ_MAX || maxx >= WORLD_XZ_MAX ||
+        maxz >= WORLD_XZ_MAX) {
+        cmd_failure0(x, "argument.pos.outofworld");
+        return -1;
+    }
+    int32_t cx0 = (int32_t)minx >> 4, cz0 = (int32_t)minz >> 4;
+    int32_t cx1 = (int32_t)maxx >> 4, cz1 = (int32_t)maxz >> 4;
+    int64_t n = ((int64_t)cx1 - cx0 + 1) * ((int64_t)cz1 - cz0 + 1);
+    if (n > FORCELOAD_PER_COMMAND) {
+        char lim[24], got[24];
+        snprintf(lim, sizeof lim, "%d", FORCELOAD_PER_COMMAND);
+        snprintf(got, sizeof got, "%lld", (long long)n);
+        chat_arg args[2] = {chat_text(lim), chat_text(got)};
+        cmd_failure(x, "commands.forceload.toobig", args, 2);
+        return -1;
+    }
+    size_t changed = 0;
+    int32_t first[2] = {0, 0};
+    bool full = false;
+    for (int32_t cx = cx0; cx <= cx1; cx++)
+        for (int32_t cz = cz0; cz <= cz1; cz++) {
+            int r = forceload_set(cx, cz, add);
+            if (r < 0) full = true;
+            if (r <= 0) continue;
+            if (!changed++) first[0] = cx, first[1] = cz;
+        }
+    if (full) {
+        char line[96];
+        snprintf(line, sizeof line, "At most %d chunks can be force loaded", FORCELOAD_MAX);
+        cmd_send_line(x, line);
+    }
+    if (!changed) {
+        cmd_failure0(x, add ? "commands.forceload.added.failure"
+                            : "commands.forceload.removed.failure");
+        return -1;
+    }
+    char c0[32], lo[32], hi[32];
+    chunk_text(c0, first[0], first[1]);
+    if (changed == 1) {
+        chat_arg args[2] = {chat_text(c0), chat_text(overworld)};
+        cmd_success(x, true,
+                    add ? "commands.forceload.added.single" : "commands.forceload.removed.single",
+                    args, 2);
+    } else {
+        /* vanilla passes the first chunk changed where the message says a count:
+         * "Marked [0, 1] chunks in minecraft:overworld from [0, 0] to [1, 1] ..." */
+        chunk_text(lo, cx0, cz0);
+        chunk_text(hi, cx1, cz1);
+        chat_arg args[4] = {chat_text(c0), chat_text(overworld), chat_text(lo), chat_text(hi)};
+        cmd_success(x, true,
+                    add ? "commands.forceload.added.multiple"
+                        : "commands.forceload.removed.multiple",
+                    args, 4);
+    }
+    return 0;
+}
+
+static int forceload_query(cmd_ctx *x)
+{
+    if (cmd_arg(x->ps, "pos")) {
+        int64_t p[2];
+        column(x, "pos", p);
+        int32_t cx = (int32_t)(p[0] >> 4), cz = (int32_t)(p[1] >> 4);
+        char c[32];
+        chunk_text(c, cx, cz);
+        chat_arg args[2] = {chat_text(c), chat_text(overworld)};
+        if (!forceload_has(cx, cz)) {
+            cmd_failure(x, "commands.forceload.query.failure", args, 2);
+            return -1;
+        }
+        cmd_success(x, false, "commands.forceload.query.success", args, 2);
+        return 0;
+    }
+    size_t n = forceload_count();
+    if (!n) {
+        chat_arg a = chat_text(overworld);
+        cmd_failure(x, "commands.forceload.added.none", &a, 1);
+        return 0;
+    }
+    buf_t list;
+    buf_init(&list, 64u << 10);
+    for (size_t i = 0; i < n; i++) {
+        int32_t cx, cz;
+        char c[32];
+        forceload_get(i, &cx, &cz);
+        chunk_text(c, cx, cz);
+        if (i) buf_lit(&list, ", ");
+        buf_append(&list, c, strlen(c));
+    }
+    chat_arg chunks = chat_textn((const char *)list.data, list.len);
+    if (n == 1) {
+        chat_arg args[2] = {chat_text(overworld), chunks};
+        cmd_success(x, false, "commands.forceload.list.single", args, 2);
+    } else {
+        char num[24];
+        cmd_count_arg(num, n);
+        chat_arg args[3] = {chat_text(num), chat_text(overworld), chunks};
+        cmd_success(x, false, "commands.forceload.list.multiple", args, 3);
+    }
+    buf_free(&list);
+    return 0;
+}
+
+static int ex_forceload(cmd_ctx *x)
+{
+    if (cmd_has_literal(x->ps, "query")) return forceload_query(x);
+    if (cmd_has_literal(x->ps, "all")) {
+        forceload_clear();
+        chat_arg a = chat_text(overworld);
+        cmd_success(x, true, "commands.forceload.removed.all", &a, 1);
+        return 0;
+    }
+    return forceload_change(x, cmd_has_literal(x->ps, "add"));
+}
+
 int cmd_world_exec(cmd_ctx *x)
 {
     switch (x->ps->exec->exec) {
     case X_SETBLOCK: return ex_setblock(x);
     case X_FILL: return ex_fill(x);
     case X_CLONE: return ex_clone(x);
+    case X_FORCELOAD: return ex_forceload(x);
     default: return -1;
     }
 }

@@ -2,7 +2,9 @@
  * level_tags.c — the level.dat tags game modules own beyond what
  * world/level.c writes (the game rules, game/gamerules.c): read from the
  * file at startup, and put before each save into the level info's copy of
- * the file (li->raw), which level_encode copies through unchanged.
+ * the file (li->raw), which level_encode copies through unchanged. The same
+ * save-round hook also writes the world's data/chunks.dat (forced chunks,
+ * game/forceload.h).
  *
  *   startup   store_level()->raw --parse--> the Data compound --> modules' init
  *   each save store hook fill_level --> level_tags_fill: raw rebuilt with
@@ -23,6 +25,7 @@
 
 #include "core/buf.h"
 #include "core/log.h"
+#include "game/forceload.h"
 #include "game/gamerules.h"
 #include "proto/nbt.h"
 #include "world/anvil.h"
@@ -57,6 +60,7 @@ static bool owned(const nbt_node *n, bool rules)
 
 void level_tags_fill(level_info *li)
 {
+    forceload_save(); /* the world's other saved data, in the same round */
     nbt_doc doc = {0};
     const nbt_node *root = NULL, *data = NULL;
     if (li->raw && nbt_parse(li->raw, li->raw_len, true, &nbt_limits_disk, &doc) > 0) {

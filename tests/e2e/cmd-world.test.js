@@ -8,14 +8,22 @@
 //  - fill: hollow, outline, replace <filter>, keep, destroy; the 32,768-block
 //    limit (commandModificationBlockLimit) and "No blocks were filled";
 //  - clone: normal, masked, move; overlap, an unknown dimension;
-//  - a player's relative coordinates (~) resolve against the player.
+//  - a player's relative coordinates (~) resolve against the player;
+//  - forceload: a far chunk stays loaded with nobody near (setblock works
+//    there, then a bot that goes there sees the block), query and list in
+//    vanilla's order, the 256-chunk limit, data/chunks.dat in vanilla's
+//    layout after save-all.
 //
 // One server, flat world; every wait bounded; everything on 127.0.0.1.
 const { test, before, after } = require('node:test')
 const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const zlib = require('node:zlib')
 const { Vec3 } = require('vec3')
 const h = require('./helpers')
 const mp = require('./mp-helpers')
+const u = require('./persist-util')
 
 const PASSWORD = 'e2e-rcon-cmd-world-77aa'
 let srv, rcon, A
@@ -38,6 +46,7 @@ before(async () => {
 
 after(async () => {
   if (rcon) rcon.close()
+  await u.cleanup()
   await h.cleanupAll()
 })
 
@@ -126,4 +135,57 @@ test('a player\'s ~ coordinates resolve against the player', { timeout: 15000 },
   await waitBlock(p.x + 3, p.y + 1, p.z + 3, 'lapis_block')
   A.bot.chat('/setblock ~2 ~ ~2 minecraft:oak_log[axis=q]')
   await rec.waitChat(/^Block minecraft:oak_log does not accept 'q' for axis property$/, { since: m })
+})
+
+test('forceload: a chunk nobody is near stays loaded; query, list, limits, data/chunks.dat', { timeout: 30000 }, async () => {
+  const ow = 'minecraft:overworld'
+  assert.equal(await run('forceload query'), `No force loaded chunks were found in ${ow}`)
+  assert.equal(await run('setblock 1600 -60 1600 gold_block'), 'That position is not loaded')
+  assert.equal(await run('forceload add 1600 1600'), `Marked chunk [100, 100] in ${ow} to be force loaded`)
+  assert.equal(await run('forceload add 1600 1600'), 'No chunks were marked for force loading')
+  // the chunk is generated and held: setblock there works once it is ready
+  await h.waitFor(async () => (await run('setblock 1600 -60 1600 gold_block')) === 'Changed the block at 1600, -60, 1600',
+    { timeout: 10000, interval: 200, message: 'the forced chunk loaded' })
+  assert.equal(await run('forceload query 1605 1610'), `Chunk at [100, 100] in ${ow} is marked for force loading`)
+  assert.equal(await run('forceload query 0 0'), `Chunk at [0, 0] in ${ow} is not marked for force loading`)
+  // vanilla's message names the first chunk marked where it says a count
+  assert.equal(await run('forceload add 1600 1600 1620 1620'), `Marked [100, 101] chunks in ${ow} from [100, 100] to [101, 101] to be force loaded`)
+  assert.equal(await run('forceload query'), `4 force loaded chunks were found in ${ow} at: [100, 100], [101, 100], [100, 101], [101, 101]`)
+  assert.equal(await run('forceload add 0 0 300 300'), 'Too many chunks in the specified area (maximum 256, specified 361)')
+  assert.equal(await run('forceload add 30000000 0'), 'That position is out of this world!')
+  // the block is there for a player who comes
+  await run('tp Builder 1601 -60 1601')
+  await h.waitFor(() => A.bot.entity.position.x > 1500, { timeout: 5000, message: 'teleported' })
+  await waitBlock(1600, -60, 1600, 'gold_block', 'the block set while nobody was there')
+  // saved with the world, as vanilla's ForcedChunksSavedData
+  assert.match(await run('save-all flush'), /Saving the game/)
+  const file = path.join(srv.dir, 'world', 'data', 'chunks.dat')
+  await h.waitFor(() => fs.existsSync(file), { timeout: 5000, message: 'data/chunks.dat written' })
+  const { parsed } = await require('prismarine-nbt').parse(zlib.gunzipSync(fs.readFileSync(file)))
+  const forced = parsed.value.data.value.Forced.value.map(([hi, lo]) => [lo | 0, hi | 0])
+  assert.deepEqual(forced, [[100, 100], [101, 100], [100, 101], [101, 101]])
+  assert.equal(parsed.value.DataVersion.value, 3465)
+  assert.equal(await run('forceload remove 1616 1616'), `Unmarked chunk [101, 101] in ${ow} for force loading`)
+  await run('tp Builder 0 -60 0')
+  // read back at the next start: loaded again with nobody near
+  await A.quit()
+  rcon.close()
+  rcon = null
+  assert.equal((await srv.stop(5000)).code, 0)
+  const srv2 = await u.startIn(srv.dir, { name: 'cmd-world-2' })
+  assert.match(srv2.output(), /3 chunks force loaded \(data\/chunks\.dat\)/)
+  let from = srv2.output().length
+  srv2.send('forceload query')
+  await srv2.waitOutput(/3 force loaded chunks were found in minecraft:overworld at: \[100, 100\], \[101, 100\], \[100, 101\]/, { from, timeout: 3000 })
+  await h.waitFor(async () => {
+    from = srv2.output().length
+    srv2.send('setblock 1617 -60 1600 stone')
+    await h.sleep(150)
+    return /Changed the block at 1617, -60, 1600/.test(srv2.output().slice(from))
+  }, { timeout: 10000, interval: 100, message: 'the forced chunk is loaded after the restart' })
+  srv2.send('forceload remove all')
+  await srv2.waitOutput(/Unmarked all force loaded chunks in minecraft:overworld/, { from, timeout: 3000 })
+  srv2.send('forceload remove 1616 1616')
+  await srv2.waitOutput(/No chunks were removed from force loading/, { from, timeout: 3000 })
+  await srv2.stop(5000)
 })

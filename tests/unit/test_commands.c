@@ -213,8 +213,8 @@ TEST(commands_tree_matches_vanilla_for_operators)
     /* help list me msg tell w say teleport tp gamemode time weather kill
      * setworldspawn seed kick op deop stop save-all save-off save-on
      * whitelist ban ban-ip pardon pardon-ip banlist, and issue 17's
-     * gamerule difficulty defaultgamemode setblock fill clone */
-    compare_with_capture(4, 2, 34);
+     * gamerule difficulty defaultgamemode setblock fill clone forceload */
+    compare_with_capture(4, 2, 35);
 }
 
 TEST(commands_tree_for_everyone_matches_vanilla_non_op_tree)
