@@ -376,6 +376,69 @@ int cmd_args_component(cmd_reader *r, struct cmd_error *e)
 
 /* ------------------------------------------------------- Java's numbers */
 
+/* The fewest significant digits of v that read back as v (Java's
+ * FloatingDecimal): digits[0..nd) and the decimal exponent of the first. */
+static size_t shortest_digits(double v, bool as_float, char digits[24], int *exp)
+{
+    char sci[40];
+    int maxp = as_float ? 9 : 17;
+    for (int p = 1; p <= maxp; p++) {
+        snprintf(sci, sizeof sci, "%.*e", p - 1, fabs(v));
+        double back = strtod(sci, NULL);
+        if (as_float ? (float)back == (float)fabs(v) : back == fabs(v)) break;
+    }
+    size_t nd = 0;
+    const char *p = sci;
+    for (; *p && *p != 'e'; p++)
+        if (*p != '.' && nd < 23) digits[nd++] = *p;
+    digits[nd] = 0;
+    *exp = atoi(p + 1);
+    while (nd > 1 && digits[nd - 1] == '0') digits[--nd] = 0;
+    return nd;
+}
+
+void cmd_java_fixed(char *out, size_t cap, double v, int prec)
+{
+    if (!isfinite(v) || fabs(v) >= 1e15 || prec < 0 || prec > 6) {
+        snprintf(out, cap, "%.*f", prec < 0 ? 0 : prec > 6 ? 6 : prec, v);
+        return;
+    }
+    char d[24], num[48];
+    int exp = 0;
+    size_t nd = v == 0 ? (d[0] = '0', d[1] = 0, 1) : shortest_digits(v, false, d, &exp);
+    /* the digits of |v| with `prec` decimals, rounded half up on the shortest digits */
+    int point = exp + 1;     /* digits before the decimal point (may be <= 0) */
+    int keep = point + prec; /* digits of d kept */
+    int len = (point > 0 ? point : 1) + prec;
+    char fixed[48];
+    memset(fixed, '0', (size_t)len);
+    int lead = point > 0 ? 0 : 1 - point; /* zeros before d's first digit */
+    for (int i = 0; i < keep && i < (int)nd; i++)
+        if (lead + i < len) fixed[lead + i] = d[i];
+    bool up = keep >= 0 && keep < (int)nd && d[keep] >= '5';
+    for (int i = len - 1; up && i >= 0; i--) {
+        if (fixed[i] == '9') {
+            fixed[i] = '0';
+        } else {
+            fixed[i]++;
+            up = false;
+        }
+    }
+    int ip = len - prec, k = 0;
+    bool neg = signbit(v) && v != 0;
+    if (neg) num[k++] = '-';
+    if (up) num[k++] = '1'; /* a carry out of the first digit */
+    memcpy(num + k, fixed, (size_t)ip);
+    k += ip;
+    if (prec) {
+        num[k++] = '.';
+        memcpy(num + k, fixed + ip, (size_t)prec);
+        k += prec;
+    }
+    num[k] = 0;
+    snprintf(out, cap, "%s", num);
+}
+
 void cmd_java_number(char *out, size_t cap, double v, bool as_float)
 {
     if (v == 0) {
@@ -386,24 +449,10 @@ void cmd_java_number(char *out, size_t cap, double v, bool as_float)
         snprintf(out, cap, "%s", isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
         return;
     }
-    /* the fewest significant digits that read back as the same value */
-    char sci[40];
-    int maxp = as_float ? 9 : 17;
-    for (int p = 1; p <= maxp; p++) {
-        snprintf(sci, sizeof sci, "%.*e", p - 1, v);
-        double back = strtod(sci, NULL);
-        if (as_float ? (float)back == (float)v : back == v) break;
-    }
-    /* sci is [-]d[.ddd]e[+-]xx: split into digits and exponent */
-    bool neg = sci[0] == '-';
+    bool neg = v < 0;
     char digits[24];
-    size_t nd = 0;
-    const char *p = sci + neg;
-    for (; *p && *p != 'e'; p++)
-        if (*p != '.' && nd < sizeof digits - 1) digits[nd++] = *p;
-    digits[nd] = 0;
-    int exp = atoi(p + 1);
-    while (nd > 1 && digits[nd - 1] == '0') digits[--nd] = 0;
+    int exp;
+    size_t nd = shortest_digits(v, as_float, digits, &exp);
     char body[64];
     if (exp >= -3 && exp < 7) {
         if (exp >= 0) {

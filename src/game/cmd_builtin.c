@@ -990,6 +990,7 @@ void cmd_builtin_exec(cmd_ctx *x)
     case X_FILL:
     case X_CLONE:
     case X_FORCELOAD: cmd_world_exec(x); break;
+    case X_WORLDBORDER: cmd_worldborder(x); break;
     default: cmd_failure0(x, "command.failed"); break;
     }
 }

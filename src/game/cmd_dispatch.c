@@ -26,6 +26,7 @@
 #include "game/cmd_internal.h"
 #include "game/commands.h"
 #include "game/daytime.h"
+#include "game/border.h"
 #include "game/forceload.h"
 #include "game/game.h"
 #include "game/gamerules.h"
@@ -311,4 +312,5 @@ void cmd_join(conn *c)
     }
     daytime_join(c);
     gamerules_join(c);
+    border_join(c);
 }

@@ -146,5 +146,6 @@ int cmd_difficulty(cmd_ctx *x);      /* cmd_rules.c */
 int cmd_defaultgamemode(cmd_ctx *x); /* cmd_rules.c */
 int cmd_version(cmd_ctx *x);         /* cmd_rules.c */
 int cmd_world_exec(cmd_ctx *x);      /* cmd_world.c: setblock, fill, clone, forceload */
+int cmd_worldborder(cmd_ctx *x);     /* cmd_border.c */
 
 #endif

@@ -132,6 +132,7 @@ enum cmd_exec {
     X_FILL,
     X_CLONE,
     X_FORCELOAD,
+    X_WORLDBORDER,
     X_COUNT
 };
 
@@ -275,5 +276,8 @@ int cmd_read_argument(const cmd_node *nd, const char *line, size_t len, size_t *
 /* Java's Double.toString (as_float: Float.toString) of v, as vanilla prints
  * numbers in messages: "0.0", "-5.9999968E7", "0.1". */
 void cmd_java_number(char *out, size_t cap, double v, bool as_float);
+/* Java's String.format(Locale.ROOT, "%.<prec>f", v): half up on the
+ * shortest digits, so 0.125 gives "0.13" and 2.5 with prec 0 gives "3". */
+void cmd_java_fixed(char *out, size_t cap, double v, int prec);
 
 #endif

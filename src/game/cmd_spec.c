@@ -58,6 +58,8 @@
         CLONE_DESTINATION(d + 2), LIT(d + 2, "to", 0, X_NONE),                                     \
         ARG(d + 3, "targetDimension", CP_DIMENSION, 0, X_NONE), CLONE_DESTINATION(d + 4)
 
+#define BOUNDS (CMD_RANGE_MIN | CMD_RANGE_MAX)
+
 #define E_ENTITIES 0
 #define E_ENTITY   CMD_ENTITY_SINGLE
 #define E_PLAYERS  CMD_ENTITY_PLAYERS
@@ -205,6 +207,26 @@ static const struct cmd_spec builtin_spec[] = {
     LIT(2, "all", 0, X_FORCELOAD),
     LIT(1, "query", 0, X_FORCELOAD),
     ARG(2, "pos", CP_COLUMN_POS, 0, X_FORCELOAD),
+    LIT(0, "worldborder", 2, X_NONE),
+    LIT(1, "add", 0, X_NONE),
+    NUM(2, "distance", CP_DOUBLE, BOUNDS, -5.9999968e7, 5.9999968e7, X_WORLDBORDER),
+    NUM(3, "time", CP_INTEGER, CMD_RANGE_MIN, 0, 0, X_WORLDBORDER),
+    LIT(1, "set", 0, X_NONE),
+    NUM(2, "distance", CP_DOUBLE, BOUNDS, -5.9999968e7, 5.9999968e7, X_WORLDBORDER),
+    NUM(3, "time", CP_INTEGER, CMD_RANGE_MIN, 0, 0, X_WORLDBORDER),
+    LIT(1, "center", 0, X_NONE),
+    ARG(2, "pos", CP_VEC2, 0, X_WORLDBORDER),
+    LIT(1, "damage", 0, X_NONE),
+    LIT(2, "amount", 0, X_NONE),
+    NUM(3, "damagePerBlock", CP_FLOAT, CMD_RANGE_MIN, 0, 0, X_WORLDBORDER),
+    LIT(2, "buffer", 0, X_NONE),
+    NUM(3, "distance", CP_FLOAT, CMD_RANGE_MIN, 0, 0, X_WORLDBORDER),
+    LIT(1, "get", 0, X_WORLDBORDER),
+    LIT(1, "warning", 0, X_NONE),
+    LIT(2, "distance", 0, X_NONE),
+    NUM(3, "distance", CP_INTEGER, CMD_RANGE_MIN, 0, 0, X_WORLDBORDER),
+    LIT(2, "time", 0, X_NONE),
+    NUM(3, "time", CP_INTEGER, CMD_RANGE_MIN, 0, 0, X_WORLDBORDER),
 };
 
 /* The game rules mcserv acts on (game/gamerules.h), vanilla's names,

@@ -1,6 +1,7 @@
 /*
  * level_tags.c — the level.dat tags game modules own beyond what
- * world/level.c writes (the game rules, game/gamerules.c): read from the
+ * world/level.c writes (the game rules, game/gamerules.c; the world border,
+ * game/border.c): read from the
  * file at startup, and put before each save into the level info's copy of
  * the file (li->raw), which level_encode copies through unchanged. The same
  * save-round hook also writes the world's data/chunks.dat (forced chunks,
@@ -14,9 +15,9 @@
  *  1. Game thread only; level_encode runs on it too (world/store.c
  *     save_level), so raw is never read while it is rebuilt.
  *  2. Every tag of the old raw that no module owns is kept as it was.
- *  3. A tag a module owns is written only when the file had it or the
- *     value differs from the default, so a new world still gets
- *     world/level.c's complete defaults (GameRules with all 45 rules).
+ *  3. GameRules is written only when the file had it or a rule differs
+ *     from its default, so a new world still gets world/level.c's complete
+ *     defaults (all 45 rules); the border's tags are always written.
  */
 #include "game/level_tags.h"
 
@@ -25,6 +26,7 @@
 
 #include "core/buf.h"
 #include "core/log.h"
+#include "game/border.h"
 #include "game/forceload.h"
 #include "game/gamerules.h"
 #include "proto/nbt.h"
@@ -50,12 +52,14 @@ void level_tags_init(void)
     if (li && li->raw && nbt_parse(li->raw, li->raw_len, true, &nbt_limits_disk, &doc) > 0)
         data = nbt_get(doc.root, "Data", NBT_COMPOUND);
     gamerules_init(data);
+    border_init(data);
     nbt_doc_free(&doc);
 }
 
 static bool owned(const nbt_node *n, bool rules)
 {
-    return rules && n->name_len == 9 && memcmp(n->name, "GameRules", 9) == 0;
+    return (rules && n->name_len == 9 && memcmp(n->name, "GameRules", 9) == 0) ||
+           border_owns_tag(n);
 }
 
 void level_tags_fill(level_info *li)
@@ -68,11 +72,7 @@ void level_tags_fill(level_info *li)
         data = nbt_get(root, "Data", NBT_COMPOUND);
     }
     const nbt_node *old_rules = data ? nbt_get(data, "GameRules", NBT_COMPOUND) : NULL;
-    bool rules = old_rules || rules_changed();
-    if (!rules) { /* invariant 3: nothing of ours to put there */
-        nbt_doc_free(&doc);
-        return;
-    }
+    bool rules = old_rules || rules_changed(); /* invariant 3 */
     buf_t b;
     buf_init(&b, LEVEL_RAW_MAX);
     nbt_w_root(&b, "");
@@ -84,11 +84,13 @@ void level_tags_fill(level_info *li)
         for (const nbt_node *n = data->v.kids.first; n; n = n->next)
             if (!owned(n, rules)) anvil_nbt_copy_tag(&b, n);
     if (rules) gamerules_write(&b, old_rules);
+    border_write(&b);
     nbt_w_end(&b); /* Data */
     nbt_w_end(&b); /* root */
     nbt_doc_free(&doc);
     if (b.failed) {
-        log_error("level.dat: cannot add the game rules (out of memory); saving without them");
+        log_error("level.dat: cannot add the game rules and the border (out of memory); saving "
+                  "without them");
         buf_free(&b);
         return;
     }

@@ -43,6 +43,7 @@
 #include "data/blocks.h"
 #include "data/registry_codec.h"
 #include "core/json.h"
+#include "game/border.h"
 #include "game/chat.h"
 #include "game/commands.h"
 #include "game/entities.h"
@@ -669,6 +670,7 @@ static void moved(conn *c, double x, double y, double z, bool has_pos, float yaw
     }
     if (p->teleport_pending) return;
     if (!speed_ok(c, has_pos ? x : p->x, has_pos ? y : p->y, has_pos ? z : p->z)) return;
+    if (has_pos && !border_move_ok(c, x, z)) return; /* issue 17: the world border (border.h) */
     if (on_ground) p->fall_flying = false;
     if (has_pos) {
         p->x = x;

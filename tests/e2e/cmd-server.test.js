@@ -36,6 +36,7 @@ before(async () => {
   await rcon.connect('127.0.0.1', rconPort, { timeout: 3000 })
   await rcon.login(PASSWORD, { timeout: 3000 })
   rcon.socket.setMaxListeners(0) // minecraft-server-util adds listeners per command
+  rcon.socket.socket.setTimeout(0) // and would close the connection after 3 s idle
 })
 
 after(async () => {

@@ -213,8 +213,9 @@ TEST(commands_tree_matches_vanilla_for_operators)
     /* help list me msg tell w say teleport tp gamemode time weather kill
      * setworldspawn seed kick op deop stop save-all save-off save-on
      * whitelist ban ban-ip pardon pardon-ip banlist, and issue 17's
-     * gamerule difficulty defaultgamemode setblock fill clone forceload */
-    compare_with_capture(4, 2, 35);
+     * gamerule difficulty defaultgamemode setblock fill clone forceload
+     * worldborder */
+    compare_with_capture(4, 2, 36);
 }
 
 TEST(commands_tree_for_everyone_matches_vanilla_non_op_tree)
@@ -918,6 +919,28 @@ TEST(commands_numbers_as_java_prints_them)
         if (strcmp(out, cases[i].want) != 0) {
             test_failures++;
             fprintf(stderr, "    %g: got %s, wanted %s\n", cases[i].v, out, cases[i].want);
+        }
+    }
+}
+
+TEST(commands_fixed_decimals_as_java_formats_them)
+{
+    static const struct {
+        double v;
+        int prec;
+        const char *want;
+    } cases[] = {
+        {0.125, 2, "0.13"},   {2.5, 0, "3"},      {1.005, 2, "1.01"}, {59999968, 1, "59999968.0"},
+        {10, 1, "10.0"},      {0, 2, "0.00"},     {0.2, 2, "0.20"},   {-1.5, 0, "-2"},
+        {9.99, 1, "10.0"},    {0.004, 2, "0.00"}, {0.005, 2, "0.01"}, {123.456, 0, "123"},
+        {-0.001, 2, "-0.00"}, {1e-5, 1, "0.0"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[40];
+        cmd_java_fixed(out, sizeof out, cases[i].v, cases[i].prec);
+        if (strcmp(out, cases[i].want) != 0) {
+            test_failures++;
+            fprintf(stderr, "    %g (%d): got %s, wanted %s\n", cases[i].v, cases[i].prec, out,
+                    cases[i].want);
         }
     }
 }
