@@ -991,6 +991,8 @@ void cmd_builtin_exec(cmd_ctx *x)
     case X_CLONE:
     case X_FORCELOAD: cmd_world_exec(x); break;
     case X_WORLDBORDER: cmd_worldborder(x); break;
+    case X_TELLRAW:
+    case X_TITLE: cmd_text_exec(x); break;
     default: cmd_failure0(x, "command.failed"); break;
     }
 }

@@ -98,6 +98,9 @@ extern struct cmd_targets cmd_targets_a, cmd_targets_b;
 
 /* The online player with that name (any case), or NULL. */
 conn *cmd_player_by_name(const char *name);
+/* The players a selector picks for source s, into out (none: out->n 0, no error). */
+void cmd_select(const struct cmd_source *s, const struct cmd_selector *sel,
+                struct cmd_targets *out);
 /* Resolves a selector to players into out; -1 after sending the error
  * (not allowed below level 2, or nothing found). */
 int cmd_resolve(cmd_ctx *x, const struct cmd_selector *sel, bool players_only,
@@ -147,5 +150,6 @@ int cmd_defaultgamemode(cmd_ctx *x); /* cmd_rules.c */
 int cmd_version(cmd_ctx *x);         /* cmd_rules.c */
 int cmd_world_exec(cmd_ctx *x);      /* cmd_world.c: setblock, fill, clone, forceload */
 int cmd_worldborder(cmd_ctx *x);     /* cmd_border.c */
+int cmd_text_exec(cmd_ctx *x);       /* cmd_text.c: tellraw, title */
 
 #endif

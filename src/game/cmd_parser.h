@@ -133,6 +133,8 @@ enum cmd_exec {
     X_CLONE,
     X_FORCELOAD,
     X_WORLDBORDER,
+    X_TELLRAW,
+    X_TITLE,
     X_COUNT
 };
 

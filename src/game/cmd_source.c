@@ -215,17 +215,10 @@ static int cmp_near(const void *a, const void *b)
     return da < db ? -1 : da > db;
 }
 
-/* Resolves a selector to players (only players exist as entities here).
- * -1 after sending an error. */
-int cmd_resolve(cmd_ctx *x, const struct cmd_selector *sel, bool players_only,
-                struct cmd_targets *out)
+/* The players a selector picks (only players exist as entities here). */
+void cmd_select(const struct cmd_source *s, const struct cmd_selector *sel, struct cmd_targets *out)
 {
-    struct cmd_source *s = x->src;
     out->n = 0;
-    if (sel->kind && sel->kind != 'u' && s->level < 2) {
-        cmd_failure0(x, "argument.entity.selector.not_allowed");
-        return -1;
-    }
     if (sel->kind == 0) {
         conn *c = sel->type_other ? NULL : cmd_player_by_name(sel->name);
         if (c) out->c[out->n++] = c;
@@ -270,6 +263,18 @@ int cmd_resolve(cmd_ctx *x, const struct cmd_selector *sel, bool players_only,
         size_t limit = sel->limit ? (size_t)sel->limit : (sel->kind == 'p' || sel->kind == 'r');
         if (limit && out->n > limit) out->n = limit;
     }
+}
+
+/* cmd_select, and vanilla's errors. -1 after sending one. */
+int cmd_resolve(cmd_ctx *x, const struct cmd_selector *sel, bool players_only,
+                struct cmd_targets *out)
+{
+    out->n = 0;
+    if (sel->kind && sel->kind != 'u' && x->src->level < 2) {
+        cmd_failure0(x, "argument.entity.selector.not_allowed");
+        return -1;
+    }
+    cmd_select(x->src, sel, out);
     if (!out->n) {
         cmd_failure0(x, players_only ? "argument.entity.notfound.player"
                                      : "argument.entity.notfound.entity");

@@ -214,8 +214,8 @@ TEST(commands_tree_matches_vanilla_for_operators)
      * setworldspawn seed kick op deop stop save-all save-off save-on
      * whitelist ban ban-ip pardon pardon-ip banlist, and issue 17's
      * gamerule difficulty defaultgamemode setblock fill clone forceload
-     * worldborder */
-    compare_with_capture(4, 2, 36);
+     * worldborder tellraw title */
+    compare_with_capture(4, 2, 38);
 }
 
 TEST(commands_tree_for_everyone_matches_vanilla_non_op_tree)
@@ -943,4 +943,37 @@ TEST(commands_fixed_decimals_as_java_formats_them)
                     cases[i].want);
         }
     }
+}
+
+TEST(commands_parse_text_components)
+{
+    CHECK_EQ_INT(parse("tellraw @a {\"text\":\"hi\",\"color\":\"red\"}", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_TELLRAW);
+    const struct cmd_value *m = cmd_arg(&ps, "message");
+    CHECK(m && m->start == 11 && m->end == ps.len);
+    CHECK_EQ_INT(parse("tellraw @a \"hello there\"", 2), 0);
+    CHECK_EQ_INT(parse("tellraw @a [\"a\",{\"selector\":\"@p\"},5]", 2), 0);
+    CHECK_EQ_INT(parse("tellraw @a hello", 2), 0); /* a bare word, as vanilla's lenient reader */
+    /* after the component, nothing else is taken */
+    CHECK_EQ_INT(parse("tellraw @a {\"text\":\"hi\"} more", 2), -1);
+    CHECK(err_is("command.unknown.argument", 25));
+    CHECK_EQ_INT(parse("tellraw @a {\"text\":", 2), -1);
+    CHECK(ps.err_key && strcmp(ps.err_key, "argument.component.invalid") == 0 && ps.err_pos == 11);
+    CHECK_EQ_INT(parse("tellraw @a {\"bold\":true}", 2), -1);
+    CHECK(err_is("argument.component.invalid", 11) &&
+          err_args("Don't know how to turn {\"bold\":true} into a Component", NULL, NULL));
+    CHECK_EQ_INT(parse("tellraw @a []", 2), -1);
+    CHECK(err_args("Unexpected empty array of components", NULL, NULL));
+    CHECK_EQ_INT(parse("tellraw @a {\"text\":\"a\",\"extra\":[]}", 2), -1);
+    CHECK(err_args("Unexpected empty array of components", NULL, NULL));
+    CHECK_EQ_INT(parse("tellraw @a null", 2), -1);
+    CHECK(err_is("argument.component.invalid", 11) && err_args("empty", NULL, NULL));
+    /* title times: vanilla's time arguments (ticks, or with a unit) */
+    CHECK_EQ_INT(parse("title @a times 10 2s 5", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_TITLE);
+    CHECK(cmd_arg(&ps, "fadeIn")->u.i == 10 && cmd_arg(&ps, "stay")->u.i == 40 &&
+          cmd_arg(&ps, "fadeOut")->u.i == 5);
+    CHECK_EQ_INT(parse("title @a actionbar {\"text\":\"x\"}", 2), 0);
+    CHECK_EQ_INT(parse("title @a times -1 1 1", 2), -1);
+    CHECK(err_is("argument.time.tick_count_too_low", -1));
 }
