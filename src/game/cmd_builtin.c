@@ -993,6 +993,9 @@ void cmd_builtin_exec(cmd_ctx *x)
     case X_WORLDBORDER: cmd_worldborder(x); break;
     case X_TELLRAW:
     case X_TITLE: cmd_text_exec(x); break;
+    case X_GIVE:
+    case X_CLEAR:
+    case X_SPAWNPOINT: cmd_player_exec(x); break;
     default: cmd_failure0(x, "command.failed"); break;
     }
 }

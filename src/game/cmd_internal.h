@@ -151,5 +151,6 @@ int cmd_version(cmd_ctx *x);         /* cmd_rules.c */
 int cmd_world_exec(cmd_ctx *x);      /* cmd_world.c: setblock, fill, clone, forceload */
 int cmd_worldborder(cmd_ctx *x);     /* cmd_border.c */
 int cmd_text_exec(cmd_ctx *x);       /* cmd_text.c: tellraw, title */
+int cmd_player_exec(cmd_ctx *x);     /* cmd_player.c: give, clear, spawnpoint */
 
 #endif

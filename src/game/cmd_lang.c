@@ -33,6 +33,7 @@ static const struct {
     {"argument.integer.low", "Integer must not be less than %s, found %s"},
     {"argument.item.id.invalid", "Unknown item '%s'"},
     {"argument.item.tag.disallowed", "Tags aren't allowed here, only actual items"},
+    {"argument.pos.outofbounds", "That position is outside the allowed boundaries."},
     {"argument.pos.unloaded", "That position is not loaded"},
     {"argument.pos2d.incomplete", "Incomplete (expected 2 coordinates)"},
     {"arguments.block.tag.unknown", "Unknown block tag '%s'"},

@@ -135,6 +135,9 @@ enum cmd_exec {
     X_WORLDBORDER,
     X_TELLRAW,
     X_TITLE,
+    X_GIVE,
+    X_CLEAR,
+    X_SPAWNPOINT,
     X_COUNT
 };
 

@@ -244,6 +244,18 @@ static const struct cmd_spec builtin_spec[] = {
     ARG(3, "fadeIn", CP_TIME, 0, X_NONE),
     ARG(4, "stay", CP_TIME, 0, X_NONE),
     ARG(5, "fadeOut", CP_TIME, 0, X_TITLE),
+    LIT(0, "give", 2, X_NONE),
+    ARG(1, "targets", CP_ENTITY, E_PLAYERS, X_NONE),
+    ARG(2, "item", CP_ITEM_STACK, 0, X_GIVE),
+    NUM(3, "count", CP_INTEGER, CMD_RANGE_MIN, 1, 0, X_GIVE),
+    LIT(0, "clear", 2, X_CLEAR),
+    ARG(1, "targets", CP_ENTITY, E_PLAYERS, X_CLEAR),
+    ARG(2, "item", CP_ITEM_PREDICATE, 0, X_CLEAR),
+    NUM(3, "maxCount", CP_INTEGER, CMD_RANGE_MIN, 0, 0, X_CLEAR),
+    LIT(0, "spawnpoint", 2, X_SPAWNPOINT),
+    ARG(1, "targets", CP_ENTITY, E_PLAYERS, X_SPAWNPOINT),
+    ARG(2, "pos", CP_BLOCK_POS, 0, X_SPAWNPOINT),
+    ARG(3, "angle", CP_ANGLE, 0, X_SPAWNPOINT),
 };
 
 /* The game rules mcserv acts on (game/gamerules.h), vanilla's names,

@@ -61,6 +61,7 @@
 #include "game/gamerules.h"
 #include "game/play.h"
 #include "game/playerdata.h"
+#include "game/spawnpoint.h"
 #include "proto/frame.h"
 
 #define UPDATE_INTERVAL     2   /* vanilla EntityType.PLAYER updateInterval */
@@ -1095,6 +1096,7 @@ static void respawn(conn *c)
     p->z = game.spawn_z;
     p->yaw = game.spawn_angle;
     p->pitch = 0;
+    spawnpoint_respawn(c); /* issue 17: the player's own point (game/spawnpoint.h) */
     p->on_ground = false;
     if (gamerule_on(GR_KEEP_INVENTORY)) /* issue 17: game/gamerules.h */
         playerdata_send_inventory(c);   /* the client's new player starts empty */

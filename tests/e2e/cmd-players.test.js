@@ -86,3 +86,57 @@ test('title: title, subtitle, actionbar, times, clear and reset reach the client
   await recA.waitPacket('clear_titles', (p) => p.reset === true, { since: m })
   assert.equal(await run('title Nobody clear'), 'No player was found')
 })
+
+const slots = (b) => b.bot.inventory.slots.map((s, i) => s ? `${i}:${s.name}x${s.count}` : null).filter(Boolean).join(' ')
+const waitSlots = (b, want, message) => h.waitFor(() => slots(b) === want, {
+  timeout: 3000, message: message || `inventory ${want}`, detail: () => `inventory: ${slots(b)}`
+})
+
+test('give: items land in the inventory as vanilla stacks them; vanilla\'s limits and errors', { timeout: 15000 }, async () => {
+  assert.equal(await run('give Alice diamond 70'), 'Gave 70 [Diamond] to Alice')
+  await waitSlots(A, '36:diamondx64 37:diamondx6')
+  assert.equal(await run('give Alice minecraft:diamond 10'), 'Gave 10 [Diamond] to Alice')
+  await waitSlots(A, '36:diamondx64 37:diamondx16', 'the stack with room first')
+  assert.equal(await run('give Alice ender_pearl 20'), 'Gave 20 [Ender Pearl] to Alice')
+  await waitSlots(A, '36:diamondx64 37:diamondx16 38:ender_pearlx16 39:ender_pearlx4', 'stacks of 16')
+  // vanilla 1.20.1 uses the ".single" message with the number of players
+  assert.equal(await run('give @a dirt'), 'Gave 1 [Dirt] to 2')
+  await h.waitFor(() => B.bot.inventory.slots[36] && B.bot.inventory.slots[36].name === 'dirt', { timeout: 3000, message: 'Bob got dirt' })
+  assert.equal(await run('give Alice diamond 6401'), "Can't give more than 6400 of [Diamond]")
+  assert.equal(await run('give Alice diamondx'), "Unknown item 'minecraft:diamondx'\n...ive Alice diamondx<--[HERE]")
+  assert.equal(await run('give Alice diamond 0'), 'Integer must not be less than 1, found 0\n...e diamond 0<--[HERE]')
+})
+
+test('clear: a count, one item, all, the test form; "No items were found"', { timeout: 15000 }, async () => {
+  assert.equal(await run('clear Alice ender_pearl 0'), 'Found 20 matching item(s) on player Alice')
+  assert.equal(await run('clear Alice diamond 10'), 'Removed 10 item(s) from player Alice')
+  await waitSlots(A, '36:diamondx54 37:diamondx16 38:ender_pearlx16 39:ender_pearlx4 40:dirtx1')
+  assert.equal(await run('clear Alice ender_pearl'), 'Removed 20 item(s) from player Alice')
+  await waitSlots(A, '36:diamondx54 37:diamondx16 40:dirtx1')
+  assert.equal(await run('clear Alice'), 'Removed 71 item(s) from player Alice')
+  await waitSlots(A, '')
+  assert.equal(await run('clear Alice'), 'No items were found on player Alice')
+  assert.equal(await run('clear @a stone'), 'No items were found on 2 players')
+  assert.equal(await run('clear @a'), 'Removed 1 item(s) from 2 players')
+})
+
+test('spawnpoint: a killed player respawns there; an obstructed point falls back to the world spawn', { timeout: 20000 }, async () => {
+  const rec = mp.recorder(A, ['game_state_change'])
+  assert.equal(await run('spawnpoint Alice 5 -60 5 90'), 'Set spawn point to 5, -60, 5 [90.0] in minecraft:overworld for Alice')
+  await run('kill Alice')
+  await h.waitFor(() => A.bot.health > 0 && Math.abs(A.bot.entity.position.x - 5.5) < 0.01 && Math.abs(A.bot.entity.position.z - 5.5) < 0.01, {
+    timeout: 8000, message: 'respawned at the spawn point', detail: () => `at ${A.bot.entity.position} health ${A.bot.health}`
+  })
+  assert.ok(A.bot.entity.position.y > -60.01 && A.bot.entity.position.y < -59.8, `0.1 above the block: y ${A.bot.entity.position.y}`)
+  // a stone block in the way: vanilla's "no respawn block" and the world spawn
+  assert.equal(await run('setblock 5 -60 5 stone'), 'Changed the block at 5, -60, 5')
+  const m = rec.mark()
+  await h.sleep(100)
+  await run('kill Alice')
+  await rec.waitPacket('game_state_change', (p) => p.reason === 0 || p.reason === 'no_respawn_block_available', { since: m, timeout: 8000 })
+  await h.waitFor(() => A.bot.health > 0 && Math.abs(A.bot.entity.position.x - 5.5) > 1, {
+    timeout: 8000, message: 'respawned at the world spawn', detail: () => `at ${A.bot.entity.position}`
+  })
+  assert.equal(await run('spawnpoint Alice 0 30000000 0'), 'That position is outside the allowed boundaries.')
+  assert.equal(await run('spawnpoint'), 'A player is required to run this command here')
+})

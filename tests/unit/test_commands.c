@@ -214,8 +214,8 @@ TEST(commands_tree_matches_vanilla_for_operators)
      * setworldspawn seed kick op deop stop save-all save-off save-on
      * whitelist ban ban-ip pardon pardon-ip banlist, and issue 17's
      * gamerule difficulty defaultgamemode setblock fill clone forceload
-     * worldborder tellraw title */
-    compare_with_capture(4, 2, 38);
+     * worldborder tellraw title give clear spawnpoint */
+    compare_with_capture(4, 2, 41);
 }
 
 TEST(commands_tree_for_everyone_matches_vanilla_non_op_tree)
@@ -976,4 +976,28 @@ TEST(commands_parse_text_components)
     CHECK_EQ_INT(parse("title @a actionbar {\"text\":\"x\"}", 2), 0);
     CHECK_EQ_INT(parse("title @a times -1 1 1", 2), -1);
     CHECK(err_is("argument.time.tick_count_too_low", -1));
+}
+
+TEST(commands_parse_items_as_vanilla)
+{
+    CHECK_EQ_INT(parse("give @a minecraft:diamond 5", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_GIVE);
+    CHECK(strcmp(item_info[cmd_arg(&ps, "item")->u.item.item].name, "diamond") == 0);
+    CHECK_EQ_INT(cmd_arg(&ps, "count")->u.i, 5);
+    CHECK_EQ_INT(parse("give @a diamondx", 2), -1);
+    CHECK(err_is("argument.item.id.invalid", 8) && err_args("minecraft:diamondx", NULL, NULL));
+    CHECK_EQ_INT(parse("give @a #minecraft:logs", 2), -1);
+    CHECK(err_is("argument.item.tag.disallowed", 8));
+    CHECK_EQ_INT(parse("give @a diamond{display:{}}", 2), -1);
+    CHECK(ps.err_key && strstr(ps.err_key, "not supported") && ps.err_pos == 15);
+    /* Brigadier's bounds: "Integer must not be less than 1, found 0" */
+    CHECK_EQ_INT(parse("give @a diamond 0", 2), -1);
+    CHECK(err_is("argument.integer.low", 16) && err_args("1", "0", NULL));
+    CHECK_EQ_INT(parse("clear @a #minecraft:logs", 2), -1);
+    CHECK(err_is("arguments.item.tag.unknown", 9) && err_args("minecraft:logs", NULL, NULL));
+    CHECK_EQ_INT(parse("clear", 2), 0);
+    CHECK_EQ_INT(parse("clear @s stone 0", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_CLEAR);
+    CHECK_EQ_INT(parse("spawnpoint @s ~ ~ ~ 90", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_SPAWNPOINT);
 }
