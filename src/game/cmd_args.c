@@ -183,94 +183,83 @@ static int read_properties(cmd_reader *r, const struct block_info *b, const char
         }
         out->prop[out->nprops] = (uint8_t)p;
         out->value[out->nprops++] = (uint8_t)v;
-        cmd_skip_ws(r);
-        if (!cmd_can_read(r)) continue;
-        if (cmd_peek(r) == ',') {
-            r->pos++;
-            continue;
-        }
-        if (cmd_peek(r) != ']') {
-            cmd_err_set(e, (long)r->pos, "argument.block.property.unclosed", NULL, 0, NULL, 0);
-            return -1;
-        }
+        int more = cmd_list_next(r, "argument.block.property.unclosed", e);
+        if (more < 0) return -1;
+        if (!more) break;
     }
-    if (!cmd_can_read(r)) {
-        cmd_err_set(e, (long)r->pos, "argument.block.property.unclosed", NULL, 0, NULL, 0);
-        return -1;
-    }
-    r->pos++; /* ']' */
-    return 0;
+    return cmd_list_close(r, "argument.block.property.unclosed", e);
 }
 
-/* An item or block tag (#name): mcserv has none, so vanilla's unknown-tag error. */
-static int refuse_tag(cmd_reader *r, const char *key, struct cmd_error *e)
+/* How a registry's ids read (blocks, items): vanilla's keys for each error. */
+struct registry {
+    const char *tag_disallowed, *tag_unknown, *unknown, *no_data;
+    int (*lookup)(const char *name, size_t len); /* -1 if unknown */
+};
+
+/* BlockStateParser.readBlock / ItemParser.readItem (a #tag: vanilla's errors,
+ * since mcserv knows no tags): the lookup's value, its id text in id[128];
+ * -1 after the error. */
+static int read_id(cmd_reader *r, bool predicate, const struct registry *reg, char id[128],
+                   struct cmd_error *e)
 {
-    size_t at = r->pos, path;
-    char id[128];
-    r->pos++; /* '#' */
-    if (read_resource(r, id, sizeof id, &path, e) < 0) return -1;
-    r->pos = at;
-    cmd_err_set(e, (long)at, key, id, strlen(id), NULL, 0);
+    size_t start = r->pos, path;
+    if (cmd_peek(r) == '#') {
+        if (!predicate) {
+            cmd_err_set(e, (long)r->pos, reg->tag_disallowed, NULL, 0, NULL, 0);
+            return -1;
+        }
+        r->pos++;
+        if (read_resource(r, id, 128, &path, e) < 0) return -1;
+        r->pos = start;
+        cmd_err_set(e, (long)start, reg->tag_unknown, id, strlen(id), NULL, 0);
+        return -1;
+    }
+    if (read_resource(r, id, 128, &path, e) < 0) return -1;
+    int v = strncmp(id, "minecraft:", 10) == 0 ? reg->lookup(id, strlen(id)) : -1;
+    if (v < 0) {
+        r->pos = start;
+        cmd_err_set(e, (long)start, reg->unknown, id, strlen(id), NULL, 0);
+    }
+    return v;
+}
+
+/* {...} after an id: data mcserv does not keep; refused. */
+static int no_data(cmd_reader *r, const struct registry *reg, struct cmd_error *e)
+{
+    if (cmd_peek(r) != '{') return 0;
+    cmd_err_set(e, (long)r->pos, reg->no_data, NULL, 0, NULL, 0);
     return -1;
 }
 
+static const struct registry blocks = {"argument.block.tag.disallowed",
+                                       "arguments.block.tag.unknown", "argument.block.id.invalid",
+                                       no_block_data, anvil_block_by_name};
+static const struct registry items = {"argument.item.tag.disallowed", "arguments.item.tag.unknown",
+                                      "argument.item.id.invalid", no_item_data, anvil_item_by_name};
+
 int cmd_args_block(cmd_reader *r, bool predicate, struct cmd_block *out, struct cmd_error *e)
 {
-    size_t start = r->pos, path;
-    memset(out, 0, sizeof *out);
-    if (cmd_peek(r) == '#') {
-        if (!predicate) {
-            cmd_err_set(e, (long)r->pos, "argument.block.tag.disallowed", NULL, 0, NULL, 0);
-            return -1;
-        }
-        return refuse_tag(r, "arguments.block.tag.unknown", e);
-    }
     char id[128];
-    if (read_resource(r, id, sizeof id, &path, e) < 0) return -1;
-    int state = strncmp(id, "minecraft:", 10) == 0 ? anvil_block_by_name(id, strlen(id)) : -1;
-    if (state < 0) {
-        r->pos = start;
-        cmd_err_set(e, (long)start, "argument.block.id.invalid", id, strlen(id), NULL, 0);
-        return -1;
-    }
+    memset(out, 0, sizeof *out);
+    int state = read_id(r, predicate, &blocks, id, e);
+    if (state < 0) return -1;
     out->block = block_of_state[state];
     const struct block_info *b = &block_info[out->block];
     if (cmd_peek(r) == '[' && read_properties(r, b, id, out, e) < 0) return -1;
     out->state = state_with(b, out);
-    if (cmd_peek(r) == '{') {
-        cmd_err_set(e, (long)r->pos, no_block_data, NULL, 0, NULL, 0);
-        return -1;
-    }
-    return 0;
+    return no_data(r, &blocks, e);
 }
 
 /* ----------------------------------------------------------------- items */
 
 int cmd_args_item(cmd_reader *r, bool predicate, struct cmd_item *out, struct cmd_error *e)
 {
-    size_t start = r->pos, path;
-    memset(out, 0, sizeof *out);
-    if (cmd_peek(r) == '#') {
-        if (!predicate) {
-            cmd_err_set(e, (long)r->pos, "argument.item.tag.disallowed", NULL, 0, NULL, 0);
-            return -1;
-        }
-        return refuse_tag(r, "arguments.item.tag.unknown", e);
-    }
     char id[128];
-    if (read_resource(r, id, sizeof id, &path, e) < 0) return -1;
-    int item = strncmp(id, "minecraft:", 10) == 0 ? anvil_item_by_name(id, strlen(id)) : -1;
-    if (item < 0) {
-        r->pos = start;
-        cmd_err_set(e, (long)start, "argument.item.id.invalid", id, strlen(id), NULL, 0);
-        return -1;
-    }
+    memset(out, 0, sizeof *out);
+    int item = read_id(r, predicate, &items, id, e);
+    if (item < 0) return -1;
     out->item = (uint16_t)item;
-    if (cmd_peek(r) == '{') {
-        cmd_err_set(e, (long)r->pos, no_item_data, NULL, 0, NULL, 0);
-        return -1;
-    }
-    return 0;
+    return no_data(r, &items, e);
 }
 
 /* ------------------------------------------------------- text components */

@@ -73,51 +73,47 @@ static int center(cmd_ctx *x)
     return 0;
 }
 
-static int damage(cmd_ctx *x)
-{
-    const struct border_settings *s = border_get();
-    bool amount = cmd_has_literal(x->ps, "amount");
-    double v = (float)cmd_arg(x->ps, amount ? "damagePerBlock" : "distance")->u.d;
-    if ((amount ? s->damage_per_block : s->safe_zone) == v) {
-        cmd_failure0(x, amount ? "commands.worldborder.damage.amount.failed"
-                               : "commands.worldborder.damage.buffer.failed");
-        return -1;
-    }
-    if (amount)
-        border_set_damage(v, s->safe_zone);
-    else
-        border_set_damage(s->damage_per_block, v);
-    char a[40];
-    cmd_java_fixed(a, sizeof a, v, 2);
-    chat_arg arg = chat_text(a);
-    cmd_success(x, true,
-                amount ? "commands.worldborder.damage.amount.success"
-                       : "commands.worldborder.damage.buffer.success",
-                &arg, 1);
-    return 0;
-}
+/* damage amount / buffer, warning distance / time: one setting each. */
+struct setting {
+    const char *group, *literal, *arg, *failed, *success;
+    int decimals; /* the message's "%.2f"; -1: an integer */
+};
 
-static int warning(cmd_ctx *x)
+static const struct setting settings[4] = {
+    {"damage", "amount", "damagePerBlock", "commands.worldborder.damage.amount.failed",
+     "commands.worldborder.damage.amount.success", 2},
+    {"damage", "buffer", "distance", "commands.worldborder.damage.buffer.failed",
+     "commands.worldborder.damage.buffer.success", 2},
+    {"warning", "distance", "distance", "commands.worldborder.warning.distance.failed",
+     "commands.worldborder.warning.distance.success", -1},
+    {"warning", "time", "time", "commands.worldborder.warning.time.failed",
+     "commands.worldborder.warning.time.success", -1},
+};
+
+static int set_setting(cmd_ctx *x, int k)
 {
-    const struct border_settings *s = border_get();
-    bool dist = cmd_has_literal(x->ps, "distance");
-    int32_t v = cmd_arg(x->ps, dist ? "distance" : "time")->u.i;
-    if ((dist ? s->warning_blocks : s->warning_time) == v) {
-        cmd_failure0(x, dist ? "commands.worldborder.warning.distance.failed"
-                             : "commands.worldborder.warning.time.failed");
+    const struct setting *t = &settings[k];
+    struct border_settings s = *border_get();
+    const struct cmd_value *v = cmd_arg(x->ps, t->arg);
+    double now[4] = {s.damage_per_block, s.safe_zone, s.warning_blocks, s.warning_time};
+    /* vanilla's floats (damage) and ints (warning) */
+    double want = t->decimals < 0 ? (double)v->u.i : (double)(float)v->u.d;
+    if (now[k] == want) {
+        cmd_failure0(x, t->failed);
         return -1;
     }
-    if (dist)
-        border_set_warning(v, s->warning_time);
+    now[k] = want;
+    if (k < 2)
+        border_set_damage(now[0], now[1]);
     else
-        border_set_warning(s->warning_blocks, v);
-    char a[24];
-    snprintf(a, sizeof a, "%d", v);
+        border_set_warning((int32_t)now[2], (int32_t)now[3]);
+    char a[40];
+    if (t->decimals < 0)
+        snprintf(a, sizeof a, "%d", v->u.i);
+    else
+        cmd_java_fixed(a, sizeof a, want, t->decimals);
     chat_arg arg = chat_text(a);
-    cmd_success(x, true,
-                dist ? "commands.worldborder.warning.distance.success"
-                     : "commands.worldborder.warning.time.success",
-                &arg, 1);
+    cmd_success(x, true, t->success, &arg, 1);
     return 0;
 }
 
@@ -131,8 +127,10 @@ int cmd_worldborder(cmd_ctx *x)
         return 0;
     }
     if (cmd_has_literal(x->ps, "center")) return center(x);
-    if (cmd_has_literal(x->ps, "damage")) return damage(x);
-    if (cmd_has_literal(x->ps, "warning")) return warning(x);
+    for (int k = 0; k < 4; k++)
+        if (cmd_has_literal(x->ps, settings[k].group) &&
+            cmd_has_literal(x->ps, settings[k].literal))
+            return set_setting(x, k);
     bool add = cmd_has_literal(x->ps, "add");
     const struct cmd_value *t = cmd_arg(x->ps, "time");
     double d = cmd_arg(x->ps, "distance")->u.d;

@@ -8,13 +8,16 @@
  * The table is minecraft-data pc/1.20 language.json's text for each key,
  * sorted by key (strcmp order: the lookup is a binary search).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "game/commands.h"
 
-static const struct {
+struct lang {
     const char *key, *en;
-} en_us[] = {
+};
+
+static const struct lang en_us[] = {
     /* BEGIN en_us (generated from minecraft-data pc/1.20/language.json) */
     {"argument.block.id.invalid", "Unknown block type '%s'"},
     {"argument.block.property.duplicate", "Property '%s' can only be set once for block %s"},
@@ -129,17 +132,14 @@ static const struct {
     /* END en_us */
 };
 
+static int by_key(const void *key, const void *entry)
+{
+    return strcmp(key, ((const struct lang *)entry)->key);
+}
+
 const char *cmd_lang_en(const char *key)
 {
-    size_t lo = 0, hi = sizeof en_us / sizeof en_us[0];
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = strcmp(key, en_us[mid].key);
-        if (c == 0) return en_us[mid].en;
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return key;
+    const struct lang *e =
+        bsearch(key, en_us, sizeof en_us / sizeof en_us[0], sizeof en_us[0], by_key);
+    return e ? e->en : key;
 }

@@ -173,6 +173,28 @@ void cmd_err_set(struct cmd_error *e, long pos, const char *key, const char *a0,
     }
 }
 
+int cmd_list_next(cmd_reader *r, const char *unclosed, struct cmd_error *e)
+{
+    cmd_skip_ws(r);
+    if (!cmd_can_read(r) || cmd_peek(r) == ']') return 0;
+    if (cmd_peek(r) == ',') {
+        r->pos++;
+        return 1;
+    }
+    cmd_err_set(e, (long)r->pos, unclosed, NULL, 0, NULL, 0);
+    return -1;
+}
+
+int cmd_list_close(cmd_reader *r, const char *unclosed, struct cmd_error *e)
+{
+    if (!cmd_can_read(r)) {
+        cmd_err_set(e, (long)r->pos, unclosed, NULL, 0, NULL, 0);
+        return -1;
+    }
+    r->pos++; /* ']' */
+    return 0;
+}
+
 void cmd_skip_ws(cmd_reader *r)
 {
     while (cmd_can_read(r) && cmd_peek(r) == ' ') r->pos++;
@@ -462,6 +484,21 @@ static int gamemode_of(const char *s, size_t n)
     return -1;
 }
 
+/* A selector option's value among four words: its index, or -1 after the
+ * error `key` (the word as its argument, the cursor at the value). */
+static int option_word(cmd_reader *r, size_t vstart, const char *const names[4], const char *key,
+                       struct cmd_error *e)
+{
+    size_t s;
+    cmd_read_unquoted(r, &s);
+    size_t n = r->pos - s;
+    for (int i = 0; i < 4; i++)
+        if (strlen(names[i]) == n && memcmp(names[i], r->s + s, n) == 0) return i;
+    r->pos = vstart;
+    cmd_err_set(e, (long)vstart, key, r->s + s, n, NULL, 0);
+    return -1;
+}
+
 static int parse_options(cmd_reader *r, struct cmd_selector *sel, struct cmd_error *e)
 {
     r->pos++; /* '[' */
@@ -530,33 +567,17 @@ static int parse_options(cmd_reader *r, struct cmd_selector *sel, struct cmd_err
             sel->has_dist = true;
             break;
         case 3: { /* gamemode */
-            size_t s;
-            cmd_read_unquoted(r, &s);
-            int gm = gamemode_of(r->s + s, r->pos - s);
-            if (gm < 0) {
-                r->pos = vstart;
-                cmd_err_set(e, (long)vstart, "argument.entity.options.mode.invalid", r->s + s,
-                            r->pos - s, NULL, 0);
-                return -1;
-            }
+            int gm = option_word(r, vstart, cmd_gamemode_names,
+                                 "argument.entity.options.mode.invalid", e);
+            if (gm < 0) return -1;
             sel->gamemode = gm;
             sel->gm_neg = neg;
             break;
         }
         case 4: { /* sort */
-            size_t s;
-            cmd_read_unquoted(r, &s);
-            static const char *const sorts[] = {"arbitrary", "nearest", "furthest", "random"};
-            int k = -1;
-            for (int i = 0; i < 4; i++)
-                if (strlen(sorts[i]) == r->pos - s && memcmp(sorts[i], r->s + s, r->pos - s) == 0)
-                    k = i;
-            if (k < 0) {
-                r->pos = vstart;
-                cmd_err_set(e, (long)vstart, "argument.entity.options.sort.irreversible", r->s + s,
-                            r->pos - s, NULL, 0);
-                return -1;
-            }
+            static const char *const sorts[4] = {"arbitrary", "nearest", "furthest", "random"};
+            int k = option_word(r, vstart, sorts, "argument.entity.options.sort.irreversible", e);
+            if (k < 0) return -1;
             sel->sort = k;
             break;
         }
@@ -579,25 +600,11 @@ static int parse_options(cmd_reader *r, struct cmd_selector *sel, struct cmd_err
             break;
         }
         }
-        cmd_skip_ws(r);
-        if (cmd_can_read(r)) {
-            if (cmd_peek(r) == ',') {
-                r->pos++;
-                continue;
-            }
-            if (cmd_peek(r) != ']') {
-                cmd_err_set(e, (long)r->pos, "argument.entity.options.unterminated", NULL, 0, NULL,
-                            0);
-                return -1;
-            }
-        }
+        int more = cmd_list_next(r, "argument.entity.options.unterminated", e);
+        if (more < 0) return -1;
+        if (more) continue;
     }
-    if (!cmd_can_read(r)) {
-        cmd_err_set(e, (long)r->pos, "argument.entity.options.unterminated", NULL, 0, NULL, 0);
-        return -1;
-    }
-    r->pos++; /* ']' */
-    return 0;
+    return cmd_list_close(r, "argument.entity.options.unterminated", e);
 }
 
 static int parse_uuid_text(const char *s, size_t n, mc_uuid *out)

@@ -53,6 +53,13 @@ void cmd_read_unquoted(cmd_reader *r, size_t *start);
  * to cap); *outlen is the whole length read. */
 int cmd_read_string(cmd_reader *r, char *out, size_t cap, size_t *outlen, struct cmd_error *e);
 
+/* Lists ("[a=1, b=2]"): after an element (whitespace skipped), 1 and past
+ * a ',' for another one, 0 at the ']' or the end (not read), -1 after the
+ * error `unclosed`; then the ']' itself: 0 past it, -1 after `unclosed`
+ * when the line ended. */
+int cmd_list_next(cmd_reader *r, const char *unclosed, struct cmd_error *e);
+int cmd_list_close(cmd_reader *r, const char *unclosed, struct cmd_error *e);
+
 /* Minecraft's argument types (game/cmd_args.c); each reads one argument at
  * r->pos into v as cmd_parser.h describes for its parser. */
 int cmd_args_block(cmd_reader *r, bool predicate, struct cmd_block *out, struct cmd_error *e);

@@ -157,6 +157,20 @@ static bool set_block(int32_t x, int32_t y, int32_t z, uint16_t state)
     return play_set_block(x, y, z, state) == 0;
 }
 
+/* "Successfully filled N block(s)", or the failure when nothing changed. */
+static int report_count(cmd_ctx *x, size_t n, const char *failed, const char *success)
+{
+    if (!n) {
+        cmd_failure0(x, failed);
+        return -1;
+    }
+    char num[24];
+    cmd_count_arg(num, n);
+    chat_arg arg = chat_text(num);
+    cmd_success(x, true, success, &arg, 1);
+    return 0;
+}
+
 /* --------------------------------------------------------------- setblock */
 
 static int ex_setblock(cmd_ctx *x)
@@ -229,15 +243,7 @@ static int ex_fill(cmd_ctx *x)
                 }
                 if (set_block(xx, y, z, put)) changed++;
             }
-    if (!changed) {
-        cmd_failure0(x, "commands.fill.failed");
-        return -1;
-    }
-    char n[24];
-    cmd_count_arg(n, changed);
-    chat_arg arg = chat_text(n);
-    cmd_success(x, true, "commands.fill.success", &arg, 1);
-    return 0;
+    return report_count(x, changed, "commands.fill.failed", "commands.fill.success");
 }
 
 /* ------------------------------------------------------------------ clone */
@@ -330,15 +336,7 @@ static int ex_clone(cmd_ctx *x)
         if (list[i].state != BLOCK_BARRIER) copied++; /* vanilla counts its barrier → block */
     }
     free(list);
-    if (!copied) {
-        cmd_failure0(x, "commands.clone.failed");
-        return -1;
-    }
-    char num[24];
-    cmd_count_arg(num, copied);
-    chat_arg arg = chat_text(num);
-    cmd_success(x, true, "commands.clone.success", &arg, 1);
-    return 0;
+    return report_count(x, copied, "commands.clone.failed", "commands.clone.success");
 }
 
 /* -------------------------------------------------------------- forceload */

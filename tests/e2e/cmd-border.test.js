@@ -141,14 +141,17 @@ test('a survival player walking into the border is pushed back; no digging outsi
 test('max-world-size: the default border stops at its edge', { timeout: 30000 }, async () => {
   assert.equal(await run('worldborder set 59999968'), 'Set the world border to 59999968.0 block(s) wide')
   await run('tp Walker 996.5 -60 0.5')
-  await h.waitFor(() => W.bot.entity.position.x > 990, { timeout: 5000, message: 'teleported near x 1000' })
-  await h.waitFor(() => W.bot.entity.onGround, { timeout: 8000, message: 'on the ground there' })
-  const from = srv.output().length
-  const far = await walkToward(W.bot, 1100, 2000)
-  assert.ok(W.bot.entity.position.x < 1000, `held at max-world-size (x ${W.bot.entity.position.x.toFixed(2)})`)
-  assert.ok(far < 1000.6, `farthest x ${far.toFixed(2)}`)
-  assert.match(srv.output().slice(from), /Walker moved wrongly!/)
-  await run('tp Walker 0.5 -60 0.5')
+  try {
+    await h.waitFor(() => W.bot.entity.position.x > 990, { timeout: 5000, message: 'teleported near x 1000' })
+    await h.waitFor(() => W.bot.entity.onGround, { timeout: 15000, message: 'on the ground there (chunks generated)' })
+    const from = srv.output().length
+    const far = await walkToward(W.bot, 1100, 2000)
+    assert.ok(W.bot.entity.position.x < 1000, `held at max-world-size (x ${W.bot.entity.position.x.toFixed(2)})`)
+    assert.ok(far < 1000.6, `farthest x ${far.toFixed(2)}`)
+    assert.match(srv.output().slice(from), /Walker moved wrongly!/)
+  } finally {
+    await run('tp Walker 0.5 -60 0.5')
+  }
 })
 
 test('spawn protection: a guest cannot place against a block near spawn; an operator can', { timeout: 30000 }, async () => {

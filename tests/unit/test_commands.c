@@ -980,6 +980,12 @@ TEST(commands_parse_text_components)
 
 TEST(commands_parse_items_as_vanilla)
 {
+    /* a selector option's bad word is its argument (it was read after the rewind) */
+    CHECK_EQ_INT(parse("kill @a[gamemode=bogus]", 2), -1);
+    CHECK(err_is("argument.entity.options.mode.invalid", 17) && err_args("bogus", NULL, NULL));
+    CHECK_EQ_INT(parse("kill @a[sort=sideways]", 2), -1);
+    CHECK(err_is("argument.entity.options.sort.irreversible", 13) &&
+          err_args("sideways", NULL, NULL));
     CHECK_EQ_INT(parse("give @a minecraft:diamond 5", 2), 0);
     CHECK_EQ_INT(ps.exec->exec, X_GIVE);
     CHECK(strcmp(item_info[cmd_arg(&ps, "item")->u.item.item].name, "diamond") == 0);
