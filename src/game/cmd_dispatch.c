@@ -284,7 +284,7 @@ void cmd_init(void)
     daytime_init();
     ops_load("ops.json");
     lists_init(&srv->cfg);
-    usercache_init();
+    usercache_init(srv->loop);
     level_tags_init(); /* the game rules (and the difficulty) */
     forceload_init();  /* data/chunks.dat: chunks loaded from the start */
 }

@@ -29,6 +29,7 @@
 #include "game/border.h"
 #include "game/forceload.h"
 #include "game/gamerules.h"
+#include "game/usercache.h"
 #include "proto/nbt.h"
 #include "world/anvil.h"
 #include "world/level.h"
@@ -64,7 +65,8 @@ static bool owned(const nbt_node *n, bool rules)
 
 void level_tags_fill(level_info *li)
 {
-    forceload_save(); /* the world's other saved data, in the same round */
+    forceload_save();  /* the world's other saved data, in the same round */
+    usercache_flush(); /* and a usercache.json change not written yet */
     nbt_doc doc = {0};
     const nbt_node *root = NULL, *data = NULL;
     if (li->raw && nbt_parse(li->raw, li->raw_len, true, &nbt_limits_disk, &doc) > 0) {

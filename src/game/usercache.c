@@ -2,7 +2,9 @@
  * usercache.c — see usercache.h. The cache is a small array (at most
  * USERCACHE_MAX entries) searched linearly: it is touched once per join and
  * once per name a command looks up. The file is written by a core/saver.h
- * saver (one write in flight, one queued), as ops.json is.
+ * saver (one write in flight, one queued), as ops.json is, at most
+ * USERCACHE_WRITE_DELAY_MS after a change or at the next save round
+ * (autosave, save-all, stop: game/level_tags.c calls usercache_flush).
  */
 #include "game/usercache.h"
 
@@ -127,8 +129,38 @@ static char *dump_file(void *arg)
 
 static saver file = {.path = USERCACHE_FILE, .dump = dump_file};
 
-void usercache_init(void)
+/* Writes wait USERCACHE_WRITE_DELAY_MS after a change (or the next save
+ * round), so a wave of joins costs one write, not one each. */
+static loop *timer_loop; /* NULL: write at once (unit tests) */
+static loop_timer write_timer;
+static bool pending;
+
+static void write_due(loop_timer *t)
 {
+    (void)t;
+    usercache_flush();
+}
+
+void usercache_flush(void)
+{
+    if (!pending) return;
+    pending = false;
+    saver_request(&file);
+}
+
+static void changed(void)
+{
+    pending = true;
+    if (!timer_loop)
+        usercache_flush();
+    else if (!loop_timer_armed(&write_timer))
+        loop_timer_after(timer_loop, &write_timer, USERCACHE_WRITE_DELAY_MS);
+}
+
+void usercache_init(loop *l)
+{
+    timer_loop = l;
+    loop_timer_init(&write_timer, write_due);
     uint8_t *text = NULL;
     size_t len = 0;
     count = 0;
@@ -181,7 +213,7 @@ void usercache_add(const mc_uuid *uuid, const char *name)
     snprintf(e->name, sizeof e->name, "%s", name);
     e->expires = usercache_month_after((int64_t)time(NULL), &e->expires_offset);
     e->last_use = ++use_clock;
-    saver_request(&file);
+    changed();
 }
 
 bool usercache_find(const char *name, mc_uuid *uuid, char *name_out)
@@ -190,7 +222,7 @@ bool usercache_find(const char *name, mc_uuid *uuid, char *name_out)
         if (strcasecmp(cache[i].name, name) != 0) continue;
         if ((int64_t)time(NULL) >= cache[i].expires) {
             drop(i); /* vanilla: an expired entry is forgotten (and the file saved) */
-            saver_request(&file);
+            changed();
             return false;
         }
         cache[i].last_use = ++use_clock;

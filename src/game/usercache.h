@@ -15,10 +15,11 @@
  *
  * Lifecycle (game thread): read at startup (missing: empty; invalid:
  * logged, empty, and set aside as usercache.json.corrupt-<time> before the
- * next write, core/saver.h); a join adds or refreshes the player and saves
- * (one write in flight, one queued); a lookup of an expired entry drops it
- * (vanilla asks Mojang again; mcserv does not, see docs/commands.md) and
- * saves.
+ * next write, core/saver.h); a join adds or refreshes the player; a lookup
+ * of an expired entry drops it (vanilla asks Mojang again; mcserv does not,
+ * see docs/commands.md). Each change is written within
+ * USERCACHE_WRITE_DELAY_MS, or at the next save round if sooner (vanilla
+ * writes at each join; a wave of joins costs one write here).
  *
  * Invariants:
  *  1. At most USERCACHE_MAX entries, one per UUID and one per name (any
@@ -31,13 +32,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/loop.h"
 #include "proto/wire.h"
 
-#define USERCACHE_MAX      1000 /* vanilla's GAMEPROFILES_MRU_LIMIT */
-#define USERCACHE_FILE_MAX (1u << 20)
+#define USERCACHE_MAX            1000 /* vanilla's GAMEPROFILES_MRU_LIMIT */
+#define USERCACHE_FILE_MAX       (1u << 20)
+#define USERCACHE_WRITE_DELAY_MS 5000 /* a join wave costs one write */
 
-/* Startup: reads usercache.json from the working directory. */
-void usercache_init(void);
+/* Startup: reads usercache.json from the working directory; writes are
+ * timed on l (NULL: each change is written at once). */
+void usercache_init(loop *l);
 /* A player joined: name and UUID cached until a month from now; saved. */
 void usercache_add(const mc_uuid *uuid, const char *name);
 /* The unexpired entry for name (any case): true, its UUID and its name as
@@ -45,6 +49,8 @@ void usercache_add(const mc_uuid *uuid, const char *name);
 bool usercache_find(const char *name, mc_uuid *uuid, char *name_out);
 /* How many entries (tests, metrics). */
 size_t usercache_count(void);
+/* A change not written yet is written now (save rounds, shutdown). */
+void usercache_flush(void);
 
 /* The helpers below keep no state (the unit tests call them). */
 struct usercache_entry {

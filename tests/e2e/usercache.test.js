@@ -37,7 +37,7 @@ test('usercache.json in vanilla\'s format; op, whitelist add and ban of an offli
   const bot = h.makeBot(srv.port, 'Alice', { auth: ms.onlineAuth(alice), sessionServer: mock.url })
   await bot.waitSpawn(15000)
   const file = path.join(srv.dir, 'usercache.json')
-  await h.waitFor(() => fs.existsSync(file), { timeout: 3000, message: 'usercache.json written at the join' })
+  await h.waitFor(() => fs.existsSync(file), { timeout: 8000, message: 'usercache.json written within 5 s of the join' })
   const text = fs.readFileSync(file, 'utf8')
   // Gson's compact output: no spaces, no final newline
   assert.match(text, /^\[\{"name":"Alice","uuid":"[0-9a-f-]{36}","expiresOn":"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}"\}\]$/, text)
