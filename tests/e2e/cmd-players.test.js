@@ -140,3 +140,13 @@ test('spawnpoint: a killed player respawns there; an obstructed point falls back
   assert.equal(await run('spawnpoint Alice 0 30000000 0'), 'That position is outside the allowed boundaries.')
   assert.equal(await run('spawnpoint'), 'A player is required to run this command here')
 })
+
+test('the server stops cleanly, with no sanitizer report', { timeout: 15000 }, async () => {
+  await A.quit()
+  await B.quit()
+  rcon.close()
+  rcon = null
+  const info = await srv.stop(5000)
+  assert.equal(info.code, 0)
+  assert.doesNotMatch(srv.output(), /AddressSanitizer|LeakSanitizer|runtime error:/, h.tail(srv.output()))
+})

@@ -83,4 +83,7 @@ test('usercache.json in vanilla\'s format; op, whitelist add and ban of an offli
   srv2.send('op Alice')
   await waitLog(srv2, /Made Alice a server operator/, from)
   assert.equal(JSON.parse(fs.readFileSync(file, 'utf8'))[0].uuid, ms.dashed(alice.id))
+  assert.equal((await srv2.stop(5000)).code, 0)
+  u.assertNoSanitizerReport(assert, srv)
+  u.assertNoSanitizerReport(assert, srv2)
 })
