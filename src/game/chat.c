@@ -26,6 +26,7 @@
 #include "core/json.h"
 #include "core/log.h"
 #include "data/packet_ids.h"
+#include "game/commands.h"
 #include "game/game.h"
 #include "proto/packets.h"
 #include "proto/frame.h"
@@ -189,7 +190,7 @@ const char *chat_en(const char *key)
         else
             lo = mid + 1;
     }
-    return key;
+    return cmd_lang_en(key); /* issue 17: the newer commands' keys (game/cmd_lang.c) */
 }
 
 void chat_name_json(buf_t *j, const player *p)

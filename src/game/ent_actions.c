@@ -23,7 +23,10 @@
 #include "game/ent_internal.h"
 #include "game/entities.h"
 #include "game/game.h"
+#include "game/gamerules.h"
 #include "game/play.h"
+#include "game/playerdata.h"
+#include "game/spawnpoint.h"
 #include "proto/packets.h"
 
 int8_t ent_ability_flags(int gamemode)
@@ -152,11 +155,13 @@ bool ent_kill(conn *c)
         buf_reset(&srv->pkt);
         c->proto->cb_death_combat_event(&srv->pkt, p->entity_id, (const char *)j.data, j.len);
         conn_send_pkt(c);
-        chat_broadcast((const char *)j.data, j.len, false); /* showDeathMessages */
+        if (gamerule_on(GR_SHOW_DEATH_MESSAGES)) /* issue 17: game/gamerules.h */
+            chat_broadcast((const char *)j.data, j.len, false);
     }
     buf_reset(&j);
     chat_tr_plain(&j, "death.attack.genericKill", &who, 1);
-    if (!j.failed) log_info("%.*s", (int)j.len, (const char *)j.data);
+    if (!j.failed && gamerule_on(GR_SHOW_DEATH_MESSAGES)) /* issue 17 */
+        log_info("%.*s", (int)j.len, (const char *)j.data);
     buf_free(&j);
     buf_reset(&srv->pkt);
     pkt_cb_update_health(&srv->pkt, 0.0f, p->food, 0.0f);
@@ -194,8 +199,12 @@ static void respawn(conn *c)
     p->z = game.spawn_z;
     p->yaw = game.spawn_angle;
     p->pitch = 0;
+    spawnpoint_respawn(c); /* issue 17: the player's own point (game/spawnpoint.h) */
     p->on_ground = false;
-    memset(p->inventory, 0, sizeof p->inventory); /* keepInventory=false: nothing drops yet */
+    if (gamerule_on(GR_KEEP_INVENTORY)) /* issue 17: game/gamerules.h */
+        playerdata_send_inventory(c);   /* the client's new player starts empty */
+    else
+        memset(p->inventory, 0, sizeof p->inventory); /* nothing drops yet */
     p->held_slot = 0;
     /* The client starts a new level: it is sent its chunks again. */
     play_reset_window(c);
@@ -209,7 +218,8 @@ static void respawn(conn *c)
     conn_send_pkt(c);
     ent_teleport(c, p->x, p->y, p->z, p->yaw, p->pitch);
     buf_reset(&srv->pkt);
-    c->proto->cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
+    c->proto->cb_update_time(&srv->pkt, (int64_t)game.tick_count,
+                             gamerules_wire_time(game.day_time)); /* issue 17: doDaylightCycle */
     conn_send_pkt(c);
     if (game.raining) {
         buf_reset(&srv->pkt);

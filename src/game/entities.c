@@ -105,7 +105,10 @@
 #include "game/chat.h"
 #include "game/ent_internal.h"
 #include "game/game.h"
+#include "game/gamerules.h"
 #include "game/play.h"
+#include "game/playerdata.h"
+#include "game/spawnpoint.h"
 #include "proto/frame.h"
 #include "proto/packets.h"
 

@@ -56,10 +56,12 @@
 #include "data/blocks.h"
 #include "data/registry_codec.h"
 #include "core/json.h"
+#include "game/border.h"
 #include "game/chat.h"
 #include "game/commands.h"
 #include "game/entities.h"
 #include "game/game.h"
+#include "game/gamerules.h"
 #include "game/play.h"
 #include "game/playerdata.h"
 #include "net/server.h"
@@ -350,7 +352,8 @@ static void send_spawn(conn *c)
                                 (int32_t)floor(game.spawn_y), (int32_t)floor(game.spawn_z), 0.0f);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
-    c->proto->cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
+    c->proto->cb_update_time(&srv->pkt, (int64_t)game.tick_count,
+                             gamerules_wire_time(game.day_time)); /* issue 17: doDaylightCycle */
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
     /* Health and food as loaded or set by ent_join (full for a new player). */
@@ -794,6 +797,7 @@ static void moved(conn *c, double x, double y, double z, bool has_pos, float yaw
     }
     if (p->teleport_pending) return;
     if (!speed_ok(c, has_pos ? x : p->x, has_pos ? y : p->y, has_pos ? z : p->z)) return;
+    if (has_pos && !border_move_ok(c, x, z)) return; /* issue 17: the world border (border.h) */
     if (on_ground) p->fall_flying = false;
     if (has_pos) {
         p->x = x;

@@ -200,4 +200,32 @@ void pkt_sb_settings(rd_t *r, struct pkt_settings *s);
 /* Vanilla's obfuscated seed: first 8 bytes (LE) of SHA-256 of the LE seed. */
 int64_t hashed_seed(int64_t seed);
 
+/* ------------------------------------------------------ issue 17's commands */
+
+/* Change Difficulty: 0 peaceful .. 3 hard. */
+void pkt_cb_difficulty(buf_t *b, uint8_t difficulty, bool locked);
+/* The world border (vanilla writes the lerp time as a VarLong of ms;
+ * minecraft-data says varint, the same bytes below 2^31). */
+struct pkt_border {
+    double x, z, old_diameter, new_diameter;
+    int64_t speed_ms; /* 0: not moving */
+    int32_t portal_teleport_boundary, warning_blocks, warning_time;
+};
+void pkt_cb_initialize_world_border(buf_t *b, const struct pkt_border *w);
+void pkt_cb_world_border_center(buf_t *b, double x, double z);
+void pkt_cb_world_border_lerp_size(buf_t *b, double old_diameter, double new_diameter,
+                                   int64_t speed_ms);
+void pkt_cb_world_border_size(buf_t *b, double diameter);
+void pkt_cb_world_border_warning_delay(buf_t *b, int32_t seconds);
+void pkt_cb_world_border_warning_reach(buf_t *b, int32_t blocks);
+/* Titles: text is a JSON component. */
+void pkt_cb_set_title_text(buf_t *b, const char *json, size_t len);
+void pkt_cb_set_title_subtitle(buf_t *b, const char *json, size_t len);
+void pkt_cb_action_bar(buf_t *b, const char *json, size_t len);
+void pkt_cb_set_title_time(buf_t *b, int32_t fade_in, int32_t stay, int32_t fade_out);
+void pkt_cb_clear_titles(buf_t *b, bool reset);
+/* World Event (vanilla levelEvent), e.g. 2001 block break particles and sound, data the state. */
+void pkt_cb_world_event(buf_t *b, int32_t event, int32_t x, int32_t y, int32_t z, int32_t data,
+                        bool global);
+
 #endif
