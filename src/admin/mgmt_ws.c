@@ -741,6 +741,7 @@ static SSL_CTX *tls_context(const struct server_config *cfg)
 
 void mgmt_start(const struct server_config *cfg)
 {
+    mgmt_gamerules_provide(&mgmt_gamerules_game); /* game/gamerules.h */
     mg.cfg = cfg;
     if (!cfg->management_server_enabled) return;
     if (!config_secret_valid(cfg->management_server_secret)) {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "admin/mgmt.h"
 #include "game/chat.h"
 #include "game/daytime.h"
 #include "game/game.h"
@@ -65,6 +66,13 @@ void gamerule_set(enum gamerule r, int32_t v)
     case GR_DO_DAYLIGHT_CYCLE: daytime_broadcast(); break; /* the clock stops (or runs) now */
     default: break;
     }
+    char text[16];
+    if (gamerule_defs[r].is_int)
+        snprintf(text, sizeof text, "%d", values[r]);
+    else
+        snprintf(text, sizeof text, "%s", values[r] ? "true" : "false");
+    mgmt_notify_gamerule_updated(gamerule_defs[r].name, !gamerule_defs[r].is_int,
+                                 text); /* issue 20 */
 }
 
 /* ----------------------------------------------------------- difficulty */

@@ -183,6 +183,18 @@ test('mc-server-management: operators, bans, kick, system message, MOTD, notific
   assert.equal(beat.d.version.protocol, 763)
   await server.settings().setStatusHeartbeatInterval(0)
 
+  // game rules: the ones mcserv acts on, an update like /gamerule, the notification
+  const rules = await server.getGameRules(true)
+  assert.equal(rules.get('keepInventory').value, false)
+  assert.equal(rules.get('commandModificationBlockLimit').value, 32768)
+  await server.updateGameRule('keepInventory', true)
+  await noted(Notifications.GAME_RULE_UPDATED, (r) => r.key === 'keepInventory' && String(r.value) === 'true')
+  assert.equal((await server.getGameRules(true)).get('keepInventory').value, true)
+  await assert.rejects(server.updateGameRule('doFireTick', false), /does not act on the game rule doFireTick/)
+  await assert.rejects(server.updateGameRule('keepInventory', 'maybe'), /boolean rule/)
+  srv.send('gamerule keepInventory false')
+  await noted(Notifications.GAME_RULE_UPDATED, (r) => r.key === 'keepInventory' && String(r.value) === 'false')
+
   // kick with a message; players/left
   const kicked = await server.kickPlayers('Alice', Message.literal('Out, by the panel'))
   assert.deepEqual(kicked.map((p) => p.name), ['Alice'])
