@@ -136,6 +136,7 @@ static const struct key_def keys[] = {
     INT("packet-limit-interval", "7", packet_limit_interval, 1, 60),
     INT("packet-limit-max-rate", "500", packet_limit_max_rate, 0, 1000000),
     INT("slow-client-timeout", "20000", slow_client_timeout, 0, 3600000),
+    INT("log-max-size", "100", log_max_size, 0, 1048576),
     INT("debug-chunk-gen-delay-ms", "0", debug_chunk_gen_delay_ms, 0, 60000),
     INT("debug-disk-latency-ms", "0", debug_disk_latency_ms, 0, 60000),
     INT("debug-tick-stall-ms", "0", debug_tick_stall_ms, 0, 600000),
@@ -167,6 +168,8 @@ static const char new_file_header[] =
     "# connection-throttle (ms between logins from one address), max-connections-\n"
     "# per-ip, max-prelogin-connections, limits-exempt-loopback, packet-limit-\n"
     "# interval/max-rate, slow-client-timeout: abuse limits (docs/hardening.md).\n"
+    "# log-max-size (mcserv): MiB at which logs/latest.log is rotated to\n"
+    "# logs/yyyy-MM-dd-N.log.gz while running (0 = only at startup).\n"
     "# debug-*: fault injection for tests only; keep them 0.\n";
 
 void config_defaults(struct server_config *cfg)

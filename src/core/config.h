@@ -100,6 +100,7 @@ struct server_config {
     int packet_limit_interval;    /* seconds of the packet limiter's window (Paper: 7) */
     int packet_limit_max_rate;    /* packets per second over that window, then kick; 0 off */
     int slow_client_timeout;      /* ms with output queued and none sent, then drop; 0 off */
+    int log_max_size;             /* MiB: latest.log is rotated at this size; 0 at startup only */
     /* Fault injection for tests (docs/hardening.md); 0 = off */
     int debug_chunk_gen_delay_ms;  /* sleep per generated chunk, on the worker */
     int debug_disk_latency_ms;     /* sleep before each file open/read/write/fsync/rename */

@@ -14,7 +14,8 @@
  *    byte, timestamps, addresses, refusals;
  *  - core/config.c: the new keys' validation, config_replace_key and the
  *    Java string hash (core/utf8.c);
- *  - core/log.c: log rotation.
+ *  - core/log.c: log rotation at startup and by size (the rotated file is
+ *    read back as gzip), and the rate-limited kinds (a fake clock).
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -682,12 +683,13 @@ TEST(config_operations_keys_defaults_and_validation)
     CHECK(!c.enable_rcon && !c.enable_query && !c.white_list && !c.enforce_whitelist);
     CHECK(c.broadcast_rcon_to_ops && c.pvp && c.allow_nether && c.enforce_secure_profile);
     CHECK(strcmp(c.initial_enabled_packs, "vanilla") == 0);
+    CHECK_EQ_INT(c.log_max_size, 100);
     static const char *const bad[] = {
         "rcon.port=0",           "rcon.port=65536",        "query.port=x",
         "enable-rcon=yes",       "white-list=1",           "rate-limit=-1",
         "max-world-size=0",      "spawn-protection=-1",    "player-idle-timeout=-5",
         "admin-http-port=70000", "resource-pack-sha1=abc", "function-permission-level=5",
-        "max-tick-time=-2"};
+        "max-tick-time=-2",      "log-max-size=-1",        "log-max-size=1048577"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = 0;
         int rc = config_parse(bad[i], strlen(bad[i]), &c, err, sizeof err);
@@ -786,5 +788,159 @@ TEST(log_rotate_gzips_the_previous_log_under_its_date)
                  tm.tm_mon + 1, tm.tm_mday, n);
         unlink(gz);
     }
+    CHECK_EQ_INT(rmdir(dir), 0);
+}
+
+static int64_t fake_now;
+static int64_t fake_clock(void)
+{
+    return fake_now;
+}
+
+/* Every gzip member of a file, inflated and concatenated (malloc'ed). */
+static char *gunzip_all(const char *path, size_t *out_len)
+{
+    size_t len;
+    unsigned char *z = test_read_file(path, &len);
+    if (!z) return NULL;
+    size_t cap = 1u << 22, o = 0, off = 0;
+    char *out = malloc(cap);
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    while (out && off < len) {
+        size_t in_used = 0, got = 0;
+        if (libdeflate_gzip_decompress_ex(d, z + off, len - off, out + o, cap - o, &in_used,
+                                          &got) != LIBDEFLATE_SUCCESS) {
+            free(out);
+            out = NULL;
+            break;
+        }
+        off += in_used;
+        o += got;
+    }
+    libdeflate_free_decompressor(d);
+    free(z);
+    *out_len = o;
+    return out;
+}
+
+static size_t count_in(const char *hay, size_t len, const char *needle)
+{
+    size_t n = 0, nl = strlen(needle);
+    for (size_t i = 0; i + nl <= len; i++)
+        if (memcmp(hay + i, needle, nl) == 0) n++;
+    return n;
+}
+
+TEST(log_kinds_write_a_burst_then_summaries_with_a_growing_window)
+{
+    char dir[] = "/tmp/mcserv-logkind-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_EQ_INT(log_open_file(dir, "latest.log"), 0);
+    log_set_clock(fake_clock);
+    static log_kind k = LOG_KIND;
+    uint64_t before = log_suppressed_total;
+    fake_now = 1000;
+    for (int i = 0; i < 25; i++) log_limited(&k, LOG_WARN, "[1.2.3.4:%d] refused", i);
+    CHECK_EQ_INT(log_suppressed_total - before, 15);
+    fake_now = 1999;
+    log_kinds_flush(); /* the window is not over */
+    fake_now = 2000;
+    log_kinds_flush(); /* summary of the first second; next window 2 s, no burst */
+    fake_now = 2500;
+    for (int i = 25; i < 30; i++) log_limited(&k, LOG_WARN, "[1.2.3.4:%d] refused", i);
+    fake_now = 4000;
+    log_kinds_flush(); /* "5 more ... in the last 2 s"; next window 4 s */
+    fake_now = 8000;
+    log_kinds_flush(); /* nothing suppressed in it: quiet again */
+    fake_now = 9000;
+    log_limited(&k, LOG_WARN, "[1.2.3.4:%d] refused", 99); /* a fresh burst: in full */
+    log_debug("debug lines are not counted");
+    log_set_clock(NULL);
+    log_close();
+    char path[256];
+    snprintf(path, sizeof path, "%s/latest.log", dir);
+    size_t len;
+    char *text = (char *)test_read_file(path, &len);
+    CHECK(text != NULL);
+    if (text) {
+        /* 10 in full, #99, and the two summaries' last lines */
+        CHECK_EQ_INT(count_in(text, len, "] refused\n"), 13);
+        CHECK_EQ_INT(count_in(text, len, "[1.2.3.4:9] refused\n"), 1);
+        CHECK_EQ_INT(count_in(text, len, "[1.2.3.4:10] refused\n"), 0);
+        CHECK_EQ_INT(count_in(text, len,
+                              "WARN] ... 15 more like this in the last second; the "
+                              "last: [1.2.3.4:24] refused\n"),
+                     1);
+        CHECK_EQ_INT(count_in(text, len,
+                              "WARN] ... 5 more like this in the last 2 s; the last: "
+                              "[1.2.3.4:29] refused\n"),
+                     1);
+        CHECK_EQ_INT(count_in(text, len, "more like this"), 2);
+        CHECK_EQ_INT(count_in(text, len, "[1.2.3.4:99] refused\n"), 1);
+    }
+    CHECK_EQ_INT(log_suppressed_total - before, 20);
+    free(text);
+    unlink(path);
+    CHECK_EQ_INT(rmdir(dir), 0);
+}
+
+TEST(log_rotates_by_size_into_readable_gzip_and_loses_no_line)
+{
+    char dir[] = "/tmp/mcserv-logsize-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_EQ_INT(log_open_file(dir, "latest.log"), 0);
+    log_set_max_size(8192);
+    for (int i = 0; i < 2000; i++) {
+        log_info("line %05d: some text so that each line is about a hundred bytes long ......", i);
+        /* pauses: a compression finishes, so a second rotation happens too */
+        if (i % 400 == 399) usleep(100000);
+    }
+    log_set_max_size(0);
+    log_close(); /* waits for the compression in progress */
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    size_t total = 0;
+    int files = 0;
+    char *all = calloc(1, 1u << 22);
+    for (int n = 1; n < 1000 && all; n++) {
+        char gz[300], plain[300];
+        snprintf(gz, sizeof gz, "%s/%04d-%02d-%02d-%d.log.gz", dir, tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, n);
+        snprintf(plain, sizeof plain, "%s/%04d-%02d-%02d-%d.log", dir, tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, n);
+        CHECK(access(plain, F_OK) != 0); /* compressed, the plain copy removed */
+        size_t len;
+        char *text = gunzip_all(gz, &len);
+        if (!text) break;
+        files++;
+        memcpy(all + total, text, len);
+        total += len;
+        free(text);
+        unlink(gz);
+    }
+    char latest[300];
+    snprintf(latest, sizeof latest, "%s/latest.log", dir);
+    size_t llen;
+    char *last = (char *)test_read_file(latest, &llen);
+    CHECK(last != NULL);
+    if (last && all) {
+        memcpy(all + total, last, llen);
+        total += llen;
+    }
+    CHECK(files >= 2);
+    CHECK(count_in(all, total, "reached log-max-size") >= (size_t)files);
+    for (int i = 0; i < 2000; i += 1) {
+        char want[32];
+        snprintf(want, sizeof want, "line %05d:", i);
+        if (count_in(all, total, want) != 1) {
+            fprintf(stderr, "    '%s' found %zu times\n", want, count_in(all, total, want));
+            test_failures++;
+            break;
+        }
+    }
+    free(last);
+    free(all);
+    unlink(latest);
     CHECK_EQ_INT(rmdir(dir), 0);
 }
