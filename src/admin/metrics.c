@@ -12,6 +12,7 @@
 
 #include "admin/admin.h"
 #include "core/clock.h"
+#include "core/log.h"
 #include "core/tickstat.h"
 #include "core/workers.h"
 #include "data/version.h"
@@ -158,6 +159,51 @@ static void alloc_metrics(buf_t *b)
     sample1(b, n, "thread", "other", (double)a.other.allocs);
 }
 
+/* The game port's limits: refusals by reason, the pre-login pool. */
+static void limits_metrics(buf_t *b)
+{
+    const struct limits_stats *ls = &limits_stats;
+    const char *n = "mcserv_connections_refused_total";
+    head(b, n, "counter",
+         "Game connections refused at accept, by reason (per_ip: max-connections-per-ip; "
+         "prelogin_full: max-prelogin-connections with nothing to evict; descriptors: the "
+         "descriptor limit).");
+    sample1(b, n, "reason", "per_ip", (double)ls->refused_per_ip);
+    sample1(b, n, "reason", "prelogin_full", (double)ls->refused_prelogin);
+    sample1(b, n, "reason", "descriptors", (double)ls->refused_fds);
+    n = "mcserv_prelogin_evictions_total";
+    head(b, n, "counter",
+         "Pre-login connections closed to make room for a new one (fresh: no handshake yet; "
+         "waiting: handshake done, not logged in).");
+    sample1(b, n, "list", "fresh", (double)ls->evicted_fresh);
+    sample1(b, n, "list", "waiting", (double)ls->evicted_waiting);
+    counter(b, "mcserv_handshake_timeouts_total",
+            "Connections closed for sending no complete handshake within handshake-timeout.",
+            (double)ls->handshake_timeouts);
+    counter(b, "mcserv_login_throttled_total", "Logins refused by connection-throttle.",
+            (double)ls->throttled);
+    head(b, "mcserv_prelogin_connections", "gauge",
+         "Connections not yet playing (the pool of max-prelogin-connections); fresh: without a "
+         "complete handshake.");
+    sample1(b, "mcserv_prelogin_connections", "kind", "all", (double)ls->prelogin);
+    sample1(b, "mcserv_prelogin_connections", "kind", "fresh", (double)ls->fresh);
+    gauge(b, "mcserv_prelogin_connections_max",
+          "The pool's size: max-prelogin-connections, or the descriptor limit when lower.",
+          (double)(srv->cfg.max_prelogin_connections &&
+                           (size_t)srv->cfg.max_prelogin_connections < srv->max_conns
+                       ? (size_t)srv->cfg.max_prelogin_connections
+                       : srv->max_conns));
+}
+
+/* Lines counted into a summary instead of written (core/log.h). */
+static void log_metrics(buf_t *b)
+{
+    counter(b, "mcserv_log_lines_suppressed_total",
+            "Log lines caused by remote input that were counted into a summary instead of "
+            "written (core/log.h).",
+            (double)log_suppressed_total);
+}
+
 void metrics_build(buf_t *b)
 {
     /* Ticks */
@@ -234,7 +280,8 @@ void metrics_build(buf_t *b)
     counter(b, "minecraft_connections_accepted_total", "Game connections accepted.",
             (double)ss->accepted);
     counter(b, "minecraft_connections_refused_total",
-            "Game connections refused at accept (connection limit).", (double)ss->refused);
+            "Game connections refused at accept (every reason below).", (double)ss->refused);
+    limits_metrics(b);
     counter(b, "minecraft_logins_total", "Players who entered the game.", (double)ss->logins);
     head(b, "minecraft_kicks_total", "counter",
          "Login and play connections disconnected by the server, by reason.");
@@ -259,6 +306,7 @@ void metrics_build(buf_t *b)
     counter(b, "mcserv_rcon_auth_failures_total", "RCON logins refused (wrong password, backoff).",
             (double)as->rcon_auth_failures);
     counter(b, "mcserv_rcon_commands_total", "Commands run over RCON.", (double)as->rcon_commands);
+    log_metrics(b);
     counter(b, "mcserv_query_requests_total", "Query datagrams answered.",
             (double)as->query_requests);
     counter(b, "mcserv_query_dropped_total",

@@ -131,7 +131,8 @@ static const struct key_def keys[] = {
     INT("admin-http-port", "25585", admin_http_port, 0, 65535),
     INT("connection-throttle", "4000", connection_throttle, 0, 3600000),
     INT("max-connections-per-ip", "16", max_connections_per_ip, 0, 1000000),
-    INT("max-prelogin-connections", "256", max_prelogin_connections, 0, 1000000),
+    INT("max-prelogin-connections", "15000", max_prelogin_connections, 0, 1000000),
+    INT("handshake-timeout", "5000", handshake_timeout, 0, 60000),
     BOOL("limits-exempt-loopback", "true", limits_exempt_loopback),
     INT("packet-limit-interval", "7", packet_limit_interval, 1, 60),
     INT("packet-limit-max-rate", "500", packet_limit_max_rate, 0, 1000000),
@@ -166,8 +167,9 @@ static const char new_file_header[] =
     "# enable-rcon: rcon.port binds to server-ip (all interfaces when empty):\n"
     "# firewall it; never expose RCON to the internet (docs/operations.md).\n"
     "# connection-throttle (ms between logins from one address), max-connections-\n"
-    "# per-ip, max-prelogin-connections, limits-exempt-loopback, packet-limit-\n"
-    "# interval/max-rate, slow-client-timeout: abuse limits (docs/hardening.md).\n"
+    "# per-ip, max-prelogin-connections, handshake-timeout, limits-exempt-loopback,\n"
+    "# packet-limit-interval/max-rate, slow-client-timeout: abuse limits\n"
+    "# (docs/hardening.md).\n"
     "# log-max-size (mcserv): MiB at which logs/latest.log is rotated to\n"
     "# logs/yyyy-MM-dd-N.log.gz while running (0 = only at startup).\n"
     "# debug-*: fault injection for tests only; keep them 0.\n";

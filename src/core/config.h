@@ -96,6 +96,7 @@ struct server_config {
     int connection_throttle;      /* ms between logins from one address (Bukkit); 0 off */
     int max_connections_per_ip;   /* open connections from one address; 0 off */
     int max_prelogin_connections; /* connections not yet playing, all addresses; 0 off */
+    int handshake_timeout;        /* ms from accept to a complete handshake; 0 off */
     bool limits_exempt_loopback;  /* 127/8 and ::1 skip the per-address rules */
     int packet_limit_interval;    /* seconds of the packet limiter's window (Paper: 7) */
     int packet_limit_max_rate;    /* packets per second over that window, then kick; 0 off */

@@ -683,13 +683,16 @@ TEST(config_operations_keys_defaults_and_validation)
     CHECK(!c.enable_rcon && !c.enable_query && !c.white_list && !c.enforce_whitelist);
     CHECK(c.broadcast_rcon_to_ops && c.pvp && c.allow_nether && c.enforce_secure_profile);
     CHECK(strcmp(c.initial_enabled_packs, "vanilla") == 0);
+    CHECK_EQ_INT(c.max_prelogin_connections, 15000);
+    CHECK_EQ_INT(c.handshake_timeout, 5000);
     CHECK_EQ_INT(c.log_max_size, 100);
     static const char *const bad[] = {
         "rcon.port=0",           "rcon.port=65536",        "query.port=x",
         "enable-rcon=yes",       "white-list=1",           "rate-limit=-1",
         "max-world-size=0",      "spawn-protection=-1",    "player-idle-timeout=-5",
         "admin-http-port=70000", "resource-pack-sha1=abc", "function-permission-level=5",
-        "max-tick-time=-2",      "log-max-size=-1",        "log-max-size=1048577"};
+        "max-tick-time=-2",      "handshake-timeout=-1",   "handshake-timeout=60001",
+        "log-max-size=-1",       "log-max-size=1048577"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = 0;
         int rc = config_parse(bad[i], strlen(bad[i]), &c, err, sizeof err);
