@@ -71,6 +71,23 @@ static void sample1(buf_t *b, const char *name, const char *label, const char *v
     num(b, v);
 }
 
+/* A sample with two labels: name{l1="v1",l2="v2"} v. */
+static void sample2(buf_t *b, const char *name, const char *l1, const char *v1, const char *l2,
+                    const char *v2, double v)
+{
+    buf_append(b, name, strlen(name));
+    buf_lit(b, "{");
+    buf_append(b, l1, strlen(l1));
+    buf_lit(b, "=\"");
+    metrics_label_value(b, v1);
+    buf_lit(b, "\",");
+    buf_append(b, l2, strlen(l2));
+    buf_lit(b, "=\"");
+    metrics_label_value(b, v2);
+    buf_lit(b, "\"} ");
+    num(b, v);
+}
+
 static void gauge(buf_t *b, const char *name, const char *help, double v)
 {
     head(b, name, "gauge", help);
@@ -195,6 +212,29 @@ static void limits_metrics(buf_t *b)
                        : srv->max_conns));
 }
 
+/* HTTP and RCON: refusals, evictions, deadline closes (admin.h invariant 4). */
+static void admin_channel_metrics(buf_t *b)
+{
+    static const char *const names[2] = {"http", "rcon"};
+    const struct admin_channel_stats *st[2] = {&admin_stats.http, &admin_stats.rcon};
+    const char *n = "mcserv_admin_connections_refused_total";
+    head(b, n, "counter",
+         "Admin connections refused at accept (full: the channel's cap; per_address: one "
+         "address's cap), when no idle client could be evicted.");
+    for (int i = 0; i < 2; i++)
+        for (int r = 0; r < ADMIN_REFUSED_COUNT; r++)
+            sample2(b, n, "channel", names[i], "reason", admin_refusal_names[r],
+                    (double)st[i]->refused[r]);
+    n = "mcserv_admin_connections_evicted_total";
+    head(b, n, "counter",
+         "Admin clients closed to make room for a new one (the one idle longest in its scope).");
+    for (int i = 0; i < 2; i++) sample1(b, n, "channel", names[i], (double)st[i]->evicted);
+    n = "mcserv_admin_connections_timed_out_total";
+    head(b, n, "counter",
+         "Admin clients closed by a deadline (an incomplete request, no login, idle).");
+    for (int i = 0; i < 2; i++) sample1(b, n, "channel", names[i], (double)st[i]->timed_out);
+}
+
 /* Lines counted into a summary instead of written (core/log.h). */
 static void log_metrics(buf_t *b)
 {
@@ -303,9 +343,12 @@ void metrics_build(buf_t *b)
     counter(b, "mcserv_http_errors_total", "HTTP admin answers with a 4xx or 5xx status.",
             (double)as->http_errors);
     counter(b, "mcserv_rcon_logins_total", "Successful RCON logins.", (double)as->rcon_logins);
-    counter(b, "mcserv_rcon_auth_failures_total", "RCON logins refused (wrong password, backoff).",
+    counter(b, "mcserv_rcon_auth_failures_total",
+            "RCON logins refused: wrong passwords (answered at once or held back) and commands "
+            "before a login.",
             (double)as->rcon_auth_failures);
     counter(b, "mcserv_rcon_commands_total", "Commands run over RCON.", (double)as->rcon_commands);
+    admin_channel_metrics(b);
     log_metrics(b);
     counter(b, "mcserv_query_requests_total", "Query datagrams answered.",
             (double)as->query_requests);

@@ -5,8 +5,8 @@
  *  - admin/http_parse.c: the request-head parser, byte by byte arrival,
  *    every refusal and its status, the Host guard;
  *  - admin/rcon_packet.c, admin/rcon_limiter.c: packets both ways, the
- *    4096-byte split at UTF-8 boundaries, the wrong-password backoff and
- *    block;
+ *    4096-byte split at UTF-8 boundaries, the wrong-password back-off (it
+ *    holds answers back, never refuses);
  *  - admin/query_packet.c: exact reply bytes for the handshake, basic and
  *    full stat, tokens bound to the sender and their lifetime, rate limits,
  *    the 5 s full-stat cache;
@@ -227,40 +227,41 @@ TEST(rcon_encodes_replies_split_at_4096_bytes_on_utf8_boundaries)
     buf_free(&b);
 }
 
-TEST(rcon_limiter_backs_off_then_blocks_and_forgives_a_good_login)
+TEST(rcon_limiter_holds_back_wrong_answers_and_never_refuses)
 {
     static struct rcon_limiter l;
     memset(&l, 0, sizeof l);
     uint8_t a[16], b[16], a2[16], v4[16], mapped[16];
     CHECK_EQ_INT(rcon_limiter_key("192.0.2.1", a), 0);
-    CHECK_EQ_INT(rcon_limiter_key("192.0.2.2", b), 0);
-    CHECK_EQ_INT(rcon_limiter_key("nonsense", b + 0) < 0, 1);
+    CHECK_EQ_INT(rcon_limiter_key("nonsense", b) < 0, 1);
     CHECK_EQ_INT(rcon_limiter_key("192.0.2.2", b), 0);
     int64_t t = 1000000;
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, t), RCON_OK);
-    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t), 1);
-    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t), 2);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, t), RCON_OK); /* free tries */
-    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t), 3);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, t + 999), RCON_WAIT);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, t + 1000), RCON_OK);
-    CHECK_EQ_INT(rcon_limiter_check(&l, b, t), RCON_OK); /* others unaffected */
-    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t + 1000), 4);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, t + 2999), RCON_WAIT); /* 2 s now */
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, t + 3000), RCON_OK);
-    int fails = 4;
-    int64_t now = t + 3000;
-    while (fails < RCON_BLOCK_AFTER) {
-        now += RCON_BACKOFF_MAX;
-        fails = rcon_limiter_fail(&l, a, now);
-    }
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, now + RCON_BLOCK_MS - 1), RCON_BLOCKED);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, now + RCON_BLOCK_MS), RCON_OK);
-    /* after a block, one more wrong password backs off again */
-    rcon_limiter_fail(&l, a, now + RCON_BLOCK_MS);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, now + RCON_BLOCK_MS + 1), RCON_WAIT);
-    rcon_limiter_ok(&l, a);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, now + RCON_BLOCK_MS + 1), RCON_OK);
+    int fails = -1;
+    CHECK_EQ_INT(rcon_limiter_fails(&l, a, t), 0);
+    /* the first RCON_FREE_TRIES wrong passwords are answered at once */
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t, &fails), 0);
+    CHECK_EQ_INT(fails, 1);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t, NULL), 0);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t, &fails), 0);
+    CHECK_EQ_INT(fails, RCON_FREE_TRIES);
+    /* then each answer waits 1 s, 2 s, 4 s ... at most RCON_BACKOFF_MAX */
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t + 10, &fails), RCON_BACKOFF_MS);
+    CHECK_EQ_INT(fails, 4);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t + 20, NULL), 2 * RCON_BACKOFF_MS);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t + 30, NULL), 4 * RCON_BACKOFF_MS);
+    int64_t hold = 0;
+    for (int i = 0; i < 40; i++) hold = rcon_limiter_fail(&l, a, t + 40 + i, &fails);
+    CHECK_EQ_INT(hold, RCON_BACKOFF_MAX);
+    CHECK_EQ_INT(fails, 6 + 40);
+    /* others are unaffected; nothing is ever refused or blocked: the
+     * caller checks every password and lets the right one in */
+    CHECK_EQ_INT(rcon_limiter_fails(&l, b, t + 100), 0);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, b, t + 100, NULL), 0);
+    CHECK_EQ_INT(rcon_limiter_fails(&l, a, t + 100), 46);
+    /* an hour without a wrong password: the count starts over */
+    CHECK_EQ_INT(rcon_limiter_fails(&l, a, t + 79 + RCON_FORGET_MS), 0);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t + 79 + RCON_FORGET_MS, &fails), 0);
+    CHECK_EQ_INT(fails, 1);
     /* IPv6: one /64 is one key; mapped IPv4 is that IPv4 address */
     CHECK_EQ_INT(rcon_limiter_key("2001:db8:1:2::1", a), 0);
     CHECK_EQ_INT(rcon_limiter_key("2001:db8:1:2:ffff::9", a2), 0);
@@ -270,20 +271,21 @@ TEST(rcon_limiter_backs_off_then_blocks_and_forgives_a_good_login)
     CHECK_EQ_INT(rcon_limiter_key("198.51.100.7", v4), 0);
     CHECK_EQ_INT(rcon_limiter_key("::ffff:198.51.100.7", mapped), 0);
     CHECK(memcmp(v4, mapped, 16) == 0);
-    /* a full table evicts the entry idle longest, never a blocked one first */
+    /* a full table gives the slot whose last failure is oldest to a new address */
     memset(&l, 0, sizeof l);
-    uint8_t k[16];
+    uint8_t k[16], first[16] = {10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4};
     rcon_limiter_key("203.0.113.1", k);
-    for (int i = 0; i < RCON_BLOCK_AFTER; i++) rcon_limiter_fail(&l, k, 5);
+    for (int i = 0; i < 5; i++) rcon_limiter_fail(&l, k, 100000, NULL);
     for (int i = 0; i < RCON_LIMITER_SLOTS + 10; i++) {
         uint8_t o[16] = {0};
         o[0] = 10;
         o[1] = (uint8_t)(i >> 8);
         o[2] = (uint8_t)i;
         o[15] = 4;
-        rcon_limiter_fail(&l, o, 100 + i);
+        rcon_limiter_fail(&l, o, 100 + i, NULL); /* all older than k's */
     }
-    CHECK_EQ_INT(rcon_limiter_check(&l, k, 1000), RCON_BLOCKED);
+    CHECK_EQ_INT(rcon_limiter_fails(&l, k, 100001), 5);
+    CHECK_EQ_INT(rcon_limiter_fails(&l, first, 100001), 0); /* the oldest went */
 }
 
 /* ================================================================= Query */
