@@ -144,9 +144,9 @@ static bool admit(admin_peers *set, const char *addr, const char *ip, int64_t no
     if (v) {
         set->stats->evicted++;
         log_limited(&set->k_evicted, LOG_INFO,
-                    "%s: closed %s (waiting %lld ms) to make room for %s: %zu clients %s%s (the "
+                    "%s: closed %s (open %lld ms) to make room for %s: %zu clients %s%s (the "
                     "limit)",
-                    set->what, v->addr, (long long)(now - set->idle_since(v, now)), addr,
+                    set->what, v->addr, (long long)(now - v->opened_ms), addr,
                     scope ? from_ip : set->count, scope ? "from " : "connected",
                     scope ? scope : "");
         admin_peer_close(set, v);

@@ -59,33 +59,28 @@ static void sample(buf_t *b, const char *name, double v)
     num(b, v);
 }
 
-/* A sample with one label: name{label="value"} v. */
-static void sample1(buf_t *b, const char *name, const char *label, const char *value, double v)
-{
-    buf_append(b, name, strlen(name));
-    buf_lit(b, "{");
-    buf_append(b, label, strlen(label));
-    buf_lit(b, "=\"");
-    metrics_label_value(b, value);
-    buf_lit(b, "\"} ");
-    num(b, v);
-}
-
-/* A sample with two labels: name{l1="v1",l2="v2"} v. */
+/* A sample with labels: name{l1="v1",l2="v2"} v; l2 NULL for one label. */
 static void sample2(buf_t *b, const char *name, const char *l1, const char *v1, const char *l2,
                     const char *v2, double v)
 {
     buf_append(b, name, strlen(name));
-    buf_lit(b, "{");
-    buf_append(b, l1, strlen(l1));
-    buf_lit(b, "=\"");
-    metrics_label_value(b, v1);
-    buf_lit(b, "\",");
-    buf_append(b, l2, strlen(l2));
-    buf_lit(b, "=\"");
-    metrics_label_value(b, v2);
-    buf_lit(b, "\"} ");
+    for (int i = 0; i < 2; i++) {
+        const char *l = i ? l2 : l1;
+        if (!l) break;
+        buf_append(b, i ? "," : "{", 1);
+        buf_append(b, l, strlen(l));
+        buf_lit(b, "=\"");
+        metrics_label_value(b, i ? v2 : v1);
+        buf_lit(b, "\"");
+    }
+    buf_lit(b, "} ");
     num(b, v);
+}
+
+/* A sample with one label: name{label="value"} v. */
+static void sample1(buf_t *b, const char *name, const char *label, const char *value, double v)
+{
+    sample2(b, name, label, value, NULL, NULL, v);
 }
 
 static void gauge(buf_t *b, const char *name, const char *help, double v)
