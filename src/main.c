@@ -208,6 +208,7 @@ int main(int argc, char **argv)
         return 1;
     }
     if (port >= 0) follow_port(&cfg, (int)port);
+    log_set_max_size((uint64_t)cfg.log_max_size << 20); /* log-max-size: rotation while running */
     /* The world folder: session.lock (a second server stops here), level.dat's seed. */
     if (store_open(&cfg, err, sizeof err) < 0) {
         log_error("%s", err);

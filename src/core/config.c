@@ -151,7 +151,8 @@ static const struct key_def keys[] = {
     STR("management-server-tls-key", "", management_server_tls_key),
     INT("connection-throttle", "4000", connection_throttle, 0, 3600000),
     INT("max-connections-per-ip", "16", max_connections_per_ip, 0, 1000000),
-    INT("max-prelogin-connections", "256", max_prelogin_connections, 0, 1000000),
+    INT("max-prelogin-connections", "15000", max_prelogin_connections, 0, 1000000),
+    INT("handshake-timeout", "5000", handshake_timeout, 0, 60000),
     BOOL("limits-exempt-loopback", "true", limits_exempt_loopback),
     INT("packet-limit-interval", "7", packet_limit_interval, 1, 60),
     INT("packet-limit-max-rate", "500", packet_limit_max_rate, 0, 1000000),
@@ -159,6 +160,7 @@ static const struct key_def keys[] = {
     INT("mcserv-chunk-requests-per-second", "50", chunk_requests_per_second, 1, 100000),
     INT("mcserv-chunk-requests-in-flight", "32", chunk_requests_in_flight, 1, 256),
     INT("mcserv-chunk-idle-max", "2048", chunk_idle_max, 0, 10000000),
+    INT("log-max-size", "100", log_max_size, 0, 1048576),
     INT("debug-chunk-gen-delay-ms", "0", debug_chunk_gen_delay_ms, 0, 60000),
     INT("debug-disk-latency-ms", "0", debug_disk_latency_ms, 0, 60000),
     INT("debug-tick-stall-ms", "0", debug_tick_stall_ms, 0, 600000),
@@ -202,13 +204,17 @@ static const char new_file_header[] =
     "# PKCS#12 keystore or (mcserv) PEM files in management-server-tls-\n"
     "# certificate and management-server-tls-key (docs/operations.md).\n"
     "# connection-throttle (ms between logins from one address), max-connections-\n"
-    "# per-ip, max-prelogin-connections, limits-exempt-loopback, packet-limit-\n"
-    "# interval/max-rate, slow-client-timeout: abuse limits (docs/hardening.md).\n"
+    "# per-ip, max-prelogin-connections, handshake-timeout, limits-exempt-loopback,\n"
+    "# packet-limit-interval/max-rate, slow-client-timeout: abuse limits\n"
+    "# (docs/hardening.md).\n"
+    "# log-max-size (mcserv): MiB at which logs/latest.log is rotated to\n"
+    "# logs/yyyy-MM-dd-N.log.gz while running (0 = only at startup).\n"
     "# mcserv-chunk-requests-per-second, mcserv-chunk-requests-in-flight (mcserv):\n"
     "# chunks one player may ask to load or generate per second (after a burst of\n"
     "# one whole view) and at once; mcserv-chunk-idle-max: chunks kept in memory\n"
     "# with nobody viewing them (docs/operations.md).\n"
-    "# debug-*: fault injection for tests only; keep them 0.\n";
+    "# debug-* keys (fault injection for tests) are read when set, never written\n"
+    "# here (docs/hardening.md).\n";
 
 void config_defaults(struct server_config *cfg)
 {

@@ -118,6 +118,7 @@ struct server_config {
     int connection_throttle;      /* ms between logins from one address (Bukkit); 0 off */
     int max_connections_per_ip;   /* open connections from one address; 0 off */
     int max_prelogin_connections; /* connections not yet playing, all addresses; 0 off */
+    int handshake_timeout;        /* ms from accept to a complete handshake; 0 off */
     bool limits_exempt_loopback;  /* 127/8 and ::1 skip the per-address rules */
     int packet_limit_interval;    /* seconds of the packet limiter's window (Paper: 7) */
     int packet_limit_max_rate;    /* packets per second over that window, then kick; 0 off */
@@ -126,6 +127,7 @@ struct server_config {
     int chunk_requests_per_second; /* per player, after a burst of one whole window */
     int chunk_requests_in_flight;  /* per player: asked for and not yet received */
     int chunk_idle_max;            /* chunks kept loaded with nobody viewing them */
+    int log_max_size;              /* MiB: latest.log is rotated at this size; 0 at startup only */
     /* Fault injection for tests (docs/hardening.md); 0 = off */
     int debug_chunk_gen_delay_ms;  /* sleep per generated chunk, on the worker */
     int debug_disk_latency_ms;     /* sleep before each file open/read/write/fsync/rename */

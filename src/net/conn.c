@@ -46,7 +46,7 @@
 const char *const kick_reason_names[KR_COUNT] = {
     "kicked",  "server_full", "not_whitelisted", "banned",    "ip_banned",      "duplicate_login",
     "spam",    "idle",        "packet_rate",     "timeout",   "invalid_packet", "auth",
-    "version", "shutdown",    "other",           "throttled", "slow_client"};
+    "version", "shutdown",    "other",           "throttled", "slow_client",    "busy"};
 
 /* Kicks that do not say why (conn_kick): their text, by prefix. */
 static enum kick_reason classify_kick(const char *text)
@@ -551,10 +551,13 @@ static void leave_game(conn *c)
     srv->game->leave(c);
 }
 
+/* Lines remote input causes go through log kinds (core/log.h invariant 5). */
+static log_kind k_closed = LOG_KIND, k_login_kick = LOG_KIND, k_rate = LOG_KIND;
+
 void conn_drop(conn *c, const char *why)
 {
     if (c->closed) return;
-    if (why) log_info("[%s] connection closed: %s", c->addr, why);
+    if (why) log_limited(&k_closed, LOG_INFO, "[%s] connection closed: %s", c->addr, why);
     leave_game(c);
     limits_conn_closed(c);
     int fd = c->watch.fd;
@@ -601,10 +604,14 @@ void conn_kick_reason(conn *c, enum kick_reason why, const char *json, const cha
 
 static void kick_json(conn *c, const char *json, const char *log_text)
 {
-    /* Status and legacy pings end through here too: not worth an info line. */
-    log_msg(c->state == CS_LOGIN || c->state == CS_PLAY ? LOG_INFO : LOG_DEBUG,
-            "[%s] %s%sdisconnected: %s", c->addr, c->in_game ? c->name : "", c->in_game ? " " : "",
-            log_text);
+    /* Status and legacy pings end through here too: not worth an info line.
+     * A player's kick is written in full; a refused login is one of a kind. */
+    if (c->in_game)
+        log_info("[%s] %s disconnected: %s", c->addr, c->name, log_text);
+    else
+        log_limited(&k_login_kick,
+                    c->state == CS_LOGIN || c->state == CS_PLAY ? LOG_INFO : LOG_DEBUG,
+                    "[%s] disconnected: %s", c->addr, log_text);
     if (c->state == CS_LOGIN) {
         /* The login disconnect is JSON text in every version. */
         buf_t *b = pkt_begin(PKT_LOGIN_CB_DISCONNECT);
@@ -671,8 +678,9 @@ static bool rate_ok(conn *c)
         c->rate_count = 0;
         c->rate_window_ms = now;
         if (c->rate_avg > (float)srv->cfg.rate_limit) {
-            log_warn("[%s] %s sent %.0f packets per second (rate-limit=%d)", c->addr,
-                     c->in_game ? c->name : "?", (double)c->rate_avg, srv->cfg.rate_limit);
+            log_limited(&k_rate, LOG_WARN, "[%s] %s sent %.0f packets per second (rate-limit=%d)",
+                        c->addr, c->in_game ? c->name : "?", (double)c->rate_avg,
+                        srv->cfg.rate_limit);
             conn_kick_reason(c, KR_PACKET_RATE, exceeded_rate_json,
                              "Kicked for exceeding packet rate limit");
             return false;
@@ -714,7 +722,7 @@ static void dispatch(conn *c, const uint8_t *pkt, size_t len)
     if (!c->proto->identity) id = protocol_sb_logical(c->proto, proto_state_of[c->state], id);
     enum conn_state before = c->state;
     state_dispatch[c->state](c, id, &r);
-    if (before == CS_HANDSHAKE && c->state == CS_LOGIN) limits_login_intent(c);
+    if (before == CS_HANDSHAKE && c->state != CS_HANDSHAKE) limits_handshake_done(c);
 }
 
 /*
@@ -804,7 +812,14 @@ static void conn_read(conn *c)
         bool direct = c->rbuf.len == 0;
         size_t want = sizeof shared;
         if (want > budget) want = budget;
-        uint8_t *dst = direct ? shared : buf_reserve(&c->rbuf, want);
+        /* Before PLAY a partial frame can only grow to the state's cap (1 KiB
+         * in the handshake), and it is read into `shared` first, so rbuf
+         * grows by what arrived, not by a whole read's room: a connection
+         * that trickles bytes holds a few hundred bytes (the pre-login pool). */
+        bool staged = !direct && c->state != CS_PLAY;
+        size_t cap = max_frame_for(c->state) + 3;
+        if (staged && cap > c->rbuf.len && want > cap - c->rbuf.len) want = cap - c->rbuf.len;
+        uint8_t *dst = direct || staged ? shared : buf_reserve(&c->rbuf, want);
         if (!dst) {
             conn_drop(c, "input buffer limit reached");
             return;
@@ -813,6 +828,15 @@ static void conn_read(conn *c)
         if (n > 0) {
             if (c->dec) mc_cfb8_update(c->dec, dst, (size_t)n);
             budget -= (size_t)n;
+            if (staged) {
+                uint8_t *room = buf_reserve(&c->rbuf, (size_t)n);
+                if (!room) {
+                    conn_drop(c, "input buffer limit reached");
+                    return;
+                }
+                memcpy(room, shared, (size_t)n);
+                dst = room;
+            }
             if (!conn_input(c, dst, (size_t)n, direct)) return;
             continue;
         }

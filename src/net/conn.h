@@ -124,6 +124,7 @@ enum kick_reason {
     KR_OTHER,
     KR_THROTTLED,   /* connection-throttle (net/limits.c) */
     KR_SLOW_CLIENT, /* output not read: slow-client-timeout or the output cap */
+    KR_BUSY,        /* evicted from a full pre-login pool (net/limits.h) */
     KR_COUNT
 };
 extern const char *const kick_reason_names[KR_COUNT];

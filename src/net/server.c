@@ -27,12 +27,16 @@
 struct server *srv;
 
 #define LISTEN_BACKLOG   1024
-#define ACCEPTS_PER_PASS 256
-#define FD_RESERVE       32 /* descriptors kept free for logs, worlds, admin */
+#define ACCEPTS_PER_PASS 64 /* then the pass reads: see accept_all */
 #define ACCEPT_PAUSE_MS  100
+
+static log_kind k_accept_paused = LOG_KIND;
 
 /* ------------------------------------------------------------------ accept */
 
+/* Up to ACCEPTS_PER_PASS connections; the loop then serves what is
+ * readable before the next batch, so a new connection that has not sent its
+ * handshake yet is read before a later one can evict it (net/limits.h). */
 static void accept_all(void)
 {
     for (int i = 0; i < ACCEPTS_PER_PASS; i++) {
@@ -44,24 +48,19 @@ static void accept_all(void)
             if (errno == EAGAIN || errno == EWOULDBLOCK) return;
             if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
                 /* Out of descriptors: stop accepting for a moment instead of spinning. */
-                log_warn("accept: %s; pausing new connections for %d ms", strerror(errno),
-                         ACCEPT_PAUSE_MS);
+                log_limited(&k_accept_paused, LOG_WARN,
+                            "accept: %s; pausing new connections for %d ms", strerror(errno),
+                            ACCEPT_PAUSE_MS);
                 loop_watch_del(srv->loop, &srv->listen_watch);
                 loop_timer_after(srv->loop, &srv->listen_resume, ACCEPT_PAUSE_MS);
                 return;
             }
-            log_warn("accept: %s", strerror(errno));
+            log_limited(&k_accept_paused, LOG_WARN, "accept: %s", strerror(errno));
             return;
         }
-        if (srv->conn_count >= srv->max_conns) {
-            char text[ADDR_TEXT_MAX];
-            addr_text((struct sockaddr *)&ss, text, sizeof text);
-            log_warn("refusing %s: %zu connections open (the limit)", text, srv->conn_count);
-            close(fd);
-            srv->stats.refused++;
-            continue;
-        }
-        if (!limits_accept((struct sockaddr *)&ss)) { /* pre-login and per-IP caps (logged) */
+        /* The per-IP cap, the pre-login pool and the descriptor limit: may
+         * evict an older connection to make room; refusals are logged. */
+        if (!limits_accept((struct sockaddr *)&ss)) {
             close(fd);
             srv->stats.refused++;
             continue;
@@ -75,6 +74,10 @@ static void accept_all(void)
         }
         srv->stats.accepted++;
         log_debug("[%s] connected", c->addr);
+        /* A real client sends its handshake with its first bytes, usually
+         * before we accept: read it now, so that it is past the handshake
+         * (and no longer evictable, net/limits.h) before the next accept. */
+        c->watch.on_event(&c->watch, EPOLLIN);
     }
 }
 
@@ -106,12 +109,15 @@ void server_expire(void)
     server_for_each_conn (c, node) {
         if (trim) conn_trim(c);
         if (!c->deadline_ms || now < c->deadline_ms) continue;
-        /* 10 s to Login Start, 30 s to PLAY (net/limits.h); 1 s to flush a kick. */
+        /* handshake-timeout, 10 s to Login Start, 30 s to PLAY (net/limits.h);
+         * 1 s to flush a kick. */
         if (c->state == CS_CLOSING)
             conn_drop(c, NULL);
         else if (c->state == CS_LOGIN)
             conn_kick_reason(c, KR_TIMEOUT, slow_login_json,
                              "Took too long to log in (timed out before completing login)");
+        else if (c->state == CS_HANDSHAKE)
+            conn_drop(c, limits_handshake_expired(c));
         else
             conn_drop(c, "timed out before completing login");
     }
@@ -184,7 +190,7 @@ static int open_listener(const struct server_config *cfg)
 }
 
 /* The descriptor limit raised to the hard limit; connections may use all
- * but FD_RESERVE of it. */
+ * but NET_FD_RESERVE of it. */
 static size_t connection_limit(void)
 {
     struct rlimit rl;
@@ -193,7 +199,7 @@ static size_t connection_limit(void)
         setrlimit(RLIMIT_NOFILE, &rl);
     }
     getrlimit(RLIMIT_NOFILE, &rl);
-    return rl.rlim_cur > FD_RESERVE * 2 ? (size_t)rl.rlim_cur - FD_RESERVE : 16;
+    return rl.rlim_cur > NET_FD_RESERVE * 2 ? (size_t)rl.rlim_cur - NET_FD_RESERVE : 16;
 }
 
 int server_init(struct server *s, loop *l, const struct server_config *cfg)
@@ -218,6 +224,7 @@ int server_init(struct server *s, loop *l, const struct server_config *cfg)
         return -1;
     }
     s->max_conns = connection_limit();
+    limits_check_pool(s->max_conns);
     if (login_init(&s->cfg) < 0) return -1;
     int io = iothreads_resolve(cfg->io_threads);
     if (iothreads_start(io) < 0) return -1;

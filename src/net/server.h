@@ -44,6 +44,14 @@
 #define NET_HOOK_FLUSH 90
 #define NET_HOOK_FREE  100
 
+/*
+ * Descriptors game connections leave free (server.max_conns is the limit
+ * minus this): region files (STORE_REGIONS_OPEN, 256), the admin clients
+ * (HTTP and RCON caps; admin/admin.c checks they fit), listeners, the log,
+ * epoll, eventfds, the session server's sockets and file writes (64).
+ */
+#define NET_FD_RESERVE 512
+
 /* What the game provides to net/ (game/game.c fills it in). */
 struct net_game {
     /* LOGIN, the identity settled: may this player join? false: refused
