@@ -134,6 +134,13 @@ int loop_hook_add(loop *l, int order, void (*fn)(void *arg), void *arg)
     return 0;
 }
 
+int loop_after_hook_add(loop *l, void (*fn)(void *arg), void *arg)
+{
+    if (l->nafter >= LOOP_MAX_AFTER) return -1;
+    l->after[l->nafter++] = (struct loop_hook){0, fn, arg, 0};
+    return 0;
+}
+
 int64_t loop_hook_ns(const loop *l, int order)
 {
     int64_t ns = 0;
@@ -205,6 +212,7 @@ int loop_run_once(loop *l, int max_sleep_ms)
     int64_t t0 = clock_ns();
     dispatch(evs, n);
     poll_batched(l, evs);
+    for (int i = 0; i < l->nafter; i++) l->after[i].fn(l->after[i].arg); /* step 7 */
     l->dispatch_ns += clock_ns() - t0;
     return 0;
 }

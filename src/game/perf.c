@@ -280,7 +280,10 @@ static void memory(struct perf_health *h)
         if (p->ent) h->mem.entities += malloc_usable_size(p->ent);
     }
     conn *c;
-    server_for_each_conn (c, node) h->mem.output_queues += c->wbuf.cap + c->rbuf.cap;
+    /* each connection's own bytes, segment array and input buffer (the
+     * shared frames its segments reference are not counted) */
+    server_for_each_conn (c, node)
+        h->mem.output_queues += c->out.own.cap + c->out.cap * sizeof *c->out.segs + c->rbuf.cap;
     struct mallinfo2 mi = mallinfo2();
     h->mem.heap_in_use = mi.uordblks + mi.hblkhd;
     h->mem.allocator_free = mi.fordblks;

@@ -13,18 +13,27 @@
  *   3. block updates  the tick's block changes as Block Update / Update
  *                   Section Blocks to every viewer, then the acknowledgements
  *                   (game/play.c)
- *   4. entities     deaths, interest cells, tracking: spawns and removals
- *                   (game/entities.c)
- *   5. movement relay  each cell's movement encoded once, delivered to its
- *                   viewers (game/entities.c)
- *   6. clock        day time and weather, chat spam decay, ops.json written
+ *   4. roster       the tab list's changes since the last tick: the players
+ *                   who left (one Remove Entities per viewer, then one Player
+ *                   Info Remove), then those who joined (the players already
+ *                   in, to them; one Player Info Update with all of them, to
+ *                   everyone) (game/play.c, game/entities.c)
+ *   5. entities     deaths, interest cells, tracking: spawns (a Bundle each)
+ *                   and removals (game/entities.c)
+ *   6. movement relay  what changed about each entity, encoded once per
+ *                   cell, delivered to its viewers (game/entities.c)
+ *   7. clock        day time and weather, chat spam decay, ops.json written
  *                   if it changed (game/daytime.c, chat.c, ops.c)
- *   7. idle players  player-idle-timeout kicks, checked once a second
- *   8. limits       the IP table swept, refusal summaries, slow clients
+ *   8. idle players  player-idle-timeout kicks, checked once a second
+ *   9. limits       the IP table swept, refusal summaries, slow clients
  *                   dropped (net/limits.c)
- *   9. world        edits flushed into chunks (re-encoded on the workers);
+ *  10. world        edits flushed into chunks (re-encoded on the workers);
  *                   every 20 ticks, chunks nobody sees are unloaded
- *  10. saving       autosave and queued chunk and player saves (world/store.c)
+ *  11. saving       autosave and queued chunk and player saves (world/store.c)
+ *
+ * Joins and leaves happen between ticks (or, a player dropped for a full
+ * output buffer, during one); what others must be told waits for phase 4,
+ * so a tick's twenty joins are one packet to each player already in.
  *
  * Chunk streaming is not a tick phase: a before-sleep hook (game/game.c)
  * sends each player chunks every loop pass, as its output drains, so a
@@ -81,6 +90,7 @@ enum tick_phase {
     TP_CONNECTIONS,
     TP_PLAYERS,
     TP_BLOCKS,
+    TP_ROSTER,
     TP_ENTITIES,
     TP_RELAY,
     TP_CLOCK,
@@ -89,15 +99,15 @@ enum tick_phase {
     TP_WORLD,
     TP_SAVING,
     TP_IN_TICK,
-    TP_NET_READ = TP_IN_TICK, /* ready sockets read, decoded and handled (core/loop.c dispatch) */
+    TP_NET_READ = TP_IN_TICK, /* ready sockets read, decoded and handled (core/loop.c steps 5-7) */
     TP_STREAM,                /* GAME_HOOK_STREAM: chunks into connections with room */
     TP_FLUSH,                 /* NET_HOOK_FLUSH: one write per connection */
     TP_COUNT
 };
 static const char *const phase_names[TP_COUNT] = {
-    "debug_stall",    "connections", "players",      "block_updates", "entities",
-    "movement_relay", "clock",       "idle",         "limits",        "world",
-    "saving",         "net_read",    "chunk_stream", "flush"};
+    "debug_stall", "connections",    "players",  "block_updates", "roster",
+    "entities",    "movement_relay", "clock",    "idle",          "limits",
+    "world",       "saving",         "net_read", "chunk_stream",  "flush"};
 
 /* Runs the call (or block) as phase id of the breakdown: the phases tile
  * the tick (each ends where the next begins; core/tickstat.h). */
@@ -110,7 +120,7 @@ static const char *const phase_names[TP_COUNT] = {
 static const char idling_json[] = "{\"translate\":\"multiplayer.disconnect.idling\","
                                   "\"fallback\":\"You have been idle for too long!\"}";
 
-/* Phase 7, player-idle-timeout (minutes; vanilla): once a second, a player
+/* Phase 8, player-idle-timeout (minutes; vanilla): once a second, a player
  * whose position or look changed is active; one idle longer than the
  * timeout is kicked. Actions (game/play.c) also count as activity. */
 static void idle_check(void)
@@ -159,21 +169,22 @@ void tick_run(void)
     TICK_PHASE(TP_CONNECTIONS, server_expire());              /* 1 */
     TICK_PHASE(TP_PLAYERS, play_tick_all());                  /* 2 */
     TICK_PHASE(TP_BLOCKS, play_broadcast_blocks());           /* 3 */
-    TICK_PHASE(TP_ENTITIES, ent_tick_tracking());             /* 4 */
-    TICK_PHASE(TP_RELAY, ent_tick_relay());                   /* 5 */
+    TICK_PHASE(TP_ROSTER, play_tick_roster());                /* 4: leaves, then joins */
+    TICK_PHASE(TP_ENTITIES, ent_tick_tracking());             /* 5 */
+    TICK_PHASE(TP_RELAY, ent_tick_relay());                   /* 6 */
     TICK_PHASE(TP_CLOCK, {
-        daytime_tick(); /* 6: day time, Update Time, the weather timer */
+        daytime_tick(); /* 7: day time, Update Time, the weather timer */
         chat_tick();    /*    chat spam decay */
         ops_flush();    /*    a changed ops.json queued for saving */
     });
-    TICK_PHASE(TP_IDLE, idle_check());                     /* 7 */
-    TICK_PHASE(TP_LIMITS, limits_tick(srv->loop->now_ms)); /* 8 */
-    TICK_PHASE(TP_WORLD, {                                 /* 9 */
+    TICK_PHASE(TP_IDLE, idle_check());                     /* 8 */
+    TICK_PHASE(TP_LIMITS, limits_tick(srv->loop->now_ms)); /* 9 */
+    TICK_PHASE(TP_WORLD, {                                 /* 10 */
                            world_flush_edits(&game.world);
                            if (game.tick_count % 20 == 0)
                                world_sweep(&game.world, srv->loop->now_ms);
     });
-    TICK_PHASE(TP_SAVING, store_tick(srv->loop->now_ms)); /* 10 */
+    TICK_PHASE(TP_SAVING, store_tick(srv->loop->now_ms)); /* 11 */
     tickstat_end();
 }
 
