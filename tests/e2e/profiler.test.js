@@ -192,7 +192,8 @@ const shape = (line) => line.replace(/-?\d+(\.\d+)?/g, '#')
 
 test('tick query and health: the same report on the console and over RCON; it agrees with /api/tick', { timeout: 60000 }, async () => {
   const httpPort = await h.freePort()
-  const rconPort = await h.freePort()
+  let rconPort = await h.freePort()
+  while (rconPort === httpPort) rconPort = await h.freePort() // the kernel may hand out a just-closed port again
   await h.withServer({
     name: 'prof-cmds',
     props: { 'admin-http-port': httpPort, 'enable-rcon': 'true', 'rcon.port': rconPort, 'rcon.password': PASSWORD }
