@@ -32,19 +32,10 @@ static void num(buf_t *b, double v)
     admin_number(b, v, "%.3f");
 }
 
-static void key(buf_t *b, const char *k)
-{
-    buf_lit(b, "\"");
-    buf_append(b, k, strlen(k));
-    buf_lit(b, "\":");
-}
-
 /* "k":v, (comma unless last) */
 static void kv(buf_t *b, const char *k, double v, bool last)
 {
-    key(b, k);
-    num(b, v);
-    if (!last) buf_lit(b, ",");
+    admin_json_kv(b, k, v, !last);
 }
 
 /* ---------------------------------------------------------- /api/tick */
@@ -123,7 +114,7 @@ static void tick_json(buf_t *b)
 static void pair(buf_t *b, const char *k, const char *k1, double v1, const char *k2, double v2,
                  bool last)
 {
-    key(b, k);
+    admin_json_key(b, k);
     buf_lit(b, "{");
     kv(b, k1, v1, false);
     kv(b, k2, v2, true);
@@ -132,7 +123,7 @@ static void pair(buf_t *b, const char *k, const char *k1, double v1, const char 
 
 static void mspt_health(buf_t *b, const char *k, const struct perf_mspt *m, bool last)
 {
-    key(b, k);
+    admin_json_key(b, k);
     buf_lit(b, "{");
     kv(b, "min", m->min_ms, false);
     kv(b, "median", m->median_ms, false);
@@ -201,7 +192,7 @@ static void conns_json(buf_t *b)
         if (n++) buf_lit(b, ",");
         buf_lit(b, "{");
         kv(b, "id", c->id, false);
-        key(b, "state");
+        admin_json_key(b, "state");
         const char *st =
             (int)c->state >= 0 && (int)c->state < CONN_STATES ? state_names[c->state] : "?";
         json_append_string(b, st, strlen(st));
@@ -215,7 +206,7 @@ static void conns_json(buf_t *b)
         json_append_string(b, c->addr, strlen(c->addr));
         buf_lit(b, ",");
         kv(b, "queued_bytes", (double)conn_pending(c), false);
-        key(b, "last_read_ms_ago");
+        admin_json_key(b, "last_read_ms_ago");
         if (c->io.last_read_ms)
             num(b, ago_ms(c->io.last_read_ms));
         else

@@ -74,24 +74,9 @@ static void jbool(buf_t *b, bool v)
     buf_append(b, v ? "true" : "false", v ? 4 : 5);
 }
 
-/* "key": (the caller writes the value) */
-static void jkey(buf_t *b, const char *key)
-{
-    buf_lit(b, "\"");
-    buf_append(b, key, strlen(key));
-    buf_lit(b, "\":");
-}
-
-static void jkv(buf_t *b, const char *key, double v, bool comma)
-{
-    jkey(b, key);
-    jnum(b, v);
-    if (comma) buf_lit(b, ",");
-}
-
 static void jstr(buf_t *b, const char *key, const char *s, bool comma)
 {
-    jkey(b, key);
+    admin_json_key(b, key);
     json_append_string(b, s, strlen(s));
     if (comma) buf_lit(b, ",");
 }
@@ -106,21 +91,21 @@ static void build(buf_t *b)
     tickstat_summarize(TICKSTAT_WINDOW, &s60);
     buf_lit(b, "{\"server\":{");
     jstr(b, "version", MC_VERSION_NAME, true);
-    jkv(b, "protocol", MC_PROTOCOL_VERSION, true);
+    admin_json_kv(b, "protocol", MC_PROTOCOL_VERSION, true);
     jstr(b, "software", "mcserv", true);
     jstr(b, "motd", srv->cfg.motd, true);
-    jkv(b, "uptime_s", (double)(clock_ns() - srv->start_ns) / 1e9, true);
-    jkv(b, "tick", (double)game.tick_count, false);
+    admin_json_kv(b, "uptime_s", (double)(clock_ns() - srv->start_ns) / 1e9, true);
+    admin_json_kv(b, "tick", (double)game.tick_count, false);
     buf_lit(b, "},\"tps\":{");
-    jkv(b, "last_5s", s5.tps, true);
-    jkv(b, "last_60s", s60.tps, false);
+    admin_json_kv(b, "last_5s", s5.tps, true);
+    admin_json_kv(b, "last_60s", s60.tps, false);
     buf_lit(b, "},\"mspt\":{");
-    jkv(b, "median", s5.median_ms, true);
-    jkv(b, "p95", s5.p95_ms, true);
-    jkv(b, "max", s5.max_ms, false);
+    admin_json_kv(b, "median", s5.median_ms, true);
+    admin_json_kv(b, "p95", s5.p95_ms, true);
+    admin_json_kv(b, "max", s5.max_ms, false);
     buf_lit(b, "},\"players\":{");
-    jkv(b, "online", (double)game.player_count, true);
-    jkv(b, "max", srv->cfg.max_players, true);
+    admin_json_kv(b, "online", (double)game.player_count, true);
+    admin_json_kv(b, "max", srv->cfg.max_players, true);
     buf_lit(b, "\"list\":[");
     for (size_t i = 0; i < game.player_count && i < STATUS_API_PLAYERS; i++) {
         const player *p = game.players[i]->player;
@@ -130,21 +115,21 @@ static void build(buf_t *b)
         buf_lit(b, "{");
         jstr(b, "name", p->name, true);
         jstr(b, "uuid", id, true);
-        jkv(b, "x", p->x, true);
-        jkv(b, "y", p->y, true);
-        jkv(b, "z", p->z, true);
-        jkv(b, "yaw", p->yaw, true);
-        jkv(b, "gamemode", p->gamemode, true);
-        jkv(b, "ping_ms", p->latency_ms, true);
-        jkey(b, "op");
+        admin_json_kv(b, "x", p->x, true);
+        admin_json_kv(b, "y", p->y, true);
+        admin_json_kv(b, "z", p->z, true);
+        admin_json_kv(b, "yaw", p->yaw, true);
+        admin_json_kv(b, "gamemode", p->gamemode, true);
+        admin_json_kv(b, "ping_ms", p->latency_ms, true);
+        admin_json_key(b, "op");
         jbool(b, p->op_level > 0);
         buf_lit(b, "}");
     }
     buf_lit(b, "]},\"world\":{");
     jstr(b, "name", srv->cfg.level_name, true);
-    jkv(b, "loaded_chunks", (double)game.world.count, true);
-    jkv(b, "generating", game.world.generating, true);
-    jkey(b, "spawn");
+    admin_json_kv(b, "loaded_chunks", (double)game.world.count, true);
+    admin_json_kv(b, "generating", game.world.generating, true);
+    admin_json_key(b, "spawn");
     jnums(b, (const double[]){game.spawn_x, game.spawn_y, game.spawn_z}, 3);
     buf_lit(b, ",\"chunks\":[");
     size_t n = 0;
@@ -163,14 +148,15 @@ static void build(buf_t *b)
             n++;
         }
     buf_lit(b, "],");
-    jkey(b, "chunks_truncated");
+    admin_json_key(b, "chunks_truncated");
     jbool(b, truncated);
     buf_lit(b, "},\"connections\":{");
     double by_state[CONN_STATES] = {0};
     conn *c;
     server_for_each_conn (c, node)
         if ((int)c->state >= 0 && (int)c->state < CONN_STATES) by_state[c->state]++;
-    for (int i = 0; i < CONN_STATES; i++) jkv(b, state_names[i], by_state[i], i + 1 < CONN_STATES);
+    for (int i = 0; i < CONN_STATES; i++)
+        admin_json_kv(b, state_names[i], by_state[i], i + 1 < CONN_STATES);
     buf_lit(b, "},\"history\":[");
     size_t sent = history.count < STATUS_API_SENT ? history.count : STATUS_API_SENT;
     for (size_t i = 0; i < sent; i++) {

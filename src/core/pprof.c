@@ -138,8 +138,10 @@ static void strtab_free(struct strtab *t)
 /* Per distinct frame address: its function (index into names). */
 struct frames {
     struct u64map loc_of; /* address -> location index */
-    uint64_t *addr;       /* per location */
-    uint32_t *func;       /* per location: function index */
+    struct {
+        uint64_t addr;
+        uint32_t func; /* function index */
+    } * loc;           /* per location */
     size_t nloc, cap;
     struct strtab names;    /* function names; index = function index */
     uint32_t *loc_of_frame; /* per pcs[] entry of the profile */
@@ -165,19 +167,16 @@ static int name_frames(const profile *p, struct frames *f)
             if (!found) {
                 if (f->nloc == f->cap) {
                     size_t cap = f->cap ? f->cap * 2 : 1024;
-                    uint64_t *na = realloc(f->addr, cap * sizeof *na);
-                    if (!na) return -1;
-                    f->addr = na;
-                    uint32_t *nf = realloc(f->func, cap * sizeof *nf);
-                    if (!nf) return -1;
-                    f->func = nf;
+                    void *nl = realloc(f->loc, cap * sizeof *f->loc);
+                    if (!nl) return -1;
+                    f->loc = nl;
                     f->cap = cap;
                 }
                 char tmp[96];
                 int64_t fn = strtab_add(&f->names, symtab_name(a, tmp, sizeof tmp));
                 if (fn < 0) return -1;
-                f->addr[f->nloc] = a;
-                f->func[f->nloc] = (uint32_t)fn;
+                f->loc[f->nloc].addr = a;
+                f->loc[f->nloc].func = (uint32_t)fn;
                 f->nloc++;
             }
             f->loc_of_frame[s->pc_off + i] = (uint32_t)loc;
@@ -189,8 +188,7 @@ static int name_frames(const profile *p, struct frames *f)
 static void frames_free(struct frames *f)
 {
     u64map_free(&f->loc_of);
-    free(f->addr);
-    free(f->func);
+    free(f->loc);
     free(f->loc_of_frame);
     strtab_free(&f->names);
 }
@@ -292,11 +290,11 @@ static int build_proto(const profile *p, struct frames *f, struct strtab *strs, 
         pb_msg(b, 3, &m);
     }
     for (size_t l = 0; l < f->nloc; l++) { /* 4: locations, id = index + 1 */
-        const struct symtab_object *o = symtab_object_of(f->addr[l]);
+        const struct symtab_object *o = symtab_object_of(f->loc[l].addr);
         pb_uint(&m, 1, l + 1);
         if (o) pb_uint(&m, 2, (uint64_t)(o - objs) + 1);
-        pb_uint(&m, 3, f->addr[l]);
-        pb_uint(&m2, 1, f->func[l] + 1u);
+        pb_uint(&m, 3, f->loc[l].addr);
+        pb_uint(&m2, 1, f->loc[l].func + 1u);
         pb_msg(&m, 4, &m2);
         pb_msg(b, 4, &m);
     }
@@ -386,7 +384,7 @@ int pprof_write_collapsed(const profile *p, buf_t *out)
         const char *t = p->threads[s->thread].name;
         buf_append(&line, t, strlen(t));
         for (uint32_t i = s->depth; i-- > 0;) {
-            const char *name = f.names.s[f.func[f.loc_of_frame[s->pc_off + i]]];
+            const char *name = f.names.s[f.loc[f.loc_of_frame[s->pc_off + i]].func];
             buf_lit(&line, ";");
             for (const char *c = name; *c; c++) /* ';' and ' ' would split the line */
                 buf_append(&line, *c == ';' || *c == ' ' || *c == '\n' ? "_" : c, 1);
