@@ -27,7 +27,7 @@ else
 endif
 CFLAGS  += $(CFLAGS_COMMON) $(OPTFLAGS)
 LDFLAGS += $(LDSAN)
-LDLIBS   = -ldeflate -lcurl -lwslay -lssl -lcrypto -ljansson -lpthread -lm
+LDLIBS   = -lpng -ldeflate -lcurl -lwslay -lssl -lcrypto -ljansson -lpthread -lm
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 

@@ -8,7 +8,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-PKGS="make gcc clang libclang-rt-14-dev pkg-config libdeflate-dev libssl-dev openssl libwslay-dev liblua5.4-dev libjansson-dev libcurl4-openssl-dev clang-format chromium"
+PKGS="make gcc clang libclang-rt-14-dev pkg-config libdeflate-dev libpng-dev libssl-dev openssl libwslay-dev liblua5.4-dev libjansson-dev libcurl4-openssl-dev clang-format chromium"
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
