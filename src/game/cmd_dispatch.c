@@ -29,6 +29,7 @@
 #include "game/game.h"
 #include "game/lists.h"
 #include "game/ops.h"
+#include "game/pregen.h" /* issue 18 */
 #include "proto/packets.h"
 #include "proto/frame.h"
 
@@ -82,7 +83,7 @@ static void run(struct cmd_source *s, const char *line, size_t len)
         return;
     }
     cmd_ctx x = {s, &ps};
-    cmd_builtin_exec(&x);
+    if (!cmd_pregen_exec(&x)) cmd_builtin_exec(&x); /* issue 18: pregen's executors */
 }
 
 void cmd_run_capture(const char *line, size_t len, const char *source_name, buf_t *out)

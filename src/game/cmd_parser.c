@@ -147,6 +147,13 @@ static const struct cmd_spec builtin_spec[] = {
     LIT(0, "banlist", 3, X_BANLIST),
     LIT(1, "ips", 0, X_BANLIST),
     LIT(1, "players", 0, X_BANLIST),
+    /* issue 18: mcserv's pre-generation (game/pregen.h, game/cmd_pregen.c) */
+    LIT(0, "pregen", 4, X_NONE),
+    LIT(1, "status", 0, X_PREGEN_STATUS),
+    LIT(1, "cancel", 0, X_PREGEN_CANCEL),
+    ARG(1, "radius", CP_INTEGER, 0, X_PREGEN_START),
+    ARG(2, "x", CP_INTEGER, 0, X_NONE),
+    ARG(3, "z", CP_INTEGER, 0, X_PREGEN_START),
 };
 
 int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n)

@@ -109,6 +109,10 @@ enum cmd_exec {
     X_PARDON,
     X_PARDON_IP,
     X_BANLIST,
+    /* issue 18: pre-generation (game/cmd_pregen.c) */
+    X_PREGEN_START,
+    X_PREGEN_STATUS,
+    X_PREGEN_CANCEL,
     X_COUNT
 };
 
