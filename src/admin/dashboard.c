@@ -11,6 +11,7 @@
  */
 #include "admin/dashboard.h"
 
+#include "admin/map.h"
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 #include <stdio.h>
@@ -166,6 +167,7 @@ const char *dashboard_headers(void)
 
 void dashboard_free(void)
 {
+    map_free(); /* the map's tile cache lives and dies with the dashboard */
     free(page);
     page = NULL;
 }

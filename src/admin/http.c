@@ -15,6 +15,7 @@
 
 #include "admin/admin.h"
 #include "admin/dashboard.h"
+#include "admin/map.h"
 #include "admin/metrics.h"
 #include "admin/status_api.h"
 #include "core/addr.h"
@@ -169,6 +170,34 @@ static void respond_error(http_client *c, const struct http_request *req, int co
             code == 405 ? "Allow: GET, HEAD\r\n" : NULL);
 }
 
+/* GET /map/tiles/{zoom}/{x}/{z}.png (admin/map.h): 200 the PNG, 204 nothing
+ * generated there, 503 + Retry-After while it is being drawn, 404 outside
+ * the world. true if path is a tile path (answered). */
+static bool route_tile(http_client *c, const struct http_request *req, const char *path)
+{
+    int zoom, n = 0;
+    long tx, tz;
+    if (sscanf(path, "/map/tiles/%d/%ld/%ld.png%n", &zoom, &tx, &tz, &n) != 3 || path[n]) {
+        respond_error(c, req, 404);
+        return true;
+    }
+    if (req->method == HTTP_OTHER) {
+        respond_error(c, req, 405);
+        return true;
+    }
+    const uint8_t *png = NULL;
+    size_t len = 0;
+    switch (map_tile(zoom, (int32_t)tx, (int32_t)tz, &png, &len)) {
+    case MAP_READY: respond(c, req, 200, "image/png", (const char *)png, len, NULL); break;
+    case MAP_EMPTY: respond(c, req, 204, "image/png", "", 0, NULL); break;
+    case MAP_PENDING:
+        respond(c, req, 503, "text/plain; charset=utf-8", "rendering\n", 10, "Retry-After: 1\r\n");
+        break;
+    default: respond_error(c, req, 404); break;
+    }
+    return true;
+}
+
 static void route(http_client *c, const struct http_request *req)
 {
     if (http.loopback && req->has_host && !http_host_is_local(req->host)) {
@@ -176,6 +205,7 @@ static void route(http_client *c, const struct http_request *req)
         return;
     }
     const char *path = req->path;
+    if (strncmp(path, "/map/tiles/", 11) == 0 && route_tile(c, req, path)) return;
     bool known = strcmp(path, "/") == 0 || strcmp(path, "/metrics") == 0 ||
                  strcmp(path, "/api/status") == 0 || strcmp(path, "/healthz") == 0 ||
                  strcmp(path, "/favicon.ico") == 0;
@@ -353,7 +383,7 @@ int http_start(const struct server_config *cfg)
         http.fd = -1;
         return -1;
     }
-    log_info("HTTP admin endpoint on http://%s:%d/ (/metrics, /api/status, /healthz)%s",
+    log_info("HTTP admin endpoint on http://%s:%d/ (/metrics, /api/status, /healthz, /map/tiles)%s",
              cfg->admin_http_address[0] ? cfg->admin_http_address : "0.0.0.0", cfg->admin_http_port,
              http.loopback ? "" : "; it is not on a loopback address: keep it behind a firewall");
     return 0;

@@ -7,6 +7,8 @@
  *   GET /metrics     Prometheus text format 0.0.4 (admin/metrics.h)
  *   GET /api/status  JSON (admin/status_api.h), rebuilt at most once per tick
  *   GET /healthz     "ok"
+ *   GET /map/tiles/{zoom}/{x}/{z}.png  a live map tile (admin/map.h): 200,
+ *                    204 (nothing generated there), 503 + Retry-After (drawing)
  *   GET /favicon.ico 204 (browsers ask for it)
  *   HEAD of each; anything else 404, other methods 405.
  *
