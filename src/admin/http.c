@@ -49,6 +49,7 @@ static const char *status_text(int code)
 {
     switch (code) {
     case 200: return "OK";
+    case 202: return "Accepted";
     case 204: return "No Content";
     case 400: return "Bad Request";
     case 404: return "Not Found";
@@ -171,7 +172,7 @@ static void respond_error(http_client *c, const struct http_request *req, int co
 }
 
 /* GET /map/tiles/{zoom}/{x}/{z}.png (admin/map.h): 200 the PNG, 204 nothing
- * generated there, 503 + Retry-After while it is being drawn, 404 outside
+ * generated there, 202 + Retry-After while it is being drawn, 404 outside
  * the world. true if path is a tile path (answered). */
 static bool route_tile(http_client *c, const struct http_request *req, const char *path)
 {
@@ -190,8 +191,8 @@ static bool route_tile(http_client *c, const struct http_request *req, const cha
     switch (map_tile(zoom, (int32_t)tx, (int32_t)tz, &png, &len)) {
     case MAP_READY: respond(c, req, 200, "image/png", (const char *)png, len, NULL); break;
     case MAP_EMPTY: respond(c, req, 204, "image/png", "", 0, NULL); break;
-    case MAP_PENDING:
-        respond(c, req, 503, "text/plain; charset=utf-8", "rendering\n", 10, "Retry-After: 1\r\n");
+    case MAP_PENDING: /* 202, not 503: a tile being drawn is no error (browsers log 5xx) */
+        respond(c, req, 202, "text/plain; charset=utf-8", "rendering\n", 10, "Retry-After: 1\r\n");
         break;
     default: respond_error(c, req, 404); break;
     }
@@ -206,9 +207,23 @@ static void route(http_client *c, const struct http_request *req)
     }
     const char *path = req->path;
     if (strncmp(path, "/map/tiles/", 11) == 0 && route_tile(c, req, path)) return;
+    if (strncmp(path, "/api/players/", 13) == 0) {
+        unsigned long page;
+        int n = 0;
+        if (sscanf(path, "/api/players/%lu%n", &page, &n) != 1 || path[n] || page > 1000000) {
+            respond_error(c, req, 404);
+        } else if (req->method == HTTP_OTHER) {
+            respond_error(c, req, 405);
+        } else {
+            size_t len;
+            const char *json = status_api_players_json(page, &len);
+            respond(c, req, 200, "application/json", json, len, NULL);
+        }
+        return;
+    }
     bool known = strcmp(path, "/") == 0 || strcmp(path, "/metrics") == 0 ||
-                 strcmp(path, "/api/status") == 0 || strcmp(path, "/healthz") == 0 ||
-                 strcmp(path, "/favicon.ico") == 0;
+                 strcmp(path, "/api/status") == 0 || strcmp(path, "/api/history") == 0 ||
+                 strcmp(path, "/healthz") == 0 || strcmp(path, "/favicon.ico") == 0;
     if (!known) {
         respond_error(c, req, 404);
         return;
@@ -223,6 +238,9 @@ static void route(http_client *c, const struct http_request *req)
         respond(c, req, 200, "text/plain; version=0.0.4; charset=utf-8", text, len, NULL);
     } else if (strcmp(path, "/api/status") == 0) {
         const char *json = status_api_json(&len);
+        respond(c, req, 200, "application/json", json, len, NULL);
+    } else if (strcmp(path, "/api/history") == 0) {
+        const char *json = status_api_history_json(&len);
         respond(c, req, 200, "application/json", json, len, NULL);
     } else if (strcmp(path, "/favicon.ico") == 0) { /* browsers ask; there is none */
         respond(c, req, 204, "image/x-icon", "", 0, NULL);

@@ -126,6 +126,8 @@ static size_t escape_line(char *dst, size_t cap, const char *src, size_t len)
     return o;
 }
 
+void (*log_tap)(enum log_level level, const char *text, size_t len); /* issue 18 */
+
 void log_msg(enum log_level level, const char *fmt, ...)
 {
     if (level < log_min) return;
@@ -146,6 +148,7 @@ void log_msg(enum log_level level, const char *fmt, ...)
                      (int)(tv.tv_usec / 1000), level_names[level]);
     size_t len = (size_t)h + escape_line(line + h, sizeof line - (size_t)h - 1, body, blen);
     line[len++] = '\n';
+    if (log_tap) log_tap(level, line + h, len - 1 - (size_t)h); /* issue 18: dashboard events */
     if (log_to_stderr) {
         ssize_t w = write(STDERR_FILENO, line, len);
         (void)w;

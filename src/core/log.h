@@ -37,6 +37,9 @@ void log_set_level(enum log_level min);
 void log_set_stderr(int on);
 
 void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Sees every line logged (its escaped text, any thread) when set: the dashboard's events (issue
+ * 18). */
+extern void (*log_tap)(enum log_level level, const char *text, size_t len);
 
 #define log_debug(...) log_msg(LOG_DEBUG, __VA_ARGS__)
 #define log_info(...)  log_msg(LOG_INFO, __VA_ARGS__)
