@@ -218,3 +218,6 @@ module.exports = function mapColors(blocks) {
     return { name: blk.name, argb, source: top.texture + (top.tinted ? ', tinted' : '') };
   });
 };
+
+// The tests decode the live map's tiles with the same PNG reader.
+module.exports.decodePng = decodePng;
