@@ -26,10 +26,14 @@
 #include "game/cmd_internal.h"
 #include "game/commands.h"
 #include "game/daytime.h"
+#include "game/border.h"
+#include "game/forceload.h"
 #include "game/game.h"
+#include "game/gamerules.h"
+#include "game/level_tags.h"
 #include "game/lists.h"
 #include "game/ops.h"
-#include "game/pregen.h" /* issue 18 */
+#include "game/usercache.h"
 #include "proto/packets.h"
 #include "proto/frame.h"
 
@@ -83,7 +87,7 @@ static void run(struct cmd_source *s, const char *line, size_t len)
         return;
     }
     cmd_ctx x = {s, &ps};
-    if (!cmd_pregen_exec(&x)) cmd_builtin_exec(&x); /* issue 18: pregen's executors */
+    cmd_builtin_exec(&x);
 }
 
 void cmd_run_capture(const char *line, size_t len, const char *source_name, buf_t *out)
@@ -280,11 +284,15 @@ void cmd_init(void)
     daytime_init();
     ops_load("ops.json");
     lists_init(&srv->cfg);
+    usercache_init(srv->loop);
+    level_tags_init(); /* the game rules (and the difficulty) */
+    forceload_init();  /* data/chunks.dat: chunks loaded from the start */
 }
 
 void cmd_join(conn *c)
 {
-    cmd_refresh_permissions(c); /* the op level and the tree for it */
+    usercache_add(&c->player->uuid, c->player->name); /* vanilla: every join refreshes it */
+    cmd_refresh_permissions(c);                       /* the op level and the tree for it */
     if (srv->cfg.tab_header[0] || srv->cfg.tab_footer[0]) {
         buf_t h, f;
         buf_init(&h, 8192);
@@ -303,4 +311,6 @@ void cmd_join(conn *c)
         buf_free(&f);
     }
     daytime_join(c);
+    gamerules_join(c);
+    border_join(c);
 }

@@ -37,7 +37,7 @@ static void say(cmd_ctx *x, const char *text, bool failure)
     buf_free(&plain);
 }
 
-static void ex_start(cmd_ctx *x)
+static int ex_start(cmd_ctx *x)
 {
     const struct cmd_value *r = cmd_arg(x->ps, "radius");
     const struct cmd_value *vx = cmd_arg(x->ps, "x"), *vz = cmd_arg(x->ps, "z");
@@ -47,7 +47,7 @@ static void ex_start(cmd_ctx *x)
     if (pregen_start(cx, cz, r ? r->u.i : 0, err, sizeof err) < 0) {
         snprintf(line, sizeof line, "Cannot pre-generate: %s", err);
         say(x, line, true);
-        return;
+        return -1;
     }
     struct pregen_status st;
     pregen_get_status(&st);
@@ -55,16 +55,17 @@ static void ex_start(cmd_ctx *x)
              "Pre-generating %llu chunks within %d blocks of %d, %d (pregen status, pregen cancel)",
              (unsigned long long)st.total, st.radius, (int)st.center_x, (int)st.center_z);
     say(x, line, false);
+    return 0;
 }
 
-static void ex_status(cmd_ctx *x)
+static int ex_status(cmd_ctx *x)
 {
     struct pregen_status st;
     pregen_get_status(&st);
     char line[320];
     if (!st.running) {
         say(x, "No pre-generation is running", false);
-        return;
+        return 0;
     }
     char eta[48] = "unknown";
     if (st.eta_s >= 0) snprintf(eta, sizeof eta, "%.0f s", st.eta_s);
@@ -77,28 +78,30 @@ static void ex_status(cmd_ctx *x)
              (int)st.center_x, (int)st.center_z, (unsigned long long)st.generated,
              (unsigned long long)st.skipped, (unsigned long long)st.failed);
     say(x, line, false);
+    return 0;
 }
 
-static void ex_cancel(cmd_ctx *x)
+static int ex_cancel(cmd_ctx *x)
 {
     struct pregen_status st;
     pregen_get_status(&st);
     if (!pregen_cancel()) {
         say(x, "No pre-generation is running", true);
-        return;
+        return -1;
     }
     char line[160];
     snprintf(line, sizeof line, "Pre-generation cancelled at %llu of %llu chunks",
              (unsigned long long)st.done, (unsigned long long)st.total);
     say(x, line, false);
+    return 0;
 }
 
-bool cmd_pregen_exec(struct cmd_ctx *x)
+int cmd_pregen_exec(cmd_ctx *x)
 {
     switch (x->ps->exec->exec) {
-    case X_PREGEN_START: ex_start(x); return true;
-    case X_PREGEN_STATUS: ex_status(x); return true;
-    case X_PREGEN_CANCEL: ex_cancel(x); return true;
-    default: return false;
+    case X_PREGEN_START: return ex_start(x);
+    case X_PREGEN_STATUS: return ex_status(x);
+    case X_PREGEN_CANCEL: return ex_cancel(x);
+    default: return -1;
     }
 }

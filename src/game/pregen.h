@@ -94,8 +94,4 @@ void pregen_set_listener(void (*fn)(int32_t x0, int32_t z0, int32_t x1, int32_t 
  */
 int pregen_cli(loop *l, int radius);
 
-struct cmd_ctx;
-/* game/cmd_pregen.c: runs the pregen executors; false for any other command. */
-bool cmd_pregen_exec(struct cmd_ctx *x);
-
 #endif
