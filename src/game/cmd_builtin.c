@@ -996,9 +996,9 @@ void cmd_builtin_exec(cmd_ctx *x)
     case X_GIVE:
     case X_CLEAR:
     case X_SPAWNPOINT: cmd_player_exec(x); break;
-    case X_PREGEN_START:
-    case X_PREGEN_STATUS:
-    case X_PREGEN_CANCEL: cmd_pregen_exec(x); break;
+    case X_PREGEN_START: cmd_pregen_start(x); break;
+    case X_PREGEN_STATUS: cmd_pregen_status(x); break;
+    case X_PREGEN_CANCEL: cmd_pregen_cancel(x); break;
     default: cmd_failure0(x, "command.failed"); break;
     }
 }

@@ -152,6 +152,8 @@ int cmd_world_exec(cmd_ctx *x);      /* cmd_world.c: setblock, fill, clone, forc
 int cmd_worldborder(cmd_ctx *x);     /* cmd_border.c */
 int cmd_text_exec(cmd_ctx *x);       /* cmd_text.c: tellraw, title */
 int cmd_player_exec(cmd_ctx *x);     /* cmd_player.c: give, clear, spawnpoint */
-int cmd_pregen_exec(cmd_ctx *x);     /* cmd_pregen.c: pregen (issue 18) */
+int cmd_pregen_start(cmd_ctx *x);    /* cmd_pregen.c: pregen <radius> [x z] (issue 18) */
+int cmd_pregen_status(cmd_ctx *x);   /* cmd_pregen.c: pregen status */
+int cmd_pregen_cancel(cmd_ctx *x);   /* cmd_pregen.c: pregen cancel */
 
 #endif

@@ -37,7 +37,7 @@ static void say(cmd_ctx *x, const char *text, bool failure)
     buf_free(&plain);
 }
 
-static int ex_start(cmd_ctx *x)
+int cmd_pregen_start(cmd_ctx *x)
 {
     const struct cmd_value *r = cmd_arg(x->ps, "radius");
     const struct cmd_value *vx = cmd_arg(x->ps, "x"), *vz = cmd_arg(x->ps, "z");
@@ -58,7 +58,7 @@ static int ex_start(cmd_ctx *x)
     return 0;
 }
 
-static int ex_status(cmd_ctx *x)
+int cmd_pregen_status(cmd_ctx *x)
 {
     struct pregen_status st;
     pregen_get_status(&st);
@@ -81,7 +81,7 @@ static int ex_status(cmd_ctx *x)
     return 0;
 }
 
-static int ex_cancel(cmd_ctx *x)
+int cmd_pregen_cancel(cmd_ctx *x)
 {
     struct pregen_status st;
     pregen_get_status(&st);
@@ -94,14 +94,4 @@ static int ex_cancel(cmd_ctx *x)
              (unsigned long long)st.done, (unsigned long long)st.total);
     say(x, line, false);
     return 0;
-}
-
-int cmd_pregen_exec(cmd_ctx *x)
-{
-    switch (x->ps->exec->exec) {
-    case X_PREGEN_START: return ex_start(x);
-    case X_PREGEN_STATUS: return ex_status(x);
-    case X_PREGEN_CANCEL: return ex_cancel(x);
-    default: return -1;
-    }
 }
