@@ -26,6 +26,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/loop.h"
+#include "core/buildinfo.h"
 #include "data/version.h"
 #include "game/game.h"
 #include "game/playerdata.h"
@@ -167,7 +168,8 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (strcmp(argv[i], "--version") == 0) {
-            printf("mcserv for Minecraft %s (protocol %d)\n", MC_VERSION_NAME, MC_PROTOCOL_VERSION);
+            printf("mcserv for Minecraft %s (protocol %d), commit %s\n", MC_VERSION_NAME,
+                   MC_PROTOCOL_VERSION, mcserv_commit);
             return 0;
         } else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc) {
             dir = argv[++i];
@@ -200,6 +202,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    log_set_thread_name("Server thread"); /* the game thread, vanilla's name */
     const char *lvl = getenv("MCSERV_LOG_LEVEL");
     if (lvl && strcmp(lvl, "debug") == 0) log_set_level(LOG_DEBUG);
     char rotated[4600];
@@ -220,6 +223,7 @@ int main(int argc, char **argv)
     }
     if (port >= 0) follow_port(&cfg, (int)port);
     log_set_max_size((uint64_t)cfg.log_max_size << 20); /* log-max-size: rotation while running */
+    log_set_format(cfg.log_format);
     /* The world folder: session.lock (a second server stops here), level.dat's seed. */
     if (store_open(&cfg, err, sizeof err) < 0) {
         log_error("%s", err);

@@ -33,6 +33,19 @@
 enum log_level { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR };
 
 /*
+ * The line prefix (log-format). Vanilla's log4j pattern
+ * `[%d{HH:mm:ss}] [%t/%level]: ` is the default: panels (Pterodactyl),
+ * chat bridges and log parsers read it. mcserv's adds the date and the
+ * milliseconds: `[2026-12-01 13:44:52.123 INFO] `.
+ */
+enum log_format { LOG_FORMAT_VANILLA, LOG_FORMAT_MCSERV };
+void log_set_format(enum log_format f);
+/* Names the calling thread in vanilla-format lines ("Server thread",
+ * "Worker-Main-1", as vanilla's; at most 31 bytes kept). A thread that has
+ * none is "main". */
+void log_set_thread_name(const char *name);
+
+/*
  * Startup, before log_open_file: moves last run's dir/file aside as vanilla
  * does (log4j's filePattern logs/%d{yyyy-MM-dd}-%i.log.gz), gzip-compressed
  * to dir/yyyy-MM-dd-N.log.gz (its modification date, N the first unused from

@@ -606,10 +606,30 @@ static void save_all_done(void *arg, const struct store_report *r)
     send_red(&s, line);
 }
 
+/* An RCON save-all is over: its answer goes out with the outcome (vanilla's
+ * "Saved the game", or the failure and what could not be saved). r is NULL
+ * at shutdown for a round that never ran: the answer has what it has. */
+static void save_all_answer(void *arg, const struct store_report *r)
+{
+    struct cmd_pending *later = arg;
+    if (!r) {
+        cmd_pending_finish(later, NULL);
+    } else if (!store_report_failed(r)) {
+        cmd_pending_finish(later, chat_en("commands.save.success"));
+    } else {
+        char what[200], line[400];
+        store_report_describe(r, what, sizeof what);
+        snprintf(line, sizeof line, "%s\nCould not save %s; will retry at the next save",
+                 chat_en("commands.save.failed"), what);
+        cmd_pending_finish(later, line);
+    }
+}
+
 /* save-all [flush], save-off, save-on (world/store.h). The console reads the
  * store's own log lines (the round's outcome); a player gets vanilla's
- * messages, the outcome when the round is over; RCON (answered at once) gets
- * "Saving the game" and what the last attempts could not save. */
+ * messages, the outcome when the round is over; RCON gets "Saving the game",
+ * what the last attempts could not save, and the outcome in one answer sent
+ * when the round is over (commands.h, cmd_later). */
 static int ex_save(cmd_ctx *x, int exec)
 {
     bool player = x->src->c != NULL;
@@ -627,6 +647,13 @@ static int ex_save(cmd_ctx *x, int exec)
         }
         mc_uuid *u = player && store_active() ? malloc(sizeof *u) : NULL;
         if (u) *u = x->src->c->player->uuid;
+        /* RCON: the answer waits for the round, as vanilla's does. */
+        struct cmd_pending *later = !player && store_active() ? cmd_source_defer(x->src) : NULL;
+        if (later) {
+            if (!store_save_all_notify(flush, save_all_answer, later))
+                cmd_source_undefer(x->src, later);
+            return 0;
+        }
         if (!store_save_all_notify(flush, u ? save_all_done : NULL, u)) {
             /* Nobody will hear the outcome: say what is known now. */
             free(u);
@@ -636,14 +663,15 @@ static int ex_save(cmd_ctx *x, int exec)
     }
     bool on = exec == X_SAVE_ON;
     if (store_autosave_enabled() == on) {
-        if (player)
+        if (player || x->src->capture)
             cmd_failure0(x, on ? "commands.save.alreadyOn" : "commands.save.alreadyOff");
         else
             log_info("%s", on ? "Saving is already turned on" : "Saving is already turned off");
         return -1;
     }
-    if (player)
-        cmd_success(x, true, on ? "commands.save.enabled" : "commands.save.disabled", NULL, 0);
+    /* The store logs the change itself: RCON's answer is not logged again. */
+    if (player || x->src->capture)
+        cmd_success(x, player, on ? "commands.save.enabled" : "commands.save.disabled", NULL, 0);
     store_set_autosave(on);
     return 0;
 }
