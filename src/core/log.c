@@ -389,10 +389,9 @@ static void log_vmsg(enum log_level level, const char *fmt, va_list ap)
     if (n < 0) return;
     size_t blen = (size_t)n < sizeof body ? (size_t)n : sizeof body - 1;
     size_t len = format_line(line, sizeof line, level, body, blen);
-    if (log_tap) { /* issue 18: dashboard events; the escaped text after "[time LEVEL] " */
-        const char *end = memchr(line, ']', len);
-        size_t h = end ? (size_t)(end - line) + 2 : 0;
-        if (h < len) log_tap(level, line + h, len - 1 - h);
+    if (log_tap) { /* issue 18: dashboard events; the escaped text, without either prefix */
+        char text[8192];
+        log_tap(level, text, escape_line(text, sizeof text, body, blen));
     }
     if (log_to_stderr) {
         bool hooked = stderr_before && pthread_equal(pthread_self(), hooks_thread);
