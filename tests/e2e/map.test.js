@@ -66,21 +66,28 @@ test('a flat world\'s tile has its top block\'s colour, and a placed block shows
     await u.waitColumn(a, pos)
 
     // The tile under the bot: flat grass, every drawn pixel the table's grass colour.
+    // The first drawing may come while the bot's chunks are still being generated (a loaded
+    // machine, ASan): the tile is re-drawn as they arrive, so ask until they are all in it.
     const tx = Math.floor(pos.x / 256), tz = Math.floor(pos.z / 256)
-    const r = await tile(httpPort, 0, tx, tz)
+    let r, img, counts, opaque
+    await h.waitFor(async () => {
+      r = await tile(httpPort, 0, tx, tz)
+      if (r.status !== 200) return false
+      img = decodePng(r.body)
+      counts = new Map()
+      opaque = 0
+      for (let i = 0; i < img.pixels.length; i += 4) {
+        if (img.pixels[i + 3] === 0) continue
+        opaque++
+        const k = hex([img.pixels[i], img.pixels[i + 1], img.pixels[i + 2]])
+        counts.set(k, (counts.get(k) || 0) + 1)
+      }
+      return opaque >= 16 * 16 * 9
+    }, { timeout: 10000, interval: 300, message: 'the loaded chunks are drawn', detail: () => `status ${r && r.status}, ${opaque} opaque pixels` })
     assert.equal(r.status, 200)
     assert.equal(r.headers['content-type'], 'image/png')
-    const img = decodePng(r.body)
     assert.equal(img.width, 256)
     assert.equal(img.height, 256)
-    const counts = new Map()
-    let opaque = 0
-    for (let i = 0; i < img.pixels.length; i += 4) {
-      if (img.pixels[i + 3] === 0) continue
-      opaque++
-      const k = hex([img.pixels[i], img.pixels[i + 1], img.pixels[i + 2]])
-      counts.set(k, (counts.get(k) || 0) + 1)
-    }
     const want = '#' + colours.grass_block.toString(16).padStart(6, '0')
     const [top, n] = [...counts.entries()].sort((x, y) => y[1] - x[1])[0]
     t.diagnostic(`tile ${tx},${tz}: ${opaque} opaque pixels, ${counts.size} colours, most ${top} (${n}); grass_block ${want}`)
