@@ -4,6 +4,7 @@
 #include "admin/metrics.h"
 
 #include <dirent.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -216,23 +217,32 @@ static void limits_metrics(buf_t *b)
          "waiting: handshake done, not logged in).");
     sample1(b, n, "list", "fresh", (double)ls->evicted_fresh);
     sample1(b, n, "list", "waiting", (double)ls->evicted_waiting);
-    counter(b, "mcserv_handshake_timeouts_total",
-            "Connections closed for sending no complete handshake within handshake-timeout.",
-            (double)ls->handshake_timeouts);
-    counter(b, "mcserv_login_throttled_total", "Logins refused by connection-throttle.",
-            (double)ls->throttled);
-    counter(b, "mcserv_packet_limit_kicks_total",
-            "Players kicked by packet-limit-max-rate (packets per interval).",
-            (double)ls->rate_kicks);
-    counter(b, "mcserv_packet_limit_drops_total",
-            "Packets dropped by a per-type rate (docs/hardening.md).", (double)ls->rate_drops);
-    counter(b, "mcserv_slow_clients_total",
-            "Connections closed for not reading their output (slow-client-timeout or the "
-            "output cap).",
-            (double)ls->slow_clients);
-    counter(b, "mcserv_moved_too_quickly_total",
-            "Moves refused as vanilla's \"moved too quickly\" (the player is set back).",
-            (double)ls->moved_too_quickly);
+    static const struct {
+        const char *name, *help;
+        size_t at; /* offsetof(struct limits_stats, ...) */
+    } rules[] = {
+        {"mcserv_handshake_timeouts_total",
+         "Connections closed for sending no complete handshake within handshake-timeout.",
+         offsetof(struct limits_stats, handshake_timeouts)},
+        {"mcserv_login_throttled_total", "Logins refused by connection-throttle.",
+         offsetof(struct limits_stats, throttled)},
+        {"mcserv_packet_limit_kicks_total",
+         "Players kicked by packet-limit-max-rate (packets per interval).",
+         offsetof(struct limits_stats, rate_kicks)},
+        {"mcserv_packet_limit_drops_total",
+         "Packets dropped by a per-type rate (docs/hardening.md).",
+         offsetof(struct limits_stats, rate_drops)},
+        {"mcserv_slow_clients_total",
+         "Connections closed for not reading their output (slow-client-timeout or the output "
+         "cap).",
+         offsetof(struct limits_stats, slow_clients)},
+        {"mcserv_moved_too_quickly_total",
+         "Moves refused as vanilla's \"moved too quickly\" (the player is set back).",
+         offsetof(struct limits_stats, moved_too_quickly)},
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        counter(b, rules[i].name, rules[i].help,
+                (double)*(const uint64_t *)((const char *)ls + rules[i].at));
     head(b, "mcserv_prelogin_connections", "gauge",
          "Connections not yet playing (the pool of max-prelogin-connections); fresh: without a "
          "complete handshake.");

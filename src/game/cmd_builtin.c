@@ -678,28 +678,6 @@ static int ex_save(cmd_ctx *x, int exec)
 
 /* ---------------------------------------------------- whitelist and bans */
 
-static const char not_whitelisted_json[] =
-    "{\"translate\":\"multiplayer.disconnect.not_whitelisted\","
-    "\"fallback\":\"You are not white-listed on this server!\"}";
-static const char banned_json[] = "{\"translate\":\"multiplayer.disconnect.banned\","
-                                  "\"fallback\":\"You are banned from this server\"}";
-static const char ip_banned_json[] = "{\"translate\":\"multiplayer.disconnect.ip_banned\","
-                                     "\"fallback\":\"You have been IP banned from this server\"}";
-
-/* vanilla kickUnlistedPlayers: with enforce-whitelist and the whitelist on,
- * online players not on it (operators excepted, as at login) are kicked. */
-static void enforce_whitelist(void)
-{
-    if (!srv->cfg.enforce_whitelist || !lists_whitelist_enabled()) return;
-    for (size_t i = game.player_count; i-- > 0;) {
-        if (i >= game.player_count) continue;
-        conn *c = game.players[i];
-        if (c->player->op_level > 0 || lists_whitelisted(&c->player->uuid)) continue;
-        conn_kick_reason(c, KR_NOT_WHITELISTED, not_whitelisted_json,
-                         "You are not white-listed on this server!");
-    }
-}
-
 static int ex_whitelist(cmd_ctx *x, int exec)
 {
     static struct cmd_profile prof[CMD_MAX_TARGETS];
@@ -715,7 +693,7 @@ static int ex_whitelist(cmd_ctx *x, int exec)
         lists_whitelist_set_enabled(on);
         cmd_success(x, true, on ? "commands.whitelist.enabled" : "commands.whitelist.disabled",
                     NULL, 0);
-        enforce_whitelist();
+        lists_kick_unlisted();
         return 0;
     }
     case X_WHITELIST_LIST: {
@@ -759,12 +737,12 @@ static int ex_whitelist(cmd_ctx *x, int exec)
                                 : "commands.whitelist.remove.failed");
             return -1;
         }
-        if (!add) enforce_whitelist();
+        if (!add) lists_kick_unlisted();
         return 0;
     }
     case X_WHITELIST_RELOAD:
         /* Read on a worker; the unlisted are kicked once the new list is in. */
-        lists_whitelist_reload(enforce_whitelist);
+        lists_whitelist_reload(lists_kick_unlisted);
         cmd_success(x, true, "commands.whitelist.reloaded", NULL, 0);
         return 0;
     }
@@ -799,8 +777,7 @@ static int ex_ban(cmd_ctx *x)
         for (size_t k = game.player_count; k-- > 0;) {
             if (k >= game.player_count) continue;
             conn *c = game.players[k];
-            if (memcmp(c->player->uuid.b, prof[i].uuid.b, 16) == 0)
-                conn_kick_reason(c, KR_BANNED, banned_json, "You are banned from this server");
+            if (memcmp(c->player->uuid.b, prof[i].uuid.b, 16) == 0) lists_kick_banned(c);
         }
     }
     buf_free(&rb);
@@ -864,9 +841,7 @@ static int ex_ban_ip(cmd_ctx *x)
         chat_arg b[2] = {chat_text(num), chat_textn((const char *)names.data, names.len)};
         if (!names.failed) cmd_success(x, true, "commands.banip.info", b, 2);
         buf_free(&names);
-        for (size_t i = 0; i < tl->n; i++)
-            conn_kick_reason(tl->c[i], KR_IP_BANNED, ip_banned_json,
-                             "You have been IP banned from this server");
+        for (size_t i = 0; i < tl->n; i++) lists_kick_ip_banned(tl->c[i]);
     }
     return 0;
 }

@@ -93,16 +93,7 @@ static void run(struct cmd_source *s, const char *line, size_t len)
 
 void cmd_run_capture(const char *line, size_t len, const char *source_name, buf_t *out)
 {
-    while (len && (*line == ' ' || *line == '/')) line++, len--;
-    if (len > CMD_MAX_LEN) {
-        buf_lit(out, "Command longer than 1024 bytes ignored");
-        return;
-    }
-    struct cmd_source s;
-    cmd_source_console(&s);
-    s.name = source_name;
-    s.capture = out;
-    run(&s, line, len);
+    cmd_run_capture_later(line, len, source_name, out, NULL);
 }
 
 /* ------------------------------------------------ answers that come later */
