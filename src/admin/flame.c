@@ -14,14 +14,14 @@
  */
 #include "admin/flame.h"
 
-static const char section[] =
-    "<section id=\"profile\"><h2>Profile <button id=\"prof-btn\" "
+const char flame_section_html[] =
+    "<section id=\"profile\" class=\"w12\"><h2>Profile <button id=\"prof-btn\" "
     "type=\"button\">Profile (10 s)</button> <span id=\"prof-status\"></span></h2>"
     "<svg id=\"flame\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%\" height=\"40\" "
     "viewBox=\"0 0 1200 40\" preserveAspectRatio=\"none\" font-family=\"monospace\" "
     "font-size=\"11\"></svg></section>\n";
 
-static const char script[] =
+const char flame_script[] =
     "'use strict';\n"
     "(()=>{const $=id=>document.getElementById(id),NS='http://www.w3.org/2000/svg',W=1200,H=17;\n"
     "function parse(text){const root={n:'all',v:0,c:new Map()};\n"
@@ -64,13 +64,3 @@ static const char script[] =
     "  st.textContent=root.v+' samples; click a frame to zoom';draw(root)}\n"
     " catch(e){st.textContent='profile failed: '+e.message}finally{b.disabled=false}}\n"
     "$('prof-btn').addEventListener('click',run)})();\n";
-
-const char *flame_section_html(void)
-{
-    return section;
-}
-
-const char *flame_script(void)
-{
-    return script;
-}

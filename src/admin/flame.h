@@ -3,9 +3,9 @@
  * runs a 10 s CPU profile (GET /debug/pprof/profile?seconds=10&format=
  * collapsed, admin/pprof_http.h) and draws it in the page as an
  * interactive SVG flame graph: hover for a frame's samples, click to zoom.
- * Self-contained, no external assets: the dashboard (admin/dashboard.c)
- * puts flame_section_html() in its page and flame_script() in a script
- * block of its own, named by its hash in the page's CSP.
+ * Self-contained, no external assets: one fragment of the dashboard
+ * (admin/dashboard.c), whose page joins its markup and script with the
+ * other panels' under the page's CSP.
  *
  * Invariants:
  *  1. Function and thread names become text nodes (textContent), never
@@ -15,9 +15,11 @@
 #ifndef MC_FLAME_H
 #define MC_FLAME_H
 
-/* The section (markup: a heading, the button, a status line, the SVG). */
-const char *flame_section_html(void);
-/* The script (without the <script> tags). */
-const char *flame_script(void);
+/* The section (markup: a heading, the button, a status line, the SVG; a
+ * full-width panel of the dashboard's grid). */
+extern const char flame_section_html[];
+/* The script (without the <script> tags; an IIFE, as the dashboard's
+ * fragments are). */
+extern const char flame_script[];
 
 #endif

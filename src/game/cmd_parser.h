@@ -140,6 +140,10 @@ enum cmd_exec {
     X_SPAWNPOINT,
     X_TICK_QUERY, /* game/cmd_perf.c */
     X_HEALTH,     /* game/cmd_perf.c */
+    /* issue 18: pre-generation (game/cmd_pregen.c) */
+    X_PREGEN_START,
+    X_PREGEN_STATUS,
+    X_PREGEN_CANCEL,
     X_COUNT
 };
 
