@@ -53,7 +53,9 @@ test('the dashboard\'s Profile button draws a flame graph of at least 20 frames'
       page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
       const resp = await page.goto(`http://127.0.0.1:${httpPort}/`, { waitUntil: 'load', timeout: 15000 })
       assert.equal(resp.status(), 200)
-      assert.match(resp.headers()['content-security-policy'], /script-src 'sha256-[^']+' 'sha256-[^']+';/, 'both scripts named by hash')
+      // the flame graph is one of the dashboard's fragments: its script is in the
+      // page's one script, named by its hash (a CSP refusal is a console error)
+      assert.match(resp.headers()['content-security-policy'], /script-src 'sha256-[^']+';/, 'the script named by hash')
       await h.sleep(2000) // the walkers are in
       await page.click('#prof-btn')
       assert.match(await page.textContent('#prof-status'), /profiling for 10 s/)

@@ -230,7 +230,8 @@ test('tick query and health: the same report on the console and over RCON; it ag
       const last = cmd === 'tick query' ? /medians add up/ : /Player ping/
       await h.waitFor(() => last.test(srv.output().slice(mark)), { timeout: 5000, message: `${cmd} on the console` })
       const consoleLines = srv.output().slice(mark).split('\n')
-        .map((l) => l.replace(/^\[[^\]]*\] /, '')).filter((l) => remote.map(shape).includes(shape(l)))
+        .map((l) => l.replace(/^\[[^\]]*\] (\[[^\]]*\]: )?/, '')) // vanilla's prefix, or log-format=mcserv's
+        .filter((l) => remote.map(shape).includes(shape(l)))
       assert.deepEqual(consoleLines.map(shape), remote.map(shape), `${cmd}: the console prints what RCON gets`)
       if (cmd === 'tick query') {
         assert.equal(remote[0], 'The game is running normally')
