@@ -40,31 +40,32 @@ static void kv(buf_t *b, const char *k, double v, bool last)
 
 /* ---------------------------------------------------------- /api/tick */
 
+/* {"p50":..,"p95":..,"p99":..,"max":..,"<k5>":..[,"<k6>":..]}: the shape
+ * the tick and every phase share, v[0..n) in that order. */
+static void quantiles_obj(buf_t *b, const char *const *extra, const double *v, int n)
+{
+    static const char *const q[4] = {"p50", "p95", "p99", "max"};
+    buf_lit(b, "{");
+    for (int i = 0; i < n; i++) kv(b, i < 4 ? q[i] : extra[i - 4], v[i], i == n - 1);
+    buf_lit(b, "}");
+}
+
 static void mspt_obj(buf_t *b, uint32_t n)
 {
     struct tickstat_summary s;
     tickstat_summarize(n, &s);
-    buf_lit(b, "{");
-    kv(b, "p50", s.median_ms, false);
-    kv(b, "p95", s.p95_ms, false);
-    kv(b, "p99", s.p99_ms, false);
-    kv(b, "max", s.max_ms, false);
-    kv(b, "min", s.min_ms, false);
-    kv(b, "ticks", s.ticks, true);
-    buf_lit(b, "}");
+    static const char *const extra[] = {"min", "ticks"};
+    const double v[] = {s.median_ms, s.p95_ms, s.p99_ms, s.max_ms, s.min_ms, s.ticks};
+    quantiles_obj(b, extra, v, 6);
 }
 
 static double phase_obj(buf_t *b, int p, uint32_t n)
 {
     struct tickstat_phase_summary s;
     tickstat_phase_summarize(p, n, &s);
-    buf_lit(b, "{");
-    kv(b, "p50", s.p50_ms, false);
-    kv(b, "p95", s.p95_ms, false);
-    kv(b, "p99", s.p99_ms, false);
-    kv(b, "max", s.max_ms, false);
-    kv(b, "mean", s.mean_ms, true);
-    buf_lit(b, "}");
+    static const char *const extra[] = {"mean"};
+    const double v[] = {s.p50_ms, s.p95_ms, s.p99_ms, s.max_ms, s.mean_ms};
+    quantiles_obj(b, extra, v, 5);
     return s.p50_ms;
 }
 
