@@ -34,7 +34,7 @@ LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 # The shared library of codecs and data structures (server, bench, tests):
 # core, proto, data and world, and the pure parts of game, net and admin
 # (parsers, codecs, rate limits) that the unit tests and fuzzers link.
-PURE_SRC   := src/game/cmd_parser.c src/game/lists_file.c src/net/ratelimit.c src/net/ip_table.c \
+PURE_SRC   := src/game/cmd_parser.c src/game/plugin_manifest.c src/game/lists_file.c src/net/ratelimit.c src/net/ip_table.c \
               src/admin/http_parse.c src/admin/rcon_packet.c src/admin/rcon_limiter.c \
               src/admin/query_packet.c src/admin/mgmt_rpc.c src/admin/mgmt_handshake.c
 LIB_SRC    := $(wildcard src/core/*.c src/proto/*.c src/data/*.c src/world/*.c) $(PURE_SRC)
@@ -55,7 +55,7 @@ all: $(MCSERV) $(MCBENCH) $(BUILD)/worldgen
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(if $(findstring src/bench/,$<),$(LUA_CFLAGS)) -c $< -o $@
+	$(CC) $(CFLAGS) $(if $(filter src/bench/% src/game/plugin% src/game/cmd_plugins.c,$<),$(LUA_CFLAGS)) -c $< -o $@
 
 $(LIB): $(call obj,$(LIB_SRC))
 	@rm -f $@
@@ -74,7 +74,7 @@ ifeq ($(COUNT_ALLOC),1)
 endif
 
 $(MCSERV): $(call obj,$(SERVER_SRC)) $(COUNT_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LUA_LIBS) $(LDLIBS)
 
 $(MCBENCH): $(call obj,$(BENCH_SRC)) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LUA_LIBS) $(LDLIBS)

@@ -28,6 +28,7 @@
 #include "data/version.h"
 #include "game/game.h"
 #include "game/playerdata.h"
+#include "game/plugins.h" /* plugins */
 #include "game/tick.h"
 #include "net/server.h"
 #include "world/store.h"
@@ -181,6 +182,7 @@ int main(int argc, char **argv)
         rc = loop_run(&main_loop);
         if (rc < 0) log_error("epoll_wait: %s", strerror(-rc));
         rc = 0;
+        plugins_stop(); /* plugins: the stop event, players still online */
         server_shutdown();
         store_final_save(); /* blocking: every chunk, player and level.dat on disk */
     }

@@ -1048,6 +1048,7 @@ void cmd_builtin_exec(cmd_ctx *x)
     case X_PARDON: ex_pardon(x); break;
     case X_PARDON_IP: ex_pardon_ip(x); break;
     case X_BANLIST: ex_banlist(x); break;
+    case X_PLUGINS: cmd_plugins_exec(x); break; /* plugins */
     default: cmd_failure0(x, "command.failed"); break;
     }
 }

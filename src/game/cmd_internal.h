@@ -116,5 +116,7 @@ void cmd_expand_message(cmd_ctx *x, const struct cmd_value *v, buf_t *out);
 
 /* Runs the executor of x->ps->exec (a node of cmd_builtin_tree()). */
 void cmd_builtin_exec(cmd_ctx *x);
+/* X_PLUGINS nodes: the `plugins` command and plugins' commands (cmd_plugins.c). */
+void cmd_plugins_exec(cmd_ctx *x);
 
 #endif

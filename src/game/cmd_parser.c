@@ -151,16 +151,22 @@ static const struct cmd_spec builtin_spec[] = {
 
 int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n)
 {
-    int stack[CMD_MAX_DEPTH + 1];
     memset(t, 0, sizeof *t);
     t->count = 1;
     t->n[0] = (cmd_node){CN_ROOT, 0, 0, 0, 0, 0, -1, -1, -1, -1, ""};
+    return cmd_tree_append(t, spec, n, NULL);
+}
+
+int cmd_tree_append(cmd_tree *t, const struct cmd_spec *spec, size_t n, int *first)
+{
+    int stack[CMD_MAX_DEPTH + 1];
+    int base = t->count;
     stack[0] = 0;
+    for (int d = 1; d <= CMD_MAX_DEPTH; d++) stack[d] = -1;
     for (size_t i = 0; i < n; i++) {
         const struct cmd_spec *s = &spec[i];
-        if (t->count >= CMD_MAX_NODES || s->depth >= CMD_MAX_DEPTH) return -1;
-        int parent = stack[s->depth];
-        if (parent < 0) return -1;
+        int parent = s->depth < CMD_MAX_DEPTH ? stack[s->depth] : -1;
+        if (t->count >= CMD_MAX_NODES || parent < 0) goto undo;
         int k = t->count++;
         cmd_node *nd = &t->n[k];
         *nd = (cmd_node){s->kind, s->parser, s->prop, s->level,        s->exec, s->suggest,
@@ -173,27 +179,51 @@ int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n)
         stack[s->depth + 1] = k;
         for (int d = s->depth + 2; d <= CMD_MAX_DEPTH; d++) stack[d] = -1;
     }
-    for (size_t i = 0, k = 1; i < n; i++, k++) {
+    for (size_t i = 0; i < n; i++) {
         if (!spec[i].redirect) continue;
         int target = -1;
         for (int c = t->n[0].first_child; c >= 0; c = t->n[c].next_sibling)
             if (strcmp(t->n[c].name, spec[i].redirect) == 0) target = c;
-        if (target < 0) return -1;
-        t->n[k].redirect = (int16_t)target;
+        if (target < 0) goto undo;
+        t->n[base + (int)i].redirect = (int16_t)target;
     }
+    if (first) *first = base;
     return 0;
+undo:
+    /* A node before base links to the new ones only as its first child (it
+     * had none) or as the next sibling of its last child: cut those links. */
+    for (int k = 0; k < base; k++) {
+        if (t->n[k].first_child >= base) t->n[k].first_child = -1;
+        if (t->n[k].next_sibling >= base) t->n[k].next_sibling = -1;
+    }
+    t->count = base;
+    return -1;
 }
+
+/* The built-in tree, and what plugins appended (cmd_builtin_extend). */
+static cmd_tree builtin_tree;
+static bool builtin_built;
 
 const cmd_tree *cmd_builtin_tree(void)
 {
-    static cmd_tree t;
-    static bool built;
-    if (!built) {
-        if (cmd_tree_build(&t, builtin_spec, sizeof builtin_spec / sizeof builtin_spec[0]) < 0)
+    if (!builtin_built) {
+        if (cmd_tree_build(&builtin_tree, builtin_spec,
+                           sizeof builtin_spec / sizeof builtin_spec[0]) < 0)
             abort(); /* the static spec is wrong: a programming error */
-        built = true;
+        builtin_built = true;
     }
-    return &t;
+    return &builtin_tree;
+}
+
+int cmd_builtin_extend(const struct cmd_spec *spec, size_t n, int *first)
+{
+    static cmd_tree next; /* big: built aside, so a failure leaves the tree as it was */
+    if (cmd_tree_build(&next, builtin_spec, sizeof builtin_spec / sizeof builtin_spec[0]) < 0)
+        abort();
+    if (cmd_tree_append(&next, spec, n, first) < 0) return -1;
+    builtin_tree = next;
+    builtin_built = true;
+    return 0;
 }
 
 static bool node_visible(const cmd_tree *t, int i, int level)

@@ -8,7 +8,8 @@
  * the commands themselves, dispatch) is game/commands.h and game/cmd_*.c.
  *
  * Invariants:
- *  1. One tree, built once from a static spec; a client sees exactly the
+ *  1. One tree, built from a static spec (plugins' commands appended after
+ *     the built-ins, cmd_builtin_extend); a client sees exactly the
  *     nodes its permission level allows (its own op level; the console is 4),
  *     and the parser uses the same filter, so a hidden command is an unknown
  *     one, as in vanilla.
@@ -27,7 +28,7 @@
 #include "core/buf.h"
 #include "proto/wire.h"
 
-#define CMD_MAX_NODES 160
+#define CMD_MAX_NODES 1024 /* built-ins and plugin commands (game/cmd_plugins.c) */
 #define CMD_MAX_DEPTH 16
 #define CMD_MAX_LEN   1024 /* bytes of one command line */
 
@@ -109,6 +110,7 @@ enum cmd_exec {
     X_PARDON,
     X_PARDON_IP,
     X_BANLIST,
+    X_PLUGINS, /* the `plugins` command and the commands plugins register (game/cmd_plugins.c) */
     X_COUNT
 };
 
@@ -145,8 +147,20 @@ extern const char *const cmd_gamemode_names[4];
 
 /* Builds t from spec; -1 if it does not fit or a redirect names no command. */
 int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n);
-/* The built-in commands' tree (built on first use). */
+/* The built-in commands' tree (built on first use), with the commands of
+ * the last cmd_builtin_extend after them. */
 const cmd_tree *cmd_builtin_tree(void);
+/*
+ * Appends spec's lines after t's nodes: depth 0 is a new command under the
+ * root, deeper lines as in cmd_tree_build; a redirect may name any command
+ * of the tree. Line i becomes node first + i (*first, may be NULL). -1 (t
+ * unchanged) if they do not fit, or a redirect names no command.
+ */
+int cmd_tree_append(cmd_tree *t, const struct cmd_spec *spec, size_t n, int *first);
+/* Rebuilds cmd_builtin_tree() as the built-ins followed by spec (plugins;
+ * n 0: the built-ins alone). -1 (the tree unchanged) as cmd_tree_append.
+ * Nodes of the previous tree must not be in use (no parse in progress). */
+int cmd_builtin_extend(const struct cmd_spec *spec, size_t n, int *first);
 /* Appends Declare Commands (id + payload) with the nodes visible at `level`. */
 void pkt_cb_declare_commands(buf_t *b, const cmd_tree *t, int level);
 

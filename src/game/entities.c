@@ -48,6 +48,7 @@
  *     changed by ≥ 7.63e-6 blocks² or every 60 ticks.
  */
 #include "game/entities.h"
+#include "game/plugins.h" /* plugins */
 
 #include <math.h>
 #include <stdlib.h>
@@ -1058,6 +1059,7 @@ bool ent_kill(conn *c)
     buf_reset(&srv->pkt);
     pkt_cb_update_health(&srv->pkt, 0.0f, p->food, 0.0f);
     conn_send_pkt(c);
+    plugin_event_death(c); /* plugins */
     return true;
 }
 

@@ -9,6 +9,7 @@
  *                   buffers are trimmed once a second (net/server.c)
  *   2. players      keep-alive sent or timed out, the movement check's
  *                   baseline reset (game/play.c play_tick)
+ *  2a. plugins      scheduled tasks, move and tick events (game/plugins.c)
  *   3. block updates  the tick's block changes as Block Update / Update
  *                   Section Blocks to every viewer, then the acknowledgements
  *                   (game/play.c)
@@ -48,6 +49,7 @@
 #include "game/game.h"
 #include "game/ops.h"
 #include "game/play.h"
+#include "game/plugins.h" /* plugins */
 #include "net/limits.h"
 #include "net/server.h"
 #include "world/store.h"
@@ -100,6 +102,7 @@ void tick_run(void)
      * never skips anyone */
     for (size_t i = game.player_count; i-- > 0;)
         if (i < game.player_count) play_tick(game.players[i]);
+    plugins_tick();                 /* 2a: plugins */
     play_broadcast_blocks();        /* 3 */
     ent_tick_tracking();            /* 4 */
     ent_tick_relay();               /* 5 */
