@@ -171,7 +171,8 @@ int cmd_tree_append(cmd_tree *t, const struct cmd_spec *spec, size_t n, int *fir
         cmd_node *nd = &t->n[k];
         *nd = (cmd_node){s->kind, s->parser, s->prop, s->level,        s->exec, s->suggest,
                          -1,      -1,        -1,      (int16_t)parent, s->name};
-        if (s->depth > 0) nd->level = t->n[parent].level;
+        /* a line's level: the command's, or its own when that is higher */
+        if (s->depth > 0 && t->n[parent].level > nd->level) nd->level = t->n[parent].level;
         /* append as the last child (declaration order is the try order) */
         int16_t *link = &t->n[parent].first_child;
         while (*link >= 0) link = &t->n[*link].next_sibling;

@@ -115,7 +115,9 @@ enum cmd_exec {
 };
 
 /* One line of a tree spec: depth 0 = a command, deeper = child of the last
- * line one level up. level applies to depth-0 lines and their subtree. */
+ * line one level up. level applies to depth-0 lines and their subtree; a
+ * deeper line may raise it for its own subtree (plugins: /home for
+ * everyone, /home admin for level 2). */
 struct cmd_spec {
     uint8_t depth;
     uint8_t kind; /* CN_LITERAL, CN_ARGUMENT */

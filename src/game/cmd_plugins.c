@@ -24,8 +24,9 @@
  *
  * Invariants:
  *  1. A root name belongs to the built-ins or to one plugin; a plugin can
- *     only add paths under its own roots (cmd_plugins_taken), all at one
- *     level (the root's: the tree filters by level at the root).
+ *     only add paths under its own roots (cmd_plugins_taken). A trie node's
+ *     level is the lowest of the paths through it, so each path is seen
+ *     and run exactly by the levels it was registered for.
  *  2. Names in the tree point into plugin records (struct plugin_cmd):
  *     the tree is rebuilt whenever records are made or freed (plugins.c
  *     does it at the safe point, before anything reads the tree).
@@ -126,34 +127,25 @@ static int ntn;
 static struct cmd_spec spec[CMD_MAX_NODES];
 static struct xentry execs[CMD_MAX_NODES];
 static int nspec, ext_first = -1; /* the first node of the plugin part */
+static int roots = -1;            /* the trie's first command; the others by next */
 
-static int child(int parent, const struct plugin_arg *a, const char *root_name, uint8_t level)
+/* The child of parent (-1: a root) called name, of that type, made if
+ * missing; its level lowered to `level` (invariant 1). -1 when full. */
+static int child(int parent, const char *name, uint8_t type, uint8_t level)
 {
-    int *link = parent < 0 ? NULL : &tn[parent].first;
-    int k = parent < 0 ? 0 : tn[parent].first, last = -1;
-    for (; k >= 0 && k < ntn; last = k, k = tn[k].next) {
-        if (parent < 0 && tn[k].kind == CN_LITERAL && strcmp(tn[k].name, root_name) == 0) return k;
-        if (parent >= 0 && a && tn[k].type == a->type && strcmp(tn[k].name, a->name) == 0) return k;
-        if (parent < 0 && tn[k].next < 0) {
-            last = k;
-            break;
+    int *link = parent < 0 ? &roots : &tn[parent].first;
+    for (; *link >= 0; link = &tn[*link].next) {
+        struct trie_node *t = &tn[*link];
+        if (t->type == type && strcmp(t->name, name) == 0) {
+            if (t->level > level) t->level = level;
+            return *link;
         }
     }
     if (ntn == CMD_MAX_NODES) return -1;
-    int n = ntn++;
-    tn[n] = (struct trie_node){(uint8_t)(a && a->type != PA_LITERAL ? CN_ARGUMENT : CN_LITERAL),
-                               a ? a->name : root_name,
-                               (uint8_t)(a ? a->type : PA_LITERAL),
-                               level,
-                               -1,
-                               -1,
-                               NULL,
-                               -1};
-    if (parent >= 0 && tn[parent].first < 0)
-        *link = n;
-    else if (last >= 0)
-        tn[last].next = n;
-    return n;
+    tn[ntn] = (struct trie_node){
+        type == PA_LITERAL ? CN_LITERAL : CN_ARGUMENT, name, type, level, -1, -1, NULL, -1};
+    *link = ntn;
+    return ntn++;
 }
 
 static void mark_exec(int node, plugin *p, int cmd)
@@ -171,11 +163,11 @@ static void mark_exec(int node, plugin *p, int cmd)
 static bool add_path(plugin *p, int ci)
 {
     const struct plugin_cmd *c = &p->cmds[ci];
-    int node = child(-1, NULL, c->name, c->level);
+    int node = child(-1, c->name, PA_LITERAL, c->level);
     if (node < 0) return false;
     for (int i = 0; i < c->nargs; i++) {
         if (c->args[i].optional) mark_exec(node, p, ci);
-        if ((node = child(node, &c->args[i], NULL, 0)) < 0) return false;
+        if ((node = child(node, c->args[i].name, c->args[i].type, c->level)) < 0) return false;
     }
     mark_exec(node, p, ci);
     return true;
@@ -200,10 +192,11 @@ static void emit(int node, int depth)
     }
 }
 
-void cmd_plugins_rebuild(void)
+void cmd_plugins_rebuild(bool resend)
 {
     ntn = 0;
     nspec = 0;
+    roots = -1;
     for (int i = 0; i < PLUGINS_LINES; i++) {
         spec[nspec] = plugins_spec[i];
         execs[nspec++] = (struct xentry){NULL, plugins_sub[i]};
@@ -218,7 +211,7 @@ void cmd_plugins_rebuild(void)
                 break;
             }
     }
-    if (ntn) emit(0, 0);
+    emit(roots, 0);
     size_t n = (size_t)nspec;
     while (cmd_builtin_extend(spec, n, &ext_first) < 0 && n > (size_t)PLUGINS_LINES) {
         /* Too many nodes: drop the last command (root line and its subtree). */
@@ -227,7 +220,7 @@ void cmd_plugins_rebuild(void)
         log_error("plugins: the command tree is full; /%s and the commands after it are left out",
                   spec[n].name);
     }
-    cmd_tree_changed();
+    if (resend) cmd_tree_changed();
 }
 
 bool cmd_plugins_taken(const plugin *p, const char *name)

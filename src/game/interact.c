@@ -142,7 +142,7 @@ void interact_sb_block_dig(conn *c, rd_t *r)
     }
     if (block_is_air(st)) return;
     if (p->gamemode == GM_CREATIVE) {
-        if (status == DIG_START && plugin_event_block_break(c, x, y, z, st)) return; /* plugins */
+        if (plugin_event_block_break(c, x, y, z, st)) return; /* plugins */
         if (status == DIG_START) play_set_block(x, y, z, BLOCK_AIR);
         return;
     }

@@ -588,9 +588,6 @@ static int mc_command(lua_State *L)
         for (int k = 0; k < p->ncmds; k++) {
             if (same_path(&p->cmds[k], &probe))
                 return luaL_error(L, "mc.command: /%s with these args is registered already", n);
-            if (strcmp(p->cmds[k].name, n) == 0 && p->cmds[k].level != cmd.level)
-                return luaL_error(L, "mc.command: every /%s path needs the same level (%d)", n,
-                                  p->cmds[k].level);
         }
     }
     lua_pushvalue(L, run);

@@ -295,6 +295,15 @@ static void read_back(lua_State *L, int t, struct ev *e)
         snprintf(e->refused, REFUSE_MAX, "%.*s", (int)n, s);
 }
 
+/* A handler removed (mc.off) by an earlier one of the same event is not
+ * called; its reference may even name another function by now. */
+static bool still_registered(const plugin *p, enum plugin_event e, int ref)
+{
+    for (int i = 0; i < p->nhandlers[e]; i++)
+        if (p->handlers[e][i] == ref) return true;
+    return false;
+}
+
 static int ev_run(lua_State *L, void *arg)
 {
     struct ev *e = arg;
@@ -304,6 +313,7 @@ static int ev_run(lua_State *L, void *arg)
     push_event(L, e);
     int t = lua_gettop(L);
     for (int i = 0; i < n && p->status == PL_ENABLED; i++) {
+        if (!still_registered(p, e->type, refs[i])) continue;
         lua_rawgeti(L, LUA_REGISTRYINDEX, refs[i]);
         lua_pushvalue(L, t);
         plugin_call(L, 1, 0, e->what);
@@ -560,6 +570,7 @@ static int moves_run(lua_State *L, void *arg)
         set_num(L, "from_y", e->fy);
         set_num(L, "from_z", e->fz);
         for (int h = 0; h < n && p->status == PL_ENABLED; h++) {
+            if (!still_registered(p, PEV_MOVE, refs[h])) continue;
             lua_rawgeti(L, LUA_REGISTRYINDEX, refs[h]);
             lua_pushvalue(L, t);
             plugin_call(L, 1, 0, handler_names[PEV_MOVE]);

@@ -255,9 +255,9 @@ void plugin_push_json(lua_State *L, const json_t *j);
 
 /* The argument type called `name` ("word", "player", ...) or -1. */
 int cmd_plugins_type(const char *name);
-/* Rebuilds the tree's plugin part from the enabled plugins' commands and
- * sends every player the new tree. */
-void cmd_plugins_rebuild(void);
+/* Rebuilds the tree's plugin part from the enabled plugins' commands; with
+ * resend, every player gets the new tree. */
+void cmd_plugins_rebuild(bool resend);
 /* True if `name` is a command of the tree other than p's own. */
 bool cmd_plugins_taken(const plugin *p, const char *name);
 

@@ -737,7 +737,9 @@ static void load_all(struct load_job *lj)
     }
 }
 
-/* `plugins reload name`: the new record takes the old one's place. */
+/* `plugins reload name`: the new record takes the old one's place. The
+ * old one leaves plugin_list before the new init.lua runs, so nothing sees
+ * a freed record (or its commands) meanwhile. */
 static void load_one(struct load_job *lj)
 {
     plugin *old = plugin_find(lj->only);
@@ -746,15 +748,13 @@ static void load_one(struct load_job *lj)
         if (plugin_list[i] == old) slot = i;
     if (old) {
         plugin_event_lifecycle(old, PEV_STOP, "reload");
+        memmove(&plugin_list[slot], &plugin_list[slot + 1],
+                (size_t)(plugin_count - slot - 1) * sizeof plugin_list[0]);
+        plugin_count--;
         plugin_free(old);
-        plugin_list[slot] = NULL;
+        cmd_plugins_rebuild(false); /* the tree forgets the freed record's names */
     }
     if (lj->n == 0) { /* the folder is gone: the plugin is unloaded */
-        if (old) {
-            memmove(&plugin_list[slot], &plugin_list[slot + 1],
-                    (size_t)(plugin_count - slot - 1) * sizeof plugin_list[0]);
-            plugin_count--;
-        }
         log_info("no plugin %s in " PLUGIN_DIR "/%s", lj->only, old ? ": unloaded" : "");
         return;
     }
@@ -772,9 +772,14 @@ static void load_one(struct load_job *lj)
         }
     if (err[0]) memset(&m, 0, sizeof m);
     plugin *p = plugin_make(s, &m, err[0] ? err : NULL);
-    if (!p) return;
+    if (!p || plugin_count == PLUGIN_MAX) {
+        if (p) plugin_free(p);
+        return;
+    }
+    memmove(&plugin_list[slot + 1], &plugin_list[slot],
+            (size_t)(plugin_count - slot) * sizeof plugin_list[0]);
     plugin_list[slot] = p;
-    if (slot == plugin_count) plugin_count++;
+    plugin_count++;
 }
 
 static void report(struct load_job *lj)
@@ -820,15 +825,15 @@ static void apply(struct load_job *lj)
     if (lj->only[0]) {
         load_one(lj);
     } else {
-        for (int i = 0; i < plugin_count; i++) {
+        for (int i = 0; i < plugin_count; i++)
             if (plugins_started) plugin_event_lifecycle(plugin_list[i], PEV_STOP, "reload");
-            plugin_free(plugin_list[i]);
-        }
+        for (int i = 0; i < plugin_count; i++) plugin_free(plugin_list[i]);
         plugin_count = 0;
+        cmd_plugins_rebuild(false); /* the tree forgets the freed records' names */
         load_all(lj);
     }
     plugin_update_wanted();
-    cmd_plugins_rebuild();
+    cmd_plugins_rebuild(true);
     report(lj);
     if (!plugins_started) return;
     for (int i = 0; i < plugin_count; i++)
@@ -853,7 +858,7 @@ static void safe_point(void)
     safe_work = false;
     for (int i = 0; i < plugin_count; i++)
         if (plugin_list[i]->status != PL_ENABLED && plugin_list[i]->L) close_state(plugin_list[i]);
-    if (tree_dirty) cmd_plugins_rebuild();
+    if (tree_dirty) cmd_plugins_rebuild(true);
     tree_dirty = false;
 }
 
