@@ -2,8 +2,9 @@
  * plugin_sandbox.c — the standard library a plugin's state gets
  * (plugin_int.h invariant 1): base, string, table, math, utf8 and
  * coroutine, plus os.time/clock/date/difftime and debug.traceback. Not
- * there: io, package and C modules, debug (but traceback), os.execute/exit/
- * getenv/remove/rename, dofile, loadfile, string.dump.
+ * there (each raises "<name> is not available to plugins", so a plugin's
+ * author sees why): io, package and C modules, the rest of debug and os
+ * (execute, exit, getenv, remove, rename...), dofile, loadfile, string.dump.
  *
  * Replaced, and why:
  *   load            text chunks only, never bytecode (a crafted bytecode
@@ -223,6 +224,45 @@ static int l_require(lua_State *L)
     return 1;
 }
 
+/* What a plugin gets for os.execute and the like: a clear error. */
+static int unavailable(lua_State *L)
+{
+    return luaL_error(L, "%s is not available to plugins%s", lua_tostring(L, lua_upvalueindex(1)),
+                      lua_tostring(L, lua_upvalueindex(2)));
+}
+
+static void push_unavailable(lua_State *L, const char *name, const char *hint)
+{
+    lua_pushstring(L, name);
+    lua_pushstring(L, hint);
+    lua_pushcclosure(L, unavailable, 2);
+}
+
+/* io.open, debug.getinfo...: any member of a library plugins do not get. */
+static int unavailable_member(lua_State *L)
+{
+    return luaL_error(L, "%s.%s is not available to plugins%s",
+                      lua_tostring(L, lua_upvalueindex(1)), luaL_optstring(L, 2, "?"),
+                      lua_tostring(L, lua_upvalueindex(2)));
+}
+
+static void set_unavailable_lib(lua_State *L, const char *name, const char *hint, bool keep)
+{
+    if (keep)
+        lua_getglobal(L, name);
+    else
+        lua_newtable(L);
+    lua_createtable(L, 0, 2);
+    lua_pushstring(L, name);
+    lua_pushstring(L, hint);
+    lua_pushcclosure(L, unavailable_member, 2);
+    lua_setfield(L, -2, "__index");
+    lua_pushliteral(L, "locked");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_setglobal(L, name);
+}
+
 static void set_global_fn(lua_State *L, const char *name, lua_CFunction f)
 {
     lua_pushcfunction(L, f);
@@ -241,7 +281,8 @@ void plugin_sandbox_open(lua_State *L)
         luaL_requiref(L, libs[i].name, libs[i].func, 1);
         lua_pop(L, 1);
     }
-    /* os: the clock only */
+    /* os: the clock only; the rest raise a clear error */
+    static const char *const files_hint = " (files: plugin.storage and plugin.config)";
     lua_getglobal(L, "os");
     lua_createtable(L, 0, 4);
     static const char *const os_keep[] = {"time", "clock", "date", "difftime"};
@@ -251,12 +292,16 @@ void plugin_sandbox_open(lua_State *L)
     }
     lua_setglobal(L, "os");
     lua_pop(L, 1);
-    lua_pushnil(L);
-    lua_setglobal(L, "dofile");
-    lua_pushnil(L);
-    lua_setglobal(L, "loadfile");
+    set_unavailable_lib(L, "os", files_hint, true);
+    set_unavailable_lib(L, "io", files_hint, false);
+    set_unavailable_lib(L, "package", " (require loads the plugin's own .lua files)", false);
+    static const char *const gone[] = {"dofile", "loadfile"};
+    for (int i = 0; i < 2; i++) {
+        push_unavailable(L, gone[i], files_hint);
+        lua_setglobal(L, gone[i]);
+    }
     lua_getglobal(L, "string");
-    lua_pushnil(L);
+    push_unavailable(L, "string.dump", " (bytecode cannot be loaded back)");
     lua_setfield(L, -2, "dump");
     lua_pop(L, 1);
     set_global_fn(L, "pcall", safe_pcall);
@@ -275,6 +320,7 @@ void plugin_sandbox_open(lua_State *L)
     lua_pushcfunction(L, l_traceback);
     lua_setfield(L, -2, "traceback");
     lua_setglobal(L, "debug");
+    set_unavailable_lib(L, "debug", " (only debug.traceback is)", true);
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, "mc.loaded");
 }

@@ -228,9 +228,9 @@ void plugin_error(plugin *p, const char *what, const char *msg)
         if (*s == '\n') s++;
     }
     int64_t now = clock_ms();
-    int64_t oldest = p->err_ms[p->err_next];
     p->err_ms[p->err_next] = now;
     p->err_next = (p->err_next + 1) % PLUGIN_ERRORS_MAX;
+    int64_t oldest = p->err_ms[p->err_next]; /* the first of the last 100 */
     if (p->errors >= PLUGIN_ERRORS_MAX && now - oldest < PLUGIN_ERRORS_WINDOW_MS)
         plugin_disable(p, "100 errors within a minute");
 }
