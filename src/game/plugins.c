@@ -437,6 +437,7 @@ int plugin_permission_set(const mc_uuid *uuid, const char *name, const char *nod
     }
     if (grant && json_array_append_new(list, json_string(node)) < 0) return -1;
     json_object_set_new(e, "name", json_string(name));
+    fio_mkdir(PLUGIN_DIR); /* an operator's command, rarely: the one mkdir on this thread */
     saver_request(&perm_saver);
     return grant != had;
 }
@@ -551,10 +552,9 @@ static void load_run(job *jb, worker_ctx *w)
 {
     (void)w;
     struct load_job *lj = (struct load_job *)jb;
-    fio_mkdir(PLUGIN_DIR);
     DIR *d = opendir(PLUGIN_DIR);
-    if (!d) {
-        lj->dir_rc = -errno;
+    if (!d) { /* no plugins/ folder: no plugins (it is not made for the operator) */
+        lj->dir_rc = errno == ENOENT ? 0 : -errno;
         return;
     }
     for (struct dirent *de; (de = readdir(d));) {
