@@ -25,6 +25,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "net/server.h"
+#include "world/store.h"
 
 struct admin_stats admin_stats;
 
@@ -71,7 +72,7 @@ int admin_listen(const char *what, const char *ip, int port, int type)
         close(fd);
         return -1;
     }
-    if (type == SOCK_STREAM && listen(fd, 64) < 0) {
+    if (type == SOCK_STREAM && listen(fd, ADMIN_LISTEN_BACKLOG) < 0) {
         log_error("%s: listen: %s; %s stays off", what, strerror(errno), what);
         close(fd);
         return -1;
@@ -79,7 +80,17 @@ int admin_listen(const char *what, const char *ip, int port, int type)
     return fd;
 }
 
-int admin_accept(int listen_fd, const char *what, struct sockaddr_storage *ss)
+const char *const admin_refusal_names[ADMIN_REFUSED_COUNT] = {"full", "per_address"};
+
+/* Descriptors: the admin caps fit in what game connections leave free. */
+_Static_assert(HTTP_MAX_CLIENTS + RCON_MAX_CLIENTS + STORE_REGIONS_OPEN + 64 <= NET_FD_RESERVE,
+               "NET_FD_RESERVE (net/server.h) must cover the admin clients and region files");
+
+static log_kind k_accept_failed = LOG_KIND;
+
+/* The next connection waiting on a listener, non-blocking, its peer in ss:
+ * the fd, or -1 when none waits (another failure is logged). */
+static int admin_accept(int listen_fd, const char *what, struct sockaddr_storage *ss)
 {
     for (;;) { /* bounded: each ECONNABORTED takes one connection off the backlog */
         socklen_t sl = sizeof *ss;
@@ -87,13 +98,85 @@ int admin_accept(int listen_fd, const char *what, struct sockaddr_storage *ss)
         if (fd >= 0) return fd;
         if (errno == EINTR || errno == ECONNABORTED) continue;
         if (errno != EAGAIN && errno != EWOULDBLOCK)
-            log_warn("%s: accept: %s", what, strerror(errno));
+            log_limited(&k_accept_failed, LOG_WARN, "%s: accept: %s", what, strerror(errno));
         return -1;
     }
 }
 
-admin_peer *admin_peer_new(admin_peers *set, size_t size, int fd, const char *addr, size_t out_max,
-                           void (*on_event)(loop_watch *w, uint32_t events), uint32_t events)
+/* The client of `set` (from `ip` when ip is not NULL) that has waited
+ * longest on its peer; NULL when every one of them is busy. */
+static admin_peer *eviction_victim(admin_peers *set, const char *ip, int64_t now)
+{
+    admin_peer *best = NULL;
+    int64_t best_since = 0;
+    list_node *n, *tmp;
+    list_for_each_safe (n, tmp, &set->live) {
+        admin_peer *p = list_entry(n, admin_peer, link);
+        if (ip && strcmp(p->ip, ip) != 0) continue;
+        int64_t since = set->idle_since(p, now);
+        /* `live` is newest first: on a tie the older one, met later, wins */
+        if (since && (!best || since <= best_since)) {
+            best = p;
+            best_since = since;
+        }
+    }
+    return best;
+}
+
+/* Room for a new client from ip (invariant 3): true = admit it. */
+static bool admit(admin_peers *set, const char *addr, const char *ip, int64_t now)
+{
+    size_t from_ip = 0;
+    list_node *n, *tmp;
+    list_for_each_safe (n, tmp, &set->live)
+        if (strcmp(list_entry(n, admin_peer, link)->ip, ip) == 0) from_ip++;
+    enum admin_refusal why;
+    const char *scope;
+    if (set->per_address && from_ip >= set->per_address) {
+        why = ADMIN_REFUSED_PER_ADDRESS;
+        scope = ip;
+    } else if (set->count >= set->max) {
+        why = ADMIN_REFUSED_FULL;
+        scope = NULL;
+    } else {
+        return true;
+    }
+    admin_peer *v = eviction_victim(set, scope, now);
+    if (v) {
+        set->stats->evicted++;
+        log_limited(&set->k_evicted, LOG_INFO,
+                    "%s: closed %s (open %lld ms) to make room for %s: %zu clients %s%s (the "
+                    "limit)",
+                    set->what, v->addr, (long long)(now - v->opened_ms), addr,
+                    scope ? from_ip : set->count, scope ? "from " : "connected",
+                    scope ? scope : "");
+        admin_peer_close(set, v);
+        return true;
+    }
+    set->stats->refused[why]++;
+    log_limited(&set->k_refused, LOG_WARN,
+                "%s: refusing %s: %zu clients %s%s (the limit), all busy", set->what, addr,
+                scope ? from_ip : set->count, scope ? "from " : "connected", scope ? scope : "");
+    return false;
+}
+
+int admin_accept_admitted(int listen_fd, admin_peers *set, struct sockaddr_storage *ss,
+                          char addr[ADDR_TEXT_MAX], char ip[ADDR_IP_MAX])
+{
+    for (int tries = 0; tries < 64; tries++) { /* bounded by the backlog in any case */
+        int fd = admin_accept(listen_fd, set->what, ss);
+        if (fd < 0) return -1;
+        addr_text((struct sockaddr *)ss, addr, ADDR_TEXT_MAX);
+        addr_ip((struct sockaddr *)ss, ip, ADDR_IP_MAX);
+        if (admit(set, addr, ip, srv->loop->now_ms)) return fd;
+        close(fd);
+    }
+    return -1;
+}
+
+admin_peer *admin_peer_new(admin_peers *set, size_t size, int fd, const char *addr, const char *ip,
+                           size_t out_max, void (*on_event)(loop_watch *w, uint32_t events),
+                           uint32_t events)
 {
     admin_peer *p = calloc(1, size);
     if (!p) {
@@ -102,7 +185,9 @@ admin_peer *admin_peer_new(admin_peers *set, size_t size, int fd, const char *ad
     }
     p->w.on_event = on_event;
     p->fd = fd;
+    p->opened_ms = srv->loop->now_ms;
     snprintf(p->addr, sizeof p->addr, "%s", addr);
+    snprintf(p->ip, sizeof p->ip, "%s", ip);
     buf_init(&p->out, out_max);
     if (loop_watch_add(srv->loop, &p->w, fd, events) < 0) {
         close(fd);

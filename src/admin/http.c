@@ -33,8 +33,10 @@ typedef struct http_client {
     bool reading;       /* EPOLLIN armed */
     bool writing;       /* EPOLLOUT armed */
     int64_t active_ms;  /* last byte in or out */
-    int64_t request_ms; /* first byte of the head being read; 0 none */
+    int64_t request_ms; /* first byte of the head being read (or accept); 0 none */
 } http_client;
+
+static int64_t idle_since(const admin_peer *p, int64_t now_ms);
 
 static struct {
     loop_watch w;
@@ -42,7 +44,24 @@ static struct {
     bool loopback;     /* the listener is on a loopback address: check Host */
     admin_peers peers; /* the clients; closed ones freed by http_pass */
     int64_t now_ms;
-} http = {.fd = -1, .peers = ADMIN_PEERS_INIT(http.peers)};
+} http = {.fd = -1,
+          .peers = ADMIN_PEERS_INIT(http.peers, "HTTP admin endpoint", HTTP_MAX_CLIENTS,
+                                    HTTP_MAX_PER_ADDRESS, idle_since, &admin_stats.http)};
+
+/* Lines a peer can cause (core/log.h invariant 5). */
+static log_kind k_too_big = LOG_KIND, k_deadline = LOG_KIND;
+
+/* admin.h invariant 3: a lingering close goes first, then by how long the
+ * client has kept us waiting: an unfinished head since its start (a new
+ * connection since accept), an idle or stuck one since its last byte. */
+static int64_t idle_since(const admin_peer *p, int64_t now_ms)
+{
+    (void)now_ms;
+    const http_client *c = (const http_client *)p;
+    if (c->lingering) return 1;
+    int64_t since = c->request_ms && !c->peer.out.len ? c->request_ms : c->active_ms;
+    return since ? since : 1;
+}
 
 static const char *status_text(int code)
 {
@@ -110,7 +129,7 @@ static void client_flush(http_client *c)
             /* Lingering close: shut our side, then read and drop what the
              * client still sends, so its unread request does not turn into
              * a reset that destroys the answer in flight (RFC 9112 9.6). */
-            if (!c->in_len && !c->request_ms) {
+            if (!c->in_len) {
                 client_close(c);
                 return;
             }
@@ -151,8 +170,8 @@ static void respond(http_client *c, const struct http_request *req, int code, co
     buf_append(&c->peer.out, head, (size_t)n);
     if (!req || req->method != HTTP_HEAD) buf_append(&c->peer.out, body, len);
     if (c->peer.out.failed) {
-        log_warn("[http %s] response over %u MiB queued; closing", c->peer.addr,
-                 HTTP_OUT_MAX >> 20);
+        log_limited(&k_too_big, LOG_WARN, "[http %s] response over %u MiB queued; closing",
+                    c->peer.addr, HTTP_OUT_MAX >> 20);
         client_close(c);
         return;
     }
@@ -253,7 +272,7 @@ static void client_read(http_client *c)
         if (room == 0) break;
         ssize_t n = recv(c->peer.fd, c->in + c->in_len, room, 0);
         if (n > 0) {
-            if (c->in_len == 0) c->request_ms = http.now_ms;
+            if (c->in_len == 0 && !c->request_ms) c->request_ms = http.now_ms;
             c->in_len += (size_t)n;
             c->active_ms = http.now_ms;
             process(c);
@@ -293,23 +312,22 @@ static void accept_event(loop_watch *w, uint32_t events)
     (void)w;
     (void)events;
     http.now_ms = srv->loop->now_ms;
-    for (int i = 0; i < 64; i++) {
+    /* A few per event, fewer than one address's cap: clients accepted in
+     * this pass are read before a later batch can evict them. */
+    for (int i = 0; i < HTTP_MAX_PER_ADDRESS / 4; i++) {
         struct sockaddr_storage ss;
-        int fd = admin_accept(http.fd, "http", &ss);
+        char addr[ADDR_TEXT_MAX], ip[ADDR_IP_MAX];
+        int fd = admin_accept_admitted(http.fd, &http.peers, &ss, addr, ip);
         if (fd < 0) return;
-        char addr[ADDR_TEXT_MAX];
-        addr_text((struct sockaddr *)&ss, addr, sizeof addr);
-        if (http.peers.count >= HTTP_MAX_CLIENTS) {
-            admin_stats.http_refused++;
-            log_debug("http: refusing %s: %d clients open (the limit)", addr, HTTP_MAX_CLIENTS);
-            close(fd);
-            continue;
-        }
         http_client *c = (http_client *)admin_peer_new(
-            &http.peers, sizeof *c, fd, addr, HTTP_OUT_MAX, client_event, EPOLLIN | EPOLLRDHUP);
+            &http.peers, sizeof *c, fd, addr, ip, HTTP_OUT_MAX, client_event, EPOLLIN | EPOLLRDHUP);
         if (!c) continue;
         c->active_ms = http.now_ms;
+        c->request_ms = http.now_ms; /* HTTP_READ_MS for the first request, from accept */
         c->reading = true;
+        /* The request usually came with the connection: answer it now
+         * (admin.h invariant 3). */
+        client_event(&c->peer.w, EPOLLIN);
     }
 }
 
@@ -319,18 +337,22 @@ void http_pass(int64_t now_ms)
     list_node *n, *tmp;
     list_for_each_safe (n, tmp, &http.peers.live) {
         http_client *c = (http_client *)list_entry(n, admin_peer, link);
-        bool idle = !c->in_len && !c->peer.out.len && now_ms - c->active_ms > HTTP_IDLE_MS;
-        bool slow_head = c->request_ms && now_ms - c->request_ms > HTTP_READ_MS;
+        bool idle = !c->in_len && !c->request_ms && !c->peer.out.len &&
+                    now_ms - c->active_ms > HTTP_IDLE_MS;
+        bool slow_head = c->request_ms && !c->peer.out.len && now_ms - c->request_ms > HTTP_READ_MS;
         bool stuck = c->peer.out.len && now_ms - c->active_ms > HTTP_WRITE_MS;
         if (c->lingering) {
             idle = now_ms - c->active_ms > HTTP_LINGER_MS;
             slow_head = stuck = false;
         }
         if (idle || slow_head || stuck) {
-            log_debug("[http %s] closed: %s", c->peer.addr,
-                      idle        ? "idle"
-                      : slow_head ? "request head too slow"
-                                  : "not reading");
+            if (!c->lingering) {
+                admin_stats.http.timed_out++;
+                log_limited(&k_deadline, LOG_INFO, "[http %s] closed: %s", c->peer.addr,
+                            idle        ? "idle for 30 s"
+                            : slow_head ? "no complete request head within 5 s"
+                                        : "not reading its answer for 30 s");
+            }
             client_close(c);
         }
     }

@@ -17,13 +17,17 @@
  *   READING --head complete--> respond (queued) --> READING (keep-alive)
  *      |                                  \--Connection: close--> CLOSING
  *      +--idle HTTP_IDLE_MS with nothing pending, or a head not complete
- *         within HTTP_READ_MS, or output stuck HTTP_WRITE_MS--> closed
+ *         within HTTP_READ_MS (from accept, or from its first byte), or
+ *         output stuck HTTP_WRITE_MS--> closed
  *   CLOSING --output flushed--> closed, or, with unread input (a refused
  *      request): write side shut, input read and dropped until EOF or
  *      HTTP_LINGER_MS --> closed
  *
  * Invariants:
- *  1. At most HTTP_MAX_CLIENTS connections; more are accepted and closed.
+ *  1. At most HTTP_MAX_CLIENTS connections, HTTP_MAX_PER_ADDRESS from one
+ *     address; a new one beyond either evicts the connection of that scope
+ *     that has waited longest on its client (an unfinished head by when it
+ *     began, an idle one by its last byte; admin.h invariant 3).
  *  2. Input per client is one head (HTTP_HEAD_MAX); output per client is
  *     capped (HTTP_OUT_MAX); while over HTTP_OUT_PAUSE the client's input is
  *     not read (pipelined requests wait, nothing grows).
@@ -39,13 +43,14 @@
 
 #include "admin/http_parse.h"
 
-#define HTTP_MAX_CLIENTS 64
-#define HTTP_OUT_MAX     (8u << 20)
-#define HTTP_OUT_PAUSE   (1u << 20)
-#define HTTP_IDLE_MS     30000
-#define HTTP_READ_MS     10000
-#define HTTP_WRITE_MS    30000
-#define HTTP_LINGER_MS   2000 /* draining a refused request before closing */
+#define HTTP_MAX_CLIENTS     128
+#define HTTP_MAX_PER_ADDRESS 32
+#define HTTP_OUT_MAX         (8u << 20)
+#define HTTP_OUT_PAUSE       (1u << 20)
+#define HTTP_IDLE_MS         30000
+#define HTTP_READ_MS         5000
+#define HTTP_WRITE_MS        30000
+#define HTTP_LINGER_MS       2000 /* draining a refused request before closing */
 
 struct server_config;
 /* Opens the listener; 0, or -1 (logged; the endpoint stays off). */

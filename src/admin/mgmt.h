@@ -83,5 +83,7 @@ struct mgmt_gamerules {
     int (*set)(const char *key, const char *value, char *err, size_t errlen);
 };
 void mgmt_gamerules_provide(const struct mgmt_gamerules *g);
+/* The game's rules (admin/mgmt_gamerules.c). */
+extern const struct mgmt_gamerules mgmt_gamerules_game;
 
 #endif

@@ -291,10 +291,10 @@ static int allowlist_edit(mgmt_call *call, json_t *param, json_t **result)
 /* --------------------------------------------------------------- bans */
 
 /* The optional reason, source, expires of a ban request into the strings
- * given (NULL when absent). mcserv cannot keep an expiry set here yet
- * (game/lists.h bans are forever): one is -32602 saying so. */
+ * given (NULL when absent) and *expires (unix seconds, LIST_FOREVER when
+ * absent). */
 static int ban_options(mgmt_call *call, json_t *o, const char *at, const char **reason,
-                       const char **source)
+                       const char **source, int64_t *expires)
 {
     json_t *r = mgmt_opt(o, "reason"), *s = mgmt_opt(o, "source");
     json_t *x = mgmt_opt(o, "expires");
@@ -305,24 +305,23 @@ static int ban_options(mgmt_call *call, json_t *o, const char *at, const char **
     if (x && mgmt_parse_iso8601(json_string_value(x), &t) < 0)
         return mgmt_call_error(call, MGMT_INVALID_PARAMS, "%s: expires is not an ISO 8601 instant",
                                at);
-    if (x)
-        return mgmt_call_error(call, MGMT_INVALID_PARAMS,
-                               "%s: mcserv does not support bans that expire yet (expires); "
-                               "leave it out for a ban without end",
-                               at);
+    *expires = x ? t : LIST_FOREVER;
     *reason = json_string_value(r);
     *source = s ? json_string_value(s) : BAN_SOURCE;
     return MGMT_OK;
 }
 
 /* Bans (or re-bans with new fields) one resolved player; kicks them. */
-static void ban_one(mgmt_call *call, const struct prof *p, const char *source, const char *reason)
+static void ban_one(mgmt_call *call, const struct prof *p, const char *source, const char *reason,
+                    int64_t expires)
 {
     const struct list_entry *e = lists_banned(&p->uuid);
     const char *why = reason ? reason : LIST_DEFAULT_WHY;
-    if (e && strcmp(e->source, source) == 0 && strcmp(e->reason, why) == 0) return;
+    if (e && strcmp(e->source, source) == 0 && strcmp(e->reason, why) == 0 &&
+        e->expires.epoch == expires)
+        return;
     if (e) lists_pardon(&p->uuid); /* vanilla's add replaces the entry */
-    if (lists_ban(&p->uuid, p->name, source, reason) <= 0) return;
+    if (lists_ban_until(&p->uuid, p->name, source, reason, expires) <= 0) return;
     mgmt_log(call->client_id, "Ban '%s': %s", p->name, why);
     conn *c = online_by_uuid(&p->uuid);
     if (c) conn_kick_reason(c, KR_BANNED, banned_json, "You are banned from this server");
@@ -331,7 +330,9 @@ static void ban_one(mgmt_call *call, const struct prof *p, const char *source, c
 /* What one element of a bans or operators request asks for. */
 struct ask {
     const char *reason, *source; /* bans */
+    int64_t expires;             /* bans: unix seconds or LIST_FOREVER */
     int level;                   /* operators */
+    bool bypass;                 /* operators: bypassesPlayerLimit */
 };
 
 /* A player list edited with per-element options: bans and operators. */
@@ -402,7 +403,7 @@ static int edit_players(mgmt_call *call, json_t *param, json_t **result,
 
 static int ban_ask(mgmt_call *call, json_t *o, const char *at, struct ask *a)
 {
-    return ban_options(call, o, at, &a->reason, &a->source);
+    return ban_options(call, o, at, &a->reason, &a->source, &a->expires);
 }
 static size_t bans_count(void)
 {
@@ -421,7 +422,7 @@ static void ban_drop(mgmt_call *call, size_t i)
 }
 static void ban_apply(mgmt_call *call, const struct prof *p, const struct ask *a)
 {
-    ban_one(call, p, a->source, a->reason);
+    ban_one(call, p, a->source, a->reason, a->expires);
 }
 static json_t *bans_json(void)
 {
@@ -454,13 +455,16 @@ static int bans_clear(mgmt_call *call, json_t *param, json_t **result)
 /* ------------------------------------------------------------ IP bans */
 
 /* Bans ip (normalized) and kicks every player from it. */
-static void ban_ip(mgmt_call *call, const char *ip, const char *source, const char *reason)
+static void ban_ip(mgmt_call *call, const char *ip, const char *source, const char *reason,
+                   int64_t expires)
 {
     const struct list_entry *e = lists_ip_banned(ip);
     const char *why = reason ? reason : LIST_DEFAULT_WHY;
-    if (e && strcmp(e->source, source) == 0 && strcmp(e->reason, why) == 0) return;
+    if (e && strcmp(e->source, source) == 0 && strcmp(e->reason, why) == 0 &&
+        e->expires.epoch == expires)
+        return;
     if (e) lists_pardon_ip(ip);
-    if (lists_ban_ip(ip, source, reason) <= 0) return;
+    if (lists_ban_ip_until(ip, source, reason, expires) <= 0) return;
     mgmt_log(call->client_id, "Ban IP %s: %s", ip, why);
     for (size_t i = game.player_count; i-- > 0;) {
         if (i >= game.player_count) continue;
@@ -505,14 +509,15 @@ static int ip_bans_edit(mgmt_call *call, json_t *param, json_t **result)
     char(*ips)[LIST_IP_MAX] = calloc(len + 1, sizeof *ips);
     const char **reasons = calloc(len + 1, sizeof *reasons);
     const char **sources = calloc(len + 1, sizeof *sources);
-    if (!ips || !reasons || !sources)
+    int64_t *expires = calloc(len + 1, sizeof *expires);
+    if (!ips || !reasons || !sources || !expires)
         rc = mgmt_call_error(call, MGMT_INTERNAL_ERROR, "out of memory");
     for (size_t i = 0; rc == MGMT_OK && i < len; i++) {
         char at[48];
         snprintf(at, sizeof at, "element %zu", i);
         json_t *o = json_array_get(param, i);
         rc = ban_target(call, o, at, !set, ips[i]);
-        if (rc == MGMT_OK) rc = ban_options(call, o, at, &reasons[i], &sources[i]);
+        if (rc == MGMT_OK) rc = ban_options(call, o, at, &reasons[i], &sources[i], &expires[i]);
     }
     if (rc == MGMT_OK) {
         if (set)
@@ -526,12 +531,13 @@ static int ip_bans_edit(mgmt_call *call, json_t *param, json_t **result)
                 lists_pardon_ip(ip);
             }
         for (size_t i = 0; i < len; i++)
-            if (ips[i][0]) ban_ip(call, ips[i], sources[i], reasons[i]);
+            if (ips[i][0]) ban_ip(call, ips[i], sources[i], reasons[i], expires[i]);
         *result = list_json(LIST_BANNED_IPS);
     }
     free(ips);
     free(reasons);
     free(sources);
+    free(expires);
     return rc;
 }
 
@@ -579,7 +585,7 @@ static void refresh(const mc_uuid *u)
 }
 
 /* An operator's level (default op-permission-level) and bypass flag. */
-static int op_options(mgmt_call *call, json_t *o, const char *at, int *level)
+static int op_options(mgmt_call *call, json_t *o, const char *at, int *level, bool *bypass)
 {
     json_t *l = mgmt_opt(o, "permissionLevel"), *b = mgmt_opt(o, "bypassesPlayerLimit");
     if ((l && !json_is_integer(l)) || (b && !json_is_boolean(b)))
@@ -589,28 +595,24 @@ static int op_options(mgmt_call *call, json_t *o, const char *at, int *level)
     *level = l ? (int)json_integer_value(l) : srv->cfg.op_permission_level;
     if (*level < 1 || *level > 4)
         return mgmt_call_error(call, MGMT_INVALID_PARAMS, "%s: permissionLevel is 1 to 4", at);
-    if (json_is_true(b))
-        return mgmt_call_error(call, MGMT_INVALID_PARAMS,
-                               "%s: mcserv cannot give bypassesPlayerLimit yet (set it in "
-                               "ops.json); leave it out or false",
-                               at);
+    *bypass = json_is_true(b);
     return MGMT_OK;
 }
 
 /* Ops (or re-levels) a resolved player. */
-static void op_one(mgmt_call *call, const struct prof *p, int level)
+static void op_one(mgmt_call *call, const struct prof *p, int level, bool bypass)
 {
     int now = ops_level(&p->uuid);
-    if (now == level) return;
+    if (now == level && ops_bypasses(&p->uuid) == bypass) return;
     if (now) ops_remove(&p->uuid); /* vanilla's op replaces the entry */
-    if (ops_add(&p->uuid, p->name, level) > 0)
+    if (ops_add_bypass(&p->uuid, p->name, level, bypass) > 0)
         mgmt_log(call->client_id, "Op '%s' (level %d)", p->name, level);
     refresh(&p->uuid);
 }
 
 static int op_ask(mgmt_call *call, json_t *o, const char *at, struct ask *a)
 {
-    return op_options(call, o, at, &a->level);
+    return op_options(call, o, at, &a->level, &a->bypass);
 }
 static const mc_uuid *op_uuid(size_t i)
 {
@@ -625,7 +627,7 @@ static void op_drop(mgmt_call *call, size_t i)
 }
 static void op_apply(mgmt_call *call, const struct prof *p, const struct ask *a)
 {
-    op_one(call, p, a->level);
+    op_one(call, p, a->level, a->bypass);
 }
 static const struct player_list ops_list = {"operators {player, permissionLevel?, ...}",
                                             op_ask,

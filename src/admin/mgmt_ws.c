@@ -100,7 +100,18 @@ static struct {
     int64_t refuse_log_ms, auth_log_ms; /* rate limits of those log lines */
     unsigned refused_quiet, auth_quiet; /* lines not logged since */
     unsigned auth_lines;                /* refusal lines in this 10 s window */
-} mg = {.fd = -1, .peers = ADMIN_PEERS_INIT(mg.peers)};
+} mg;
+
+/* admin.h's eviction order; mgmt keeps its own rule (invariant 2), so this
+ * only says which clients could ever go: those without an upgrade yet. */
+static int64_t idle_since(const admin_peer *p, int64_t now_ms);
+
+static void mgmt_state_init(void)
+{
+    mg.fd = -1;
+    mg.peers = (admin_peers)ADMIN_PEERS_INIT(mg.peers, "management server", MGMT_MAX_CLIENTS,
+                                             MGMT_MAX_CLIENTS, idle_since, &admin_stats.mgmt);
+}
 
 int64_t mgmt_now_ms(void)
 {
@@ -542,6 +553,27 @@ static void refuse(int fd, const char *addr)
     }
 }
 
+static int64_t idle_since(const admin_peer *p, int64_t now_ms)
+{
+    (void)now_ms;
+    const mgmt_client *c = (const mgmt_client *)p;
+    return c->state == CL_HEAD && !c->doomed ? p->opened_ms : 0;
+}
+
+/* One waiting connection off the listener, or -1 (failures logged). */
+static int accept_one(struct sockaddr_storage *ss)
+{
+    for (;;) { /* bounded: each ECONNABORTED takes one connection off the backlog */
+        socklen_t sl = sizeof *ss;
+        int fd = accept4(mg.fd, (struct sockaddr *)ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd >= 0) return fd;
+        if (errno == EINTR || errno == ECONNABORTED) continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK)
+            log_warn("management server: accept: %s", strerror(errno));
+        return -1;
+    }
+}
+
 /* Invariant 2's exception: at the limit, a connection that has not sent
  * its upgrade request within MGMT_EVICT_MS gives its place to the new one,
  * so idle unauthenticated sockets cannot lock a panel out. */
@@ -553,6 +585,7 @@ static bool evict_stale_head(void)
         if (mg.now_ms - (c->deadline_ms - MGMT_HEAD_MS) < MGMT_EVICT_MS) return false;
         doom(c, "no upgrade request yet, and the connection limit is reached");
         client_close(c);
+        admin_stats.mgmt.evicted++;
         return true;
     }
     return false;
@@ -565,16 +598,18 @@ static void accept_event(loop_watch *w, uint32_t events)
     mg.now_ms = srv->loop->now_ms;
     for (int i = 0; i < 64; i++) {
         struct sockaddr_storage ss;
-        int fd = admin_accept(mg.fd, "management server", &ss);
+        int fd = accept_one(&ss);
         if (fd < 0) return;
-        char addr[ADDR_TEXT_MAX];
+        char addr[ADDR_TEXT_MAX], ip[ADDR_IP_MAX];
         addr_text((struct sockaddr *)&ss, addr, sizeof addr);
+        addr_ip((struct sockaddr *)&ss, ip, sizeof ip);
         if (mg.peers.count >= MGMT_MAX_CLIENTS && !evict_stale_head()) {
+            admin_stats.mgmt.refused[ADMIN_REFUSED_FULL]++;
             refuse(fd, addr);
             continue;
         }
-        mgmt_client *c = (mgmt_client *)admin_peer_new(&mg.peers, sizeof *c, fd, addr, 64u << 10,
-                                                       client_event, EPOLLIN | EPOLLRDHUP);
+        mgmt_client *c = (mgmt_client *)admin_peer_new(
+            &mg.peers, sizeof *c, fd, addr, ip, 64u << 10, client_event, EPOLLIN | EPOLLRDHUP);
         if (!c) continue;
         int one = 1; /* wslay writes a frame's head and payload apart: no Nagle wait between */
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -741,6 +776,8 @@ static SSL_CTX *tls_context(const struct server_config *cfg)
 
 void mgmt_start(const struct server_config *cfg)
 {
+    mgmt_state_init();
+    mgmt_gamerules_provide(&mgmt_gamerules_game); /* game/gamerules.h */
     mg.cfg = cfg;
     if (!cfg->management_server_enabled) return;
     if (!config_secret_valid(cfg->management_server_secret)) {

@@ -29,16 +29,36 @@ typedef struct rcon_client {
     size_t in_len;
     bool authed, closing, writing;
     int64_t deadline_ms; /* login deadline, then the idle deadline */
+    int64_t packet_ms;   /* first byte of a packet not yet complete; 0 none */
+    int64_t held_until;  /* a wrong password's answer is held back until then; 0 none */
 } rcon_client;
+
+static int64_t idle_since(const admin_peer *p, int64_t now_ms);
 
 static struct {
     loop_watch w;
     int fd;
     uint8_t pw_hash[SHA256_DIGEST_LENGTH];
     struct rcon_limiter lim;
-    admin_peers peers;      /* the clients; closed ones freed by rcon_pass */
-    int64_t blocked_log_ms; /* rate limit for "refused: blocked" lines */
-} rcon = {.fd = -1, .peers = ADMIN_PEERS_INIT(rcon.peers)};
+    admin_peers peers; /* the clients; closed ones freed by rcon_pass */
+} rcon = {.fd = -1,
+          .peers = ADMIN_PEERS_INIT(rcon.peers, "RCON", RCON_MAX_CLIENTS, RCON_MAX_PER_ADDRESS,
+                                    idle_since, &admin_stats.rcon)};
+
+/* Lines a peer can cause (core/log.h invariant 5). */
+static log_kind k_wrong = LOG_KIND, k_malformed = LOG_KIND, k_deadline = LOG_KIND;
+static log_kind k_not_reading = LOG_KIND;
+
+/* admin.h invariant 3: a client that has not logged in may be evicted, a
+ * held-back wrong password first; a logged-in session never is. */
+static int64_t idle_since(const admin_peer *p, int64_t now_ms)
+{
+    (void)now_ms;
+    const rcon_client *c = (const rcon_client *)p;
+    if (c->authed) return 0;
+    if (c->held_until || c->closing) return 1;
+    return p->opened_ms ? p->opened_ms : 1;
+}
 
 static void client_close(rcon_client *c)
 {
@@ -76,35 +96,42 @@ static void auth_failure(rcon_client *c)
     c->closing = true;
 }
 
+/* Invariants 2 and 3: every attempt is checked; a wrong one may have its
+ * answer held back, a right one never. */
 static void login(rcon_client *c, const struct rcon_packet *p)
 {
     int64_t now = srv->loop->now_ms;
-    enum rcon_verdict v = rcon_limiter_check(&rcon.lim, c->key, now);
-    if (v != RCON_OK) {
-        log_warn("RCON: login from %s refused unchecked: %s after repeated wrong passwords",
-                 c->peer.addr, v == RCON_BLOCKED ? "the address is blocked" : "backing off");
-        auth_failure(c);
-        return;
-    }
     uint8_t got[SHA256_DIGEST_LENGTH];
     SHA256((const unsigned char *)p->body, p->body_len, got);
     bool ok = p->body_len > 0 && CRYPTO_memcmp(got, rcon.pw_hash, sizeof got) == 0;
     OPENSSL_cleanse(got, sizeof got);
     if (!ok) {
-        int fails = rcon_limiter_fail(&rcon.lim, c->key, now);
-        log_warn("RCON: wrong password from %s (%d in a row%s)", c->peer.addr, fails,
-                 fails >= RCON_BLOCK_AFTER  ? "; the address is blocked for an hour"
-                 : fails >= RCON_FREE_TRIES ? "; backing off"
-                                            : "");
+        int fails;
+        int64_t hold = rcon_limiter_fail(&rcon.lim, c->key, now, &fails);
+        if (hold > 0) {
+            log_limited(&k_wrong, LOG_WARN,
+                        "RCON: wrong password from %s (%d in a row from this address; answered "
+                        "after %lld ms)",
+                        c->peer.addr, fails, (long long)hold);
+            admin_stats.rcon_auth_failures++;
+            c->held_until = now + hold; /* rcon_pass answers it then */
+            return;
+        }
+        log_limited(&k_wrong, LOG_WARN, "RCON: wrong password from %s (%d in a row)", c->peer.addr,
+                    fails);
         auth_failure(c);
         return;
     }
-    rcon_limiter_ok(&rcon.lim, c->key);
     c->authed = true;
     c->deadline_ms = now + RCON_IDLE_MS;
     admin_stats.rcon_logins++;
     rcon_encode(&c->peer.out, p->id, RCON_AUTH_RESPONSE, "", 0);
-    log_info("RCON: %s logged in", c->peer.addr);
+    int fails = rcon_limiter_fails(&rcon.lim, c->key, now);
+    if (fails)
+        log_info("RCON: %s logged in (its address has %d recent wrong passwords)", c->peer.addr,
+                 fails);
+    else
+        log_info("RCON: %s logged in", c->peer.addr);
 }
 
 static void command(rcon_client *c, const struct rcon_packet *p)
@@ -144,6 +171,10 @@ static void handle(rcon_client *c, const struct rcon_packet *p)
 static void client_read(rcon_client *c)
 {
     for (int rounds = 0; rounds < 8 && !c->peer.closed && !c->closing; rounds++) {
+        if (c->held_until) { /* input while an answer is held back is dropped */
+            c->in_len = 0;
+            c->packet_ms = 0;
+        }
         size_t room = sizeof c->in - c->in_len;
         ssize_t n = recv(c->peer.fd, c->in + c->in_len, room, 0);
         if (n == 0) {
@@ -155,29 +186,38 @@ static void client_read(rcon_client *c)
             if (errno != EAGAIN && errno != EWOULDBLOCK) client_close(c);
             return;
         }
+        if (c->held_until) continue;
         c->in_len += (size_t)n;
         size_t off = 0;
-        while (!c->closing && !c->peer.closed) {
+        while (!c->closing && !c->peer.closed && !c->held_until) {
             struct rcon_packet p;
             long used = rcon_decode(c->in + off, c->in_len - off, &p);
             if (used == 0) break;
             if (used < 0) {
-                log_warn("RCON: %s sent a malformed packet (length %u); closed", c->peer.addr,
-                         (unsigned)(c->in[off] | c->in[off + 1] << 8 | c->in[off + 2] << 16 |
-                                    (unsigned)c->in[off + 3] << 24));
+                log_limited(&k_malformed, LOG_WARN,
+                            "RCON: %s sent a malformed packet (length %u); closed", c->peer.addr,
+                            (unsigned)(c->in[off] | c->in[off + 1] << 8 | c->in[off + 2] << 16 |
+                                       (unsigned)c->in[off + 3] << 24));
                 client_close(c);
                 return;
             }
             handle(c, &p);
             off += (size_t)used;
             if (c->peer.out.failed) {
-                log_warn("RCON: %s is not reading its output; closed", c->peer.addr);
+                log_limited(&k_not_reading, LOG_WARN, "RCON: %s is not reading its output; closed",
+                            c->peer.addr);
                 client_close(c);
                 return;
             }
         }
+        if (c->held_until) continue;
         memmove(c->in, c->in + off, c->in_len - off);
         c->in_len -= off;
+        /* RCON_READ_MS from the first byte of a packet to its last. */
+        if (!c->in_len)
+            c->packet_ms = 0;
+        else if (off || !c->packet_ms)
+            c->packet_ms = srv->loop->now_ms;
     }
 }
 
@@ -197,36 +237,22 @@ static void accept_event(loop_watch *w, uint32_t events)
 {
     (void)w;
     (void)events;
-    for (int i = 0; i < 16; i++) {
+    /* A few per event, fewer than one address's cap: clients accepted in
+     * this pass are read before a later batch can evict them. */
+    for (int i = 0; i < RCON_MAX_PER_ADDRESS / 4; i++) {
         struct sockaddr_storage ss;
-        int fd = admin_accept(rcon.fd, "RCON", &ss);
-        if (fd < 0) return;
         char addr[ADDR_TEXT_MAX], ip[ADDR_IP_MAX];
-        uint8_t key[16];
-        addr_text((struct sockaddr *)&ss, addr, sizeof addr);
-        addr_ip((struct sockaddr *)&ss, ip, sizeof ip);
-        if (rcon_limiter_key(ip, key) == 0 &&
-            rcon_limiter_check(&rcon.lim, key, srv->loop->now_ms) == RCON_BLOCKED) {
-            admin_stats.rcon_refused++;
-            if (srv->loop->now_ms - rcon.blocked_log_ms > 10000) {
-                log_warn("RCON: refusing %s: blocked after repeated wrong passwords", addr);
-                rcon.blocked_log_ms = srv->loop->now_ms;
-            }
-            close(fd);
-            continue;
-        }
-        if (rcon.peers.count >= RCON_MAX_CLIENTS) {
-            admin_stats.rcon_refused++;
-            log_warn("RCON: refusing %s: %d clients connected (the limit)", addr, RCON_MAX_CLIENTS);
-            close(fd);
-            continue;
-        }
-        rcon_client *c = (rcon_client *)admin_peer_new(&rcon.peers, sizeof *c, fd, addr,
+        int fd = admin_accept_admitted(rcon.fd, &rcon.peers, &ss, addr, ip);
+        if (fd < 0) return;
+        rcon_client *c = (rcon_client *)admin_peer_new(&rcon.peers, sizeof *c, fd, addr, ip,
                                                        RCON_OUT_MAX, client_event, EPOLLIN);
         if (!c) continue;
-        memcpy(c->key, key, 16);
+        if (rcon_limiter_key(ip, c->key) < 0) memset(c->key, 0, sizeof c->key);
         c->deadline_ms = srv->loop->now_ms + RCON_AUTH_MS;
         log_debug("RCON: %s connected", addr);
+        /* A client sends its login with its first bytes: read it now
+         * (admin.h invariant 3). */
+        client_event(&c->peer.w, EPOLLIN);
     }
 }
 
@@ -235,9 +261,22 @@ void rcon_pass(int64_t now_ms)
     list_node *n, *tmp;
     list_for_each_safe (n, tmp, &rcon.peers.live) {
         rcon_client *c = (rcon_client *)list_entry(n, admin_peer, link);
-        if (now_ms < c->deadline_ms) continue;
-        log_info("RCON: %s closed: %s", c->peer.addr,
-                 c->authed ? "idle for 10 minutes" : "no login within 5 s");
+        if (c->held_until) {
+            if (now_ms < c->held_until) continue;
+            c->held_until = 0;
+            rcon_encode(&c->peer.out, -1, RCON_AUTH_RESPONSE, "", 0);
+            c->closing = true;
+            client_flush(c);
+            continue;
+        }
+        const char *why = NULL;
+        if (now_ms >= c->deadline_ms)
+            why = c->authed ? "idle for 10 minutes" : "no login within 5 s";
+        else if (c->packet_ms && now_ms - c->packet_ms >= RCON_READ_MS)
+            why = "a packet not finished within 5 s";
+        if (!why) continue;
+        admin_stats.rcon.timed_out++;
+        log_limited(&k_deadline, LOG_INFO, "RCON: %s closed: %s", c->peer.addr, why);
         client_close(c);
     }
     admin_peers_free_closed(&rcon.peers);

@@ -5,25 +5,32 @@
  * start with an empty rcon.password, as vanilla:
  * "No rcon password set in server.properties, rcon disabled!".
  *
- * Packets: admin/rcon_packet.h; the wrong-password limiter:
+ * Packets: admin/rcon_packet.h; the wrong-password back-off:
  * admin/rcon_limiter.h.
  *
  * Client state:
  *
- *   CONNECTED --login ok--> AUTHED --command--> output (0..n packets) --> AUTHED
- *      | wrong password, a command first, RCON_AUTH_MS without a login,
- *      | or the address in backoff/blocked: reply id -1, then closed
- *   AUTHED --RCON_IDLE_MS without a packet--> closed
+ *   CONNECTED --right password--> AUTHED --command--> output (0..n packets) --> AUTHED
+ *      | a command first, RCON_AUTH_MS without a login: reply id -1, closed
+ *      | wrong password: reply id -1 (after the address's back-off), closed
+ *   AUTHED --RCON_IDLE_MS without a packet, or a packet begun and not
+ *            finished within RCON_READ_MS--> closed
  *
  * Invariants:
- *  1. At most RCON_MAX_CLIENTS connections; a request is at most
- *     RCON_MAX_LENGTH + 4 bytes (vanilla reads 1460-byte buffers); anything
- *     longer or shorter than the format allows closes the connection.
+ *  1. At most RCON_MAX_CLIENTS connections, RCON_MAX_PER_ADDRESS from one
+ *     address; a new one beyond either evicts the oldest connection of that
+ *     scope that has not logged in (admin.h invariant 3): logged-in
+ *     sessions are never evicted. A request is at most RCON_MAX_LENGTH + 4
+ *     bytes (vanilla reads 1460-byte buffers); anything longer or shorter
+ *     than the format allows closes the connection.
  *  2. The password is compared in constant time (SHA-256 of both sides,
- *     CRYPTO_memcmp), never logged.
+ *     CRYPTO_memcmp), never logged. Every login attempt is checked: the
+ *     right password logs in at once whatever its address did before.
  *  3. Wrong passwords are counted per address (admin/rcon_limiter.h):
- *     backoff after RCON_FREE_TRIES, then blocked for RCON_BLOCK_MS, and a
- *     blocked address's connections are closed at accept.
+ *     after RCON_FREE_TRIES, the answer to each wrong one is held back
+ *     (the connection waits, its input ignored) for a doubling delay. An
+ *     address is never refused: behind an SSH tunnel every client is
+ *     127.0.0.1, and a guesser there must not lock the operator out.
  *  4. Commands run through the shared dispatcher at level 4 as "Rcon"
  *     (cmd_run_capture); output is split into RCON_CHUNK-byte replies at
  *     UTF-8 boundaries, an empty output is one empty reply (vanilla).
@@ -35,11 +42,13 @@
 #include "admin/rcon_limiter.h"
 #include "admin/rcon_packet.h"
 
-#define RCON_MAX_CLIENTS 4
-#define RCON_AUTH_MS     5000
-#define RCON_IDLE_MS     600000
-#define RCON_OUT_MAX     (4u << 20)
-#define RCON_CAPTURE_MAX (1u << 20)
+#define RCON_MAX_CLIENTS     32
+#define RCON_MAX_PER_ADDRESS 16
+#define RCON_AUTH_MS         5000 /* connect → login */
+#define RCON_READ_MS         5000 /* a packet's first byte → its last */
+#define RCON_IDLE_MS         600000
+#define RCON_OUT_MAX         (4u << 20)
+#define RCON_CAPTURE_MAX     (1u << 20)
 
 struct server_config;
 /* 0 when off or started; -1 (logged) when it cannot start. */

@@ -38,55 +38,35 @@ static int rcon_find(const struct rcon_limiter *l, const uint8_t key[16])
     return -1;
 }
 
-enum rcon_verdict rcon_limiter_check(const struct rcon_limiter *l, const uint8_t key[16],
-                                     int64_t now_ms)
+int rcon_limiter_fails(const struct rcon_limiter *l, const uint8_t key[16], int64_t now_ms)
 {
     int i = rcon_find(l, key);
-    if (i < 0) return RCON_OK;
-    const struct rcon_slot *s = &l->slot[i];
-    if (s->blocked_until && now_ms < s->blocked_until) return RCON_BLOCKED;
-    if (now_ms < s->next_ms) return RCON_WAIT;
-    return RCON_OK;
+    if (i < 0 || now_ms - l->slot[i].last_ms >= RCON_FORGET_MS) return 0;
+    return l->slot[i].fails;
 }
 
-int rcon_limiter_fail(struct rcon_limiter *l, const uint8_t key[16], int64_t now_ms)
+int64_t rcon_limiter_fail(struct rcon_limiter *l, const uint8_t key[16], int64_t now_ms, int *fails)
 {
     int i = rcon_find(l, key);
-    if (i < 0) {
-        /* a free slot, else the one idle longest (a blocked one only if all are) */
-        int best = -1;
-        for (int k = 0; k < RCON_LIMITER_SLOTS && best < 0; k++)
-            if (!l->slot[k].used) best = k;
-        for (int pass = 0; pass < 2 && best < 0; pass++)
-            for (int k = 0; k < RCON_LIMITER_SLOTS; k++) {
-                const struct rcon_slot *s = &l->slot[k];
-                if (pass == 0 && s->blocked_until > now_ms) continue;
-                if (best < 0 || s->last_ms < l->slot[best].last_ms) best = k;
-            }
-        i = best;
+    if (i < 0) { /* a free slot, else the one whose last failure is oldest */
+        for (int k = 0; k < RCON_LIMITER_SLOTS && i < 0; k++)
+            if (!l->slot[k].used) i = k;
+        if (i < 0) {
+            i = 0;
+            for (int k = 1; k < RCON_LIMITER_SLOTS; k++)
+                if (l->slot[k].last_ms < l->slot[i].last_ms) i = k;
+        }
         memset(&l->slot[i], 0, sizeof l->slot[i]);
         memcpy(l->slot[i].key, key, 16);
         l->slot[i].used = true;
     }
     struct rcon_slot *s = &l->slot[i];
-    if (s->blocked_until && now_ms >= s->blocked_until) { /* block over: backoff goes on */
-        s->blocked_until = 0;
-        s->fails = RCON_FREE_TRIES;
-    }
-    s->fails++;
+    if (s->fails && now_ms - s->last_ms >= RCON_FORGET_MS) s->fails = 0;
+    if (s->fails < 1000000) s->fails++;
     s->last_ms = now_ms;
-    if (s->fails >= RCON_BLOCK_AFTER) {
-        s->blocked_until = now_ms + RCON_BLOCK_MS;
-    } else if (s->fails >= RCON_FREE_TRIES) {
-        int shift = s->fails - RCON_FREE_TRIES;
-        int64_t wait = shift >= 16 ? RCON_BACKOFF_MAX : (int64_t)RCON_BACKOFF_MS << shift;
-        s->next_ms = now_ms + (wait < RCON_BACKOFF_MAX ? wait : RCON_BACKOFF_MAX);
-    }
-    return s->fails;
-}
-
-void rcon_limiter_ok(struct rcon_limiter *l, const uint8_t key[16])
-{
-    int i = rcon_find(l, key);
-    if (i >= 0) memset(&l->slot[i], 0, sizeof l->slot[i]);
+    if (fails) *fails = s->fails;
+    if (s->fails <= RCON_FREE_TRIES) return 0;
+    int shift = s->fails - RCON_FREE_TRIES - 1;
+    int64_t wait = shift >= 16 ? RCON_BACKOFF_MAX : (int64_t)RCON_BACKOFF_MS << shift;
+    return wait < RCON_BACKOFF_MAX ? wait : RCON_BACKOFF_MAX;
 }

@@ -32,6 +32,8 @@ enum level_type { LEVEL_FLAT, LEVEL_NORMAL };
 /* How a proxy in front of mcserv hands over the player's identity. */
 enum forwarding_mode { FWD_NONE, FWD_VELOCITY, FWD_BUNGEECORD };
 enum gamemode { GM_SURVIVAL = 0, GM_CREATIVE = 1, GM_ADVENTURE = 2, GM_SPECTATOR = 3 };
+/* mcserv-player-visibility: do players see each other as entities? */
+enum player_visibility { VIS_ALL, VIS_NONE };
 
 struct server_config {
     char server_ip[64];
@@ -52,8 +54,10 @@ struct server_config {
     bool enable_status;
     bool hide_online_players;
     char generator_settings[1024];
-    int worker_threads;    /* mcserv: 0 = one per core but one, at least 1 */
-    int autosave_interval; /* mcserv: seconds between autosaves; 0 = only save-all and stop */
+    int worker_threads;        /* mcserv: 0 = one per core but one, at least 1 */
+    int io_threads;            /* mcserv: socket I/O threads, game thread counted; -1 = auto */
+    int max_writes_per_second; /* mcserv: the write budget of adaptive batching; 0 = off */
+    int autosave_interval;     /* mcserv: seconds between autosaves; 0 = only save-all and stop */
     /* Online mode and proxies (net/login.c, net/auth.c, net/proxy.c) */
     bool prevent_proxy_connections; /* send ip= to hasJoined */
     char session_server[256];       /* base URL, no trailing '/' */
@@ -67,6 +71,8 @@ struct server_config {
     bool broadcast_console_to_ops;         /* console command feedback to online ops */
     char tab_header[256];                  /* mcserv: tab list header text ("" = none) */
     char tab_footer[256];
+    int max_tracked_players; /* mcserv: each viewer tracks the N nearest; 0 = all */
+    enum player_visibility player_visibility; /* mcserv: none = nobody sees anyone (hubs) */
     /* Operations (game/lists.c, admin/, net/conn.c; docs/operations.md) */
     bool white_list;         /* changed at runtime by /whitelist on|off */
     bool enforce_whitelist;  /* kick unlisted players when the list changes */
@@ -112,6 +118,7 @@ struct server_config {
     int connection_throttle;      /* ms between logins from one address (Bukkit); 0 off */
     int max_connections_per_ip;   /* open connections from one address; 0 off */
     int max_prelogin_connections; /* connections not yet playing, all addresses; 0 off */
+    int handshake_timeout;        /* ms from accept to a complete handshake; 0 off */
     bool limits_exempt_loopback;  /* 127/8 and ::1 skip the per-address rules */
     int packet_limit_interval;    /* seconds of the packet limiter's window (Paper: 7) */
     int packet_limit_max_rate;    /* packets per second over that window, then kick; 0 off */
@@ -120,11 +127,13 @@ struct server_config {
     int chunk_requests_per_second; /* per player, after a burst of one whole window */
     int chunk_requests_in_flight;  /* per player: asked for and not yet received */
     int chunk_idle_max;            /* chunks kept loaded with nobody viewing them */
+    int log_max_size;              /* MiB: latest.log is rotated at this size; 0 at startup only */
     /* Fault injection for tests (docs/hardening.md); 0 = off */
     int debug_chunk_gen_delay_ms;  /* sleep per generated chunk, on the worker */
     int debug_disk_latency_ms;     /* sleep before each file open/read/write/fsync/rename */
     int debug_tick_stall_ms;       /* one tick sleeps this long ... */
     int debug_tick_stall_interval; /* ... every this many ticks */
+    int debug_io_fanout_min;       /* connections from which I/O goes to the threads (tests: 1) */
 };
 
 /* Fills cfg with vanilla defaults. */

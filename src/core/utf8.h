@@ -13,6 +13,8 @@
 #ifndef MC_UTF8_H
 #define MC_UTF8_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The code point at p (NUL-terminated, *p != 0) into *cp; returns the
@@ -20,5 +22,11 @@
 int utf8_decode_lenient(const uint8_t *p, uint32_t *cp);
 /* cp as UTF-16 code units into u: 1, or 2 (a surrogate pair). */
 int utf8_utf16_units(uint32_t cp, uint16_t u[2]);
+/* Strict check, as Java's UTF-8 decoder with REPORT: shortest forms only,
+ * no surrogates, nothing above U+10FFFF. */
+bool utf8_valid(const uint8_t *p, size_t len);
+/* ISO-8859-1 bytes as UTF-8 into out (at least 2 * len bytes); returns the
+ * length written. */
+size_t utf8_from_latin1(const uint8_t *p, size_t len, uint8_t *out);
 
 #endif

@@ -74,13 +74,13 @@ int cmd_plugins_type(const char *name)
 
 enum pl_sub { SUB_LIST, SUB_INFO, SUB_RELOAD_ALL, SUB_RELOAD, SUB_DISABLE, SUB_GRANT, SUB_REVOKE };
 
-#define LIT(d, name, lvl, ex)                                                                      \
+#define LIT(d, nm, lvl, ex)                                                                        \
     {                                                                                              \
-        d, CN_LITERAL, name, 0, 0, lvl, ex, SUG_NONE, NULL                                         \
+        .depth = d, .kind = CN_LITERAL, .name = nm, .level = lvl, .exec = ex                       \
     }
-#define ARG(d, name, parser, prop)                                                                 \
+#define ARG(d, nm, p, pr)                                                                          \
     {                                                                                              \
-        d, CN_ARGUMENT, name, parser, prop, 0, X_PLUGINS, SUG_NONE, NULL                           \
+        .depth = d, .kind = CN_ARGUMENT, .name = nm, .parser = p, .prop = pr, .exec = X_PLUGINS    \
     }
 
 static const struct cmd_spec plugins_spec[] = {
@@ -179,15 +179,15 @@ static void emit(int node, int depth)
         if (nspec == CMD_MAX_NODES) return;
         const struct trie_node *t = &tn[k];
         execs[nspec] = (struct xentry){t->p, t->cmd};
-        spec[nspec++] = (struct cmd_spec){(uint8_t)depth,
-                                          t->kind,
-                                          t->name,
-                                          t->kind == CN_ARGUMENT ? arg_types[t->type].parser : 0,
-                                          t->kind == CN_ARGUMENT ? arg_types[t->type].prop : 0,
-                                          t->level,
-                                          (uint8_t)(t->p ? X_PLUGINS : X_NONE),
-                                          SUG_NONE,
-                                          NULL};
+        spec[nspec++] =
+            (struct cmd_spec){.depth = (uint8_t)depth,
+                              .kind = t->kind,
+                              .name = t->name,
+                              .parser = t->kind == CN_ARGUMENT ? arg_types[t->type].parser : 0,
+                              .prop = t->kind == CN_ARGUMENT ? arg_types[t->type].prop : 0,
+                              .level = t->level,
+                              .exec = (uint8_t)(t->p ? X_PLUGINS : X_NONE),
+                              .suggest = SUG_NONE};
         if (t->first >= 0) emit(t->first, depth + 1);
     }
 }

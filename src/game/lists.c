@@ -172,16 +172,22 @@ const struct list_entry *lists_ip_banned(const char *ip)
     return i >= 0 && !expired(&lists[LIST_BANNED_IPS].e[i]) ? &lists[LIST_BANNED_IPS].e[i] : NULL;
 }
 
-static void fill_ban(struct list_entry *x, const char *source, const char *reason)
+static void fill_ban(struct list_entry *x, const char *source, const char *reason, int64_t expires)
 {
     x->created = lists_now();
-    x->expires = (struct list_time){LIST_FOREVER, 0};
+    x->expires = (struct list_time){expires, expires == LIST_FOREVER ? 0 : x->created.offset};
     lists_copy_utf8(x->source, sizeof x->source, source, strlen(source));
     if (!reason) reason = LIST_DEFAULT_WHY;
     lists_copy_utf8(x->reason, sizeof x->reason, reason, strlen(reason));
 }
 
 int lists_ban(const mc_uuid *uuid, const char *name, const char *source, const char *reason)
+{
+    return lists_ban_until(uuid, name, source, reason, LIST_FOREVER);
+}
+
+int lists_ban_until(const mc_uuid *uuid, const char *name, const char *source, const char *reason,
+                    int64_t expires)
 {
     long i = find_uuid(LIST_BANNED_PLAYERS, uuid);
     if (i >= 0) {
@@ -192,11 +198,16 @@ int lists_ban(const mc_uuid *uuid, const char *name, const char *source, const c
     memset(&x, 0, sizeof x);
     x.uuid = *uuid;
     snprintf(x.name, sizeof x.name, "%s", name);
-    fill_ban(&x, source, reason);
+    fill_ban(&x, source, reason, expires);
     return add(LIST_BANNED_PLAYERS, &x);
 }
 
 int lists_ban_ip(const char *ip, const char *source, const char *reason)
+{
+    return lists_ban_ip_until(ip, source, reason, LIST_FOREVER);
+}
+
+int lists_ban_ip_until(const char *ip, const char *source, const char *reason, int64_t expires)
 {
     struct list_entry x;
     memset(&x, 0, sizeof x);
@@ -206,7 +217,7 @@ int lists_ban_ip(const char *ip, const char *source, const char *reason)
         if (!expired(&lists[LIST_BANNED_IPS].e[i])) return 0;
         remove_at(LIST_BANNED_IPS, (size_t)i);
     }
-    fill_ban(&x, source, reason);
+    fill_ban(&x, source, reason, expires);
     return add(LIST_BANNED_IPS, &x);
 }
 

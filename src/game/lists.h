@@ -55,6 +55,11 @@ const struct list_entry *lists_ip_banned(const char *ip);
 /* 1 added, 0 already banned, -1 full. reason NULL: the default. Saves. */
 int lists_ban(const mc_uuid *uuid, const char *name, const char *source, const char *reason);
 int lists_ban_ip(const char *ip, const char *source, const char *reason);
+/* The same with an expiry (unix seconds; LIST_FOREVER = never), as vanilla's
+ * "expires" field: an expired ban stops refusing and is replaced by a new one. */
+int lists_ban_until(const mc_uuid *uuid, const char *name, const char *source, const char *reason,
+                    int64_t expires);
+int lists_ban_ip_until(const char *ip, const char *source, const char *reason, int64_t expires);
 /* 1 removed, 0 not banned. Saves. */
 int lists_pardon(const mc_uuid *uuid);
 int lists_pardon_ip(const char *ip);

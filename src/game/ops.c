@@ -48,6 +48,12 @@ int ops_level(const mc_uuid *u)
     return e ? e->level : 0;
 }
 
+bool ops_bypasses(const mc_uuid *u)
+{
+    const struct op_entry *e = find(u);
+    return e && e->bypasses_player_limit;
+}
+
 const struct op_entry *ops_find_name(const char *name)
 {
     for (size_t i = 0; i < nlist; i++)
@@ -163,6 +169,11 @@ void ops_flush(void)
 
 int ops_add(const mc_uuid *uuid, const char *name, int level)
 {
+    return ops_add_bypass(uuid, name, level, false);
+}
+
+int ops_add_bypass(const mc_uuid *uuid, const char *name, int level, bool bypasses_player_limit)
+{
     if (find(uuid)) return 0;
     if (nlist >= OPS_MAX) return -1;
     if (nlist == cap) {
@@ -177,7 +188,7 @@ int ops_add(const mc_uuid *uuid, const char *name, int level)
     e->uuid = *uuid;
     snprintf(e->name, sizeof e->name, "%s", name);
     e->level = level < 1 ? 1 : level > 4 ? 4 : level;
-    e->bypasses_player_limit = false;
+    e->bypasses_player_limit = bypasses_player_limit;
     saver_request(&ops_file);
     mgmt_notify_op_added(e); /* issue 20 */
     return 1;

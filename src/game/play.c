@@ -3,11 +3,16 @@
  * each player sees, movement, keep-alive, and leaving.
  *
  * Join sequence (what the vanilla 1.20.1 client and mineflayer need, see
- * docs/protocol notes): Login (play) → Abilities → Player Info (everyone,
- * self included) → Synchronize Player Position → Set Center Chunk → chunks,
- * nearest first → once the 3×3 around the player is out: Set Default Spawn
- * Position, Update Time, Set Health (mineflayer's `spawn` needs health > 0),
- * and the position again.
+ * docs/protocol notes): Login (play) → Abilities → Synchronize Player
+ * Position → Set Center Chunk → the "joined" line → chunks, nearest first →
+ * once the 3×3 around the player is out: Set Default Spawn Position, Update
+ * Time, Set Health (mineflayer's `spawn` needs health > 0), and the position
+ * again. The tab list follows at the next tick's roster phase (as vanilla
+ * sends Player Info after the position): the players already in, then one
+ * Player Info Update with every player who joined since the last tick, which
+ * everyone else gets too. Leaving: the "left" line at once; Remove Entities
+ * and one Player Info Remove for all the tick's leavers at the next roster
+ * phase (see "roster" below).
  *
  * Chunk window: a player holds the chunks within Chebyshev distance
  * view_distance of its centre chunk. `loaded` is a bitmap over the
@@ -51,10 +56,12 @@
 #include "data/blocks.h"
 #include "data/registry_codec.h"
 #include "core/json.h"
+#include "game/border.h"
 #include "game/chat.h"
 #include "game/commands.h"
 #include "game/entities.h"
 #include "game/game.h"
+#include "game/gamerules.h"
 #include "game/play.h"
 #include "game/playerdata.h"
 #include "game/plugins.h" /* plugins */
@@ -346,7 +353,8 @@ static void send_spawn(conn *c)
                                 (int32_t)floor(game.spawn_y), (int32_t)floor(game.spawn_z), 0.0f);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
-    c->proto->cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
+    c->proto->cb_update_time(&srv->pkt, (int64_t)game.tick_count,
+                             gamerules_wire_time(game.day_time)); /* issue 17: doDaylightCycle */
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
     /* Health and food as loaded or set by ent_join (full for a new player). */
@@ -411,15 +419,68 @@ void play_stream_chunks(conn *c)
     if (!p->spawned && (p->window_complete || inner_ring_sent(p))) send_spawn(c);
 }
 
-/* -------------------------------------------------------------------- join */
+/* ------------------------------------------------------------------ roster */
 
-static int8_t ability_flags(int gamemode)
+/*
+ * The tab list's joins and leaves, batched per tick (tick phase 4,
+ * play_tick_roster). A joined player is announced by the first roster phase
+ * after its join: before that nobody has its Player Info and it has nobody's.
+ * roster.first_eid tells the two apart without a flag: entity ids grow with
+ * every join, so a player whose id is below it was in the game when the last
+ * roster phase ran.
+ *
+ *   join ─▶ in roster.joins ─phase 4─▶ announced ─leave─▶ uuid in roster.leaves ─phase 4─▶ gone
+ *              └─ leave before phase 4: dropped from roster.joins, nothing sent
+ *
+ * Invariant: between two roster phases every client holds the Player Info
+ * of exactly the announced players (newcomers: nobody's yet), each once.
+ */
+static struct {
+    conn **joins; /* joined since the last roster phase, in join order */
+    size_t njoins, joins_cap;
+    mc_uuid *leaves; /* announced players that left since */
+    size_t nleaves, leaves_cap;
+    int32_t first_eid; /* players with this id or a later one are not announced */
+    buf_t list;        /* the phase's Player Info of the players already in, framed */
+} roster;
+
+static bool roster_add(conn *c)
 {
-    switch (gamemode) {
-    case 1: return 0x01 | 0x04 | 0x08; /* invulnerable, may fly, creative */
-    case 3: return 0x01 | 0x02 | 0x04; /* invulnerable, flying, may fly */
-    default: return 0;
+    if (roster.njoins == roster.joins_cap) {
+        size_t ncap = roster.joins_cap ? roster.joins_cap * 2 : 64;
+        conn **n = realloc(roster.joins, ncap * sizeof *n);
+        if (!n) return false;
+        roster.joins = n;
+        roster.joins_cap = ncap;
     }
+    roster.joins[roster.njoins++] = c;
+    return true;
+}
+
+static void roster_remove(conn *c)
+{
+    const player *p = c->player;
+    if (p->entity_id >= roster.first_eid) { /* never announced: nobody to tell */
+        for (size_t i = 0; i < roster.njoins; i++)
+            if (roster.joins[i] == c) {
+                memmove(roster.joins + i, roster.joins + i + 1,
+                        (roster.njoins - i - 1) * sizeof *roster.joins);
+                roster.njoins--;
+                break;
+            }
+        return;
+    }
+    if (roster.nleaves == roster.leaves_cap) {
+        size_t ncap = roster.leaves_cap ? roster.leaves_cap * 2 : 64;
+        mc_uuid *n = realloc(roster.leaves, ncap * sizeof *n);
+        if (!n) {
+            log_warn("%s stays in the tab lists: out of memory", p->name);
+            return;
+        }
+        roster.leaves = n;
+        roster.leaves_cap = ncap;
+    }
+    roster.leaves[roster.nleaves++] = p->uuid;
 }
 
 static struct pkt_player_entry entry_of(const player *p)
@@ -428,10 +489,75 @@ static struct pkt_player_entry entry_of(const player *p)
                                  .name = p->name,
                                  .gamemode = p->gamemode,
                                  .listed = true,
+                                 .latency_ms = ent_tab_latency(p),
                                  .props = p->props,
                                  .prop_count = p->prop_count};
     return e;
 }
+
+/* Player Info Update (add, with skins) of e[0..n) into srv->pkt. */
+static void info_add(const struct pkt_player_entry *e, size_t n)
+{
+    buf_reset(&srv->pkt);
+    pkt_cb_player_info_add_props(&srv->pkt, e, n);
+}
+
+void play_tick_roster(void)
+{
+    /* Leaves: Remove Entities, then Player Info Remove (vanilla's order). A
+     * player dropped while these go out is queued behind them for the next
+     * tick, so only the first nl are sent now. */
+    ent_tick_leaves();
+    size_t nl = roster.nleaves;
+    for (size_t i = 0; i < nl; i += PKT_INFO_ENTRIES_MAX) {
+        buf_reset(&srv->pkt);
+        pkt_cb_player_remove(&srv->pkt, roster.leaves + i,
+                             nl - i < PKT_INFO_ENTRIES_MAX ? nl - i : PKT_INFO_ENTRIES_MAX);
+        chat_broadcast_pkt(NULL);
+    }
+    if (nl) {
+        memmove(roster.leaves, roster.leaves + nl, (roster.nleaves - nl) * sizeof *roster.leaves);
+        roster.nleaves -= nl;
+    }
+
+    /* Joins: the newcomers get the players already in (encoded once for all
+     * of them), then everyone gets the newcomers as one Player Info Update. */
+    size_t nj = roster.njoins;
+    int32_t first = roster.first_eid;
+    roster.first_eid = game.next_entity_id; /* from here on, a leave is announced */
+    if (!nj) return;
+    struct pkt_player_entry e[PKT_INFO_ENTRIES_MAX];
+    size_t n = 0;
+    if (!roster.list.limit) buf_init(&roster.list, 32u << 20);
+    buf_reset(&roster.list);
+    for (size_t i = 0; i <= game.player_count; i++) {
+        const player *p = i < game.player_count ? game.players[i]->player : NULL;
+        if (p && p->entity_id < first) e[n++] = entry_of(p); /* newcomers: the batch below */
+        if (n && (n == PKT_INFO_ENTRIES_MAX || !p)) {
+            info_add(e, n);
+            const buf_t *f = pkt_frame_shared();
+            if (f) buf_append(&roster.list, f->data, f->len);
+            n = 0;
+        }
+    }
+    for (size_t k = 0; k < nj && roster.list.len && !roster.list.failed; k++)
+        conn_send_raw(roster.joins[k], roster.list.data, roster.list.len);
+    buf_reset(&roster.list);
+    buf_shrink_if_idle(&roster.list, 1u << 20);
+    for (size_t i = 0; i < nj; i += PKT_INFO_ENTRIES_MAX) {
+        n = 0;
+        for (size_t k = i; k < nj && n < PKT_INFO_ENTRIES_MAX; k++)
+            e[n++] = entry_of(roster.joins[k]->player);
+        info_add(e, n);
+        chat_broadcast_pkt(NULL);
+    }
+    /* Joins arrive between ticks, so none came in meanwhile; were one to, it
+     * would wait for the next phase rather than be lost. */
+    memmove(roster.joins, roster.joins + nj, (roster.njoins - nj) * sizeof *roster.joins);
+    roster.njoins -= nj;
+}
+
+/* -------------------------------------------------------------------- join */
 
 void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
 {
@@ -465,7 +591,7 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     p->ack_sequence = -1;
     p->index = -1;
     c->player = p;
-    if (game_add(c) < 0) {
+    if (game_add(c) < 0 || !roster_add(c)) {
         conn_kick(c, "Server out of memory");
         return;
     }
@@ -498,24 +624,8 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     conn_send_pkt(c);
 
     buf_reset(&srv->pkt);
-    pkt_cb_abilities(&srv->pkt, ability_flags(p->gamemode), 0.05f, 0.1f);
+    pkt_cb_abilities(&srv->pkt, ent_ability_flags(p->gamemode), 0.05f, 0.1f);
     conn_send_pkt(c);
-
-    /* Everyone already here, and the new player, to the new player. */
-    for (size_t i = 0; i < game.player_count; i += 64) {
-        struct pkt_player_entry entries[64];
-        size_t n = 0;
-        for (size_t k = i; k < game.player_count && n < 64; k++)
-            entries[n++] = entry_of(game.players[k]->player);
-        buf_reset(&srv->pkt);
-        pkt_cb_player_info_add_props(&srv->pkt, entries, n);
-        conn_send_pkt(c);
-    }
-    /* The new player to everyone else. */
-    struct pkt_player_entry self = entry_of(p);
-    buf_reset(&srv->pkt);
-    pkt_cb_player_info_add_props(&srv->pkt, &self, 1);
-    chat_broadcast_pkt(c);
 
     p->teleport_id = 1;
     p->teleport_pending = true;
@@ -531,7 +641,7 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     uuid_format(&uuid, id);
     log_info("%s[/%s] logged in with entity id %d at (%.1f, %.1f, %.1f), uuid %s", p->name, c->addr,
              p->entity_id, p->x, p->y, p->z, id);
-    ent_join(c); /* tracked by others from the end of this tick */
+    ent_join(c); /* spawned for others next tick, after the Player Info (roster) */
     cmd_join(c); /* command tree, op level, tab list header, weather */
     playerdata_send_inventory(c);
     announce("multiplayer.player.joined", p->name);
@@ -553,10 +663,8 @@ void play_leave(conn *c)
                 world_release(&game.world, p->center_x + dx, p->center_z + dz, srv->loop->now_ms);
     memset(p->loaded, 0, WIN_BYTES);
     world_requester_clear(&game.world, &p->chunk_requests, srv->loop->now_ms);
-    ent_leave(c); /* Remove Entities to whoever saw the player, before Player Info Remove */
-    buf_reset(&srv->pkt);
-    pkt_cb_player_remove(&srv->pkt, &p->uuid, 1);
-    chat_broadcast_pkt(c);
+    ent_leave(c);     /* Remove Entities to whoever saw the player: next tick */
+    roster_remove(c); /* then Player Info Remove, in the same roster phase */
     log_info("%s left the game", p->name);
     announce("multiplayer.player.left", p->name);
 }
@@ -691,6 +799,7 @@ static void moved(conn *c, double x, double y, double z, bool has_pos, float yaw
     }
     if (p->teleport_pending) return;
     if (!speed_ok(c, has_pos ? x : p->x, has_pos ? y : p->y, has_pos ? z : p->z)) return;
+    if (has_pos && !border_move_ok(c, x, z)) return; /* issue 17: the world border (border.h) */
     if (on_ground) p->fall_flying = false;
     if (has_pos) {
         p->x = x;

@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "data/block_table.h"
 #include "game/game.h"
+#include "game/level_tags.h"
 #include "proto/packets.h"
 #include "proto/nbt.h"
 #include "proto/wire.h"
@@ -100,6 +101,7 @@ static void fill_level(level_info *li)
     li->day_time = game.day_time;
     li->raining = game.raining;
     li->thundering = game.thundering;
+    level_tags_fill(li); /* issue 17: game rules, world border (game/level_tags.c) */
 }
 
 static void save_file(struct record *r);

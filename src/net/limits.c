@@ -27,14 +27,18 @@ static struct {
     bool exempt_loopback;
     int64_t throttle_ms;
     uint32_t per_ip_max, prelogin_max;
+    int64_t handshake_ms; /* handshake-timeout; 0 off */
     int64_t interval_ms;
     uint32_t max_in_interval; /* packet-limit-max-rate × interval */
     int64_t slow_ms;
-    /* refusal log: one line per second per kind, then a count */
-    int64_t log_second;
-    uint32_t suppressed[2];
+    list_node fresh, waiting; /* the eviction lists (limits.h), oldest first */
     int64_t next_sweep_ms;
 } limits;
+
+/* One log kind per reason (core/log.h invariant 5). */
+static log_kind k_refused_ip = LOG_KIND, k_refused_pool = LOG_KIND, k_refused_fds = LOG_KIND;
+static log_kind k_evicted = LOG_KIND, k_throttled = LOG_KIND, k_too_large = LOG_KIND;
+static log_kind k_rate_kick = LOG_KIND, k_rate_drop = LOG_KIND, k_slow = LOG_KIND;
 
 int limits_init(const struct server_config *cfg)
 {
@@ -45,12 +49,23 @@ int limits_init(const struct server_config *cfg)
     limits.throttle_ms = cfg->connection_throttle;
     limits.per_ip_max = (uint32_t)cfg->max_connections_per_ip;
     limits.prelogin_max = (uint32_t)cfg->max_prelogin_connections;
+    limits.handshake_ms = cfg->handshake_timeout;
     limits.interval_ms = (int64_t)cfg->packet_limit_interval * 1000;
     limits.max_in_interval =
         (uint32_t)((int64_t)cfg->packet_limit_max_rate * cfg->packet_limit_interval);
     limits.slow_ms = cfg->slow_client_timeout;
+    list_init(&limits.fresh);
+    list_init(&limits.waiting);
     if (ip_table_init(&limits.ips, LIMITS_IP_MAX) < 0) return -1;
     return 0;
+}
+
+void limits_check_pool(size_t max_conns)
+{
+    if (!limits.prelogin_max || limits.prelogin_max > max_conns)
+        log_info("max-prelogin-connections=%u: the descriptor limit allows %zu connections in "
+                 "all, the tighter bound (raise `ulimit -n` for more)",
+                 limits.prelogin_max, max_conns);
 }
 
 void limits_free(void)
@@ -63,47 +78,140 @@ static bool exempt(const ip_key *k)
     return limits.exempt_loopback && limits_key_is_loopback(k);
 }
 
-/* kind 0: pre-login cap, 1: per-IP cap. true: log this one. */
-static bool refusal_log_ok(int kind)
+/* ------------------------------------------------------ the pre-login pool */
+
+static void pool_leave(conn *c)
 {
-    int64_t second = srv->loop->now_ms / 1000;
-    if (second != limits.log_second) { /* the rest is counted; limits_tick reports it */
-        limits.log_second = second;
+    if (c->lim.pool == POOL_NONE) return;
+    if (c->lim.pool == POOL_FRESH) limits_stats.fresh--;
+    list_remove(&c->lim.pool_link);
+    c->lim.pool = POOL_NONE;
+}
+
+static void pool_enter(conn *c, enum limits_pool which)
+{
+    pool_leave(c);
+    list_push_back(which == POOL_FRESH ? &limits.fresh : &limits.waiting, &c->lim.pool_link);
+    c->lim.pool = (uint8_t)which;
+    if (which == POOL_FRESH) limits_stats.fresh++;
+}
+
+static void prelogin_release(conn *c)
+{
+    if (c->lim.prelogin) {
+        c->lim.prelogin = false;
+        limits_stats.prelogin--;
+    }
+}
+
+/* The oldest connection still in HANDSHAKE (stale entries are unlinked). */
+static conn *fresh_victim(void)
+{
+    while (!list_empty(&limits.fresh)) {
+        conn *c = list_entry(limits.fresh.next, conn, lim.pool_link);
+        if (!c->closed && c->state == CS_HANDSHAKE) return c;
+        pool_leave(c); /* a legacy ping answered, or closed: not a candidate */
+    }
+    return NULL;
+}
+
+/* The oldest handshaken connection not waiting on the session server,
+ * looking at most LIMITS_WAITING_SCAN entries. */
+static conn *waiting_victim(void)
+{
+    list_node *n, *tmp;
+    int looked = 0;
+    list_for_each_safe (n, tmp, &limits.waiting) {
+        conn *c = list_entry(n, conn, lim.pool_link);
+        if (c->closed || (c->state != CS_STATUS && c->state != CS_LOGIN)) {
+            pool_leave(c);
+            continue;
+        }
+        if (!c->auth) return c;
+        if (++looked >= LIMITS_WAITING_SCAN) break;
+    }
+    return NULL;
+}
+
+static const char busy_text[] =
+    "The server has too many connections logging in; please try again in a moment";
+
+/* Makes room for one connection from `who` (the pool or the descriptors are
+ * full). true when a connection was closed (or kicked) for it. */
+static bool evict_for(const struct sockaddr *who, bool fds_full)
+{
+    conn *v = fresh_victim();
+    bool fresh = v != NULL;
+    if (!v) v = waiting_victim();
+    if (!v) return false;
+    char addr[ADDR_TEXT_MAX];
+    addr_text(who, addr, sizeof addr);
+    int64_t age = srv->loop->now_ms - v->connected_ms;
+    if (fresh) {
+        limits_stats.evicted_fresh++;
+        log_limited(&k_evicted, LOG_INFO,
+                    "[%s] closed to make room for %s: no handshake after %lld ms (%s full)",
+                    v->addr, addr, (long long)age,
+                    fds_full ? "the descriptor limit" : "max-prelogin-connections");
+        conn_drop(v, NULL);
         return true;
     }
-    limits.suppressed[kind]++;
-    return false;
+    limits_stats.evicted_waiting++;
+    log_limited(&k_evicted, LOG_INFO,
+                "[%s] closed to make room for %s: %s for %lld ms without finishing (%s full)",
+                v->addr, addr, v->state == CS_STATUS ? "in status" : "logging in", (long long)age,
+                fds_full ? "the descriptor limit" : "max-prelogin-connections");
+    /* The pool slot is free at once; a kick still holds its descriptor
+     * for up to CONN_CLOSING_GRACE, so with descriptors short it is closed. */
+    prelogin_release(v);
+    pool_leave(v);
+    if (v->state == CS_LOGIN && !fds_full)
+        conn_kick_reason(v, KR_BUSY, NULL, busy_text);
+    else
+        conn_drop(v, NULL);
+    return true;
 }
 
 bool limits_accept(const struct sockaddr *sa)
 {
     char addr[ADDR_TEXT_MAX];
-    if (limits.prelogin_max && limits_stats.prelogin >= limits.prelogin_max) {
-        limits_stats.refused_prelogin++;
-        if (refusal_log_ok(0)) {
-            addr_text(sa, addr, sizeof addr);
-            log_warn("[%s] connection refused: %zu connections are still logging in "
-                     "(max-prelogin-connections=%u)",
-                     addr, limits_stats.prelogin, limits.prelogin_max);
-        }
-        return false;
-    }
     ip_key k;
-    if (!limits.per_ip || !limits.per_ip_max || srv->cfg.proxy_protocol ||
-        !limits_key_from_sockaddr(sa, &k) || exempt(&k))
-        return true;
-    struct ip_entry *e = ip_table_get(&limits.ips, &k, false);
-    if (e && e->conns >= limits.per_ip_max) {
-        limits_stats.refused_per_ip++;
-        if (refusal_log_ok(1)) {
+    if (limits.per_ip && limits.per_ip_max && !srv->cfg.proxy_protocol &&
+        limits_key_from_sockaddr(sa, &k) && !exempt(&k)) {
+        struct ip_entry *e = ip_table_get(&limits.ips, &k, false);
+        if (e && e->conns >= limits.per_ip_max) {
+            limits_stats.refused_per_ip++;
             addr_text(sa, addr, sizeof addr);
-            log_warn("[%s] connection refused: %u connections open from this address "
-                     "(max-connections-per-ip=%u)",
-                     addr, e->conns, limits.per_ip_max);
+            log_limited(&k_refused_ip, LOG_WARN,
+                        "[%s] connection refused: %u connections open from this address "
+                        "(max-connections-per-ip=%u)",
+                        addr, e->conns, limits.per_ip_max);
+            return false;
         }
-        return false;
     }
-    return true;
+    bool pool_full = limits.prelogin_max && limits_stats.prelogin >= limits.prelogin_max;
+    bool fds_full = srv->conn_count >= srv->max_conns;
+    if (!pool_full && !fds_full) return true;
+    if (evict_for(sa, fds_full)) {
+        /* One closed; the other bound may still be full (rare: a kick keeps its descriptor). */
+        fds_full = srv->conn_count >= srv->max_conns;
+        if (!fds_full || evict_for(sa, true)) return true;
+    }
+    addr_text(sa, addr, sizeof addr);
+    if (fds_full) {
+        limits_stats.refused_fds++;
+        log_limited(&k_refused_fds, LOG_WARN,
+                    "[%s] connection refused: %zu connections open, all the descriptor limit "
+                    "allows, and none is waiting to log in",
+                    addr, srv->conn_count);
+    } else {
+        limits_stats.refused_prelogin++;
+        log_limited(&k_refused_pool, LOG_WARN,
+                    "[%s] connection refused: %zu connections are still logging in "
+                    "(max-prelogin-connections=%u) and none of them can be evicted",
+                    addr, limits_stats.prelogin, limits.prelogin_max);
+    }
+    return false;
 }
 
 static void count_ip(conn *c, const ip_key *k)
@@ -120,6 +228,10 @@ void limits_conn_opened(conn *c, const struct sockaddr *sa)
 {
     c->lim.prelogin = true;
     limits_stats.prelogin++;
+    list_init(&c->lim.pool_link);
+    pool_enter(c, POOL_FRESH);
+    if (limits.handshake_ms > 0 && limits.handshake_ms < LIMITS_LOGIN_START_MS)
+        c->deadline_ms = c->connected_ms + limits.handshake_ms;
     ip_key k;
     if (!srv->cfg.proxy_protocol && limits_key_from_sockaddr(sa, &k)) count_ip(c, &k);
 }
@@ -143,23 +255,47 @@ bool limits_conn_readdressed(conn *c)
     return true;
 }
 
+const char *limits_handshake_expired(conn *c)
+{
+    static char why[96];
+    if (limits.handshake_ms > 0 && c->deadline_ms - c->connected_ms < LIMITS_LOGIN_START_MS) {
+        limits_stats.handshake_timeouts++;
+        snprintf(why, sizeof why, "no complete handshake within %lld ms (handshake-timeout)",
+                 (long long)limits.handshake_ms);
+        return why;
+    }
+    return "timed out before completing login";
+}
+
 static const char throttled_text[] = "Connection throttled! Please wait before reconnecting.";
 
-bool limits_login_intent(conn *c)
+/* Handshake asked for login (c is in LOGIN): the connection throttle. */
+static void login_intent(conn *c)
 {
-    if (!limits.per_ip || limits.throttle_ms <= 0) return true;
+    if (!limits.per_ip || limits.throttle_ms <= 0) return;
     ip_key k;
-    if (!limits_key_from_text(c->addr, &k) || exempt(&k)) return true;
+    if (!limits_key_from_text(c->addr, &k) || exempt(&k)) return;
     struct ip_entry *e = ip_table_get(&limits.ips, &k, true);
-    if (!e) return true;
+    if (!e) return;
     int64_t last = e->last_login_ms;
-    if (limits_throttle_check(e, srv->loop->now_ms, limits.throttle_ms)) return true;
+    if (limits_throttle_check(e, srv->loop->now_ms, limits.throttle_ms)) return;
     limits_stats.throttled++;
-    log_warn("[%s] login throttled: the previous attempt from this address was %lld ms ago "
-             "(connection-throttle=%lld ms)",
-             c->addr, (long long)(srv->loop->now_ms - last), (long long)limits.throttle_ms);
+    log_limited(&k_throttled, LOG_WARN,
+                "[%s] login throttled: the previous attempt from this address was %lld ms ago "
+                "(connection-throttle=%lld ms)",
+                c->addr, (long long)(srv->loop->now_ms - last), (long long)limits.throttle_ms);
     conn_kick_reason(c, KR_THROTTLED, NULL, throttled_text);
-    return false;
+}
+
+void limits_handshake_done(conn *c)
+{
+    if (c->closed || c->state == CS_CLOSING) {
+        pool_leave(c);
+        return;
+    }
+    pool_enter(c, POOL_WAITING);
+    c->deadline_ms = c->connected_ms + LIMITS_LOGIN_START_MS;
+    if (c->state == CS_LOGIN) login_intent(c);
 }
 
 void limits_login_started(conn *c)
@@ -174,10 +310,8 @@ void limits_login_started(conn *c)
 
 void limits_entered_play(conn *c)
 {
-    if (c->lim.prelogin) {
-        c->lim.prelogin = false;
-        limits_stats.prelogin--;
-    }
+    prelogin_release(c);
+    pool_leave(c);
     if (!c->lim.rate && limits.max_in_interval) {
         c->lim.rate = calloc(1, sizeof *c->lim.rate);
         if (!c->lim.rate)
@@ -187,10 +321,8 @@ void limits_entered_play(conn *c)
 
 void limits_conn_closed(conn *c)
 {
-    if (c->lim.prelogin) {
-        c->lim.prelogin = false;
-        limits_stats.prelogin--;
-    }
+    prelogin_release(c);
+    pool_leave(c);
     if (c->lim.ip_counted) {
         c->lim.ip_counted = false;
         struct ip_entry *e = ip_table_get(&limits.ips, &c->lim.ip, false);
@@ -210,7 +342,8 @@ bool limits_play_packet(conn *c, int32_t id, size_t len)
         char why[128];
         snprintf(why, sizeof why, "Packet 0x%02x is too large (%zu bytes, at most %zu)", id, len,
                  cap);
-        log_warn("[%s] %s: %s", c->addr, c->in_game ? c->name : "?", why);
+        log_limited(&k_too_large, LOG_WARN, "[%s] %s: %s", c->addr, c->in_game ? c->name : "?",
+                    why);
         conn_kick_reason(c, KR_INVALID_PACKET, NULL, why);
         return false;
     }
@@ -219,11 +352,12 @@ bool limits_play_packet(conn *c, int32_t id, size_t len)
     uint32_t n = rate_win_add(&r->all, srv->loop->now_ms, limits.interval_ms, 1);
     if (n > limits.max_in_interval) {
         limits_stats.rate_kicks++;
-        log_warn("[%s] %s sent %u packets in %lld s (packet-limit-max-rate=%u over "
-                 "packet-limit-interval=%lld s); kicking",
-                 c->addr, c->in_game ? c->name : "?", n, (long long)(limits.interval_ms / 1000),
-                 (unsigned)(limits.max_in_interval / (uint32_t)(limits.interval_ms / 1000)),
-                 (long long)(limits.interval_ms / 1000));
+        log_limited(&k_rate_kick, LOG_WARN,
+                    "[%s] %s sent %u packets in %lld s (packet-limit-max-rate=%u over "
+                    "packet-limit-interval=%lld s); kicking",
+                    c->addr, c->in_game ? c->name : "?", n, (long long)(limits.interval_ms / 1000),
+                    (unsigned)(limits.max_in_interval / (uint32_t)(limits.interval_ms / 1000)),
+                    (long long)(limits.interval_ms / 1000));
         conn_kick_reason(c, KR_PACKET_RATE, exceeded_json, "You are sending too many packets!");
         return false;
     }
@@ -235,8 +369,10 @@ bool limits_play_packet(conn *c, int32_t id, size_t len)
         limits_stats.rate_drops++;
         if (!r->drop_logged_ms[i] || srv->loop->now_ms - r->drop_logged_ms[i] >= o->interval_ms) {
             r->drop_logged_ms[i] = srv->loop->now_ms;
-            log_warn("[%s] %s: dropping %s packets over %d per second (%u in the last %d ms)",
-                     c->addr, c->in_game ? c->name : "?", o->name, o->max_rate, m, o->interval_ms);
+            log_limited(&k_rate_drop, LOG_WARN,
+                        "[%s] %s: dropping %s packets over %d per second (%u in the last %d ms)",
+                        c->addr, c->in_game ? c->name : "?", o->name, o->max_rate, m,
+                        o->interval_ms);
         }
         return false;
     }
@@ -269,7 +405,7 @@ static void slow_clients(void)
                  "(slow-client-timeout=%lld ms)",
                  c->in_game ? c->name : "", c->in_game ? " is " : "", conn_pending(c) >> 10,
                  (long long)(srv->loop->now_ms - c->lim.out_blocked_ms), (long long)limits.slow_ms);
-        log_warn("[%s] %s; disconnecting", c->addr, why);
+        log_limited(&k_slow, LOG_WARN, "[%s] %s; disconnecting", c->addr, why);
         conn_drop(c, NULL);
     }
 }
@@ -278,13 +414,7 @@ void limits_tick(int64_t now_ms)
 {
     if (now_ms < limits.next_sweep_ms) return;
     limits.next_sweep_ms = now_ms + 1000;
-    if (limits.suppressed[0] || limits.suppressed[1]) {
-        log_warn("... and %u more connections refused in the last second (%u over "
-                 "max-prelogin-connections, %u over max-connections-per-ip)",
-                 limits.suppressed[0] + limits.suppressed[1], limits.suppressed[0],
-                 limits.suppressed[1]);
-        limits.suppressed[0] = limits.suppressed[1] = 0;
-    }
+    log_kinds_flush(); /* every module's summaries (core/log.h invariant 5) */
     ip_table_sweep(&limits.ips, now_ms, limits.throttle_ms);
     limits_stats.tracked_ips = limits.ips.count;
     slow_clients();

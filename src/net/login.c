@@ -33,6 +33,10 @@
 #include "proto/crypto.h"
 #include "proto/packets.h"
 
+/* Lines a client can cause, one log kind each (core/log.h invariant 5). */
+static log_kind k_forwarded = LOG_KIND, k_forward_refused = LOG_KIND, k_session = LOG_KIND;
+static log_kind k_session_down = LOG_KIND, k_crypto = LOG_KIND, k_auth_queue = LOG_KIND;
+
 /* ------------------------------------------------------------- handshake */
 
 /* Replaces c's address (and so every later log line and per-IP rule) with
@@ -47,7 +51,7 @@ static void adopt_address(conn *c, const char *ip, int port, const char *via)
     }
     snprintf(c->addr, sizeof c->addr, "%s:%d", ip, port);
     snprintf(c->ip, sizeof c->ip, "%s", ip);
-    log_info("[%s] %s: the client is %s", old, via, c->addr);
+    log_limited(&k_forwarded, LOG_INFO, "[%s] %s: the client is %s", old, via, c->addr);
 }
 
 /* Login from a version we do not speak (invariant 1): vanilla's
@@ -103,7 +107,8 @@ void handshake_dispatch(conn *c, int32_t id, rd_t *r)
                           : BUNGEE_BAD;
             if (!prof) snprintf(err, sizeof err, "Server out of memory");
             if (rc != BUNGEE_OK) {
-                log_warn("[%s] BungeeCord forwarding refused: %s", c->addr, err);
+                log_limited(&k_forward_refused, LOG_WARN, "[%s] BungeeCord forwarding refused: %s",
+                            c->addr, err);
                 free(prof);
                 conn_kick(c, err);
                 return;
@@ -111,9 +116,10 @@ void handshake_dispatch(conn *c, int32_t id, rd_t *r)
             adopt_address(c, ip, -1, "BungeeCord forwarding");
             c->profile = prof;
         } else if (bungee_looks_forwarded(host, hlen)) {
-            log_warn("[%s] handshake carries BungeeCord IP forwarding, but forwarding-mode is "
-                     "not bungeecord; refused",
-                     c->addr);
+            log_limited(&k_forward_refused, LOG_WARN,
+                        "[%s] handshake carries BungeeCord IP forwarding, but forwarding-mode is "
+                        "not bungeecord; refused",
+                        c->addr);
             conn_kick(c, "This server does not accept BungeeCord IP forwarding");
         }
     } else {
@@ -420,13 +426,15 @@ static void on_auth_done(void *owner, enum auth_status st, mc_profile *profile, 
         return;
     }
     case AUTH_DENIED:
-        log_warn("[%s] Username '%s' tried to join with an invalid session (%s)", c->addr, c->name,
-                 detail);
+        log_limited(&k_session, LOG_WARN,
+                    "[%s] Username '%s' tried to join with an invalid session (%s)", c->addr,
+                    c->name, detail);
         conn_kick_json(c, unverified_json, "Failed to verify username!");
         return;
     case AUTH_UNAVAILABLE:
-        log_error("[%s] Couldn't verify username '%s' because servers are unavailable: %s", c->addr,
-                  c->name, detail);
+        log_limited(&k_session_down, LOG_ERROR,
+                    "[%s] Couldn't verify username '%s' because servers are unavailable: %s",
+                    c->addr, c->name, detail);
         conn_kick_json(c, authservers_down_json, "Authentication servers are down");
         return;
     }
@@ -456,7 +464,8 @@ static void encryption_response(conn *c, rd_t *r)
     uint8_t secret[MC_RSA_BLOCK], token[MC_RSA_BLOCK];
     int n = mc_rsa_decrypt(&login.rsa, sec, (size_t)slen, secret, sizeof secret);
     if (n != MC_SHARED_SECRET) {
-        log_warn("[%s] %s: the shared secret does not decrypt to 16 bytes", c->addr, c->name);
+        log_limited(&k_crypto, LOG_WARN, "[%s] %s: the shared secret does not decrypt to 16 bytes",
+                    c->addr, c->name);
         OPENSSL_cleanse(secret, sizeof secret);
         conn_kick(c, "Protocol error: bad shared secret");
         return;
@@ -477,7 +486,8 @@ static void encryption_response(conn *c, rd_t *r)
     OPENSSL_cleanse(secret, sizeof secret);
     OPENSSL_cleanse(token, sizeof token);
     if (!token_ok) {
-        log_warn("[%s] %s: the verify token does not match", c->addr, c->name);
+        log_limited(&k_crypto, LOG_WARN, "[%s] %s: the verify token does not match", c->addr,
+                    c->name);
         conn_kick(c, "Protocol error: the verify token does not match");
         return;
     }
@@ -488,8 +498,9 @@ static void encryption_response(conn *c, rd_t *r)
     c->auth = auth_submit(c->name, hash, srv->cfg.prevent_proxy_connections ? c->ip : NULL,
                           on_auth_done, c);
     if (!c->auth) {
-        log_warn("[%s] %s: %d session checks already waiting; login refused", c->addr, c->name,
-                 AUTH_QUEUE_MAX);
+        log_limited(&k_auth_queue, LOG_WARN,
+                    "[%s] %s: %d session checks already waiting; login refused", c->addr, c->name,
+                    AUTH_QUEUE_MAX);
         conn_kick(c, "Too many players are logging in; try again in a moment");
         return;
     }
@@ -511,8 +522,9 @@ static void plugin_response(conn *c, rd_t *r)
         return;
     }
     if (!understood || len == 0) {
-        log_warn("[%s] %s connected directly, not through Velocity (forwarding-mode=velocity)",
-                 c->addr, c->name);
+        log_limited(&k_forward_refused, LOG_WARN,
+                    "[%s] %s connected directly, not through Velocity (forwarding-mode=velocity)",
+                    c->addr, c->name);
         conn_kick(c, "This server requires you to connect with Velocity.");
         return;
     }
@@ -526,11 +538,12 @@ static void plugin_response(conn *c, rd_t *r)
     int rc = velocity_parse(data, len, login.velocity_secret, login.velocity_secret_len, ip, prof,
                             &version, err, sizeof err);
     if (rc != VELOCITY_OK) {
-        log_warn("[%s] Velocity forwarding for %s refused: %s%s", c->addr, c->name, err,
-                 rc == VELOCITY_E_SIGNATURE ? " (the HMAC does not match: is "
-                                              "forwarding-secret-file the same secret as "
-                                              "Velocity's forwarding.secret?)"
-                                            : "");
+        log_limited(&k_forward_refused, LOG_WARN, "[%s] Velocity forwarding for %s refused: %s%s",
+                    c->addr, c->name, err,
+                    rc == VELOCITY_E_SIGNATURE ? " (the HMAC does not match: is "
+                                                 "forwarding-secret-file the same secret as "
+                                                 "Velocity's forwarding.secret?)"
+                                               : "");
         free(prof);
         conn_kick(c, err);
         return;
@@ -539,8 +552,9 @@ static void plugin_response(conn *c, rd_t *r)
     adopt_address(c, ip, -1, "Velocity forwarding");
     char uuid[37];
     uuid_format(&prof->uuid, uuid);
-    log_info("[%s] Velocity forwarding v%d: %s is %s with %zu properties", c->addr, version,
-             prof->name, uuid, prof->prop_count);
+    log_limited(&k_forwarded, LOG_INFO,
+                "[%s] Velocity forwarding v%d: %s is %s with %zu properties", c->addr, version,
+                prof->name, uuid, prof->prop_count);
     finish_login(c);
 }
 

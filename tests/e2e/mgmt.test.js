@@ -125,6 +125,11 @@ test('mc-server-management: operators, bans, kick, system message, MOTD, notific
   await noted(Notifications.OPERATOR_ADDED, (o) => o.player.name === 'Alice')
   await ops.remove('Alice')
   assert.deepEqual(await ops.get(), [])
+  // bypassesPlayerLimit reaches ops.json (and admission: game/admission.c)
+  await ops.add('Bob', 3, true)
+  assert.deepEqual((await ops.get()).map((o) => [o.player.name, o.permissionLevel, o.bypassesPlayerLimit]), [['Bob', 3, true]])
+  await h.waitFor(() => (readJson(srv.dir, 'ops.json') || []).some((o) => o.name === 'Bob' && o.bypassesPlayerLimit === true), { timeout: 3000, message: 'Bob with bypassesPlayerLimit in ops.json' })
+  await ops.remove('Bob')
   await h.waitFor(() => (readJson(srv.dir, 'ops.json') || [1]).length === 0, { timeout: 3000, message: 'ops.json empty again' })
   await noted(Notifications.OPERATOR_REMOVED, (o) => o.player.name === 'Alice')
 
@@ -146,6 +151,18 @@ test('mc-server-management: operators, bans, kick, system message, MOTD, notific
   const m2 = h.makeBot(srv.port, 'Mallory')
   await m2.waitSpawn(15000)
   await m2.quit()
+  // a ban with an expiry: written in vanilla's format, and no longer refusing once past
+  const soon = new Date(Date.now() + 3000)
+  await bans.add('Trudy', 'cool off', null, soon)
+  await h.waitFor(() => (readJson(srv.dir, 'banned-players.json') || []).some((b) => b.name === 'Trudy' && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}$/.test(b.expires)), { timeout: 3000, message: 'Trudy banned until a date in banned-players.json' })
+  const t1 = h.makeBot(srv.port, 'Trudy')
+  await t1.waitEnd(10000)
+  assert.ok(!t1.spawned && /banned/.test(t1.kicked || ''), `Trudy is refused while the ban lasts (got ${t1.kicked})`)
+  await h.sleep(Math.max(0, soon - Date.now()) + 1100)
+  const t2 = h.makeBot(srv.port, 'Trudy')
+  await t2.waitSpawn(15000)
+  await t2.quit()
+  await bans.remove('Trudy')
 
   // the allowlist and an IP ban: their files, their notifications
   await server.allowlist().add(['Alice', 'Zed'])
@@ -165,6 +182,18 @@ test('mc-server-management: operators, bans, kick, system message, MOTD, notific
   const beat = await noted(Notifications.SERVER_STATUS, (st) => st.started && st.players.some((p) => p.name === 'Alice'))
   assert.equal(beat.d.version.protocol, 763)
   await server.settings().setStatusHeartbeatInterval(0)
+
+  // game rules: the ones mcserv acts on, an update like /gamerule, the notification
+  const rules = await server.getGameRules(true)
+  assert.equal(rules.get('keepInventory').value, false)
+  assert.equal(rules.get('commandModificationBlockLimit').value, 32768)
+  await server.updateGameRule('keepInventory', true)
+  await noted(Notifications.GAME_RULE_UPDATED, (r) => r.key === 'keepInventory' && String(r.value) === 'true')
+  assert.equal((await server.getGameRules(true)).get('keepInventory').value, true)
+  await assert.rejects(server.updateGameRule('doFireTick', false), /does not act on the game rule doFireTick/)
+  await assert.rejects(server.updateGameRule('keepInventory', 'maybe'), /boolean rule/)
+  srv.send('gamerule keepInventory false')
+  await noted(Notifications.GAME_RULE_UPDATED, (r) => r.key === 'keepInventory' && String(r.value) === 'false')
 
   // kick with a message; players/left
   const kicked = await server.kickPlayers('Alice', Message.literal('Out, by the panel'))

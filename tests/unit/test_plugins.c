@@ -144,6 +144,13 @@ TEST(plugin_load_order)
     CHECK(strstr(why[0], "depends on b, which is not loaded") != NULL);
 }
 
+/* A spec line, positionally (the fields after redirect stay 0). */
+#define SPEC(d, k, nm, p, pr, lvl, ex, sug, red)                                                   \
+    {                                                                                              \
+        .depth = d, .kind = k, .name = nm, .parser = p, .prop = pr, .level = lvl, .exec = ex,      \
+        .suggest = sug, .redirect = red                                                            \
+    }
+
 static int child_named(const cmd_tree *t, int node, const char *name)
 {
     for (int c = t->n[node].first_child; c >= 0; c = t->n[c].next_sibling)
@@ -154,15 +161,15 @@ static int child_named(const cmd_tree *t, int node, const char *name)
 TEST(cmd_tree_append_after_a_tree)
 {
     static const struct cmd_spec base[] = {
-        {0, CN_LITERAL, "list", 0, 0, 0, X_LIST, 0, NULL},
-        {0, CN_LITERAL, "kick", 0, 0, 3, X_NONE, 0, NULL},
-        {1, CN_ARGUMENT, "targets", CP_ENTITY, CMD_ENTITY_PLAYERS, 0, X_KICK, 0, NULL},
+        SPEC(0, CN_LITERAL, "list", 0, 0, 0, X_LIST, 0, NULL),
+        SPEC(0, CN_LITERAL, "kick", 0, 0, 3, X_NONE, 0, NULL),
+        SPEC(1, CN_ARGUMENT, "targets", CP_ENTITY, CMD_ENTITY_PLAYERS, 0, X_KICK, 0, NULL),
     };
     static const struct cmd_spec ext[] = {
-        {0, CN_LITERAL, "home", 0, 0, 0, X_PLUGINS, 0, NULL},
-        {1, CN_LITERAL, "admin", 0, 0, 2, X_PLUGINS, 0, NULL}, /* raises its own level */
-        {1, CN_ARGUMENT, "name", CP_STRING, CMD_STRING_WORD, 0, X_PLUGINS, 0, NULL},
-        {0, CN_LITERAL, "boot", 0, 0, 3, X_NONE, 0, "kick"},
+        SPEC(0, CN_LITERAL, "home", 0, 0, 0, X_PLUGINS, 0, NULL),
+        SPEC(1, CN_LITERAL, "admin", 0, 0, 2, X_PLUGINS, 0, NULL), /* raises its own level */
+        SPEC(1, CN_ARGUMENT, "name", CP_STRING, CMD_STRING_WORD, 0, X_PLUGINS, 0, NULL),
+        SPEC(0, CN_LITERAL, "boot", 0, 0, 3, X_NONE, 0, "kick"),
     };
     static cmd_tree t;
     CHECK_EQ_INT(cmd_tree_build(&t, base, 3), 0);
@@ -187,15 +194,15 @@ TEST(cmd_tree_append_after_a_tree)
 TEST(cmd_tree_append_failure_leaves_the_tree_alone)
 {
     static const struct cmd_spec base[] = {
-        {0, CN_LITERAL, "list", 0, 0, 0, X_LIST, 0, NULL},
-        {1, CN_LITERAL, "uuids", 0, 0, 0, X_LIST_UUIDS, 0, NULL},
+        SPEC(0, CN_LITERAL, "list", 0, 0, 0, X_LIST, 0, NULL),
+        SPEC(1, CN_LITERAL, "uuids", 0, 0, 0, X_LIST_UUIDS, 0, NULL),
     };
     static const struct cmd_spec bad_redirect[] = {
-        {0, CN_LITERAL, "a", 0, 0, 0, X_PLUGINS, 0, NULL},
-        {0, CN_LITERAL, "b", 0, 0, 0, X_NONE, 0, "nosuch"},
+        SPEC(0, CN_LITERAL, "a", 0, 0, 0, X_PLUGINS, 0, NULL),
+        SPEC(0, CN_LITERAL, "b", 0, 0, 0, X_NONE, 0, "nosuch"),
     };
     static const struct cmd_spec bad_depth[] = {
-        {1, CN_LITERAL, "orphan", 0, 0, 0, X_PLUGINS, 0, NULL},
+        SPEC(1, CN_LITERAL, "orphan", 0, 0, 0, X_PLUGINS, 0, NULL),
     };
     static cmd_tree t, copy;
     CHECK_EQ_INT(cmd_tree_build(&t, base, 2), 0);
@@ -208,7 +215,7 @@ TEST(cmd_tree_append_failure_leaves_the_tree_alone)
     /* too many nodes: an append that would pass CMD_MAX_NODES is refused whole */
     static struct cmd_spec many[CMD_MAX_NODES];
     for (int i = 0; i < CMD_MAX_NODES; i++)
-        many[i] = (struct cmd_spec){0, CN_LITERAL, "x", 0, 0, 0, X_PLUGINS, 0, NULL};
+        many[i] = (struct cmd_spec)SPEC(0, CN_LITERAL, "x", 0, 0, 0, X_PLUGINS, 0, NULL);
     CHECK_EQ_INT(cmd_tree_append(&t, many, CMD_MAX_NODES, NULL), -1);
     CHECK_EQ_INT(t.count, copy.count);
     CHECK(memcmp(&t.n, &copy.n, sizeof(cmd_node) * (size_t)copy.count) == 0);
@@ -219,8 +226,8 @@ TEST(cmd_tree_append_failure_leaves_the_tree_alone)
 TEST(cmd_builtin_extend_reaches_the_parser_and_declare_commands)
 {
     static const struct cmd_spec ext[] = {
-        {0, CN_LITERAL, "hello", 0, 0, 0, X_NONE, 0, NULL},
-        {1, CN_ARGUMENT, "name", CP_STRING, CMD_STRING_WORD, 0, X_PLUGINS, 0, NULL},
+        SPEC(0, CN_LITERAL, "hello", 0, 0, 0, X_NONE, 0, NULL),
+        SPEC(1, CN_ARGUMENT, "name", CP_STRING, CMD_STRING_WORD, 0, X_PLUGINS, 0, NULL),
     };
     int before = cmd_builtin_tree()->count, first = -1;
     CHECK_EQ_INT(cmd_builtin_extend(ext, 2, &first), 0);
