@@ -317,22 +317,17 @@ static int p_index(lua_State *L)
     }
     if (!c) return 0;
     const player *p = c->player;
-    if (strcmp(k, "x") == 0)
-        lua_pushnumber(L, p->x);
-    else if (strcmp(k, "y") == 0)
-        lua_pushnumber(L, p->y);
-    else if (strcmp(k, "z") == 0)
-        lua_pushnumber(L, p->z);
-    else if (strcmp(k, "yaw") == 0)
-        lua_pushnumber(L, p->yaw);
-    else if (strcmp(k, "pitch") == 0)
-        lua_pushnumber(L, p->pitch);
-    else if (strcmp(k, "gamemode") == 0)
+    static const char *const num_keys[] = {"x", "y", "z", "yaw", "pitch", "health"};
+    const double nums[] = {p->x, p->y, p->z, p->yaw, p->pitch, p->health};
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        if (strcmp(k, num_keys[i]) != 0) continue;
+        lua_pushnumber(L, nums[i]);
+        return 1;
+    }
+    if (strcmp(k, "gamemode") == 0)
         lua_pushstring(L, cmd_gamemode_names[p->gamemode & 3]);
     else if (strcmp(k, "level") == 0)
         lua_pushinteger(L, p->op_level);
-    else if (strcmp(k, "health") == 0)
-        lua_pushnumber(L, p->health);
     else if (strcmp(k, "address") == 0)
         lua_pushstring(L, c->ip);
     else if (strcmp(k, "entity_id") == 0)

@@ -33,7 +33,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/json.h"
 #include "core/log.h"
 #include "game/chat.h"
 #include "game/entities.h"
@@ -370,15 +369,8 @@ bool plugin_event_prelogin(conn *c, const char *name, const mc_uuid *uuid)
     dispatch(&e);
     if (c->closed) return false;
     if (!refused[0] && !e.cancelled) return true;
-    const char *why = refused[0] ? refused : DEFAULT_REFUSE;
-    buf_t j;
-    buf_init(&j, 8192);
-    buf_lit(&j, "{\"text\":");
-    json_append_string(&j, why, strlen(why));
-    buf_lit(&j, "}");
-    buf_append(&j, "", 1);
-    conn_kick_reason(c, KR_OTHER, j.failed ? NULL : (const char *)j.data, why);
-    buf_free(&j);
+    /* no JSON: the plain reason is sent as {"text": reason} */
+    conn_kick_reason(c, KR_OTHER, NULL, refused[0] ? refused : DEFAULT_REFUSE);
     return false;
 }
 
@@ -547,6 +539,9 @@ struct move_batch {
 static struct mover *batch;
 static size_t batch_cap;
 
+static const char *const move_keys[] = {"x",     "y",      "z",      "yaw",
+                                        "pitch", "from_x", "from_y", "from_z"};
+
 static int moves_run(lua_State *L, void *arg)
 {
     struct move_batch *b = arg;
@@ -561,14 +556,8 @@ static int moves_run(lua_State *L, void *arg)
         struct ev ev = {.type = PEV_MOVE, .c = e->c, .cancelled = b->m[i].cancelled};
         push_event(L, &ev);
         int t = lua_gettop(L);
-        set_num(L, "x", pl->x);
-        set_num(L, "y", pl->y);
-        set_num(L, "z", pl->z);
-        set_num(L, "yaw", pl->yaw);
-        set_num(L, "pitch", pl->pitch);
-        set_num(L, "from_x", e->fx);
-        set_num(L, "from_y", e->fy);
-        set_num(L, "from_z", e->fz);
+        const double v[] = {pl->x, pl->y, pl->z, pl->yaw, pl->pitch, e->fx, e->fy, e->fz};
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) set_num(L, move_keys[k], v[k]);
         for (int h = 0; h < n && p->status == PL_ENABLED; h++) {
             if (!still_registered(p, PEV_MOVE, refs[h])) continue;
             lua_rawgeti(L, LUA_REGISTRYINDEX, refs[h]);
