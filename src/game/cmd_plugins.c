@@ -550,7 +550,7 @@ static void ex_info(cmd_ctx *x)
         send_plain(x, line, "red");
     }
     snprintf(line, sizeof line,
-             "Memory %.1f MiB of %d MiB (peak %.1f); %llu handler calls, %.1f us each; %llu "
+             "Memory %.1f MiB of %d MiB (peak %.1f); %llu handler calls, %.2f us each; %llu "
              "errors; %d tasks",
              p->mem_used / 1048576.0, p->m.memory_mb, p->mem_peak / 1048576.0,
              (unsigned long long)p->calls, p->calls ? p->call_ns / 1000.0 / (double)p->calls : 0.0,
@@ -560,6 +560,12 @@ static void ex_info(cmd_ctx *x)
     for (int i = 0; i < p->ncmds && n < (int)sizeof line - 40; i++)
         n += snprintf(line + n, sizeof line - (size_t)n, "%s /%s", i ? "," : "", p->cmds[i].name);
     if (!p->ncmds) snprintf(line + n, sizeof line - (size_t)n, " none");
+    send_plain(x, line, NULL);
+    uint64_t moves;
+    int64_t move_ns;
+    plugin_move_stats(&moves, &move_ns);
+    snprintf(line, sizeof line, "Move events (all plugins): %llu, %.2f us each in the tick",
+             (unsigned long long)moves, moves ? (double)move_ns / 1000.0 / (double)moves : 0.0);
     send_plain(x, line, NULL);
 }
 

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/clock.h"
 #include "core/log.h"
 #include "game/chat.h"
 #include "game/entities.h"
@@ -570,9 +571,21 @@ static int moves_run(lua_State *L, void *arg)
     return 0;
 }
 
+/* Move events raised and the time their part of the tick took (everything:
+ * the batch, every plugin's handlers, the results applied). */
+static uint64_t move_events;
+static int64_t move_ns;
+
+void plugin_move_stats(uint64_t *events, int64_t *ns)
+{
+    *events = move_events;
+    *ns = move_ns;
+}
+
 static void moves_tick(void)
 {
     if (!nmovers) return;
+    int64_t t0 = clock_ns();
     if (batch_cap < nmovers) {
         struct mover *n = realloc(batch, nmovers * sizeof *n);
         if (!n) {
@@ -606,6 +619,10 @@ static void moves_tick(void)
             ent_teleport(e->c, e->fx, e->fy, e->fz, pl->yaw, pl->pitch);
         else
             e->fx = pl->x, e->fy = pl->y, e->fz = pl->z;
+    }
+    if (wanted(PEV_MOVE)) {
+        move_events += n;
+        move_ns += clock_ns() - t0;
     }
 }
 

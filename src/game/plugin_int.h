@@ -242,6 +242,9 @@ void plugin_event_lifecycle(plugin *p, enum plugin_event e, const char *reason);
 /* Moves of the tick and the tick event (plugins_tick). */
 void plugin_events_tick(uint64_t tick);
 void plugin_events_free(void);
+/* Move events raised since startup and the tick time they took, all
+ * plugins together (`plugins info`; bench/plugin_move.js). */
+void plugin_move_stats(uint64_t *events, int64_t *ns);
 
 /* ------------------------------------------------------ plugin_json.c */
 
