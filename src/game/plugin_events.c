@@ -197,7 +197,8 @@ static void set_str(lua_State *L, const char *k, const char *s, size_t n)
 static void push_event(lua_State *L, const struct ev *e)
 {
     plugin *p = plugin_of(L);
-    lua_createtable(L, 0, 8);
+    /* a move has 9 or 10 fields: sized for them at once, not grown */
+    lua_createtable(L, 0, e->type == PEV_MOVE ? 12 : 8);
     lua_rawgeti(L, LUA_REGISTRYINDEX, p->event_mt_ref);
     lua_setmetatable(L, -2);
     if (e->c) {
