@@ -35,8 +35,11 @@ const FLY_S = 30
 const IN_FLIGHT = 32 // mcserv-chunk-requests-in-flight default
 const RSS_BOUND_KIB = 256 * 1024 // docs/operations.md: the bound for this scenario
 const NEWCOMER_POS = [-12000.5, 120, 12000.5]
-// The 2 s; ASan makes generation about 3× slower, so its build gets 6 s.
-const NEWCOMER_MAX_MS = ASAN ? 6000 : 2000
+// The 2 s is measured alone by bench/flyers.js (BENCHMARKS.md); here
+// the test shares two cores with the other build's end-to-end pass
+// (tests/run-all.sh), so it bounds the view at 3 s. ASan makes generation
+// about 3× slower: 9 s.
+const NEWCOMER_MAX_MS = ASAN ? 9000 : 3000
 
 h.setFileDeadline(170000) // a 30 s flight, then up to a minute for the memory to come back
 after(async () => {
