@@ -42,7 +42,8 @@ LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 # The shared library of codecs and data structures (server, bench, tests):
 # core, proto, data and world, and the pure parts of game, net and admin
 # (parsers, codecs, rate limits) that the unit tests and fuzzers link.
-PURE_SRC   := src/game/cmd_parser.c src/game/cmd_spec.c src/game/cmd_args.c src/game/usercache.c src/game/cmd_complete.c src/game/lists_file.c src/net/ratelimit.c src/net/ip_table.c \
+PURE_SRC   := src/game/cmd_parser.c src/game/cmd_spec.c src/game/cmd_args.c src/game/usercache.c src/game/cmd_complete.c \
+              src/game/plugin_manifest.c src/game/lists_file.c src/net/ratelimit.c src/net/ip_table.c \
               src/net/outq.c src/net/iothreads.c \
               src/admin/http_parse.c src/admin/rcon_packet.c src/admin/rcon_limiter.c \
               src/admin/query_packet.c src/admin/mgmt_rpc.c src/admin/mgmt_handshake.c
@@ -64,7 +65,7 @@ all: $(MCSERV) $(MCBENCH) $(BUILD)/worldgen
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(if $(findstring src/bench/,$<),$(LUA_CFLAGS)) -c $< -o $@
+	$(CC) $(CFLAGS) $(if $(filter src/bench/% src/game/plugin% src/game/cmd_plugins.c,$<),$(LUA_CFLAGS)) -c $< -o $@
 
 $(LIB): $(call obj,$(LIB_SRC))
 	@rm -f $@
@@ -94,7 +95,7 @@ $(BUILD)/buildinfo.o: $(BUILD)/buildinfo.c
 FORCE:
 
 $(MCSERV): $(call obj,$(SERVER_SRC)) $(BUILD)/buildinfo.o $(COUNT_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(SERVER_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(SERVER_LIBS) $(LUA_LIBS) $(LDLIBS)
 
 $(MCBENCH): $(call obj,$(BENCH_SRC)) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LUA_LIBS) $(LDLIBS)

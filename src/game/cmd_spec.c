@@ -303,15 +303,33 @@ static int add_gamerules(cmd_tree *t)
     return root >= 0 ? 0 : -1;
 }
 
+/* The built-ins: the spec, then the rules' literals. */
+static void build_builtins(cmd_tree *t)
+{
+    if (cmd_tree_build(t, builtin_spec, sizeof builtin_spec / sizeof builtin_spec[0]) < 0 ||
+        add_gamerules(t) < 0)
+        abort(); /* the static spec is wrong: a programming error */
+}
+
+/* The built-in tree, and what plugins appended (cmd_builtin_extend). */
+static cmd_tree builtin_tree;
+static bool builtin_built;
+
 const cmd_tree *cmd_builtin_tree(void)
 {
-    static cmd_tree t;
-    static bool built;
-    if (!built) {
-        if (cmd_tree_build(&t, builtin_spec, sizeof builtin_spec / sizeof builtin_spec[0]) < 0 ||
-            add_gamerules(&t) < 0)
-            abort(); /* the static spec is wrong: a programming error */
-        built = true;
+    if (!builtin_built) {
+        build_builtins(&builtin_tree);
+        builtin_built = true;
     }
-    return &t;
+    return &builtin_tree;
+}
+
+int cmd_builtin_extend(const struct cmd_spec *spec, size_t n, int *first)
+{
+    static cmd_tree next; /* big: built aside, so a failure leaves the tree as it was */
+    build_builtins(&next);
+    if (cmd_tree_append(&next, spec, n, first) < 0) return -1;
+    builtin_tree = next;
+    builtin_built = true;
+    return 0;
 }

@@ -10,6 +10,7 @@
  *                   buffers are trimmed once a second (net/server.c)
  *   2. players      keep-alive sent or timed out, the movement check's
  *                   baseline reset (game/play.c play_tick)
+ *  2a. plugins      scheduled tasks, move and tick events (game/plugins.c)
  *   3. block updates  the tick's block changes as Block Update / Update
  *                   Section Blocks to every viewer, then the acknowledgements
  *                   (game/play.c)
@@ -68,6 +69,7 @@
 #include "game/ops.h"
 #include "game/perf.h"
 #include "game/play.h"
+#include "game/plugins.h" /* plugins */
 #include "net/limits.h"
 #include "net/server.h"
 #include "world/store.h"
@@ -89,6 +91,7 @@ enum tick_phase {
     TP_STALL,
     TP_CONNECTIONS,
     TP_PLAYERS,
+    TP_PLUGINS,
     TP_BLOCKS,
     TP_ROSTER,
     TP_ENTITIES,
@@ -105,9 +108,9 @@ enum tick_phase {
     TP_COUNT
 };
 static const char *const phase_names[TP_COUNT] = {
-    "debug_stall", "connections",    "players",  "block_updates", "roster",
-    "entities",    "movement_relay", "clock",    "idle",          "limits",
-    "world",       "saving",         "net_read", "chunk_stream",  "flush"};
+    "debug_stall", "connections",    "players",      "plugins", "block_updates", "roster",
+    "entities",    "movement_relay", "clock",        "idle",    "limits",        "world",
+    "saving",      "net_read",       "chunk_stream", "flush"};
 
 /* Runs the call (or block) as phase id of the breakdown: the phases tile
  * the tick (each ends where the next begins; core/tickstat.h). */
@@ -168,6 +171,7 @@ void tick_run(void)
     TICK_PHASE(TP_STALL, limits_debug_tick(game.tick_count)); /* 0: tests only */
     TICK_PHASE(TP_CONNECTIONS, server_expire());              /* 1 */
     TICK_PHASE(TP_PLAYERS, play_tick_all());                  /* 2 */
+    TICK_PHASE(TP_PLUGINS, plugins_tick());                   /* 2a: plugins */
     TICK_PHASE(TP_BLOCKS, play_broadcast_blocks());           /* 3 */
     TICK_PHASE(TP_ROSTER, play_tick_roster());                /* 4: leaves, then joins */
     TICK_PHASE(TP_ENTITIES, ent_tick_tracking());             /* 5 */
