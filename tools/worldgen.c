@@ -4,6 +4,12 @@
  * of every section so two runs can be compared byte for byte.
  *
  *   build/worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm FILE] [--digest]
+ *   build/worldgen --seed N --probe < columns
+ *
+ * --probe reads lines "x z qy" and prints "x z height biome" per line: the
+ * noise stage's surface height (highest solid block + 1, vanilla's
+ * OCEAN_FLOOR_WG before surface rules and carvers) and the biome id at quart
+ * (x >> 2, qy, z >> 2); tests/worldgen compares these with deepslate.
  *
  * Per chunk it times generation alone and generation + light + encode +
  * compression (what a worker does), and reports encoded sizes and the memory
@@ -19,6 +25,8 @@
 #include "data/block_table.h"
 #include "data/blocks.h"
 #include "proto/frame.h"
+#include "world/biome_source.h"
+#include "world/noise_chunk.h"
 #include "world/terrain.h"
 
 static size_t section_bytes(const section *s)
@@ -61,12 +69,30 @@ static void color_of(uint16_t st, int y, uint8_t rgb[3])
     rgb[2] = (uint8_t)(b * shade > 255 ? 255 : b * shade);
 }
 
+static int probe(long long seed)
+{
+    wg_state *st = malloc(sizeof *st);
+    if (!st) return 1;
+    wg_state_init(st, seed);
+    wg_pt p;
+    wg_pt_init(&p, st);
+    long x, z, qy;
+    while (scanf("%ld %ld %ld", &x, &z, &qy) == 3) {
+        int h = wg_column_height(st, (int32_t)x, (int32_t)z);
+        int last = -1;
+        int b = wg_biome_at(&p, (int32_t)(x >> 2), (int32_t)qy, (int32_t)(z >> 2), &last);
+        printf("%ld %ld %d %d\n", x, z, h, b);
+    }
+    free(st);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     long long seed = 12345;
     int radius = 8;
     const char *ppm = NULL, *type = "normal";
-    int digest = 0;
+    int digest = 0, probe_mode = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = atoll(argv[++i]);
@@ -78,12 +104,15 @@ int main(int argc, char **argv)
             type = argv[++i];
         else if (!strcmp(argv[i], "--digest"))
             digest = 1;
+        else if (!strcmp(argv[i], "--probe"))
+            probe_mode = 1;
         else {
             fprintf(stderr, "usage: worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm "
-                            "FILE] [--digest]\n");
+                            "FILE] [--digest] [--probe]\n");
             return 2;
         }
     }
+    if (probe_mode) return probe(seed);
     terrain t;
     char err[256];
     if (terrain_init(&t, strcmp(type, "flat") ? LEVEL_NORMAL : LEVEL_FLAT, seed, "", err,

@@ -1,0 +1,121 @@
+/* noise_chunk.c — see noise_chunk.h. */
+#include "world/noise_chunk.h"
+
+#include <string.h>
+
+#define CELLS_Y (WG_HEIGHT / WG_CELL_HEIGHT)
+
+/* Corner values of the final_density slots for the corner column at (x, z). */
+static void corner_column(wg_pt *p, int32_t x, int32_t z, double out[][CELLS_Y + 1], int stride)
+{
+    for (int j = 0; j <= CELLS_Y; j++) {
+        wg_pt_at(p, x, WG_MIN_Y + j * WG_CELL_HEIGHT, z);
+        for (int s = 0; s < WG_FINAL_SLOT_COUNT; s++) {
+            int k = wg_final_slots[s];
+            out[k * stride][j] = wg_interp_args[k](p);
+        }
+    }
+}
+
+static inline double lerp(double t, double a, double b)
+{
+    return a + t * (b - a);
+}
+
+/* Block values from the 8 corners of a cell (vanilla's NoiseInterpolator). */
+static inline double interp_cell(const double c[2][2][2], double fx, double fy, double fz)
+{
+    double xz00 = lerp(fy, c[0][0][0], c[0][1][0]), xz10 = lerp(fy, c[1][0][0], c[1][1][0]);
+    double xz01 = lerp(fy, c[0][0][1], c[0][1][1]), xz11 = lerp(fy, c[1][0][1], c[1][1][1]);
+    double z0 = lerp(fx, xz00, xz10), z1 = lerp(fx, xz01, xz11);
+    return lerp(fz, z0, z1);
+}
+
+static enum wg_fill fill_of(double density, int y)
+{
+    if (density > 0.0) return WG_STONE;
+    if (y < -54) return WG_LAVA;
+    if (y < WG_SEA_LEVEL) return WG_WATER;
+    return WG_AIR;
+}
+
+void wg_fill_noise(const wg_state *st, wg_noise_chunk *nc, int32_t cx, int32_t cz, uint8_t *out)
+{
+    wg_pt p;
+    wg_pt_init(&p, st);
+    nc->x0 = cx * 16;
+    nc->z0 = cz * 16;
+    p.snap_x0 = nc->x0 >> 2;
+    p.snap_z0 = nc->z0 >> 2;
+    p.snap_n = 4;
+    for (int i = 0; i <= 4; i++)
+        for (int k = 0; k <= 4; k++)
+            corner_column(&p, nc->x0 + i * WG_CELL_WIDTH, nc->z0 + k * WG_CELL_WIDTH,
+                          nc->corner[0][i] + k, 25);
+    double interp[WG_INTERP_COUNT] = {0};
+    p.interp = interp;
+    double c[WG_INTERP_COUNT][2][2][2];
+    for (int ci = 0; ci < 4; ci++)
+        for (int ck = 0; ck < 4; ck++)
+            for (int cj = 0; cj < CELLS_Y; cj++) {
+                for (int s = 0; s < WG_FINAL_SLOT_COUNT; s++) {
+                    int k = wg_final_slots[s];
+                    for (int a = 0; a < 2; a++)
+                        for (int b = 0; b < 2; b++)
+                            for (int d = 0; d < 2; d++)
+                                c[k][a][b][d] = nc->corner[k][ci + a][ck + d][cj + b];
+                }
+                for (int oy = 0; oy < WG_CELL_HEIGHT; oy++) {
+                    int y = WG_MIN_Y + cj * WG_CELL_HEIGHT + oy;
+                    double fy = (double)oy / (double)WG_CELL_HEIGHT;
+                    for (int ox = 0; ox < WG_CELL_WIDTH; ox++) {
+                        double fx = (double)ox / (double)WG_CELL_WIDTH;
+                        for (int oz = 0; oz < WG_CELL_WIDTH; oz++) {
+                            double fz = (double)oz / (double)WG_CELL_WIDTH;
+                            int lx = ci * 4 + ox, lz = ck * 4 + oz;
+                            for (int s = 0; s < WG_FINAL_SLOT_COUNT; s++) {
+                                int k = wg_final_slots[s];
+                                interp[k] = interp_cell(c[k], fx, fy, fz);
+                            }
+                            wg_pt_at(&p, nc->x0 + lx, y, nc->z0 + lz);
+                            double dens = wg_router_final_density(&p);
+                            out[(lz * 16 + lx) * WG_HEIGHT + (y - WG_MIN_Y)] =
+                                (uint8_t)fill_of(dens, y);
+                        }
+                    }
+                }
+            }
+}
+
+int wg_column_height(const wg_state *st, int32_t x, int32_t z)
+{
+    static const int stride = 1;
+    double corner[2][2][WG_INTERP_COUNT][CELLS_Y + 1];
+    wg_pt p;
+    wg_pt_init(&p, st);
+    int32_t gx = x >> 2 << 2, gz = z >> 2 << 2; /* cell corner (cells are 4 wide) */
+    p.snap_x0 = (x >> 4 << 4) >> 2;
+    p.snap_z0 = (z >> 4 << 4) >> 2;
+    p.snap_n = 4;
+    for (int a = 0; a < 2; a++)
+        for (int d = 0; d < 2; d++) corner_column(&p, gx + a * 4, gz + d * 4, corner[a][d], stride);
+    double interp[WG_INTERP_COUNT] = {0};
+    p.interp = interp;
+    double fx = (double)(x - gx) / 4.0, fz = (double)(z - gz) / 4.0;
+    for (int cj = CELLS_Y - 1; cj >= 0; cj--)
+        for (int oy = WG_CELL_HEIGHT - 1; oy >= 0; oy--) {
+            int y = WG_MIN_Y + cj * WG_CELL_HEIGHT + oy;
+            double fy = (double)oy / (double)WG_CELL_HEIGHT;
+            for (int s = 0; s < WG_FINAL_SLOT_COUNT; s++) {
+                int k = wg_final_slots[s];
+                double c[2][2][2];
+                for (int a = 0; a < 2; a++)
+                    for (int b = 0; b < 2; b++)
+                        for (int d = 0; d < 2; d++) c[a][b][d] = corner[a][d][k][cj + b];
+                interp[k] = interp_cell(c, fx, fy, fz);
+            }
+            wg_pt_at(&p, x, y, z);
+            if (wg_router_final_density(&p) > 0.0) return y + 1;
+        }
+    return WG_MIN_Y;
+}
