@@ -24,8 +24,8 @@ void wg_state_init(wg_state *st, int64_t seed)
         wg_normal_init(&st->noise[i], &r, d->first_octave, d->amplitudes, d->count, octave_md5);
     }
     wg_xoro_from_hash(&r, &st->random, WG_MD5_TERRAIN_LO, WG_MD5_TERRAIN_HI);
-    wg_blended_init(&st->terrain, &r, WG_TERRAIN_XZ_SCALE, WG_TERRAIN_Y_SCALE,
-                    WG_TERRAIN_XZ_FACTOR, WG_TERRAIN_Y_FACTOR, WG_TERRAIN_SMEAR);
+    wg_blended_init(&st->terrain, &r, WG_TERRAIN_XZ_SCALE, WG_TERRAIN_Y_SCALE, WG_TERRAIN_XZ_FACTOR,
+                    WG_TERRAIN_Y_FACTOR, WG_TERRAIN_SMEAR);
     wg_xoro_from_hash(&r, &st->random, WG_MD5_AQUIFER_LO, WG_MD5_AQUIFER_HI);
     st->aquifer = wg_xoro_fork(&r);
     wg_xoro_from_hash(&r, &st->random, WG_MD5_ORE_LO, WG_MD5_ORE_HI);

@@ -49,11 +49,11 @@ typedef struct wg_state {
 typedef struct wg_pt {
     int32_t x, y, z;
     const wg_state *st;
-    const double *interp;        /* per-block interpolated values, or NULL */
-    int32_t snap_x0, snap_z0;    /* first quart of the noise chunk's grid */
-    int32_t snap_n;              /* quarts per side (0: not in a noise chunk) */
-    int32_t mx, mz;              /* column the per-column cache belongs to */
-    uint64_t memo2, memo3;       /* valid bits */
+    const double *interp;     /* per-block interpolated values, or NULL */
+    int32_t snap_x0, snap_z0; /* first quart of the noise chunk's grid */
+    int32_t snap_n;           /* quarts per side (0: not in a noise chunk) */
+    int32_t mx, mz;           /* column the per-column cache belongs to */
+    uint64_t memo2, memo3;    /* valid bits */
     double v2[WG_MEMO2_COUNT + 1];
     double v3[WG_MEMO3_COUNT + 1];
 } wg_pt;

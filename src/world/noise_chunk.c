@@ -54,33 +54,44 @@ void wg_fill_noise(const wg_state *st, wg_noise_chunk *nc, int32_t cx, int32_t c
                           nc->corner[0][i] + k, 25);
     double interp[WG_INTERP_COUNT] = {0};
     p.interp = interp;
-    double c[WG_INTERP_COUNT][2][2][2];
+    enum { S = WG_FINAL_SLOT_COUNT };
+    double c[S][2][2][2], xz[S][2][2], zv[S][2];
     for (int ci = 0; ci < 4; ci++)
         for (int ck = 0; ck < 4; ck++)
             for (int cj = 0; cj < CELLS_Y; cj++) {
-                for (int s = 0; s < WG_FINAL_SLOT_COUNT; s++) {
+                for (int s = 0; s < S; s++) {
                     int k = wg_final_slots[s];
                     for (int a = 0; a < 2; a++)
                         for (int b = 0; b < 2; b++)
                             for (int d = 0; d < 2; d++)
-                                c[k][a][b][d] = nc->corner[k][ci + a][ck + d][cj + b];
+                                c[s][a][b][d] = nc->corner[k][ci + a][ck + d][cj + b];
                 }
+                /* vanilla's NoiseInterpolator: along y, then x, then z */
                 for (int oy = 0; oy < WG_CELL_HEIGHT; oy++) {
                     int y = WG_MIN_Y + cj * WG_CELL_HEIGHT + oy;
                     double fy = (double)oy / (double)WG_CELL_HEIGHT;
+                    for (int s = 0; s < S; s++)
+                        for (int a = 0; a < 2; a++)
+                            for (int d = 0; d < 2; d++)
+                                xz[s][a][d] = lerp(fy, c[s][a][0][d], c[s][a][1][d]);
                     for (int ox = 0; ox < WG_CELL_WIDTH; ox++) {
                         double fx = (double)ox / (double)WG_CELL_WIDTH;
+                        for (int s = 0; s < S; s++) {
+                            zv[s][0] = lerp(fx, xz[s][0][0], xz[s][1][0]);
+                            zv[s][1] = lerp(fx, xz[s][0][1], xz[s][1][1]);
+                        }
+                        int lx = ci * 4 + ox;
+                        uint8_t *col = out + (size_t)(ck * 4 * 16 + lx) * WG_HEIGHT + (y - WG_MIN_Y);
                         for (int oz = 0; oz < WG_CELL_WIDTH; oz++) {
                             double fz = (double)oz / (double)WG_CELL_WIDTH;
-                            int lx = ci * 4 + ox, lz = ck * 4 + oz;
-                            for (int s = 0; s < WG_FINAL_SLOT_COUNT; s++) {
-                                int k = wg_final_slots[s];
-                                interp[k] = interp_cell(c[k], fx, fy, fz);
-                            }
-                            wg_pt_at(&p, nc->x0 + lx, y, nc->z0 + lz);
+                            for (int s = 0; s < S; s++)
+                                interp[wg_final_slots[s]] = lerp(fz, zv[s][0], zv[s][1]);
+                            p.x = nc->x0 + lx;
+                            p.y = y;
+                            p.z = nc->z0 + ck * 4 + oz;
+                            p.memo3 = 0;
                             double dens = wg_router_final_density(&p);
-                            out[(lz * 16 + lx) * WG_HEIGHT + (y - WG_MIN_Y)] =
-                                (uint8_t)fill_of(dens, y);
+                            col[(size_t)oz * 16 * WG_HEIGHT] = (uint8_t)fill_of(dens, y);
                         }
                     }
                 }

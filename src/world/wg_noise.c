@@ -6,9 +6,8 @@
 #include <string.h>
 
 static const int8_t GRADIENT[16][3] = {
-    {1, 1, 0},  {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0}, {1, 0, 1},  {-1, 0, 1},
-    {1, 0, -1}, {-1, 0, -1}, {0, 1, 1},  {0, -1, 1},  {0, 1, -1}, {0, -1, -1},
-    {1, 1, 0},  {0, -1, 1}, {-1, 1, 0}, {0, -1, -1},
+    {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0}, {1, 0, 1}, {-1, 0, 1}, {1, 0, -1}, {-1, 0, -1},
+    {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1}, {1, 1, 0}, {0, -1, 1}, {-1, 1, 0}, {0, -1, -1},
 };
 
 void wg_improved_init(wg_improved *n, wg_xoro *r)
@@ -74,7 +73,8 @@ double wg_improved_noise(const wg_improved *n, double x, double y, double z, dou
 
 double wg_perlin_wrap(double d)
 {
-    return d - (double)wg_lfloor(d / 3.3554432E7 + 0.5) * 3.3554432E7;
+    /* d / 2^25 is exactly d * 2^-25 */
+    return d - (double)wg_lfloor(d * (1.0 / 3.3554432E7) + 0.5) * 3.3554432E7;
 }
 
 static void perlin_factors(wg_perlin *p, int first_octave, const double *amplitudes, int count)
@@ -85,8 +85,8 @@ static void perlin_factors(wg_perlin *p, int first_octave, const double *amplitu
     p->lowest_freq_value_factor = ldexp(1.0, count - 1) / (ldexp(1.0, count) - 1.0);
 }
 
-void wg_perlin_init(wg_perlin *p, wg_xoro *r, int first_octave, const double *amplitudes,
-                    int count, wg_octave_md5_fn octave_md5)
+void wg_perlin_init(wg_perlin *p, wg_xoro *r, int first_octave, const double *amplitudes, int count,
+                    wg_octave_md5_fn octave_md5)
 {
     memset(p, 0, sizeof *p);
     perlin_factors(p, first_octave, amplitudes, count);
@@ -129,8 +129,8 @@ double wg_perlin_value(const wg_perlin *p, double x, double y, double z)
     double d = 0.0, e = p->lowest_freq_input_factor, f = p->lowest_freq_value_factor;
     for (int i = 0; i < p->count; i++) {
         if (p->present[i]) {
-            double g = wg_improved_noise(&p->levels[i], wg_perlin_wrap(x * e), wg_perlin_wrap(y * e),
-                                         wg_perlin_wrap(z * e), 0.0, 0.0);
+            double g = wg_improved_noise(&p->levels[i], wg_perlin_wrap(x * e),
+                                         wg_perlin_wrap(y * e), wg_perlin_wrap(z * e), 0.0, 0.0);
             d += p->amplitudes[i] * g * f;
         }
         e *= 2.0;
@@ -145,8 +145,8 @@ const wg_improved *wg_perlin_octave(const wg_perlin *p, int i)
     return k >= 0 && p->present[k] ? &p->levels[k] : NULL;
 }
 
-void wg_normal_init(wg_normal *n, wg_xoro *r, int first_octave, const double *amplitudes,
-                    int count, wg_octave_md5_fn octave_md5)
+void wg_normal_init(wg_normal *n, wg_xoro *r, int first_octave, const double *amplitudes, int count,
+                    wg_octave_md5_fn octave_md5)
 {
     wg_perlin_init(&n->first, r, first_octave, amplitudes, count, octave_md5);
     wg_perlin_init(&n->second, r, first_octave, amplitudes, count, octave_md5);

@@ -64,8 +64,8 @@ double wg_improved_noise(const wg_improved *n, double x, double y, double z, dou
                          double y_max);
 
 /* PerlinNoise.create (new factory): octaves from r.forkPositional(). */
-void wg_perlin_init(wg_perlin *p, wg_xoro *r, int first_octave, const double *amplitudes,
-                    int count, wg_octave_md5_fn octave_md5);
+void wg_perlin_init(wg_perlin *p, wg_xoro *r, int first_octave, const double *amplitudes, int count,
+                    wg_octave_md5_fn octave_md5);
 /* PerlinNoise.createLegacyForBlendedNoise: octaves drawn one after another. */
 void wg_perlin_init_legacy(wg_perlin *p, wg_xoro *r, int first_octave, const double *amplitudes,
                            int count);
@@ -75,8 +75,8 @@ const wg_improved *wg_perlin_octave(const wg_perlin *p, int i);
 /* PerlinNoise.wrap. */
 double wg_perlin_wrap(double d);
 
-void wg_normal_init(wg_normal *n, wg_xoro *r, int first_octave, const double *amplitudes,
-                    int count, wg_octave_md5_fn octave_md5);
+void wg_normal_init(wg_normal *n, wg_xoro *r, int first_octave, const double *amplitudes, int count,
+                    wg_octave_md5_fn octave_md5);
 double wg_normal_value(const wg_normal *n, double x, double y, double z);
 
 void wg_blended_init(wg_blended *b, wg_xoro *r, double xz_scale, double y_scale, double xz_factor,

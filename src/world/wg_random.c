@@ -95,8 +95,8 @@ void wg_xoro_from_hash(wg_xoro *r, const wg_xoro_factory *f, uint64_t md5_lo, ui
 int64_t wg_block_seed(int32_t x, int32_t y, int32_t z)
 {
     /* (long)(x * 3129871) ^ (long)z * 116129781L ^ (long)y, int overflow as Java's. */
-    int64_t l = (int64_t)(int32_t)((uint32_t)x * 3129871u) ^ (int64_t)((uint64_t)(int64_t)z * 116129781ULL) ^
-                (int64_t)y;
+    int64_t l = (int64_t)(int32_t)((uint32_t)x * 3129871u) ^
+                (int64_t)((uint64_t)(int64_t)z * 116129781ULL) ^ (int64_t)y;
     uint64_t u = (uint64_t)l;
     u = u * u * 42317861ULL + u * 11ULL;
     return (int64_t)u >> 16;
