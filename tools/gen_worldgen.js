@@ -138,6 +138,11 @@ const ROUTER_FIELDS = ['barrier', 'fluid_level_floodedness', 'fluid_level_spread
   'vein_toggle', 'vein_ridged', 'vein_gap'];
 const routerNodes = {};
 for (const f of ROUTER_FIELDS) routerNodes[f] = parse(router[f]);
+// Noises the surface stage samples (vanilla's surface rules and SurfaceSystem).
+const SURFACE_NOISES = ['surface', 'surface_secondary', 'surface_swamp', 'clay_bands_offset', 'gravel', 'calcite',
+  'packed_ice', 'ice', 'powder_snow', 'badlands_pillar', 'badlands_pillar_roof', 'badlands_surface',
+  'iceberg_pillar', 'iceberg_pillar_roof', 'iceberg_surface', 'patch'];
+for (const n of SURFACE_NOISES) noiseIndex('minecraft:' + n);
 
 // ------------------------------------------------------------------ analysis
 // ydep: whether a value depends on the block's y.
@@ -348,7 +353,8 @@ let octMin = 0, octMax = 0;
 for (const d of noiseDefs) { octMin = Math.min(octMin, d.first); octMax = Math.max(octMax, d.first + d.amps.length - 1); }
 const octaves = [];
 for (let o = octMin; o <= octMax; o++) octaves.push(md5('octave_' + o));
-const named_hashes = { TERRAIN: 'minecraft:terrain', AQUIFER: 'minecraft:aquifer', ORE: 'minecraft:ore' };
+const named_hashes = { TERRAIN: 'minecraft:terrain', AQUIFER: 'minecraft:aquifer', ORE: 'minecraft:ore',
+  BEDROCK_FLOOR: 'minecraft:bedrock_floor', DEEPSLATE: 'minecraft:deepslate', CLAY_BANDS: 'minecraft:clay_bands' };
 if (!blended) throw new Error('no old_blended_noise in the router');
 
 const H = [];
@@ -365,6 +371,7 @@ for (const [k, v] of Object.entries(named_hashes)) {
   H.push(`#define WG_MD5_${k}_LO ${hex(lo)} /* ${v} */`);
   H.push(`#define WG_MD5_${k}_HI ${hex(hi)}`);
 }
+for (const [id, i] of noiseIds) H.push(`#define WG_NOISE_${cIdent(id).toUpperCase()} ${i}`);
 H.push(`#define WG_TERRAIN_XZ_SCALE ${dbl(blended.xz_scale)}`);
 H.push(`#define WG_TERRAIN_Y_SCALE ${dbl(blended.y_scale)}`);
 H.push(`#define WG_TERRAIN_XZ_FACTOR ${dbl(blended.xz_factor)}`);
@@ -486,6 +493,8 @@ write('worldgen_router.c', C.join('\n') + '\n');
   }
   const rows = flat.map((n) => `    {{${n.space.map((p) => p[0]).join(', ')}}, {${n.space.map((p) => p[1]).join(', ')}}, ` +
     `${n.leaf ? 0 : n.first}, ${n.leaf ? 0 : n.children.length}, ${n.leaf ? n.biome : 0}},${n.leaf ? ' /* ' + n.name + ' */' : ''}`);
+  const allBiomes = mcData.biomesArray.slice().sort((a, b) => a.id - b.id);
+  const climateRows = allBiomes.map((b) => `    {${flt(b.temperature)}, ${b.has_precipitation ? 1 : 0}}, /* ${b.name} */`);
   header('worldgen_biomes.h', 'worldgen_biomes.h — the overworld multi-noise biome search tree (vanilla Climate.RTree).', [
     '#include <stdint.h>', '',
     `#define WG_BIOME_ENTRIES ${leaves.length} /* parameter list entries (the tree\'s leaves) */`,
@@ -493,13 +502,106 @@ write('worldgen_router.c', C.join('\n') + '\n');
     '/* Parameter space: temperature, humidity, continentalness, erosion, depth, weirdness, offset',
     ' * (quantized: value * 10000). count == 0: a leaf holding biome. Node 0 is the root. */',
     'struct wg_biome_node {\n    int32_t min[7], max[7];\n    uint16_t first, count;\n    uint8_t biome;\n};', '',
-    'extern const struct wg_biome_node wg_biome_tree[WG_BIOME_NODES];']);
+    'extern const struct wg_biome_node wg_biome_tree[WG_BIOME_NODES];', '',
+    '/* Per biome id: base temperature and whether it has precipitation (snow when cold). */',
+    'struct wg_biome_climate {\n    float temperature;\n    uint8_t precipitation;\n};',
+    `extern const struct wg_biome_climate wg_biome_climate[${allBiomes.length}];`]);
   write('worldgen_biomes.c', HEADER('worldgen_biomes.c — the overworld multi-noise biome search tree.') +
     '#include "data/worldgen_biomes.h"\n\n' +
+    `const struct wg_biome_climate wg_biome_climate[${allBiomes.length}] = {\n${climateRows.join('\n')}\n};\n\n` +
     `/* clang-format off */\nconst struct wg_biome_node wg_biome_tree[WG_BIOME_NODES] = {\n${rows.join("\n")}\n};\n/* clang-format on */\n`);
 }
 
 function header(file, what, lines) {
   const g = 'MC_DATA_' + file.replace(/[^A-Za-z0-9]/g, '_').toUpperCase();
   write(file, `${HEADER(what)}#ifndef ${g}\n#define ${g}\n\n${lines.join('\n')}\n\n#endif\n`);
+}
+
+// ------------------------------------------------------------------ ores
+// The underground_ores step of the overworld's biomes: placed features
+// (count or rarity, square, height range, biome) and their ore configuration.
+// Which biomes carry which placed features comes from vanilla's
+// OverworldBiomes (every overworld biome: the default underground variety
+// and ores; dripstone caves: large copper instead of copper; emeralds in the
+// mountain biomes; extra gold in badlands), in vanilla's order.
+{
+  const mcData = require('minecraft-data')('1.20.1');
+  const ORES = ['ore_dirt', 'ore_gravel', 'ore_granite_upper', 'ore_granite_lower', 'ore_diorite_upper', 'ore_diorite_lower',
+    'ore_andesite_upper', 'ore_andesite_lower', 'ore_tuff', 'ore_coal_upper', 'ore_coal_lower', 'ore_iron_upper',
+    'ore_iron_middle', 'ore_iron_small', 'ore_gold', 'ore_gold_lower', 'ore_redstone', 'ore_redstone_lower', 'ore_diamond',
+    'ore_diamond_large', 'ore_diamond_buried', 'ore_lapis', 'ore_lapis_buried', 'ore_copper', 'ore_copper_large',
+    'ore_emerald', 'ore_gold_extra'];
+  const EMERALD = ['windswept_hills', 'windswept_gravelly_hills', 'windswept_forest', 'meadow', 'cherry_grove', 'grove',
+    'snowy_slopes', 'frozen_peaks', 'jagged_peaks', 'stony_peaks'];
+  const BADLANDS = ['badlands', 'eroded_badlands', 'wooded_badlands'];
+  const biomeSet = (names) => names.map((n) => mcData.biomesByName[n].id);
+  const groups = {
+    ore_copper: { except: biomeSet(['dripstone_caves']) },
+    ore_copper_large: { only: biomeSet(['dripstone_caves']) },
+    ore_emerald: { only: biomeSet(EMERALD) },
+    ore_gold_extra: { only: biomeSet(BADLANDS) },
+  };
+  const tags = {};
+  for (const t of ['stone_ore_replaceables', 'deepslate_ore_replaceables', 'base_stone_overworld']) tags['minecraft:' + t] = readJson(`tags/blocks/${t}.json`).values;
+  const TOP = settings.noise.min_y + settings.noise.height - 1;
+  const anchor = (a) => ('absolute' in a ? a.absolute : 'above_bottom' in a ? settings.noise.min_y + a.above_bottom : TOP - a.below_top);
+  const stateOf = (s) => {
+    const b = mcData.blocksByName[strip(s.Name)];
+    if (!b) throw new Error('unknown block ' + s.Name);
+    if (!s.Properties) return b.defaultState;
+    // state id from property values (minecraft-data lists properties in state order)
+    let id = b.minStateId, mult = 1;
+    for (let i = b.states.length - 1; i >= 0; i--) {
+      const p = b.states[i];
+      const values = p.type === 'bool' ? ['true', 'false'] : p.values;
+      const v = s.Properties[p.name];
+      const k = v === undefined ? values.indexOf(String(b.defaultState)) : values.indexOf(v);
+      id += Math.max(0, k) * mult;
+      mult *= values.length;
+    }
+    return id;
+  };
+  const rows = [];
+  const targetRows = [];
+  for (const name of ORES) {
+    const pf = readJson(`placed_feature/${name}.json`);
+    const cf = readJson(`configured_feature/${strip(pf.feature)}.json`);
+    let countMin = 1, countMax = 1, rarity = 0, hmin = 0, hmax = 0, trapezoid = 0;
+    for (const m of pf.placement) {
+      const t = strip(m.type);
+      if (t === 'count') {
+        if (typeof m.count === 'number') { countMin = countMax = m.count; } else { countMin = m.count.value.min_inclusive; countMax = m.count.value.max_inclusive; }
+      } else if (t === 'rarity_filter') { rarity = m.chance; } else if (t === 'height_range') {
+        hmin = anchor(m.height.min_inclusive); hmax = anchor(m.height.max_inclusive); trapezoid = strip(m.height.type) === 'trapezoid' ? 1 : 0;
+        if ((m.height.plateau || 0) !== 0) throw new Error('plateau trapezoid not supported');
+      } else if (t !== 'in_square' && t !== 'biome') throw new Error('unsupported placement ' + m.type);
+    }
+    const first = targetRows.length;
+    for (const tg of cf.config.targets) {
+      const blocks = tags[tg.target.tag];
+      if (!blocks) throw new Error('unknown tag ' + tg.target.tag);
+      const mask = blocks.map((b) => mcData.blocksByName[strip(b)].defaultState);
+      targetRows.push(`    {{${mask.join(', ')}}, ${mask.length}, ${stateOf(tg.state)}}, /* ${strip(tg.target.tag)} -> ${strip(tg.state.Name)} */`);
+    }
+    const g = groups[name] || {};
+    const list = g.only || g.except || [];
+    rows.push(`    {"${name}", ${countMin}, ${countMax}, ${rarity}, ${hmin}, ${hmax}, ${trapezoid}, ${cf.config.size}, ` +
+      `${flt(cf.config.discard_chance_on_air_exposure)}, ${first}, ${cf.config.targets.length}, ${g.only ? 1 : g.except ? 2 : 0}, ` +
+      `{${list.length ? list.join(', ') : 0}}, ${list.length}},`);
+  }
+  header('worldgen_ores.h', 'worldgen_ores.h — the overworld\'s ore and stone-blob features (underground_ores step).', [
+    '#include <stdint.h>', '',
+    `#define WG_ORE_COUNT ${ORES.length}`, `#define WG_ORE_TARGET_COUNT ${targetRows.length}`, '',
+    '/* One placed feature: count in [count_min, count_max] (or 1 in `rarity`), uniform x, z in the chunk,',
+    ' * y uniform or trapezoid in [y_min, y_max], then vanilla\'s OreFeature of `size`. biome_rule:',
+    ' * 0 every biome, 1 only `biomes`, 2 all but `biomes`. */',
+    'struct wg_ore_def {\n    const char *name;\n    int count_min, count_max, rarity;\n    int y_min, y_max, trapezoid;\n    int size;\n    float discard_on_air;\n    int first_target, target_count;\n    int biome_rule;\n    uint8_t biomes[12];\n    int biome_count;\n};', '',
+    '/* A target: blocks (states) it replaces, and the ore state put there. */',
+    'struct wg_ore_target {\n    uint16_t replaces[6];\n    int replace_count;\n    uint16_t state;\n};', '',
+    'extern const struct wg_ore_def wg_ores[WG_ORE_COUNT];',
+    'extern const struct wg_ore_target wg_ore_targets[WG_ORE_TARGET_COUNT];']);
+  write('worldgen_ores.c', HEADER('worldgen_ores.c — ore and blob features from placed_feature/ and configured_feature/.') +
+    '#include "data/worldgen_ores.h"\n\n' +
+    `const struct wg_ore_def wg_ores[WG_ORE_COUNT] = {\n${rows.join('\n')}\n};\n\n` +
+    `const struct wg_ore_target wg_ore_targets[WG_ORE_TARGET_COUNT] = {\n${targetRows.join('\n')}\n};\n`);
 }

@@ -27,6 +27,7 @@
 #include "proto/frame.h"
 #include "world/biome_source.h"
 #include "world/noise_chunk.h"
+#include "world/overworld.h"
 #include "world/terrain.h"
 
 static size_t section_bytes(const section *s)
@@ -126,7 +127,9 @@ int main(int argc, char **argv)
     buf_t raw, framed;
     buf_init(&raw, 0);
     buf_init(&framed, 0);
-    int64_t gen_ns = 0, enc_ns = 0;
+    int64_t gen_ns = 0, enc_ns = 0, stage_ns[OW_STAGES] = {0};
+    static const char *const stage_name[OW_STAGES] = {"biomes", "noise", "surface", "ores",
+                                                      "trees+plants"};
     size_t raw_total = 0, z_total = 0, mem_total = 0, n = 0;
     uint64_t hash = 1469598103934665603ULL;
     for (int cz = -radius; cz < radius; cz++)
@@ -134,7 +137,10 @@ int main(int argc, char **argv)
             chunk c;
             chunk_init(&c, cx, cz, BLOCK_AIR, BIOME_PLAINS);
             int64_t t0 = clock_ns();
-            terrain_generate(&t, &c);
+            if (t.type == LEVEL_NORMAL)
+                overworld_generate_timed(&t.wg, &c, stage_ns);
+            else
+                terrain_generate(&t, &c);
             int64_t t1 = clock_ns();
             buf_reset(&raw);
             buf_reset(&framed);
@@ -168,6 +174,12 @@ int main(int argc, char **argv)
         }
     printf("chunks %zu (seed %lld, %s)\n", n, seed, type);
     printf("generate: %.3f ms CPU per chunk\n", gen_ns / 1e6 / (double)n);
+    if (t.type == LEVEL_NORMAL) {
+        printf("  CPU per stage (ms/chunk):");
+        for (int k = 0; k < OW_STAGES; k++)
+            printf(" %s %.3f", stage_name[k], stage_ns[k] / 1e6 / (double)n);
+        printf("\n");
+    }
     printf("light + encode + compress: %.3f ms per chunk\n", enc_ns / 1e6 / (double)n);
     printf("encoded: %.0f bytes raw, %.0f bytes compressed (threshold 256, level 6) per chunk\n",
            (double)raw_total / (double)n, (double)z_total / (double)n);

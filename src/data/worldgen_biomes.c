@@ -6,6 +6,73 @@
  */
 #include "data/worldgen_biomes.h"
 
+const struct wg_biome_climate wg_biome_climate[64] = {
+    {2.0f, 0},  /* badlands */
+    {0.95f, 1}, /* bamboo_jungle */
+    {2.0f, 0},  /* basalt_deltas */
+    {0.8f, 1},  /* beach */
+    {0.6f, 1},  /* birch_forest */
+    {0.5f, 1},  /* cherry_grove */
+    {0.5f, 1},  /* cold_ocean */
+    {2.0f, 0},  /* crimson_forest */
+    {0.7f, 1},  /* dark_forest */
+    {0.5f, 1},  /* deep_cold_ocean */
+    {0.8f, 1},  /* deep_dark */
+    {0.5f, 1},  /* deep_frozen_ocean */
+    {0.5f, 1},  /* deep_lukewarm_ocean */
+    {0.5f, 1},  /* deep_ocean */
+    {2.0f, 0},  /* desert */
+    {0.8f, 1},  /* dripstone_caves */
+    {0.5f, 0},  /* end_barrens */
+    {0.5f, 0},  /* end_highlands */
+    {0.5f, 0},  /* end_midlands */
+    {2.0f, 0},  /* eroded_badlands */
+    {0.7f, 1},  /* flower_forest */
+    {0.7f, 1},  /* forest */
+    {0.0f, 1},  /* frozen_ocean */
+    {-0.7f, 1}, /* frozen_peaks */
+    {0.0f, 1},  /* frozen_river */
+    {-0.2f, 1}, /* grove */
+    {0.0f, 1},  /* ice_spikes */
+    {-0.7f, 1}, /* jagged_peaks */
+    {0.95f, 1}, /* jungle */
+    {0.5f, 1},  /* lukewarm_ocean */
+    {0.5f, 1},  /* lush_caves */
+    {0.8f, 1},  /* mangrove_swamp */
+    {0.5f, 1},  /* meadow */
+    {0.9f, 1},  /* mushroom_fields */
+    {2.0f, 0},  /* nether_wastes */
+    {0.5f, 1},  /* ocean */
+    {0.6f, 1},  /* old_growth_birch_forest */
+    {0.3f, 1},  /* old_growth_pine_taiga */
+    {0.25f, 1}, /* old_growth_spruce_taiga */
+    {0.8f, 1},  /* plains */
+    {0.5f, 1},  /* river */
+    {2.0f, 0},  /* savanna */
+    {2.0f, 0},  /* savanna_plateau */
+    {0.5f, 0},  /* small_end_islands */
+    {0.05f, 1}, /* snowy_beach */
+    {0.0f, 1},  /* snowy_plains */
+    {-0.3f, 1}, /* snowy_slopes */
+    {-0.5f, 1}, /* snowy_taiga */
+    {2.0f, 0},  /* soul_sand_valley */
+    {0.95f, 1}, /* sparse_jungle */
+    {1.0f, 1},  /* stony_peaks */
+    {0.2f, 1},  /* stony_shore */
+    {0.8f, 1},  /* sunflower_plains */
+    {0.8f, 1},  /* swamp */
+    {0.25f, 1}, /* taiga */
+    {0.5f, 0},  /* the_end */
+    {0.5f, 0},  /* the_void */
+    {0.5f, 1},  /* warm_ocean */
+    {2.0f, 0},  /* warped_forest */
+    {0.2f, 1},  /* windswept_forest */
+    {0.2f, 1},  /* windswept_gravelly_hills */
+    {0.2f, 1},  /* windswept_hills */
+    {2.0f, 0},  /* windswept_savanna */
+    {2.0f, 0},  /* wooded_badlands */
+};
+
 /* clang-format off */
 const struct wg_biome_node wg_biome_tree[WG_BIOME_NODES] = {
     {{-10000, -10000, -12000, -10000, 0, -10000, 0}, {10000, 10000, 10000, 10000, 11000, 10000, 0}, 1, 8, 0},

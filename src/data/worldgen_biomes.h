@@ -22,4 +22,11 @@ struct wg_biome_node {
 
 extern const struct wg_biome_node wg_biome_tree[WG_BIOME_NODES];
 
+/* Per biome id: base temperature and whether it has precipitation (snow when cold). */
+struct wg_biome_climate {
+    float temperature;
+    uint8_t precipitation;
+};
+extern const struct wg_biome_climate wg_biome_climate[64];
+
 #endif

@@ -10,28 +10,85 @@
 
 #include <stdint.h>
 
-#define WG_NOISE_COUNT       35
-#define WG_MEMO2_COUNT       26
-#define WG_MEMO3_COUNT       13
-#define WG_INTERP_COUNT      8
-#define WG_OCTAVE_MIN        -16
-#define WG_OCTAVE_COUNT      17
-#define WG_MD5_TERRAIN_LO    0x1ee555222ef96f14ULL /* minecraft:terrain */
-#define WG_MD5_TERRAIN_HI    0xe2bedfdbebe43d33ULL
-#define WG_MD5_AQUIFER_LO    0x7bb15cc403c6ace6ULL /* minecraft:aquifer */
-#define WG_MD5_AQUIFER_HI    0x0bdd56bc9d232691ULL
-#define WG_MD5_ORE_LO        0x9b88124de600116dULL /* minecraft:ore */
-#define WG_MD5_ORE_HI        0x2ae68055aa4a7761ULL
-#define WG_TERRAIN_XZ_SCALE  0.25
-#define WG_TERRAIN_Y_SCALE   0.125
-#define WG_TERRAIN_XZ_FACTOR 80.0
-#define WG_TERRAIN_Y_FACTOR  160.0
-#define WG_TERRAIN_SMEAR     8.0
-#define WG_SEA_LEVEL         63
-#define WG_MIN_Y             -64
-#define WG_HEIGHT            384
-#define WG_CELL_WIDTH        4
-#define WG_CELL_HEIGHT       8
+#define WG_NOISE_COUNT                           51
+#define WG_MEMO2_COUNT                           26
+#define WG_MEMO3_COUNT                           13
+#define WG_INTERP_COUNT                          8
+#define WG_OCTAVE_MIN                            -16
+#define WG_OCTAVE_COUNT                          18
+#define WG_MD5_TERRAIN_LO                        0x1ee555222ef96f14ULL /* minecraft:terrain */
+#define WG_MD5_TERRAIN_HI                        0xe2bedfdbebe43d33ULL
+#define WG_MD5_AQUIFER_LO                        0x7bb15cc403c6ace6ULL /* minecraft:aquifer */
+#define WG_MD5_AQUIFER_HI                        0x0bdd56bc9d232691ULL
+#define WG_MD5_ORE_LO                            0x9b88124de600116dULL /* minecraft:ore */
+#define WG_MD5_ORE_HI                            0x2ae68055aa4a7761ULL
+#define WG_MD5_BEDROCK_FLOOR_LO                  0xbbf7928b7bf1d285ULL /* minecraft:bedrock_floor */
+#define WG_MD5_BEDROCK_FLOOR_HI                  0xc4dc7cf90e1b3b94ULL
+#define WG_MD5_DEEPSLATE_LO                      0x907ddbc8bae95dcfULL /* minecraft:deepslate */
+#define WG_MD5_DEEPSLATE_HI                      0xcfada31a09f26a63ULL
+#define WG_MD5_CLAY_BANDS_LO                     0x16568f44636e3bc9ULL /* minecraft:clay_bands */
+#define WG_MD5_CLAY_BANDS_HI                     0xc1fdd67395e0296cULL
+#define WG_NOISE_AQUIFER_BARRIER                 0
+#define WG_NOISE_AQUIFER_FLUID_LEVEL_FLOODEDNESS 1
+#define WG_NOISE_AQUIFER_FLUID_LEVEL_SPREAD      2
+#define WG_NOISE_AQUIFER_LAVA                    3
+#define WG_NOISE_TEMPERATURE                     4
+#define WG_NOISE_OFFSET                          5
+#define WG_NOISE_VEGETATION                      6
+#define WG_NOISE_CONTINENTALNESS                 7
+#define WG_NOISE_EROSION                         8
+#define WG_NOISE_RIDGE                           9
+#define WG_NOISE_JAGGED                          10
+#define WG_NOISE_CAVE_ENTRANCE                   11
+#define WG_NOISE_SPAGHETTI_ROUGHNESS_MODULATOR   12
+#define WG_NOISE_SPAGHETTI_ROUGHNESS             13
+#define WG_NOISE_SPAGHETTI_3D_RARITY             14
+#define WG_NOISE_SPAGHETTI_3D_1                  15
+#define WG_NOISE_SPAGHETTI_3D_2                  16
+#define WG_NOISE_SPAGHETTI_3D_THICKNESS          17
+#define WG_NOISE_CAVE_LAYER                      18
+#define WG_NOISE_CAVE_CHEESE                     19
+#define WG_NOISE_SPAGHETTI_2D_MODULATOR          20
+#define WG_NOISE_SPAGHETTI_2D                    21
+#define WG_NOISE_SPAGHETTI_2D_THICKNESS          22
+#define WG_NOISE_SPAGHETTI_2D_ELEVATION          23
+#define WG_NOISE_PILLAR                          24
+#define WG_NOISE_PILLAR_RARENESS                 25
+#define WG_NOISE_PILLAR_THICKNESS                26
+#define WG_NOISE_NOODLE                          27
+#define WG_NOISE_NOODLE_THICKNESS                28
+#define WG_NOISE_NOODLE_RIDGE_A                  29
+#define WG_NOISE_NOODLE_RIDGE_B                  30
+#define WG_NOISE_ORE_VEININESS                   31
+#define WG_NOISE_ORE_VEIN_A                      32
+#define WG_NOISE_ORE_VEIN_B                      33
+#define WG_NOISE_ORE_GAP                         34
+#define WG_NOISE_SURFACE                         35
+#define WG_NOISE_SURFACE_SECONDARY               36
+#define WG_NOISE_SURFACE_SWAMP                   37
+#define WG_NOISE_CLAY_BANDS_OFFSET               38
+#define WG_NOISE_GRAVEL                          39
+#define WG_NOISE_CALCITE                         40
+#define WG_NOISE_PACKED_ICE                      41
+#define WG_NOISE_ICE                             42
+#define WG_NOISE_POWDER_SNOW                     43
+#define WG_NOISE_BADLANDS_PILLAR                 44
+#define WG_NOISE_BADLANDS_PILLAR_ROOF            45
+#define WG_NOISE_BADLANDS_SURFACE                46
+#define WG_NOISE_ICEBERG_PILLAR                  47
+#define WG_NOISE_ICEBERG_PILLAR_ROOF             48
+#define WG_NOISE_ICEBERG_SURFACE                 49
+#define WG_NOISE_PATCH                           50
+#define WG_TERRAIN_XZ_SCALE                      0.25
+#define WG_TERRAIN_Y_SCALE                       0.125
+#define WG_TERRAIN_XZ_FACTOR                     80.0
+#define WG_TERRAIN_Y_FACTOR                      160.0
+#define WG_TERRAIN_SMEAR                         8.0
+#define WG_SEA_LEVEL                             63
+#define WG_MIN_Y                                 -64
+#define WG_HEIGHT                                384
+#define WG_CELL_WIDTH                            4
+#define WG_CELL_HEIGHT                           8
 
 struct wg_noise_def {
     const char *name;

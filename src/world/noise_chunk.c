@@ -81,7 +81,8 @@ void wg_fill_noise(const wg_state *st, wg_noise_chunk *nc, int32_t cx, int32_t c
                             zv[s][1] = lerp(fx, xz[s][0][1], xz[s][1][1]);
                         }
                         int lx = ci * 4 + ox;
-                        uint8_t *col = out + (size_t)(ck * 4 * 16 + lx) * WG_HEIGHT + (y - WG_MIN_Y);
+                        uint8_t *col =
+                            out + (size_t)(ck * 4 * 16 + lx) * WG_HEIGHT + (y - WG_MIN_Y);
                         for (int oz = 0; oz < WG_CELL_WIDTH; oz++) {
                             double fz = (double)oz / (double)WG_CELL_WIDTH;
                             for (int s = 0; s < S; s++)
@@ -96,6 +97,67 @@ void wg_fill_noise(const wg_state *st, wg_noise_chunk *nc, int32_t cx, int32_t c
                     }
                 }
             }
+}
+
+int wg_preliminary_surface(wg_pt *p, int32_t x, int32_t z)
+{
+    int32_t qx = x >> 2 << 2, qz = z >> 2 << 2;
+    for (int y = WG_MIN_Y + WG_HEIGHT; y >= WG_MIN_Y; y -= WG_CELL_HEIGHT) {
+        wg_pt_at(p, qx, y, qz);
+        if (wg_router_initial_density_without_jaggedness(p) > 0.390625) return y;
+    }
+    return INT32_MAX;
+}
+
+int wg_column_height_from(const wg_state *st, int32_t x, int32_t z, int y_start)
+{
+    if (y_start >= WG_MIN_Y + WG_HEIGHT - 1) return wg_column_height(st, x, z);
+    if (y_start < WG_MIN_Y + WG_CELL_HEIGHT) y_start = WG_MIN_Y + WG_CELL_HEIGHT;
+    int top_cell = (y_start - WG_MIN_Y) / WG_CELL_HEIGHT;
+    double corner[2][2][WG_INTERP_COUNT][CELLS_Y + 1];
+    uint8_t have[CELLS_Y + 1] = {0};
+    wg_pt p;
+    wg_pt_init(&p, st);
+    int32_t gx = x >> 2 << 2, gz = z >> 2 << 2;
+    p.snap_x0 = (x >> 4 << 4) >> 2;
+    p.snap_z0 = (z >> 4 << 4) >> 2;
+    p.snap_n = 4;
+    double interp[WG_INTERP_COUNT] = {0};
+    double fx = (double)(x - gx) / 4.0, fz = (double)(z - gz) / 4.0;
+    for (int cj = top_cell; cj >= 0; cj--) {
+        for (int j = cj; j <= cj + 1; j++) {
+            if (have[j]) continue;
+            have[j] = 1;
+            for (int a = 0; a < 2; a++)
+                for (int d = 0; d < 2; d++) {
+                    p.interp = NULL;
+                    wg_pt_at(&p, gx + a * 4, WG_MIN_Y + j * WG_CELL_HEIGHT, gz + d * 4);
+                    for (int s = 0; s < WG_FINAL_SLOT_COUNT; s++) {
+                        int k = wg_final_slots[s];
+                        corner[a][d][k][j] = wg_interp_args[k](&p);
+                    }
+                }
+        }
+        p.interp = interp;
+        for (int oy = WG_CELL_HEIGHT - 1; oy >= 0; oy--) {
+            int y = WG_MIN_Y + cj * WG_CELL_HEIGHT + oy;
+            double fy = (double)oy / (double)WG_CELL_HEIGHT;
+            for (int s = 0; s < WG_FINAL_SLOT_COUNT; s++) {
+                int k = wg_final_slots[s];
+                double c[2][2][2];
+                for (int a = 0; a < 2; a++)
+                    for (int b = 0; b < 2; b++)
+                        for (int d = 0; d < 2; d++) c[a][b][d] = corner[a][d][k][cj + b];
+                interp[k] = interp_cell(c, fx, fy, fz);
+            }
+            wg_pt_at(&p, x, y, z);
+            if (wg_router_final_density(&p) > 0.0) {
+                if (cj == top_cell && oy == WG_CELL_HEIGHT - 1) return wg_column_height(st, x, z);
+                return y + 1;
+            }
+        }
+    }
+    return WG_MIN_Y;
 }
 
 int wg_column_height(const wg_state *st, int32_t x, int32_t z)

@@ -39,4 +39,15 @@ void wg_fill_noise(const wg_state *st, wg_noise_chunk *nc, int32_t cx, int32_t c
  */
 int wg_column_height(const wg_state *st, int32_t x, int32_t z);
 
+/*
+ * The same, scanning down from y_start (a guess above the surface, e.g. the
+ * preliminary surface + 64) so only the cells near the surface are computed;
+ * falls back to the full scan when y_start is already inside solid ground.
+ */
+int wg_column_height_from(const wg_state *st, int32_t x, int32_t z, int y_start);
+
+/* NoiseChunk.preliminarySurfaceLevel: the quart column's first cell top (y) where
+ * initial_density_without_jaggedness exceeds 25/64, scanning down; INT32_MAX if none. */
+int wg_preliminary_surface(wg_pt *p, int32_t x, int32_t z);
+
 #endif
