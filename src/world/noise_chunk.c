@@ -1,6 +1,8 @@
 /* noise_chunk.c — see noise_chunk.h. */
 #include "world/noise_chunk.h"
 
+#include "world/aquifer.h"
+
 #include <string.h>
 
 #define CELLS_Y (WG_HEIGHT / WG_CELL_HEIGHT)
@@ -31,13 +33,6 @@ static inline double interp_cell(const double c[2][2][2], double fx, double fy, 
     return lerp(fz, z0, z1);
 }
 
-static enum wg_fill fill_of(double density, int y)
-{
-    if (density > 0.0) return WG_STONE;
-    if (y < -54) return WG_LAVA;
-    if (y < WG_SEA_LEVEL) return WG_WATER;
-    return WG_AIR;
-}
 
 void wg_fill_noise(const wg_state *st, wg_noise_chunk *nc, int32_t cx, int32_t cz, uint8_t *out)
 {
@@ -52,12 +47,13 @@ void wg_fill_noise(const wg_state *st, wg_noise_chunk *nc, int32_t cx, int32_t c
         for (int k = 0; k <= 4; k++)
             corner_column(&p, nc->x0 + i * WG_CELL_WIDTH, nc->z0 + k * WG_CELL_WIDTH,
                           nc->corner[0][i] + k, 25);
+    wg_aquifer_init(&nc->aquifer, st, cx, cz);
     double interp[WG_INTERP_COUNT] = {0};
     p.interp = interp;
     enum { S = WG_FINAL_SLOT_COUNT };
     double c[S][2][2][2], xz[S][2][2], zv[S][2];
     for (int ci = 0; ci < 4; ci++)
-        for (int ck = 0; ck < 4; ck++)
+        for (int ck = 0; ck < 4; ck++) {
             for (int cj = 0; cj < CELLS_Y; cj++) {
                 for (int s = 0; s < S; s++) {
                     int k = wg_final_slots[s];
@@ -80,23 +76,40 @@ void wg_fill_noise(const wg_state *st, wg_noise_chunk *nc, int32_t cx, int32_t c
                             zv[s][0] = lerp(fx, xz[s][0][0], xz[s][1][0]);
                             zv[s][1] = lerp(fx, xz[s][0][1], xz[s][1][1]);
                         }
-                        int lx = ci * 4 + ox;
-                        uint8_t *col =
-                            out + (size_t)(ck * 4 * 16 + lx) * WG_HEIGHT + (y - WG_MIN_Y);
                         for (int oz = 0; oz < WG_CELL_WIDTH; oz++) {
                             double fz = (double)oz / (double)WG_CELL_WIDTH;
                             for (int s = 0; s < S; s++)
                                 interp[wg_final_slots[s]] = lerp(fz, zv[s][0], zv[s][1]);
-                            p.x = nc->x0 + lx;
+                            p.x = nc->x0 + ci * 4 + ox;
                             p.y = y;
                             p.z = nc->z0 + ck * 4 + oz;
                             p.memo3 = 0;
-                            double dens = wg_router_final_density(&p);
-                            col[(size_t)oz * 16 * WG_HEIGHT] = (uint8_t)fill_of(dens, y);
+                            nc->density[oz * 4 + ox][y - WG_MIN_Y] = wg_router_final_density(&p);
                         }
                     }
                 }
             }
+            /* Fluids: the aquifer for every empty block up to 16 above the column's top
+             * solid block; higher blocks are open air (no aquifer level reaches there). */
+            for (int k = 0; k < 16; k++) {
+                int ox = k & 3, oz = k >> 2, lx = ci * 4 + ox, lz = ck * 4 + oz;
+                const double *dcol = nc->density[k];
+                uint8_t *col = out + (size_t)(lz * 16 + lx) * WG_HEIGHT;
+                int top = WG_HEIGHT - 1;
+                while (top >= 0 && !(dcol[top] > 0.0)) top--;
+                int lim = top + 16;
+                for (int j = 0; j < WG_HEIGHT; j++) {
+                    double dens = dcol[j];
+                    if (dens > 0.0)
+                        col[j] = WG_STONE;
+                    else if (j > lim && j + WG_MIN_Y >= WG_SEA_LEVEL)
+                        col[j] = WG_AIR;
+                    else
+                        col[j] = (uint8_t)wg_aquifer_substance(&nc->aquifer, nc->x0 + lx,
+                                                               j + WG_MIN_Y, nc->z0 + lz, dens);
+                }
+            }
+        }
 }
 
 int wg_preliminary_surface(wg_pt *p, int32_t x, int32_t z)

@@ -4,8 +4,8 @@
  * The terrain's shape is final_density: solid where it is above zero. It is
  * computed at the corners of 4×8×4-block cells (5×49×5 corners per chunk)
  * for the router's "interpolated" parts, interpolated per block in vanilla's
- * order (y, then x, then z), and finished per block. Below sea level empty
- * blocks hold the aquifer's fluid (see aquifer.h), else air.
+ * order (y, then x, then z), and finished per block. Empty blocks take the
+ * aquifer's fluid or air (aquifer.h).
  *
  * Invariants:
  *  1. Pure function of (state, chunk x, z); thread-safe (no shared writes).
@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "world/aquifer.h"
 #include "world/density.h"
 
 /* What a block of the noise stage is. */
@@ -25,6 +26,8 @@ typedef struct wg_noise_chunk {
     int32_t x0, z0; /* block coordinates of the chunk's corner */
     /* interpolated slots at the cell corners: [slot][cx][cz][cy] */
     double corner[WG_INTERP_COUNT][5][5][WG_HEIGHT / WG_CELL_HEIGHT + 1];
+    double density[16][WG_HEIGHT]; /* final density of one 4x4 cell column's blocks */
+    struct wg_aquifer aquifer;
 } wg_noise_chunk;
 
 /*
