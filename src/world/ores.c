@@ -100,6 +100,14 @@ static void place_vein(struct ore_ctx *c, wg_xoro *r, const struct wg_ore_def *o
         ds[k][2] = u;
         ds[k][3] = w;
     }
+    /* Nothing below draws: a vein none of whose spheres reaches this chunk is done. */
+    int touches = 0;
+    for (int k = 0; k < size && !touches; k++) {
+        double w = ds[k][3];
+        touches = ds[k][0] + w >= c->x0 && ds[k][0] - w < c->x0 + 16 && ds[k][2] + w >= c->z0 &&
+                  ds[k][2] - w < c->z0 + 16;
+    }
+    if (!touches) return;
     for (int a = 0; a < size - 1; a++) {
         if (ds[a][3] <= 0.0) continue;
         for (int b = a + 1; b < size; b++) {
@@ -113,13 +121,11 @@ static void place_vein(struct ore_ctx *c, wg_xoro *r, const struct wg_ore_def *o
                 ds[a][3] = -1.0;
         }
     }
-    /* the vein's bit set: blocks already visited (q+1 × rr+1 × q+1 at most) */
-    int sx = q + 1, sy = rr + 1;
-    size_t bits = (size_t)sx * (size_t)sy * (size_t)sx;
-    uint8_t stackbits[8192];
-    uint8_t *seen = bits / 8 + 1 <= sizeof stackbits ? stackbits : calloc(bits / 8 + 1, 1);
-    if (!seen) return;
-    if (seen == stackbits) memset(stackbits, 0, bits / 8 + 1);
+    /* Vanilla keeps a bit set of visited blocks; it only avoids counting a block twice
+     * (a second visit finds it already replaced, or replaces it with the same state),
+     * so it is left out. Spheres wholly outside this chunk are skipped. */
+    (void)q;
+    (void)rr;
     for (int k = 0; k < size; k++) {
         double s = ds[k][3];
         if (s < 0.0) continue;
@@ -141,15 +147,16 @@ static void place_vein(struct ore_ctx *c, wg_xoro *r, const struct wg_ore_def *o
             for (int by = z0; by <= z1; by++) {
                 double ah = ((double)by + 0.5 - u) / s;
                 if (!(af * af + ah * ah < 1.0)) continue;
-                for (int bz = a0; bz <= a1; bz++) {
+                /* only z where the sphere can be: |z + 0.5 - v| < s * sqrt(1 - af² - ah²),
+                 * widened by a block so the exact test below decides */
+                double half = s * sqrt(1.0 - af * af - ah * ah);
+                int za = wg_floor(v - 0.5 - half) - 1, zb = wg_floor(v - 0.5 + half) + 1;
+                if (za < a0) za = a0;
+                if (zb > a1) zb = a1;
+                for (int bz = za; bz <= zb; bz++) {
                     double aj = ((double)bz + 0.5 - v) / s;
                     if (!(af * af + ah * ah + aj * aj < 1.0)) continue;
                     if (by < WG_MIN_Y || by >= WG_MIN_Y + WG_HEIGHT) continue;
-                    size_t bit = (size_t)(bx - n) + (size_t)(by - ny) * (size_t)sx +
-                                 (size_t)(bz - nz) * (size_t)sx * (size_t)sy;
-                    if (bit >= bits || seen[bit >> 3] >> (bit & 7) & 1) continue;
-                    seen[bit >> 3] |= (uint8_t)(1 << (bit & 7));
-                    if (!in_chunk(c, bx, by, bz)) continue;
                     uint16_t *b = block(c, bx, by, bz);
                     for (int ti = 0; ti < o->target_count; ti++) {
                         const struct wg_ore_target *tg = &wg_ore_targets[o->first_target + ti];
@@ -170,7 +177,6 @@ static void place_vein(struct ore_ctx *c, wg_xoro *r, const struct wg_ore_def *o
             }
         }
     }
-    if (seen != stackbits) free(seen);
 }
 
 static int biome_allows(const struct wg_ore_def *o, int biome)

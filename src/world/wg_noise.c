@@ -5,7 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-static const int8_t GRADIENT[16][3] = {
+/* SimplexNoise.GRADIENT as doubles: the same products Java forms from its ints. */
+static const double GRADIENT[16][3] = {
     {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0}, {1, 0, 1}, {-1, 0, 1}, {1, 0, -1}, {-1, 0, -1},
     {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1}, {1, 1, 0}, {0, -1, 1}, {-1, 1, 0}, {0, -1, -1},
 };
@@ -26,7 +27,7 @@ void wg_improved_init(wg_improved *n, wg_xoro *r)
 
 static inline double grad_dot(int hash, double x, double y, double z)
 {
-    const int8_t *g = GRADIENT[hash & 15];
+    const double *g = GRADIENT[hash & 15];
     return g[0] * x + g[1] * y + g[2] * z;
 }
 
