@@ -6,7 +6,7 @@
 #   build with gcc (build/) and clang (build-clang/), -Wall -Wextra -Werror
 #   generated tables current (tools/gen_data.js), clang-format clean
 #   unit tests, end-to-end tests (real clients from npm) against build/
-#   the terrain against deepslate (tests/worldgen: build/worldgen --probe)
+#   the terrain against deepslate and the ore distributions (tests/worldgen)
 #   an ASan+UBSan build (build-asan/): unit and end-to-end tests again
 #   fuzz targets over their committed corpora (clang libFuzzer), briefly
 # The last line is "N passed, N failed"; the exit status is 0 only if none failed.
@@ -95,7 +95,7 @@ fi
 if [ -x build/unit_tests ]; then count_unit build/unit_tests; fi
 if [ -x build/mcserv ]; then count_e2e build/mcserv build/mcbench "gcc -O2"; fi
 if [ -x build/worldgen ]; then
-    step "terrain vs deepslate (gcc -O2)" env WORLDGEN=build/worldgen node --test tests/worldgen/
+    step "terrain vs deepslate, ores (gcc -O2)" env WORLDGEN=build/worldgen node --test tests/worldgen/
 fi
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1"
@@ -104,7 +104,7 @@ if [ -x build-asan/unit_tests ]; then count_unit build-asan/unit_tests; fi
 if [ -x build-asan/mcserv ]; then count_e2e build-asan/mcserv build-asan/mcbench "asan+ubsan"; fi
 if [ -x build-asan/worldgen ]; then
     step "terrain vs deepslate (asan+ubsan, 200 columns)" env WORLDGEN=build-asan/worldgen \
-        WORLDGEN_SAMPLES=200 node --test tests/worldgen/
+        WORLDGEN_SAMPLES=200 node --test tests/worldgen/oracle.test.js
 fi
 
 echo

@@ -5,11 +5,17 @@
  *
  *   build/worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm FILE] [--digest]
  *   build/worldgen --seed N --probe < columns
+ *   build/worldgen --seed N --radius R --ores
  *
  * --probe reads lines "x z qy" and prints "x z height biome" per line: the
  * noise stage's surface height (highest solid block + 1, vanilla's
  * OCEAN_FLOOR_WG before surface rules and carvers) and the biome id at quart
  * (x >> 2, qy, z >> 2); tests/worldgen compares these with deepslate.
+ *
+ * --ores generates the (2R)^2 chunks around 0,0 and prints, as JSON, per
+ * 16-block height band: the ore blocks of each kind, the host stone (blocks
+ * ores may replace, ores included) and how much of it touches air; and per
+ * ore feature, the chunks whose biome allowed it (tests/worldgen/ores.test.js).
  *
  * Per chunk it times generation alone and generation + light + encode +
  * compression (what a worker does), and reports encoded sizes and the memory
@@ -27,7 +33,9 @@
 #include "proto/frame.h"
 #include "world/biome_source.h"
 #include "world/noise_chunk.h"
+#include "world/ores.h"
 #include "world/overworld.h"
+#include "data/worldgen_ores.h"
 #include "world/terrain.h"
 
 static size_t section_bytes(const section *s)
@@ -88,12 +96,98 @@ static int probe(long long seed)
     return 0;
 }
 
+static const char *const ore_kind[] = {"coal",     "iron",  "copper",  "gold",
+                                       "redstone", "lapis", "diamond", "emerald"};
+#define ORE_KINDS ((int)(sizeof ore_kind / sizeof ore_kind[0]))
+#define BANDS     (CHUNK_HEIGHT / 16)
+
+/* Ore kind of a state (either stone or deepslate variant), or -1; -2: host stone. */
+static int ore_of(uint16_t st)
+{
+    const char *n = block_info[block_of_state[st]].name;
+    if (!strcmp(n, "stone") || !strcmp(n, "granite") || !strcmp(n, "diorite") ||
+        !strcmp(n, "andesite") || !strcmp(n, "tuff") || !strcmp(n, "deepslate"))
+        return -2;
+    size_t len = strlen(n);
+    if (len < 4 || strcmp(n + len - 4, "_ore")) return -1;
+    if (!strncmp(n, "deepslate_", 10)) n += 10;
+    for (int k = 0; k < ORE_KINDS; k++)
+        if (!strncmp(n, ore_kind[k], strlen(ore_kind[k])) && n[strlen(ore_kind[k])] == '_')
+            return k;
+    return -1;
+}
+
+static int is_air_state(uint16_t s)
+{
+    return s == BLOCK_AIR || s == BLOCK_CAVE_AIR;
+}
+
+static int ores_report(long long seed, int radius)
+{
+    terrain *t = malloc(sizeof *t);
+    char err[128];
+    if (!t || terrain_init(t, LEVEL_NORMAL, seed, "", err, sizeof err) < 0) return 1;
+    static uint64_t ores[ORE_KINDS][BANDS], host[BANDS], exposed[BANDS];
+    static uint64_t allowed[WG_ORE_COUNT];
+    for (int cz = -radius; cz < radius; cz++)
+        for (int cx = -radius; cx < radius; cx++) {
+            chunk c;
+            chunk_init(&c, cx, cz, BLOCK_AIR, BIOME_PLAINS);
+            terrain_generate(t, &c);
+            uint8_t allow[WG_ORE_COUNT];
+            ores_allowed(&t->wg, cx * 16, cz * 16, allow);
+            for (int k = 0; k < WG_ORE_COUNT; k++) allowed[k] += allow[k];
+            for (int y = CHUNK_MIN_Y; y < CHUNK_MIN_Y + CHUNK_HEIGHT; y++)
+                for (int z = 0; z < 16; z++)
+                    for (int x = 0; x < 16; x++) {
+                        uint16_t st = chunk_get_block(&c, x, y, z);
+                        int k = ore_of(st);
+                        if (k == -1) continue;
+                        int band = (y - CHUNK_MIN_Y) / 16;
+                        host[band]++;
+                        if (k >= 0) ores[k][band]++;
+                        static const int8_t d[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                                       {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
+                        for (int i = 0; i < 6; i++) {
+                            int ax = x + d[i][0], ay = y + d[i][1], az = z + d[i][2];
+                            if (ax < 0 || ax > 15 || az < 0 || az > 15 || ay < CHUNK_MIN_Y ||
+                                ay >= CHUNK_MIN_Y + CHUNK_HEIGHT)
+                                continue;
+                            if (is_air_state(chunk_get_block(&c, ax, ay, az))) {
+                                exposed[band]++;
+                                break;
+                            }
+                        }
+                    }
+            chunk_free(&c);
+        }
+    printf("{\"seed\": %lld, \"chunks\": %d, \"band_height\": 16, \"min_y\": %d,\n", seed,
+           4 * radius * radius, CHUNK_MIN_Y);
+    printf(" \"host\": [");
+    for (int b = 0; b < BANDS; b++) printf("%s%llu", b ? ", " : "", (unsigned long long)host[b]);
+    printf("],\n \"exposed\": [");
+    for (int b = 0; b < BANDS; b++) printf("%s%llu", b ? ", " : "", (unsigned long long)exposed[b]);
+    printf("],\n \"ores\": {");
+    for (int k = 0; k < ORE_KINDS; k++) {
+        printf("%s\n  \"%s\": [", k ? "," : "", ore_kind[k]);
+        for (int b = 0; b < BANDS; b++)
+            printf("%s%llu", b ? ", " : "", (unsigned long long)ores[k][b]);
+        printf("]");
+    }
+    printf("},\n \"allowed\": {");
+    for (int k = 0; k < WG_ORE_COUNT; k++)
+        printf("%s\"%s\": %llu", k ? ", " : "", wg_ores[k].name, (unsigned long long)allowed[k]);
+    printf("}}\n");
+    free(t);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     long long seed = 12345;
     int radius = 8;
     const char *ppm = NULL, *type = "normal";
-    int digest = 0, probe_mode = 0;
+    int digest = 0, probe_mode = 0, ores_mode = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = atoll(argv[++i]);
@@ -107,13 +201,16 @@ int main(int argc, char **argv)
             digest = 1;
         else if (!strcmp(argv[i], "--probe"))
             probe_mode = 1;
+        else if (!strcmp(argv[i], "--ores"))
+            ores_mode = 1;
         else {
             fprintf(stderr, "usage: worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm "
-                            "FILE] [--digest] [--probe]\n");
+                            "FILE] [--digest] [--probe] [--ores]\n");
             return 2;
         }
     }
     if (probe_mode) return probe(seed);
+    if (ores_mode) return ores_report(seed, radius);
     terrain t;
     char err[256];
     if (terrain_init(&t, strcmp(type, "flat") ? LEVEL_NORMAL : LEVEL_FLAT, seed, "", err,

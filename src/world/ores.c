@@ -194,6 +194,30 @@ static int reach(int size)
     return (int)ceilf((float)size / 8.0f) + i + 1;
 }
 
+/* The origin chunk's biomes for the biome-restricted features (see ores_place). */
+static void origin_biomes(wg_pt *p, int32_t cx0, int32_t cz0, int *surface, int *cave)
+{
+    int last = -1;
+    *surface = wg_biome_at(p, (cx0 + 8) >> 2, 64 >> 2, (cz0 + 8) >> 2, &last);
+    last = -1;
+    *cave = wg_biome_at(p, (cx0 + 8) >> 2, 0, (cz0 + 8) >> 2, &last);
+}
+
+static int allowed_in(const struct wg_ore_def *o, int surface, int cave)
+{
+    return biome_allows(o, !strncmp(o->name, "ore_copper", 10) ? cave : surface);
+}
+
+void ores_allowed(const wg_state *st, int32_t x0, int32_t z0, uint8_t *allowed)
+{
+    wg_pt p;
+    wg_pt_init(&p, st);
+    int surface, cave;
+    origin_biomes(&p, x0, z0, &surface, &cave);
+    for (int i = 0; i < WG_ORE_COUNT; i++)
+        allowed[i] = (uint8_t)allowed_in(&wg_ores[i], surface, cave);
+}
+
 void ores_place(const wg_state *st, int32_t x0, int32_t z0, uint16_t *cols, surface_biome_fn biome,
                 void *biome_ctx)
 {
@@ -209,16 +233,13 @@ void ores_place(const wg_state *st, int32_t x0, int32_t z0, uint16_t *cols, surf
              * origin chunk's noise biome at its centre (y 64, or y 0 for the cave biome),
              * not each vein's: one lookup per chunk, and the same answer from every
              * chunk that draws these veins. */
-            int last = -1;
-            int surface_biome = wg_biome_at(&p, (cx0 + 8) >> 2, 64 >> 2, (cz0 + 8) >> 2, &last);
-            last = -1;
-            int cave_biome = wg_biome_at(&p, (cx0 + 8) >> 2, 0, (cz0 + 8) >> 2, &last);
+            int surface_biome, cave_biome;
+            origin_biomes(&p, cx0, cz0, &surface_biome, &cave_biome);
             wg_xoro r;
             int64_t dec = wg_decoration_seed(&r, st->seed, cx0, cz0);
             for (int oi = 0; oi < WG_ORE_COUNT; oi++) {
                 const struct wg_ore_def *o = &wg_ores[oi];
-                int in_copper_group = !strncmp(o->name, "ore_copper", 10);
-                if (!biome_allows(o, in_copper_group ? cave_biome : surface_biome)) continue;
+                if (!allowed_in(o, surface_biome, cave_biome)) continue;
                 wg_feature_seed(&r, dec, oi, STEP_UNDERGROUND_ORES);
                 int n = o->count_min;
                 if (o->count_max > o->count_min)

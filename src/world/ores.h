@@ -27,6 +27,9 @@
 void ores_place(const wg_state *st, int32_t x0, int32_t z0, uint16_t *cols, surface_biome_fn biome,
                 void *biome_ctx);
 
+/* Which ore features the chunk at (x0, z0) allows as an origin (its biome rule), per wg_ores. */
+void ores_allowed(const wg_state *st, int32_t x0, int32_t z0, uint8_t *allowed);
+
 /* Vanilla's WorldgenRandom over Xoroshiro: setDecorationSeed, then setFeatureSeed. */
 int64_t wg_decoration_seed(wg_xoro *r, int64_t world_seed, int32_t x, int32_t z);
 void wg_feature_seed(wg_xoro *r, int64_t decoration_seed, int index, int step);
