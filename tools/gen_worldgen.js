@@ -494,7 +494,7 @@ write('worldgen_router.c', C.join('\n') + '\n');
   const rows = flat.map((n) => `    {{${n.space.map((p) => p[0]).join(', ')}}, {${n.space.map((p) => p[1]).join(', ')}}, ` +
     `${n.leaf ? 0 : n.first}, ${n.leaf ? 0 : n.children.length}, ${n.leaf ? n.biome : 0}},${n.leaf ? ' /* ' + n.name + ' */' : ''}`);
   const allBiomes = mcData.biomesArray.slice().sort((a, b) => a.id - b.id);
-  const climateRows = allBiomes.map((b) => `    {${flt(b.temperature)}, ${b.has_precipitation ? 1 : 0}}, /* ${b.name} */`);
+  const climateRows = allBiomes.map((b) => `    {${flt(b.temperature)}, ${b.has_precipitation ? 1 : 0}, 0x${(b.color >>> 0).toString(16).padStart(6, '0')}, "${b.name}"},`);
   header('worldgen_biomes.h', 'worldgen_biomes.h — the overworld multi-noise biome search tree (vanilla Climate.RTree).', [
     '#include <stdint.h>', '',
     `#define WG_BIOME_ENTRIES ${leaves.length} /* parameter list entries (the tree\'s leaves) */`,
@@ -503,8 +503,8 @@ write('worldgen_router.c', C.join('\n') + '\n');
     ' * (quantized: value * 10000). count == 0: a leaf holding biome. Node 0 is the root. */',
     'struct wg_biome_node {\n    int32_t min[7], max[7];\n    uint16_t first, count;\n    uint8_t biome;\n};', '',
     'extern const struct wg_biome_node wg_biome_tree[WG_BIOME_NODES];', '',
-    '/* Per biome id: base temperature and whether it has precipitation (snow when cold). */',
-    'struct wg_biome_climate {\n    float temperature;\n    uint8_t precipitation;\n};',
+    '/* Per biome id: base temperature, whether it has precipitation (snow when cold), map colour, name. */',
+    'struct wg_biome_climate {\n    float temperature;\n    uint8_t precipitation;\n    uint32_t color; /* map colour (minecraft-data) */\n    const char *name;\n};',
     `extern const struct wg_biome_climate wg_biome_climate[${allBiomes.length}];`]);
   write('worldgen_biomes.c', HEADER('worldgen_biomes.c — the overworld multi-noise biome search tree.') +
     '#include "data/worldgen_biomes.h"\n\n' +

@@ -6,6 +6,7 @@
  *   build/worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm FILE] [--digest]
  *   build/worldgen --seed N --probe < columns
  *   build/worldgen --seed N --radius R --ores
+ *   build/worldgen --seed N --survey BLOCKS --stride S [--ppm FILE]
  *
  * --probe reads lines "x z qy" and prints "x z height biome" per line: the
  * noise stage's surface height (highest solid block + 1, vanilla's
@@ -16,6 +17,11 @@
  * 16-block height band: the ore blocks of each kind, the host stone (blocks
  * ores may replace, ores included) and how much of it touches air; and per
  * ore feature, the chunks whose biome allowed it (tests/worldgen/ores.test.js).
+ *
+ * --survey samples every S blocks within ±BLOCKS of 0,0: the surface height
+ * (noise stage) and the biome at the surface, prints the distinct biomes,
+ * the height distribution and the river and mountain shares, and with --ppm
+ * writes a map (biome colours, shaded by height; water blue below sea level).
  *
  * Per chunk it times generation alone and generation + light + encode +
  * compression (what a worker does), and reports encoded sizes and the memory
@@ -35,6 +41,7 @@
 #include "world/noise_chunk.h"
 #include "world/ores.h"
 #include "world/overworld.h"
+#include "data/worldgen_biomes.h"
 #include "data/worldgen_ores.h"
 #include "world/terrain.h"
 
@@ -182,12 +189,79 @@ static int ores_report(long long seed, int radius)
     return 0;
 }
 
+static int survey(long long seed, int half, int stride, const char *ppm)
+{
+    wg_state *st = malloc(sizeof *st);
+    if (!st) return 1;
+    wg_state_init(st, seed);
+    int side = 2 * half / stride;
+    uint8_t *img = ppm ? calloc((size_t)side * side, 3) : NULL;
+    static uint64_t per_biome[256];
+    uint64_t n = 0, above150 = 0, land = 0, max_h = 0;
+    int top = -1000, top_x = 0, top_z = 0;
+    wg_pt p;
+    wg_pt_init(&p, st);
+    int last = -1;
+    for (int j = 0; j < side; j++)
+        for (int i = 0; i < side; i++) {
+            int32_t x = -half + i * stride, z = -half + j * stride;
+            int h = overworld_surface_y(st, x, z);
+            int qy = (h + 1) >> 2;
+            if (qy < -16) qy = -16;
+            int b = wg_biome_at(&p, x >> 2, qy, z >> 2, &last);
+            per_biome[b]++;
+            n++;
+            if (h >= WG_SEA_LEVEL - 1) land++;
+            if (h > 150) above150++;
+            if (h > top) top = h, top_x = x, top_z = z;
+            (void)max_h;
+            if (img) {
+                uint32_t c = h < WG_SEA_LEVEL - 1 ? 0x2050c8 : wg_biome_climate[b].color;
+                if (b == BIOME_RIVER || b == BIOME_FROZEN_RIVER) c = 0x40a0ff;
+                double shade = 0.6 + (h - 40) / 220.0;
+                if (shade < 0.35) shade = 0.35;
+                if (shade > 1.4) shade = 1.4;
+                uint8_t *px = img + ((size_t)j * side + i) * 3;
+                for (int k = 0; k < 3; k++) {
+                    double v = ((c >> (16 - 8 * k)) & 0xff) * shade;
+                    px[k] = (uint8_t)(v > 255 ? 255 : v);
+                }
+            }
+        }
+    int distinct = 0;
+    for (int b = 0; b < 256; b++) distinct += per_biome[b] > 0;
+    printf("survey seed %lld: %d x %d samples every %d blocks within +-%d\n", seed, side, side,
+           stride, half);
+    printf("distinct biomes: %d\n", distinct);
+    printf("land: %.1f %%, above y 150: %.2f %%, highest surface y %d at %d, %d\n",
+           100.0 * land / n, 100.0 * above150 / n, top, top_x, top_z);
+    printf("river: %.2f %% (frozen %.2f %%)\n", 100.0 * per_biome[BIOME_RIVER] / n,
+           100.0 * per_biome[BIOME_FROZEN_RIVER] / n);
+    printf("biomes:");
+    for (int b = 0; b < 256; b++)
+        if (per_biome[b]) printf(" %s %.2f%%", wg_biome_climate[b].name, 100.0 * per_biome[b] / n);
+    printf("\n");
+    if (img) {
+        FILE *f = fopen(ppm, "wb");
+        if (!f) {
+            perror(ppm);
+            return 1;
+        }
+        fprintf(f, "P6 %d %d 255\n", side, side);
+        fwrite(img, 3, (size_t)side * side, f);
+        fclose(f);
+        free(img);
+    }
+    free(st);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     long long seed = 12345;
     int radius = 8;
     const char *ppm = NULL, *type = "normal";
-    int digest = 0, probe_mode = 0, ores_mode = 0;
+    int digest = 0, probe_mode = 0, ores_mode = 0, survey_half = 0, stride = 16;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = atoll(argv[++i]);
@@ -203,14 +277,19 @@ int main(int argc, char **argv)
             probe_mode = 1;
         else if (!strcmp(argv[i], "--ores"))
             ores_mode = 1;
+        else if (!strcmp(argv[i], "--survey") && i + 1 < argc)
+            survey_half = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--stride") && i + 1 < argc)
+            stride = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm "
-                            "FILE] [--digest] [--probe] [--ores]\n");
+                            "FILE] [--digest] [--probe] [--ores] [--survey BLOCKS --stride S]\n");
             return 2;
         }
     }
     if (probe_mode) return probe(seed);
     if (ores_mode) return ores_report(seed, radius);
+    if (survey_half > 0 && stride > 0) return survey(seed, survey_half, stride, ppm);
     terrain t;
     char err[256];
     if (terrain_init(&t, strcmp(type, "flat") ? LEVEL_NORMAL : LEVEL_FLAT, seed, "", err,

@@ -7,70 +7,70 @@
 #include "data/worldgen_biomes.h"
 
 const struct wg_biome_climate wg_biome_climate[64] = {
-    {2.0f, 0},  /* badlands */
-    {0.95f, 1}, /* bamboo_jungle */
-    {2.0f, 0},  /* basalt_deltas */
-    {0.8f, 1},  /* beach */
-    {0.6f, 1},  /* birch_forest */
-    {0.5f, 1},  /* cherry_grove */
-    {0.5f, 1},  /* cold_ocean */
-    {2.0f, 0},  /* crimson_forest */
-    {0.7f, 1},  /* dark_forest */
-    {0.5f, 1},  /* deep_cold_ocean */
-    {0.8f, 1},  /* deep_dark */
-    {0.5f, 1},  /* deep_frozen_ocean */
-    {0.5f, 1},  /* deep_lukewarm_ocean */
-    {0.5f, 1},  /* deep_ocean */
-    {2.0f, 0},  /* desert */
-    {0.8f, 1},  /* dripstone_caves */
-    {0.5f, 0},  /* end_barrens */
-    {0.5f, 0},  /* end_highlands */
-    {0.5f, 0},  /* end_midlands */
-    {2.0f, 0},  /* eroded_badlands */
-    {0.7f, 1},  /* flower_forest */
-    {0.7f, 1},  /* forest */
-    {0.0f, 1},  /* frozen_ocean */
-    {-0.7f, 1}, /* frozen_peaks */
-    {0.0f, 1},  /* frozen_river */
-    {-0.2f, 1}, /* grove */
-    {0.0f, 1},  /* ice_spikes */
-    {-0.7f, 1}, /* jagged_peaks */
-    {0.95f, 1}, /* jungle */
-    {0.5f, 1},  /* lukewarm_ocean */
-    {0.5f, 1},  /* lush_caves */
-    {0.8f, 1},  /* mangrove_swamp */
-    {0.5f, 1},  /* meadow */
-    {0.9f, 1},  /* mushroom_fields */
-    {2.0f, 0},  /* nether_wastes */
-    {0.5f, 1},  /* ocean */
-    {0.6f, 1},  /* old_growth_birch_forest */
-    {0.3f, 1},  /* old_growth_pine_taiga */
-    {0.25f, 1}, /* old_growth_spruce_taiga */
-    {0.8f, 1},  /* plains */
-    {0.5f, 1},  /* river */
-    {2.0f, 0},  /* savanna */
-    {2.0f, 0},  /* savanna_plateau */
-    {0.5f, 0},  /* small_end_islands */
-    {0.05f, 1}, /* snowy_beach */
-    {0.0f, 1},  /* snowy_plains */
-    {-0.3f, 1}, /* snowy_slopes */
-    {-0.5f, 1}, /* snowy_taiga */
-    {2.0f, 0},  /* soul_sand_valley */
-    {0.95f, 1}, /* sparse_jungle */
-    {1.0f, 1},  /* stony_peaks */
-    {0.2f, 1},  /* stony_shore */
-    {0.8f, 1},  /* sunflower_plains */
-    {0.8f, 1},  /* swamp */
-    {0.25f, 1}, /* taiga */
-    {0.5f, 0},  /* the_end */
-    {0.5f, 0},  /* the_void */
-    {0.5f, 1},  /* warm_ocean */
-    {2.0f, 0},  /* warped_forest */
-    {0.2f, 1},  /* windswept_forest */
-    {0.2f, 1},  /* windswept_gravelly_hills */
-    {0.2f, 1},  /* windswept_hills */
-    {2.0f, 0},  /* windswept_savanna */
-    {2.0f, 0},  /* wooded_badlands */
+    {2.0f, 0, 0xd94515, "badlands"},
+    {0.95f, 1, 0x768e14, "bamboo_jungle"},
+    {2.0f, 0, 0x403636, "basalt_deltas"},
+    {0.8f, 1, 0xfade55, "beach"},
+    {0.6f, 1, 0x307444, "birch_forest"},
+    {0.5f, 1, 0x000000, "cherry_grove"},
+    {0.5f, 1, 0x202070, "cold_ocean"},
+    {2.0f, 0, 0xdd0808, "crimson_forest"},
+    {0.7f, 1, 0x40511a, "dark_forest"},
+    {0.5f, 1, 0x202038, "deep_cold_ocean"},
+    {0.8f, 1, 0x000000, "deep_dark"},
+    {0.5f, 1, 0x404090, "deep_frozen_ocean"},
+    {0.5f, 1, 0x000040, "deep_lukewarm_ocean"},
+    {0.5f, 1, 0x000030, "deep_ocean"},
+    {2.0f, 0, 0xfa9418, "desert"},
+    {0.8f, 1, 0xc1a58f, "dripstone_caves"},
+    {0.5f, 0, 0x909072, "end_barrens"},
+    {0.5f, 0, 0xc3bd89, "end_highlands"},
+    {0.5f, 0, 0xebf8b6, "end_midlands"},
+    {2.0f, 0, 0xff6d3d, "eroded_badlands"},
+    {0.7f, 1, 0x2d8e49, "flower_forest"},
+    {0.7f, 1, 0x056621, "forest"},
+    {0.0f, 1, 0x7070d6, "frozen_ocean"},
+    {-0.7f, 1, 0xeafbfb, "frozen_peaks"},
+    {0.0f, 1, 0xa0a0ff, "frozen_river"},
+    {-0.2f, 1, 0xdfece5, "grove"},
+    {0.0f, 1, 0xb4dcdc, "ice_spikes"},
+    {-0.7f, 1, 0xe3eced, "jagged_peaks"},
+    {0.95f, 1, 0x537b09, "jungle"},
+    {0.5f, 1, 0x000090, "lukewarm_ocean"},
+    {0.5f, 1, 0xdf9634, "lush_caves"},
+    {0.8f, 1, 0x000000, "mangrove_swamp"},
+    {0.5f, 1, 0x8ca470, "meadow"},
+    {0.9f, 1, 0xff00ff, "mushroom_fields"},
+    {2.0f, 0, 0xbf3b3b, "nether_wastes"},
+    {0.5f, 1, 0x000070, "ocean"},
+    {0.6f, 1, 0x589c6c, "old_growth_birch_forest"},
+    {0.3f, 1, 0x596651, "old_growth_pine_taiga"},
+    {0.25f, 1, 0x818e79, "old_growth_spruce_taiga"},
+    {0.8f, 1, 0x8db360, "plains"},
+    {0.5f, 1, 0x0000ff, "river"},
+    {2.0f, 0, 0xbdb25f, "savanna"},
+    {2.0f, 0, 0xa79d64, "savanna_plateau"},
+    {0.5f, 0, 0x00002a, "small_end_islands"},
+    {0.05f, 1, 0xfaf0c0, "snowy_beach"},
+    {0.0f, 1, 0xffffff, "snowy_plains"},
+    {-0.3f, 1, 0xdaf1f1, "snowy_slopes"},
+    {-0.5f, 1, 0x31554a, "snowy_taiga"},
+    {2.0f, 0, 0x5e3830, "soul_sand_valley"},
+    {0.95f, 1, 0x628b17, "sparse_jungle"},
+    {1.0f, 1, 0xd1d1d1, "stony_peaks"},
+    {0.2f, 1, 0xa2a284, "stony_shore"},
+    {0.8f, 1, 0xb5db88, "sunflower_plains"},
+    {0.8f, 1, 0x07f9b2, "swamp"},
+    {0.25f, 1, 0x0b6659, "taiga"},
+    {0.5f, 0, 0x8080ff, "the_end"},
+    {0.5f, 0, 0x000000, "the_void"},
+    {0.5f, 1, 0x0000ac, "warm_ocean"},
+    {2.0f, 0, 0x49907b, "warped_forest"},
+    {0.2f, 1, 0x22551c, "windswept_forest"},
+    {0.2f, 1, 0x888888, "windswept_gravelly_hills"},
+    {0.2f, 1, 0x606060, "windswept_hills"},
+    {2.0f, 0, 0xe5da87, "windswept_savanna"},
+    {2.0f, 0, 0xb09765, "wooded_badlands"},
 };
 
 /* clang-format off */

@@ -22,10 +22,13 @@ struct wg_biome_node {
 
 extern const struct wg_biome_node wg_biome_tree[WG_BIOME_NODES];
 
-/* Per biome id: base temperature and whether it has precipitation (snow when cold). */
+/* Per biome id: base temperature, whether it has precipitation (snow when cold), map colour, name.
+ */
 struct wg_biome_climate {
     float temperature;
     uint8_t precipitation;
+    uint32_t color; /* map colour (minecraft-data) */
+    const char *name;
 };
 extern const struct wg_biome_climate wg_biome_climate[64];
 
