@@ -72,7 +72,8 @@ int wg_aquifer_prelim(wg_aquifer *a, int32_t x, int32_t z)
 /* The global fluid picker: lava below -54, else the sea up to sea level. */
 static struct wg_fluid_status global_fluid(int32_t y)
 {
-    if (y < (-54 < WG_SEA_LEVEL ? -54 : WG_SEA_LEVEL)) return (struct wg_fluid_status){-54, WG_AQ_LAVA};
+    if (y < (-54 < WG_SEA_LEVEL ? -54 : WG_SEA_LEVEL))
+        return (struct wg_fluid_status){-54, WG_AQ_LAVA};
     return (struct wg_fluid_status){WG_SEA_LEVEL, WG_AQ_WATER};
 }
 
@@ -169,7 +170,8 @@ static double pressure(wg_aquifer *a, int32_t x, int32_t y, int32_t z, double *b
                        struct wg_fluid_status s1, struct wg_fluid_status s2)
 {
     int b1 = status_at(s1, y), b2 = status_at(s2, y);
-    if ((b1 == WG_AQ_LAVA && b2 == WG_AQ_WATER) || (b1 == WG_AQ_WATER && b2 == WG_AQ_LAVA)) return 2.0;
+    if ((b1 == WG_AQ_LAVA && b2 == WG_AQ_WATER) || (b1 == WG_AQ_WATER && b2 == WG_AQ_LAVA))
+        return 2.0;
     int j = abs(s1.level - s2.level);
     if (j == 0) return 0.0;
     double d = 0.5 * (double)(s1.level + s2.level);

@@ -56,6 +56,10 @@ static int search(int node, const int64_t t[7], int candidate)
 
 int wg_biome_lookup(const int64_t target[7], int *last)
 {
+    /* Inside the previous leaf's box: vanilla's search, starting from it at distance 0,
+     * descends nowhere and returns it. */
+    if (*last >= 0 && distance(&wg_biome_tree[*last], target) == 0)
+        return wg_biome_tree[*last].biome;
     int leaf = search(0, target, *last);
     *last = leaf;
     return wg_biome_tree[leaf].biome;

@@ -33,7 +33,6 @@ static inline double interp_cell(const double c[2][2][2], double fx, double fy, 
     return lerp(fz, z0, z1);
 }
 
-
 void wg_fill_noise(const wg_state *st, wg_noise_chunk *nc, int32_t cx, int32_t cz, uint8_t *out)
 {
     wg_pt p;

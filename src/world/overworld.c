@@ -152,10 +152,18 @@ int overworld_generate_timed(const wg_state *st, chunk *c, int64_t ns[OW_STAGES]
      * per section in vanilla's fill order (x, then y, then z), which decides ties */
     biome_cache_init(&s->bc, st, c->x, c->z);
     for (int bx = 0; bx < 4; bx++)
-        for (int bz = 0; bz < 4; bz++)
-            for (int j = 0; j < QY; j++)
-                wg_climate_at(&s->bc.p, c->x * 4 + bx, j + WG_MIN_Y / 4, c->z * 4 + bz,
-                              s->climate[bx][bz][j]);
+        for (int bz = 0; bz < 4; bz++) {
+            /* all but depth ignore y (y_scale 0): sample them once per column */
+            int64_t *t0 = s->climate[bx][bz][0];
+            wg_climate_at(&s->bc.p, c->x * 4 + bx, WG_MIN_Y / 4, c->z * 4 + bz, t0);
+            for (int j = 1; j < QY; j++) {
+                int64_t *t = s->climate[bx][bz][j];
+                memcpy(t, t0, 7 * sizeof *t);
+                wg_pt_at(&s->bc.p, (c->x * 4 + bx) * 4, (j + WG_MIN_Y / 4) * 4,
+                         (c->z * 4 + bz) * 4);
+                t[4] = (int64_t)((float)wg_router_depth(&s->bc.p) * 10000.0f);
+            }
+        }
     for (int sy = 0; sy < CHUNK_SECTIONS; sy++)
         for (int bx = 0; bx < 4; bx++)
             for (int by = 0; by < 4; by++)
