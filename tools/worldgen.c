@@ -333,8 +333,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm "
-                            "FILE] [--digest] [--probe] [--ores] [--survey BLOCKS --stride S] [--threads T]\n");
+            fprintf(
+                stderr,
+                "usage: worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm "
+                "FILE] [--digest] [--probe] [--ores] [--survey BLOCKS --stride S] [--threads T]\n");
             return 2;
         }
     }

@@ -20,9 +20,9 @@
 
 #include "world/density.h"
 
-#define WG_AQ_GRID_Y  35 /* cells from floorDiv(-64, 12) - 1 to floorDiv(320, 12) + 1 */
-#define WG_AQ_PRELIM  512 /* cached preliminary surface levels (open addressing) */
-#define WG_WAY_BELOW  (-2032)
+#define WG_AQ_GRID_Y 35  /* cells from floorDiv(-64, 12) - 1 to floorDiv(320, 12) + 1 */
+#define WG_AQ_PRELIM 512 /* cached preliminary surface levels (open addressing) */
+#define WG_WAY_BELOW (-2032)
 
 /* The fills (noise_chunk.h's enum wg_fill). */
 enum { WG_AQ_AIR = 0, WG_AQ_STONE = 1, WG_AQ_WATER = 2, WG_AQ_LAVA = 3 };
