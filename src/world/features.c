@@ -54,11 +54,6 @@ static inline int inside(const struct fctx *c, int32_t x, int32_t y, int32_t z)
            y < WG_MIN_Y + WG_HEIGHT;
 }
 
-static inline uint16_t get(const struct fctx *c, int32_t x, int32_t y, int32_t z)
-{
-    return c->cols[IDX(x - c->x0, z - c->z0, y)];
-}
-
 static int replaceable(uint16_t s)
 {
     return s == BLOCK_AIR || s == BLOCK_CAVE_AIR || s == BLOCK_GRASS || s == BLOCK_FERN ||
