@@ -432,5 +432,9 @@ int main(int argc, char **argv)
         fwrite(img, 3, (size_t)side * 16 * side * 16, f);
         fclose(f);
     }
+    free(img);
+    buf_free(&raw);
+    buf_free(&framed);
+    libdeflate_free_compressor(comp);
     return 0;
 }

@@ -29,11 +29,11 @@ static inline int32_t unpack_x(int64_t l)
 }
 static inline int32_t unpack_y(int64_t l)
 {
-    return (int32_t)(l << 52 >> 52);
+    return (int32_t)((int64_t)((uint64_t)l << 52) >> 52);
 }
 static inline int32_t unpack_z(int64_t l)
 {
-    return (int32_t)(l << 26 >> 38);
+    return (int32_t)((int64_t)((uint64_t)l << 26) >> 38);
 }
 
 void wg_aquifer_init(wg_aquifer *a, const wg_state *st, int32_t cx, int32_t cz)

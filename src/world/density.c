@@ -46,10 +46,10 @@ double wg_flat_cache(wg_pt *p, double (*f)(wg_pt *))
         int32_t qx = p->x >> 2, qz = p->z >> 2;
         int32_t i = qx - p->snap_x0, j = qz - p->snap_z0;
         if (i >= 0 && j >= 0 && i <= p->snap_n && j <= p->snap_n &&
-            (qx << 2 != p->x || qz << 2 != p->z)) {
+            (qx * 4 != p->x || qz * 4 != p->z)) {
             wg_pt q;
             wg_pt_init(&q, p->st);
-            wg_pt_at(&q, qx << 2, 0, qz << 2);
+            wg_pt_at(&q, qx * 4, 0, qz * 4);
             return f(&q);
         }
     }

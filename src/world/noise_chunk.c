@@ -113,7 +113,7 @@ void wg_fill_noise(const wg_state *st, wg_noise_chunk *nc, int32_t cx, int32_t c
 
 int wg_preliminary_surface(wg_pt *p, int32_t x, int32_t z)
 {
-    int32_t qx = x >> 2 << 2, qz = z >> 2 << 2;
+    int32_t qx = (x >> 2) * 4, qz = (z >> 2) * 4;
     for (int y = WG_MIN_Y + WG_HEIGHT; y >= WG_MIN_Y; y -= WG_CELL_HEIGHT) {
         wg_pt_at(p, qx, y, qz);
         if (wg_router_initial_density_without_jaggedness(p) > 0.390625) return y;
@@ -130,9 +130,9 @@ int wg_column_height_from(const wg_state *st, int32_t x, int32_t z, int y_start)
     uint8_t have[CELLS_Y + 1] = {0};
     wg_pt p;
     wg_pt_init(&p, st);
-    int32_t gx = x >> 2 << 2, gz = z >> 2 << 2;
-    p.snap_x0 = (x >> 4 << 4) >> 2;
-    p.snap_z0 = (z >> 4 << 4) >> 2;
+    int32_t gx = (x >> 2) * 4, gz = (z >> 2) * 4;
+    p.snap_x0 = (x >> 4) * 4;
+    p.snap_z0 = (z >> 4) * 4;
     p.snap_n = 4;
     double interp[WG_INTERP_COUNT] = {0};
     double fx = (double)(x - gx) / 4.0, fz = (double)(z - gz) / 4.0;
@@ -178,9 +178,9 @@ int wg_column_height(const wg_state *st, int32_t x, int32_t z)
     double corner[2][2][WG_INTERP_COUNT][CELLS_Y + 1];
     wg_pt p;
     wg_pt_init(&p, st);
-    int32_t gx = x >> 2 << 2, gz = z >> 2 << 2; /* cell corner (cells are 4 wide) */
-    p.snap_x0 = (x >> 4 << 4) >> 2;
-    p.snap_z0 = (z >> 4 << 4) >> 2;
+    int32_t gx = (x >> 2) * 4, gz = (z >> 2) * 4; /* cell corner (cells are 4 wide) */
+    p.snap_x0 = (x >> 4) * 4;
+    p.snap_z0 = (z >> 4) * 4;
     p.snap_n = 4;
     for (int a = 0; a < 2; a++)
         for (int d = 0; d < 2; d++) corner_column(&p, gx + a * 4, gz + d * 4, corner[a][d], stride);
