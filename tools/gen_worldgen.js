@@ -605,3 +605,67 @@ function header(file, what, lines) {
     `const struct wg_ore_def wg_ores[WG_ORE_COUNT] = {\n${rows.join('\n')}\n};\n\n` +
     `const struct wg_ore_target wg_ore_targets[WG_ORE_TARGET_COUNT] = {\n${targetRows.join('\n')}\n};\n`);
 }
+
+// ------------------------------------------------------------------ carvers
+// The overworld biomes' carvers (vanilla's addDefaultCarversAndLakes: cave,
+// cave_extra_underground, canyon, in that order) and the blocks they may
+// replace (#overworld_carver_replaceables, tags expanded).
+{
+  const mcData = require('minecraft-data')('1.20.1');
+  const CARVERS = ['cave', 'cave_extra_underground', 'canyon'];
+  const expand = (tag, seen = new Set()) => {
+    const out = [];
+    for (const v of readJson(`tags/blocks/${strip(tag)}.json`).values) {
+      if (v.startsWith('#')) { if (!seen.has(v)) { seen.add(v); out.push(...expand(v.slice(1), seen)); } } else out.push(strip(v));
+    }
+    return out;
+  };
+  const TOPY = settings.noise.min_y + settings.noise.height - 1;
+  const anchorY = (a) => ('absolute' in a ? a.absolute : 'above_bottom' in a ? settings.noise.min_y + a.above_bottom : TOPY - a.below_top);
+  // float provider: {kind 0 constant / 1 uniform / 2 trapezoid, a, b, plateau}
+  const fp = (v) => {
+    if (typeof v === 'number') return `{0, ${flt(v)}, ${flt(v)}, 0.0f}`;
+    const t = strip(v.type), val = v.value || v;
+    if (t === 'uniform') return `{1, ${flt(val.min_inclusive)}, ${flt(val.max_exclusive)}, 0.0f}`;
+    if (t === 'trapezoid') return `{2, ${flt(val.min)}, ${flt(val.max)}, ${flt(val.plateau)}}`;
+    throw new Error('float provider ' + t);
+  };
+  const rows = [];
+  let replaceTag = null;
+  for (const name of CARVERS) {
+    const j = readJson(`configured_carver/${name}.json`);
+    const c = j.config;
+    if (strip(c.y.type) !== 'uniform') throw new Error('carver height ' + c.y.type);
+    replaceTag = replaceTag || c.replaceable;
+    if (c.replaceable !== replaceTag) throw new Error('carvers with different replaceables');
+    const canyon = strip(j.type) === 'canyon';
+    const sh = c.shape || {};
+    rows.push(`    {"${name}", ${canyon ? 1 : 0}, ${flt(c.probability)}, ${anchorY(c.y.min_inclusive)}, ${anchorY(c.y.max_inclusive)}, ` +
+      `${anchorY(c.lava_level)}, ${fp(c.yScale)}, ${fp(c.horizontal_radius_multiplier ?? 1.0)}, ${fp(c.vertical_radius_multiplier ?? 1.0)}, ` +
+      `${fp(c.floor_level ?? -0.7)}, ${fp(c.vertical_rotation ?? 0.0)}, ${fp(sh.distance_factor ?? 1.0)}, ${fp(sh.thickness ?? 0.0)}, ` +
+      `${sh.width_smoothness ?? 1}, ${fp(sh.horizontal_radius_factor ?? 1.0)}, ${flt(sh.vertical_radius_default_factor ?? 1.0)}, ` +
+      `${flt(sh.vertical_radius_center_factor ?? 0.0)}},`);
+  }
+  const blocks = new Set(expand(replaceTag.slice(1)));
+  const bits = new Array(Math.ceil(mcData.blocksArray.length / 8)).fill(0);
+  for (const b of blocks) {
+    const blk = mcData.blocksByName[b];
+    if (!blk) throw new Error('unknown block ' + b);
+    bits[blk.id >> 3] |= 1 << (blk.id & 7);
+  }
+  header('worldgen_carvers.h', 'worldgen_carvers.h — the overworld\'s carvers (configured_carver/).', [
+    '#include <stdint.h>', '', '#define WG_CARVER_COUNT ' + CARVERS.length, '',
+    '/* A float provider: kind 0 constant a, 1 uniform [a, b), 2 trapezoid (a, b, plateau). */',
+    'struct wg_float_provider {\n    int kind;\n    float a, b, plateau;\n};', '',
+    'struct wg_carver_def {\n    const char *name;\n    int canyon;\n    float probability;\n    int y_min, y_max; /* uniform */\n    int lava_level;\n' +
+    '    struct wg_float_provider y_scale, h_radius_mult, v_radius_mult, floor_level;\n' +
+    '    struct wg_float_provider vertical_rotation, distance_factor, thickness; /* canyon */\n' +
+    '    int width_smoothness;\n    struct wg_float_provider h_radius_factor;\n    float v_radius_default, v_radius_center;\n};', '',
+    'extern const struct wg_carver_def wg_carvers[WG_CARVER_COUNT];',
+    '/* Bit per block id: the blocks carvers may replace. */',
+    `extern const uint8_t wg_carver_replaceable[${bits.length}];`]);
+  write('worldgen_carvers.c', HEADER('worldgen_carvers.c — the overworld\'s carvers and what they replace.') +
+    '#include "data/worldgen_carvers.h"\n\n' +
+    `const struct wg_carver_def wg_carvers[WG_CARVER_COUNT] = {\n${rows.join('\n')}\n};\n\n` +
+    `const uint8_t wg_carver_replaceable[${bits.length}] = {${bits.join(', ')}};\n`);
+}

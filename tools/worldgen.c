@@ -358,8 +358,8 @@ int main(int argc, char **argv)
     buf_init(&raw, 0);
     buf_init(&framed, 0);
     int64_t gen_ns = 0, enc_ns = 0, stage_ns[OW_STAGES] = {0};
-    static const char *const stage_name[OW_STAGES] = {"biomes", "noise", "surface", "ores",
-                                                      "trees+plants"};
+    static const char *const stage_name[OW_STAGES] = {"biomes",  "noise", "surface",
+                                                      "carvers", "ores",  "trees+plants"};
     size_t raw_total = 0, z_total = 0, mem_total = 0, n = 0;
     uint64_t hash = 1469598103934665603ULL;
     for (int cz = -radius; cz < radius; cz++)

@@ -9,6 +9,7 @@
 #include "data/blocks.h"
 #include "proto/packets.h"
 #include "world/biome_source.h"
+#include "world/carver.h"
 #include "world/features.h"
 #include "world/noise_chunk.h"
 #include "world/ores.h"
@@ -191,6 +192,8 @@ int overworld_generate_timed(const wg_state *st, chunk *c, int64_t ns[OW_STAGES]
     struct surface_input si = {st, x0, z0, s->cols, s->prelim, fuzzy_biome, &s->bc};
     surface_build(&si);
     STAGE_DONE(OW_SURFACE);
+    carvers_apply(st, x0, z0, s->cols, &s->nc.aquifer);
+    STAGE_DONE(OW_CARVERS);
     /* features */
     ores_place(st, x0, z0, s->cols, fuzzy_biome, &s->bc);
     STAGE_DONE(OW_ORES);

@@ -5,6 +5,7 @@
  *   biomes   multi-noise biome per quart (biome_source.h)
  *   noise    terrain shape, noise caves, aquifers (noise_chunk.h, aquifer.h)
  *   surface  surface rules, deepslate and bedrock (surface.h)
+ *   carvers  vanilla's caves and canyons (carver.h)
  *   features ores and blobs (ores.h), then trees, plants, snow and ice
  *            (features.h), each placed from the chunk it starts in and
  *            written into every chunk it reaches, so borders match
@@ -26,7 +27,15 @@
 int overworld_generate(const wg_state *st, chunk *c);
 
 /* Stages whose CPU time overworld_generate_timed adds up (nanoseconds). */
-enum overworld_stage { OW_BIOMES, OW_NOISE, OW_SURFACE, OW_ORES, OW_FEATURES, OW_STAGES };
+enum overworld_stage {
+    OW_BIOMES,
+    OW_NOISE,
+    OW_SURFACE,
+    OW_CARVERS,
+    OW_ORES,
+    OW_FEATURES,
+    OW_STAGES
+};
 /* The same, adding each stage's thread CPU time to ns[OW_STAGES]. */
 int overworld_generate_timed(const wg_state *st, chunk *c, int64_t ns[OW_STAGES]);
 
