@@ -121,28 +121,33 @@ int wg_preliminary_surface(wg_pt *p, int32_t x, int32_t z)
     return INT32_MAX;
 }
 
-int wg_column_height_from(const wg_state *st, int32_t x, int32_t z, int y_start)
+/*
+ * Scans column (x, z) down from the cell holding y_start, computing corner values
+ * only for the cells it reaches; returns the top solid block + 1 (WG_MIN_Y if none).
+ * *first_solid is set when the very first block looked at is already solid.
+ */
+static int column_scan(const wg_state *st, int32_t x, int32_t z, int y_start, int *first_solid)
 {
-    if (y_start >= WG_MIN_Y + WG_HEIGHT - 1) return wg_column_height(st, x, z);
-    if (y_start < WG_MIN_Y + WG_CELL_HEIGHT) y_start = WG_MIN_Y + WG_CELL_HEIGHT;
     int top_cell = (y_start - WG_MIN_Y) / WG_CELL_HEIGHT;
+    if (top_cell > CELLS_Y - 1) top_cell = CELLS_Y - 1;
     double corner[2][2][WG_INTERP_COUNT][CELLS_Y + 1];
     uint8_t have[CELLS_Y + 1] = {0};
     wg_pt p;
     wg_pt_init(&p, st);
-    int32_t gx = (x >> 2) * 4, gz = (z >> 2) * 4;
+    int32_t gx = (x >> 2) * 4, gz = (z >> 2) * 4; /* cell corner (cells are 4 wide) */
     p.snap_x0 = (x >> 4) * 4;
     p.snap_z0 = (z >> 4) * 4;
     p.snap_n = 4;
     double interp[WG_INTERP_COUNT] = {0};
     double fx = (double)(x - gx) / 4.0, fz = (double)(z - gz) / 4.0;
+    *first_solid = 0;
     for (int cj = top_cell; cj >= 0; cj--) {
         for (int j = cj; j <= cj + 1; j++) {
             if (have[j]) continue;
             have[j] = 1;
+            p.interp = NULL;
             for (int a = 0; a < 2; a++)
                 for (int d = 0; d < 2; d++) {
-                    p.interp = NULL;
                     wg_pt_at(&p, gx + a * 4, WG_MIN_Y + j * WG_CELL_HEIGHT, gz + d * 4);
                     for (int s = 0; s < WG_FINAL_SLOT_COUNT; s++) {
                         int k = wg_final_slots[s];
@@ -164,7 +169,7 @@ int wg_column_height_from(const wg_state *st, int32_t x, int32_t z, int y_start)
             }
             wg_pt_at(&p, x, y, z);
             if (wg_router_final_density(&p) > 0.0) {
-                if (cj == top_cell && oy == WG_CELL_HEIGHT - 1) return wg_column_height(st, x, z);
+                *first_solid = cj == top_cell && oy == WG_CELL_HEIGHT - 1;
                 return y + 1;
             }
         }
@@ -172,35 +177,16 @@ int wg_column_height_from(const wg_state *st, int32_t x, int32_t z, int y_start)
     return WG_MIN_Y;
 }
 
+int wg_column_height_from(const wg_state *st, int32_t x, int32_t z, int y_start)
+{
+    int first_solid;
+    if (y_start < WG_MIN_Y + WG_CELL_HEIGHT) y_start = WG_MIN_Y + WG_CELL_HEIGHT;
+    int h = column_scan(st, x, z, y_start, &first_solid);
+    return first_solid ? wg_column_height(st, x, z) : h;
+}
+
 int wg_column_height(const wg_state *st, int32_t x, int32_t z)
 {
-    static const int stride = 1;
-    double corner[2][2][WG_INTERP_COUNT][CELLS_Y + 1];
-    wg_pt p;
-    wg_pt_init(&p, st);
-    int32_t gx = (x >> 2) * 4, gz = (z >> 2) * 4; /* cell corner (cells are 4 wide) */
-    p.snap_x0 = (x >> 4) * 4;
-    p.snap_z0 = (z >> 4) * 4;
-    p.snap_n = 4;
-    for (int a = 0; a < 2; a++)
-        for (int d = 0; d < 2; d++) corner_column(&p, gx + a * 4, gz + d * 4, corner[a][d], stride);
-    double interp[WG_INTERP_COUNT] = {0};
-    p.interp = interp;
-    double fx = (double)(x - gx) / 4.0, fz = (double)(z - gz) / 4.0;
-    for (int cj = CELLS_Y - 1; cj >= 0; cj--)
-        for (int oy = WG_CELL_HEIGHT - 1; oy >= 0; oy--) {
-            int y = WG_MIN_Y + cj * WG_CELL_HEIGHT + oy;
-            double fy = (double)oy / (double)WG_CELL_HEIGHT;
-            for (int s = 0; s < WG_FINAL_SLOT_COUNT; s++) {
-                int k = wg_final_slots[s];
-                double c[2][2][2];
-                for (int a = 0; a < 2; a++)
-                    for (int b = 0; b < 2; b++)
-                        for (int d = 0; d < 2; d++) c[a][b][d] = corner[a][d][k][cj + b];
-                interp[k] = interp_cell(c, fx, fy, fz);
-            }
-            wg_pt_at(&p, x, y, z);
-            if (wg_router_final_density(&p) > 0.0) return y + 1;
-        }
-    return WG_MIN_Y;
+    int first_solid;
+    return column_scan(st, x, z, WG_MIN_Y + WG_HEIGHT - 1, &first_solid);
 }
