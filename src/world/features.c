@@ -57,7 +57,9 @@ static inline int inside(const struct fctx *c, int32_t x, int32_t y, int32_t z)
 static int replaceable(uint16_t s)
 {
     return s == BLOCK_AIR || s == BLOCK_CAVE_AIR || s == BLOCK_GRASS || s == BLOCK_FERN ||
-           s == BLOCK_SNOW || s == BLOCK_DANDELION || s == BLOCK_POPPY || s == BLOCK_VINE;
+           s == BLOCK_SNOW || s == BLOCK_DANDELION || s == BLOCK_POPPY || s == BLOCK_VINE ||
+           s == BLOCK_TALL_GRASS || s == BLOCK_TALL_GRASS - 1 || s == BLOCK_LARGE_FERN ||
+           s == BLOCK_LARGE_FERN - 1;
 }
 
 /* Writes s at (x, y, z) when inside this chunk and the place is free (logs may replace leaves). */
@@ -410,7 +412,20 @@ static void plants(const struct fctx *c, surface_biome_fn biome, void *bctx, int
             case BIOME_DARK_FOREST: grass = 40, flowers = 4; break;
             default: break;
             }
-            if (r < grass) {
+            /* double plants: lower half here, upper half (the block's first state) above */
+            uint16_t tall = 0;
+            unsigned k2 = (unsigned)(h >> 44) % 100;
+            if (r < grass && k2 < 12)
+                tall = plant == BLOCK_FERN ? BLOCK_LARGE_FERN : BLOCK_TALL_GRASS;
+            else if (r >= grass && r < grass + flowers && b == BIOME_SUNFLOWER_PLAINS && k2 < 60)
+                tall = BLOCK_SUNFLOWER;
+            else if (r >= grass && r < grass + flowers &&
+                     (b == BIOME_FLOWER_FOREST || b == BIOME_FOREST) && k2 < 25)
+                tall = k2 < 8 ? BLOCK_LILAC : k2 < 16 ? BLOCK_ROSE_BUSH : BLOCK_PEONY;
+            if (tall && t + 2 < WG_MIN_Y + WG_HEIGHT && col[t + 2 - WG_MIN_Y] == BLOCK_AIR) {
+                *above = tall;
+                col[t + 2 - WG_MIN_Y] = (uint16_t)(tall - 1);
+            } else if (r < grass) {
                 *above = plant;
             } else if (r < grass + flowers) {
                 static const uint16_t plain[] = {BLOCK_DANDELION, BLOCK_POPPY, BLOCK_AZURE_BLUET,
@@ -468,6 +483,7 @@ static void freeze(const struct fctx *c, const int bio[256])
                         col[t - 1 - WG_MIN_Y] = BLOCK_GRASS_BLOCK - 1;
                     continue;
                 }
+                if (!(block_info[block_of_state[*g]].flags & BLOCK_FLAG_SOLID)) continue;
                 col[t + 1 - WG_MIN_Y] = BLOCK_SNOW;
                 if (*g == BLOCK_GRASS_BLOCK) *g = BLOCK_GRASS_BLOCK - 1; /* snowy=true */
             } else if (strstr(block_info[block_of_state[*g]].name, "leaves")) {

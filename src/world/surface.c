@@ -332,7 +332,7 @@ void surface_build(const struct surface_input *in)
             c.z = in->z0 + lz;
             uint16_t *col = in->cols + (size_t)(lz * 16 + lx) * WG_HEIGHT;
             int t = top[lz * 16 + lx];
-            c.biome = in->biome(in->biome_ctx, c.x, t + 1, c.z);
+            c.biome = in->biome(in->biome_ctx, c.x, t, c.z); /* the top block's biome */
             /* SurfaceSystem.getSurfaceDepth */
             wg_xoro nr;
             wg_xoro_at(&nr, &st->random, c.x, 0, c.z);
