@@ -108,9 +108,21 @@ static void place_vein(struct ore_ctx *c, wg_xoro *r, const struct wg_ore_def *o
                   ds[k][2] - w < c->z0 + 16;
     }
     if (!touches) return;
+    /* Sphere b lies inside sphere a only if their radii differ by more than the distance
+     * of their centres, which are evenly spaced along the vein's line (length len >=
+     * 2g = size / 4): pairs further apart in index than the spread of the radii allows
+     * (with a wide margin for rounding) cannot pass the test, and are not tried. */
+    double wmin = ds[0][3], wmax = ds[0][3];
+    for (int k = 1; k < size; k++) {
+        if (ds[k][3] < wmin) wmin = ds[k][3];
+        if (ds[k][3] > wmax) wmax = ds[k][3];
+    }
+    double len = sqrt((d - e) * (d - e) + (l - m) * (l - m) + (h - j) * (h - j));
+    int window = len > 0.0 ? (int)((wmax - wmin + 0.01) * size / len) + 2 : size;
     for (int a = 0; a < size - 1; a++) {
         if (ds[a][3] <= 0.0) continue;
-        for (int b = a + 1; b < size; b++) {
+        int last = a + window < size - 1 ? a + window : size - 1;
+        for (int b = a + 1; b <= last; b++) {
             if (ds[b][3] <= 0.0) continue;
             double s = ds[a][0] - ds[b][0], t = ds[a][1] - ds[b][1], u = ds[a][2] - ds[b][2];
             double v = ds[a][3] - ds[b][3];
@@ -121,11 +133,15 @@ static void place_vein(struct ore_ctx *c, wg_xoro *r, const struct wg_ore_def *o
                 ds[a][3] = -1.0;
         }
     }
-    /* Vanilla keeps a bit set of visited blocks; it only avoids counting a block twice
-     * (a second visit finds it already replaced, or replaces it with the same state),
-     * so it is left out. Spheres wholly outside this chunk are skipped. */
+    /* Vanilla keeps a bit set of visited blocks, so each block of the vein is tested once
+     * whatever number of spheres hold it; and no block's outcome depends on another's
+     * (a replaced block never becomes air or replaceable again). So the spheres are first
+     * merged into one z-bit mask per (x, y) row of this chunk, then the blocks are placed.
+     * Spheres wholly outside this chunk are skipped. */
     (void)q;
-    (void)rr;
+    uint16_t mask[16][16];
+    if (rr >= 16) return; /* sizes are capped at 64 above: rr <= 14 */
+    memset(mask, 0, sizeof mask);
     for (int k = 0; k < size; k++) {
         double s = ds[k][3];
         if (s < 0.0) continue;
@@ -141,42 +157,56 @@ static void place_vein(struct ore_ctx *c, wg_xoro *r, const struct wg_ore_def *o
         if (y1 > c->x0 + 15) y1 = c->x0 + 15;
         if (a0 < c->z0) a0 = c->z0;
         if (a1 > c->z0 + 15) a1 = c->z0 + 15;
+        if (z1 > ny + rr) z1 = ny + rr; /* (the spheres lie inside the box) */
         for (int bx = y0; bx <= y1; bx++) {
             double af = ((double)bx + 0.5 - t) / s;
             if (!(af * af < 1.0)) continue;
             for (int by = z0; by <= z1; by++) {
                 double ah = ((double)by + 0.5 - u) / s;
-                if (!(af * af + ah * ah < 1.0)) continue;
-                /* only z where the sphere can be: |z + 0.5 - v| < s * sqrt(1 - af² - ah²),
-                 * widened by a block so the exact test below decides */
-                double half = s * sqrt(1.0 - af * af - ah * ah);
+                double r2 = af * af + ah * ah;
+                if (!(r2 < 1.0)) continue;
+                /* The computed test grows with |z + 0.5 - v|, so the z inside form one
+                 * run: find its ends from a block outside the analytic bounds inwards. */
+                double half = s * sqrt(1.0 - r2);
                 int za = wg_floor(v - 0.5 - half) - 1, zb = wg_floor(v - 0.5 + half) + 1;
                 if (za < a0) za = a0;
                 if (zb > a1) zb = a1;
-                for (int bz = za; bz <= zb; bz++) {
-                    double aj = ((double)bz + 0.5 - v) / s;
-                    if (!(af * af + ah * ah + aj * aj < 1.0)) continue;
-                    if (by < WG_MIN_Y || by >= WG_MIN_Y + WG_HEIGHT) continue;
-                    uint16_t *b = block(c, bx, by, bz);
-                    for (int ti = 0; ti < o->target_count; ti++) {
-                        const struct wg_ore_target *tg = &wg_ore_targets[o->first_target + ti];
-                        if (!replaces(tg, *b)) continue;
-                        float chance = o->discard_on_air;
-                        int skip_check = chance <= 0.0f;
-                        if (!skip_check && chance < 1.0f) {
-                            uint64_t hh =
-                                hash_xz((uint64_t)c->seed, bx, bz, (uint32_t)(by * 31 + oi));
-                            skip_check = (float)(hh >> 40) * 5.9604645E-8f >= chance;
-                        }
-                        if (!skip_check && adjacent_to_air(c, bx, by, bz)) continue;
-                        *b = tg->state;
-                        c->counts[oi]++;
-                        break;
-                    }
-                }
+#define INSIDE(z) (r2 + (((double)(z) + 0.5 - v) / s) * (((double)(z) + 0.5 - v) / s) < 1.0)
+                while (za <= zb && !INSIDE(za)) za++;
+                while (zb >= za && !INSIDE(zb)) zb--;
+#undef INSIDE
+                if (za > zb) continue;
+                int lo = za - c->z0, hi = zb - c->z0;
+                mask[bx - c->x0][by - ny] |= (uint16_t)(((1u << (hi - lo + 1)) - 1u) << lo);
             }
         }
     }
+    for (int bx = 0; bx < 16; bx++)
+        for (int j = 0; j <= rr; j++) {
+            uint32_t bits = mask[bx][j];
+            int by = ny + j;
+            if (!bits || by < WG_MIN_Y || by >= WG_MIN_Y + WG_HEIGHT) continue;
+            while (bits) {
+                int bz = __builtin_ctz(bits);
+                bits &= bits - 1;
+                int32_t wx = c->x0 + bx, wz = c->z0 + bz;
+                uint16_t *b = block(c, wx, by, wz);
+                for (int ti = 0; ti < o->target_count; ti++) {
+                    const struct wg_ore_target *tg = &wg_ore_targets[o->first_target + ti];
+                    if (!replaces(tg, *b)) continue;
+                    float chance = o->discard_on_air;
+                    int skip_check = chance <= 0.0f;
+                    if (!skip_check && chance < 1.0f) {
+                        uint64_t hh = hash_xz((uint64_t)c->seed, wx, wz, (uint32_t)(by * 31 + oi));
+                        skip_check = (float)(hh >> 40) * 5.9604645E-8f >= chance;
+                    }
+                    if (!skip_check && adjacent_to_air(c, wx, by, wz)) continue;
+                    *b = tg->state;
+                    c->counts[oi]++;
+                    break;
+                }
+            }
+        }
 }
 
 static int biome_allows(const struct wg_ore_def *o, int biome)
