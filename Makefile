@@ -27,13 +27,20 @@ else
 endif
 CFLAGS  += $(CFLAGS_COMMON) $(OPTFLAGS)
 LDFLAGS += $(LDSAN)
-LDLIBS   = -ldeflate -lcurl -lcrypto -ljansson -lpthread -lm
+SERVER_LIBS = -ledit -lsystemd   # the console's line editor; sd_notify (contrib/mcserv.service)
+LDLIBS   = -ldeflate -lcurl -lwslay -lssl -lcrypto -ljansson -lpthread -lm
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 
-# The shared library of codecs and data structures (server, bench, tests).
-LIB_SRC    := $(wildcard src/core/*.c src/proto/*.c src/data/*.c src/world/*.c) src/game/cmd_parser.c
-SERVER_SRC := $(wildcard src/net/*.c src/admin/*.c) $(filter-out $(LIB_SRC),$(wildcard src/game/*.c)) src/main.c
+# The shared library of codecs and data structures (server, bench, tests):
+# core, proto, data and world, and the pure parts of game, net and admin
+# (parsers, codecs, rate limits) that the unit tests and fuzzers link.
+PURE_SRC   := src/game/cmd_parser.c src/game/cmd_spec.c src/game/cmd_args.c src/game/usercache.c src/game/cmd_complete.c src/game/lists_file.c src/net/ratelimit.c src/net/ip_table.c \
+              src/net/outq.c src/net/iothreads.c \
+              src/admin/http_parse.c src/admin/rcon_packet.c src/admin/rcon_limiter.c \
+              src/admin/query_packet.c src/admin/mgmt_rpc.c src/admin/mgmt_handshake.c
+LIB_SRC    := $(wildcard src/core/*.c src/proto/*.c src/data/*.c src/world/*.c) $(PURE_SRC)
+SERVER_SRC := $(filter-out $(PURE_SRC),$(wildcard src/net/*.c src/admin/*.c src/game/*.c)) src/main.c
 BENCH_SRC  := $(wildcard src/bench/*.c)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
 
@@ -69,7 +76,7 @@ ifeq ($(COUNT_ALLOC),1)
 endif
 
 $(MCSERV): $(call obj,$(SERVER_SRC)) $(COUNT_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(SERVER_LIBS) $(LDLIBS)
 
 $(MCBENCH): $(call obj,$(BENCH_SRC)) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LUA_LIBS) $(LDLIBS)

@@ -4,7 +4,9 @@
 // superflat in-memory world (no world folder: nothing is written to disk).
 //
 //   node bench/flying-squid-server.js --port 25566 [--max-players 1000]
-//        [--view-distance 2]
+//        [--view-distance 2] [--everybody-op]
+// --everybody-op makes every player an operator (mcbench's spread scenario:
+// the bots teleport themselves with /tp, flying-squid has no RCON).
 // (minecraft-protocol's server always uses a compression threshold of 256.)
 //
 // Prints "ready <port>" on stdout once it listens and its plugins are loaded
@@ -42,7 +44,7 @@ const serv = squid.createMCServer({
   modpe: false,
   'view-distance': viewDistance,
   'player-list-text': { header: { text: '' }, footer: { text: '' } },
-  'everybody-op': false,
+  'everybody-op': process.argv.includes('--everybody-op'),
   'max-entities': maxPlayers + 100, // flying-squid counts players as entities ('Too many mobs !')
   version: '1.20.1'
 })

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <systemd/sd-daemon.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,11 +53,70 @@ static void usage(FILE *f)
             "  --help       show this text\n"
             "  --version    show the version\n"
             "\n"
-            "Console commands: help, list, stop. SIGINT/SIGTERM stop cleanly.\n",
+            "With --port, query.port, rcon.port and admin-http-port still at their\n"
+            "defaults move by the same offset.\n"
+            "\n"
+            "Type \"help\" on the console for the commands (docs/commands.md).\n"
+            "SIGINT, SIGTERM, SIGHUP and SIGQUIT save the world and stop cleanly.\n",
             MC_VERSION_NAME, MC_PROTOCOL_VERSION);
 }
 
-/* SIGINT and SIGTERM end the loop (the shutdown saves everything). */
+/*
+ * --port moves the game port; the other listeners still at their defaults
+ * (query.port = the game port, rcon.port 25575, admin-http-port 25585)
+ * move with it by the same offset, so a second instance started with only
+ * --port does not collide with the first. Ports set to anything else stay.
+ */
+static void follow_port(struct server_config *cfg, int port)
+{
+    int delta = port - cfg->server_port;
+    if (port > 0 && delta != 0) {
+        if (cfg->query_port == cfg->server_port) cfg->query_port = port;
+        if (cfg->rcon_port == 25575 && cfg->rcon_port + delta > 0 && cfg->rcon_port + delta < 65536)
+            cfg->rcon_port += delta;
+        if (cfg->admin_http_port == 25585 && cfg->admin_http_port + delta > 0 &&
+            cfg->admin_http_port + delta < 65536)
+            cfg->admin_http_port += delta;
+        log_info("--port %d: query.port %d, rcon.port %d, admin-http-port %d follow it", port,
+                 cfg->query_port, cfg->rcon_port, cfg->admin_http_port);
+    }
+    cfg->server_port = port;
+}
+
+/*
+ * systemd (contrib/mcserv.service, Type=notify): READY=1 once the port
+ * listens, STOPPING=1 when the shutdown starts, and WATCHDOG=1 from a loop
+ * timer at half the watchdog interval, so a hung loop (a tick that never
+ * ends) gets the service restarted. Without NOTIFY_SOCKET each call is a
+ * no-op.
+ */
+static struct {
+    loop_timer timer;
+    loop *loop;
+    int64_t every_ms;
+} watchdog;
+
+static void watchdog_ping(loop_timer *t)
+{
+    sd_notify(0, "WATCHDOG=1");
+    loop_timer_after(watchdog.loop, t, watchdog.every_ms);
+}
+
+static void systemd_ready(loop *l)
+{
+    uint64_t usec = 0;
+    if (sd_watchdog_enabled(0, &usec) > 0 && usec >= 2000) {
+        watchdog.loop = l;
+        watchdog.every_ms = (int64_t)(usec / 2000);
+        loop_timer_init(&watchdog.timer, watchdog_ping);
+        loop_timer_after(l, &watchdog.timer, watchdog.every_ms);
+    }
+    sd_notifyf(0, "READY=1\nSTATUS=Listening on port %d", srv->cfg.server_port);
+}
+
+/* SIGINT, SIGTERM, SIGHUP (a closed terminal) and SIGQUIT end the loop;
+ * the shutdown saves everything, as vanilla's shutdown hook does on any of
+ * them. */
 static struct {
     loop_watch watch;
     loop *loop;
@@ -67,7 +127,7 @@ static void signal_event(loop_watch *w, uint32_t events)
     (void)events;
     struct signalfd_siginfo si;
     while (read(w->fd, &si, sizeof si) == (ssize_t)sizeof si) {
-        log_info("received signal %u", si.ssi_signo);
+        log_info("received %s: stopping", strsignal((int)si.ssi_signo));
         loop_stop(signals.loop);
     }
 }
@@ -81,6 +141,8 @@ static void signals_block(void)
     sigemptyset(&stop_signals);
     sigaddset(&stop_signals, SIGINT);
     sigaddset(&stop_signals, SIGTERM);
+    sigaddset(&stop_signals, SIGHUP);
+    sigaddset(&stop_signals, SIGQUIT);
     sigprocmask(SIG_BLOCK, &stop_signals, NULL);
     signal(SIGPIPE, SIG_IGN);
 }
@@ -145,7 +207,8 @@ int main(int argc, char **argv)
         log_error("fix server.properties and start again");
         return 1;
     }
-    if (port >= 0) cfg.server_port = (int)port;
+    if (port >= 0) follow_port(&cfg, (int)port);
+    log_set_max_size((uint64_t)cfg.log_max_size << 20); /* log-max-size: rotation while running */
     /* The world folder: session.lock (a second server stops here), level.dat's seed. */
     if (store_open(&cfg, err, sizeof err) < 0) {
         log_error("%s", err);
@@ -178,9 +241,12 @@ int main(int argc, char **argv)
     } else {
         tick_start(&main_loop);
         server_log_ready();
+        systemd_ready(&main_loop);
         rc = loop_run(&main_loop);
         if (rc < 0) log_error("epoll_wait: %s", strerror(-rc));
         rc = 0;
+        sd_notify(0, "STOPPING=1\nSTATUS=Stopping: saving the world");
+        if (watchdog.loop) loop_timer_stop(&main_loop, &watchdog.timer);
         server_shutdown();
         store_final_save(); /* blocking: every chunk, player and level.dat on disk */
     }

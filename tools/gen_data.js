@@ -6,12 +6,22 @@
  *
  * Writes:
  *   version.h        protocol number, data version, version name
- *   packet_ids.h     PKT_<STATE>_<SB|CB>_<NAME> ids for every packet of every state
+ *   packet_ids.h     PKT_<STATE>_<SB|CB>_<NAME> logical ids for every packet of every
+ *                    state: the native version's (1.20.1) numbering, plus ids after
+ *                    them for packets only a later supported version has
+ *   protocol_ids.h   struct proto_ids, enum proto_state; one extern per version
+ *   protocol_<N>.c   per supported protocol N (VERSIONS below): clientbound
+ *                    logical -> wire ids, serverbound wire -> logical ids
  *   blocks.h         BLOCK_<NAME> default state ids, BLOCK_STATE_COUNT, global palette bits
  *   biomes.h         BIOME_<NAME> ids, BIOME_COUNT, global palette bits
  *   entities.h       ENTITY_TYPE_<NAME> ids
  *   registry_codec.c the Login (play) registry codec as network NBT (named empty
  *                    root), byte-identical to what a vanilla 1.20.1 server sends
+ *
+ * `node tools/gen_data.js --diff [VERSION]` writes nothing: it prints, for
+ * every packet mcserv names (the PKT_* constants in src/), its ids and
+ * whether its layout in VERSION (default: the newest pc release in
+ * minecraft-data) differs from 1.20.1's (docs/design.md, "Protocol versions").
  *
  * The files are committed. `make check-generated` reruns this into a temporary
  * folder and fails when the committed copies differ (stale tables).
@@ -22,12 +32,92 @@ const path = require('path');
 const mcData = require('minecraft-data')('1.20.1');
 const nbt = require('prismarine-nbt');
 
-const outDir = process.argv[2] || path.join(__dirname, '..', 'src', 'data');
-fs.mkdirSync(outDir, { recursive: true });
 
-const HEADER = (what) =>
+// --diff: which packets mcserv uses change layout in `ver` (see the usage above).
+function layoutDiff (ver) {
+  const b = require('minecraft-data')(ver);
+  if (!b || !b.protocol) throw new Error('minecraft-data has no protocol for ' + ver);
+  const SN = { HANDSHAKE: 'handshaking', STATUS: 'status', LOGIN: 'login', PLAY: 'play' };
+  // A packet's type with every named type replaced by its definition (so a
+  // renamed type with the same bytes compares equal); natives stay names.
+  const expand = (p, st, dir, t, seen) => {
+    if (typeof t === 'string') {
+      const def = (p[st] && p[st][dir] && p[st][dir].types[t]) || p.types[t];
+      if (def === undefined || def === 'native' || seen.includes(t)) return t;
+      return expand(p, st, dir, def, seen.concat(t));
+    }
+    if (Array.isArray(t)) return t.map((x) => expand(p, st, dir, x, seen));
+    if (t && typeof t === 'object') {
+      const o = {};
+      for (const k of Object.keys(t)) o[k] = expand(p, st, dir, t[k], seen);
+      return o;
+    }
+    return t;
+  };
+  // The same with every mapper's labels dropped: what the bytes look like.
+  const bytesOnly = (t) => {
+    if (Array.isArray(t) && t[0] === 'mapper') return bytesOnly(t[1].type);
+    if (Array.isArray(t)) return t.map(bytesOnly);
+    if (t && typeof t === 'object') {
+      const o = {};
+      for (const k of Object.keys(t)) o[k] = bytesOnly(t[k]);
+      return o;
+    }
+    return t;
+  };
+  // Mapper value -> label pairs, to tell "more values" from "values changed".
+  const mappers = (t, out = []) => {
+    if (Array.isArray(t) && t[0] === 'mapper') out.push(t[1].mappings);
+    if (t && typeof t === 'object') for (const k of Object.keys(t)) mappers(t[k], out);
+    return out;
+  };
+  const packet = (p, st, dir, name) => {
+    const pt = p[st] && p[st][dir] && p[st][dir].types.packet;
+    if (!pt) return null;
+    const m = pt[1][0].type[1].mappings;
+    const id = Object.keys(m).find((k) => m[k] === name);
+    if (id === undefined) return null;
+    return { id: parseInt(id, 16), type: expand(p, st, dir, pt[1][1].type[1].fields[name], []) };
+  };
+  const src = path.join(__dirname, '..', 'src');
+  const used = new Set();
+  const walk = (dir) => {
+    for (const f of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, f.name);
+      if (f.isDirectory()) {
+        if (f.name !== 'data' && f.name !== 'bench') walk(full);
+      } else if (/\.(c|h)$/.test(f.name)) {
+        for (const m of fs.readFileSync(full, 'utf8').matchAll(/PKT_([A-Z]+)_(SB|CB)_([A-Z0-9_]+)/g)) {
+          if (m[3] !== 'COUNT' && SN[m[1]]) used.add(`${SN[m[1]]} ${m[2] === 'SB' ? 'toServer' : 'toClient'} ${m[3]}`);
+        }
+      }
+    }
+  };
+  walk(src);
+  const hex = (n) => '0x' + n.toString(16).padStart(2, '0');
+  console.log(`packets mcserv names: ${mcData.version.minecraftVersion} (${mcData.version.version}) against ${ver} (${b.version.version})`);
+  for (const u of [...used].sort()) {
+    const [st, dir, id] = u.split(' ');
+    const names = packetList(mcData.protocol, st, dir).map((x) => x[1]);
+    const name = names.find((n) => ident(n) === id);
+    if (!name) continue;
+    const pa = packet(mcData.protocol, st, dir, name), pb = packet(b.protocol, st, dir, name);
+    let verdict;
+    if (!pb) verdict = 'ABSENT in ' + ver;
+    else if (JSON.stringify(pa.type) === JSON.stringify(pb.type)) verdict = 'same layout';
+    else if (JSON.stringify(bytesOnly(pa.type)) !== JSON.stringify(bytesOnly(pb.type))) verdict = 'LAYOUT DIFFERS';
+    else {
+      const ma = mappers(pa.type), mb = mappers(pb.type);
+      const changed = ma.length === mb.length && ma.some((m, i) => Object.keys(m).some((k) => mb[i][k] !== m[k]));
+      verdict = changed ? 'same bytes, ENUM VALUES CHANGED' : 'same bytes, enum labels added';
+    }
+    console.log(`${st.padEnd(11)} ${dir.padEnd(8)} ${name.padEnd(28)} ${hex(pa.id)} -> ${pb ? hex(pb.id) : '--  '}  ${verdict}`);
+  }
+}
+
+const HEADER = (what, ver = mcData.version.minecraftVersion) =>
   `/*\n * ${what}\n *\n * GENERATED by tools/gen_data.js from minecraft-data ${require('minecraft-data/package.json').version}` +
-  ` (pc ${mcData.version.minecraftVersion}). Do not edit; rerun \`make generate\`.\n */\n`;
+  ` (pc ${ver}). Do not edit; rerun \`make generate\`.\n */\n`;
 
 const ident = (s) => s.replace(/^minecraft:/, '').replace(/[^A-Za-z0-9]/g, '_').toUpperCase();
 const guard = (f) => 'MC_DATA_' + f.replace(/[^A-Za-z0-9]/g, '_').toUpperCase();
@@ -47,6 +137,13 @@ function header(file, what, lines) {
   write(file, `${HEADER(what)}#ifndef ${guard(file)}\n#define ${guard(file)}\n\n${lines.join('\n')}\n\n#endif\n`);
 }
 
+if (process.argv[2] === '--diff') {
+  layoutDiff(process.argv[3] || require('minecraft-data').supportedVersions.pc.slice(-1)[0]);
+  process.exit(0);
+}
+const outDir = process.argv[2] || path.join(__dirname, '..', 'src', 'data');
+fs.mkdirSync(outDir, { recursive: true });
+
 // ------------------------------------------------------------------ version
 const v = mcData.version;
 const versionRow = require('minecraft-data/minecraft-data/data/pc/common/protocolVersions.json')
@@ -59,24 +156,153 @@ header('version.h', 'version.h — the game version this build speaks.', [
 ]);
 
 // ------------------------------------------------------------------ packets
-const proto = mcData.protocol;
-const states = ['handshaking', 'status', 'login', 'play'];
-const stateName = { handshaking: 'HANDSHAKE', status: 'STATUS', login: 'LOGIN', play: 'PLAY' };
+// The protocol versions the server speaks (src/proto/protocol.c holds their
+// encoders). The first is the native one: its packet numbering is the
+// logical id space, the PKT_* constants every call site uses, and its
+// table is the identity. A packet that only a later version has gets a
+// logical id after the native ones (in that version's order), so adding a
+// version never renumbers a PKT_* constant.
+const VERSIONS = ['1.20.1'];
+// Packets a later version renamed: { 'play/toClient/new_name': 'native_name' },
+// so that both names share one logical id. Empty while only 1.20.1 is spoken.
+const PACKET_ALIASES = {};
+if (VERSIONS[0] !== mcData.version.minecraftVersion) throw new Error('VERSIONS[0] must be the native version');
+
+const stateOrder = ['handshaking', 'status', 'login', 'play', 'configuration'];
+const stateName = { handshaking: 'HANDSHAKE', status: 'STATUS', login: 'LOGIN', play: 'PLAY', configuration: 'CONFIGURATION' };
+const dirs = [['toServer', 'SB'], ['toClient', 'CB']];
+
+// [wire id, name] of one state and direction of a protocol.json, by wire id.
+function packetList(protocol, st, dir) {
+  const packetType = protocol[st] && protocol[st][dir] && protocol[st][dir].types.packet;
+  if (!packetType) return [];
+  const mappings = packetType[1][0].type[1].mappings;
+  return Object.keys(mappings).map((k) => [parseInt(k, 16), mappings[k]]).sort((a, b) => a[0] - b[0]);
+}
+
+const versionData = VERSIONS.map((ver) => {
+  const d = ver === VERSIONS[0] ? mcData : require('minecraft-data')(ver);
+  if (!d || !d.protocol) throw new Error('minecraft-data has no protocol for ' + ver);
+  return d;
+});
+// Logical ids: per state and direction, name -> id (native ids first).
+const states = stateOrder.filter((st) => versionData.some((d) => d.protocol[st]));
+const logical = {};
+for (const st of states) {
+  for (const [dir] of dirs) {
+    const ids = new Map();
+    let next = 0;
+    versionData.forEach((d, vi) => {
+      for (const [id, rawName] of packetList(d.protocol, st, dir)) {
+        const name = PACKET_ALIASES[`${st}/${dir}/${rawName}`] || rawName;
+        if (ids.has(name)) continue;
+        const lid = vi === 0 ? id : next;
+        ids.set(name, lid);
+        next = Math.max(next, lid + 1);
+      }
+    });
+    logical[`${st}/${dir}`] = { ids, count: next };
+  }
+}
+
 const pk = [];
 for (const st of states) {
-  for (const [dir, tag] of [['toServer', 'SB'], ['toClient', 'CB']]) {
-    const packetType = proto[st][dir].types.packet;
-    const mappings = packetType[1][0].type[1].mappings;
-    const ids = Object.keys(mappings).map((k) => [parseInt(k, 16), mappings[k]]).sort((a, b) => a[0] - b[0]);
+  for (const [dir, tag] of dirs) {
+    const { ids, count } = logical[`${st}/${dir}`];
     pk.push(`/* ${st} ${dir} */`);
-    for (const [id, name] of ids) {
+    for (const [name, id] of [...ids].sort((a, b) => a[1] - b[1])) {
       pk.push(`#define PKT_${stateName[st]}_${tag}_${ident(name)} 0x${id.toString(16).padStart(2, '0')}`);
     }
-    pk.push(`#define PKT_${stateName[st]}_${tag}_COUNT ${ids.length ? ids[ids.length - 1][0] + 1 : 0}`);
+    pk.push(`#define PKT_${stateName[st]}_${tag}_COUNT ${count}`);
     pk.push('');
   }
 }
-header('packet_ids.h', 'packet_ids.h — packet ids per state and direction (SB = serverbound, CB = clientbound).', pk);
+header('packet_ids.h', 'packet_ids.h — logical packet ids per state and direction (SB = serverbound, CB = clientbound):\n' +
+  ` * ${VERSIONS[0]}'s numbering; protocol_ids.h maps them to each version's wire ids.`, pk);
+
+// protocol_ids.h and protocol_<N>.c: per version, per state, the clientbound
+// logical -> wire and the serverbound wire -> logical tables (-1: the version
+// has no such packet). src/proto/protocol.c builds struct mc_protocol on them.
+{
+  const H = [
+    '#include <stdbool.h>',
+    '#include <stdint.h>',
+    '',
+    '/* Protocol states with packets in some supported version. */',
+    'enum proto_state {',
+    ...states.map((st) => `    PROTO_STATE_${stateName[st]},`),
+    '    PROTO_STATE_COUNT',
+    '};',
+    '',
+    '/* One state of one version. cb_wire[logical] is the wire id of a clientbound',
+    ' * packet (cb_count = PKT_<STATE>_CB_COUNT entries); sb_logical[wire] is the',
+    ' * logical id of a serverbound one (sb_count = the version\'s highest id + 1).',
+    ' * -1: the version has no such packet. */',
+    'struct proto_id_map {',
+    '    const int16_t *cb_wire;',
+    '    const int16_t *sb_logical;',
+    '    uint16_t cb_count, sb_count;',
+    '};',
+    '',
+    'struct proto_ids {',
+    '    int version;      /* protocol number */',
+    '    const char *name; /* release name */',
+    '    int data_version; /* world format version of that release */',
+    '    bool identity;    /* every wire id is its logical id */',
+    '    struct proto_id_map state[PROTO_STATE_COUNT];',
+    '};',
+    '',
+    `/* The native version: its numbering is the logical one (packet_ids.h). */`,
+    `#define PROTO_NATIVE_VERSION ${versionData[0].version.version}`,
+    `#define PROTO_VERSION_COUNT ${VERSIONS.length}`,
+    '',
+  ];
+  versionData.forEach((d) => {
+    const num = d.version.version;
+    const row = require('minecraft-data/minecraft-data/data/pc/common/protocolVersions.json')
+      .find((r) => r.minecraftVersion === d.version.minecraftVersion);
+    const C = [HEADER(`protocol_${num}.c — packet id tables of protocol ${num} (${d.version.minecraftVersion}).`, d.version.minecraftVersion),
+      '#include "data/protocol_ids.h"', ''];
+    const rows = [];
+    let identity = true;
+    const arr = (cname, vals) => {
+      C.push(`static const int16_t ${cname}[${Math.max(1, vals.length)}] = {`);
+      for (let i = 0; i < vals.length; i += 16) C.push('    ' + vals.slice(i, i + 16).join(', ') + ',');
+      if (!vals.length) C.push('    -1,');
+      C.push('};');
+    };
+    for (const st of states) {
+      const cb = logical[`${st}/toClient`], sb = logical[`${st}/toServer`];
+      const cbWire = new Array(cb.count).fill(-1);
+      for (const [id, rawName] of packetList(d.protocol, st, 'toClient')) {
+        cbWire[cb.ids.get(PACKET_ALIASES[`${st}/toClient/${rawName}`] || rawName)] = id;
+      }
+      const sbList = packetList(d.protocol, st, 'toServer');
+      const sbLogical = new Array(sbList.length ? sbList[sbList.length - 1][0] + 1 : 0).fill(-1);
+      for (const [id, rawName] of sbList) sbLogical[id] = sb.ids.get(PACKET_ALIASES[`${st}/toServer/${rawName}`] || rawName);
+      if (cbWire.some((w, i) => w !== -1 && w !== i) || sbLogical.some((l, i) => l !== -1 && l !== i)) identity = false;
+      const lc = st.replace(/[^a-z]/g, '_');
+      arr(`${lc}_cb_wire`, cbWire);
+      arr(`${lc}_sb_logical`, sbLogical);
+      rows.push(`        [PROTO_STATE_${stateName[st]}] = {${lc}_cb_wire, ${lc}_sb_logical, ${cbWire.length}, ${sbLogical.length}},`);
+    }
+    C.push('');
+    C.push(`const struct proto_ids proto_ids_${num} = {`);
+    C.push(`    .version = ${num},`);
+    C.push(`    .name = "${d.version.minecraftVersion}",`);
+    C.push(`    .data_version = ${row && row.dataVersion !== undefined ? row.dataVersion : -1},`);
+    C.push(`    .identity = ${identity},`);
+    C.push('    .state = {');
+    C.push(...rows);
+    C.push('    },');
+    C.push('};');
+    write(`protocol_${num}.c`, C.join('\n') + '\n');
+    H.push(`extern const struct proto_ids proto_ids_${num}; /* ${d.version.minecraftVersion}${identity ? ', identity' : ''} */`);
+    H.push(`#define PROTO_IDS_${num}_IDENTITY ${identity ? 1 : 0}`);
+  });
+  header('protocol_ids.h', 'protocol_ids.h — per supported version, its packet ids against the logical ones\n' +
+    ' * (packet_ids.h). Tables in protocol_<version>.c; used through src/proto/protocol.h.', H);
+}
 
 // ------------------------------------------------------------------ blocks
 const blocks = mcData.blocksArray.slice().sort((a, b) => a.id - b.id);

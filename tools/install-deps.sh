@@ -1,22 +1,34 @@
 #!/bin/sh
-# install-deps.sh [build|all] — installs what mcserv needs to build (and,
-# with "all", the default, to test), only when
-# missing: Debian packages (apt-get, non-interactive; as root or through
-# sudo) and the pinned npm packages of the end-to-end tests (npm ci from the
-# committed package-lock.json). Safe to run again: it does nothing when all
-# is present.
+# install-deps.sh [build|all] — installs what mcserv needs, only when
+# missing, from Debian's packages (apt-get, non-interactive; as root or
+# through sudo):
+#   build   what `make` and `make run` need: the compiler and the libraries
+#           the server and mcbench link (no test tools)
+#   all     (the default, `make test`) build, plus the test tools (clang and
+#           its sanitizer runtime, clang-format, Chromium, tmux, Go for
+#           `go tool pprof`, Node.js) and the pinned npm packages of the
+#           end-to-end tests (npm ci from the committed package-lock.json)
+# Safe to run again: it does nothing when all is present.
 set -eu
 cd "$(dirname "$0")/.."
 
-PKGS="make gcc clang libclang-rt-14-dev pkg-config libdeflate-dev libssl-dev liblua5.4-dev libjansson-dev libcurl4-openssl-dev clang-format chromium"
+BUILD_PKGS="make gcc pkg-config libdeflate-dev libssl-dev openssl libwslay-dev libedit-dev libsystemd-dev liblua5.4-dev libjansson-dev libcurl4-openssl-dev"
+TEST_PKGS="clang libclang-rt-14-dev clang-format chromium tmux"
+
+mode=${1:-all}
+PKGS=$BUILD_PKGS
+[ "$mode" = build ] || PKGS="$BUILD_PKGS $TEST_PKGS"
+
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
         missing="$missing $p"
     fi
 done
-command -v node >/dev/null 2>&1 || missing="$missing nodejs"
-command -v npm >/dev/null 2>&1 || missing="$missing npm"
+if [ "$mode" != build ]; then
+    command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+    command -v npm >/dev/null 2>&1 || missing="$missing npm"
+fi
 
 if [ -n "$missing" ]; then
     SUDO=""
@@ -26,7 +38,7 @@ if [ -n "$missing" ]; then
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
-[ "${1:-all}" = build ] && exit 0
+[ "$mode" = build ] && exit 0
 
 # node_modules is current when npm's own record of it matches the lockfile.
 if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.mcserv-lock; then

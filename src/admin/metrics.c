@@ -4,7 +4,6 @@
 #include "admin/metrics.h"
 
 #include <dirent.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -13,6 +12,7 @@
 
 #include "admin/admin.h"
 #include "core/clock.h"
+#include "core/log.h"
 #include "core/tickstat.h"
 #include "core/workers.h"
 #include "data/version.h"
@@ -44,13 +44,11 @@ static void head(buf_t *b, const char *name, const char *type, const char *help)
     buf_append(b, line, (size_t)n);
 }
 
+/* A sample's value and the end of its line. */
 static void num(buf_t *b, double v)
 {
-    char t[48];
-    if (!isfinite(v)) v = 0;
-    int n = v == floor(v) && fabs(v) < 1e15 ? snprintf(t, sizeof t, "%.0f\n", v)
-                                            : snprintf(t, sizeof t, "%.9g\n", v);
-    buf_append(b, t, (size_t)n);
+    admin_number(b, v, "%.9g");
+    buf_lit(b, "\n");
 }
 
 /* A sample without labels: "name value". */
@@ -61,16 +59,28 @@ static void sample(buf_t *b, const char *name, double v)
     num(b, v);
 }
 
+/* A sample with labels: name{l1="v1",l2="v2"} v; l2 NULL for one label. */
+static void sample2(buf_t *b, const char *name, const char *l1, const char *v1, const char *l2,
+                    const char *v2, double v)
+{
+    buf_append(b, name, strlen(name));
+    for (int i = 0; i < 2; i++) {
+        const char *l = i ? l2 : l1;
+        if (!l) break;
+        buf_append(b, i ? "," : "{", 1);
+        buf_append(b, l, strlen(l));
+        buf_lit(b, "=\"");
+        metrics_label_value(b, i ? v2 : v1);
+        buf_lit(b, "\"");
+    }
+    buf_lit(b, "} ");
+    num(b, v);
+}
+
 /* A sample with one label: name{label="value"} v. */
 static void sample1(buf_t *b, const char *name, const char *label, const char *value, double v)
 {
-    buf_append(b, name, strlen(name));
-    buf_lit(b, "{");
-    buf_append(b, label, strlen(label));
-    buf_lit(b, "=\"");
-    metrics_label_value(b, value);
-    buf_lit(b, "\"} ");
-    num(b, v);
+    sample2(b, name, label, value, NULL, NULL, v);
 }
 
 static void gauge(buf_t *b, const char *name, const char *help, double v)
@@ -161,6 +171,77 @@ static void alloc_metrics(buf_t *b)
     sample1(b, n, "thread", "other", (double)a.other.allocs);
 }
 
+/* The game port's limits: refusals by reason, the pre-login pool. */
+static void limits_metrics(buf_t *b)
+{
+    const struct limits_stats *ls = &limits_stats;
+    const char *n = "mcserv_connections_refused_total";
+    head(b, n, "counter",
+         "Game connections refused at accept, by reason (per_ip: max-connections-per-ip; "
+         "prelogin_full: max-prelogin-connections with nothing to evict; descriptors: the "
+         "descriptor limit).");
+    sample1(b, n, "reason", "per_ip", (double)ls->refused_per_ip);
+    sample1(b, n, "reason", "prelogin_full", (double)ls->refused_prelogin);
+    sample1(b, n, "reason", "descriptors", (double)ls->refused_fds);
+    n = "mcserv_prelogin_evictions_total";
+    head(b, n, "counter",
+         "Pre-login connections closed to make room for a new one (fresh: no handshake yet; "
+         "waiting: handshake done, not logged in).");
+    sample1(b, n, "list", "fresh", (double)ls->evicted_fresh);
+    sample1(b, n, "list", "waiting", (double)ls->evicted_waiting);
+    counter(b, "mcserv_handshake_timeouts_total",
+            "Connections closed for sending no complete handshake within handshake-timeout.",
+            (double)ls->handshake_timeouts);
+    counter(b, "mcserv_login_throttled_total", "Logins refused by connection-throttle.",
+            (double)ls->throttled);
+    head(b, "mcserv_prelogin_connections", "gauge",
+         "Connections not yet playing (the pool of max-prelogin-connections); fresh: without a "
+         "complete handshake.");
+    sample1(b, "mcserv_prelogin_connections", "kind", "all", (double)ls->prelogin);
+    sample1(b, "mcserv_prelogin_connections", "kind", "fresh", (double)ls->fresh);
+    gauge(b, "mcserv_prelogin_connections_max",
+          "The pool's size: max-prelogin-connections, or the descriptor limit when lower.",
+          (double)(srv->cfg.max_prelogin_connections &&
+                           (size_t)srv->cfg.max_prelogin_connections < srv->max_conns
+                       ? (size_t)srv->cfg.max_prelogin_connections
+                       : srv->max_conns));
+}
+
+/* HTTP, RCON and the management server: refusals, evictions, deadline
+ * closes (admin.h invariant 4). */
+#define CHANNELS 3
+static void admin_channel_metrics(buf_t *b)
+{
+    static const char *const names[CHANNELS] = {"http", "rcon", "management"};
+    const struct admin_channel_stats *st[CHANNELS] = {&admin_stats.http, &admin_stats.rcon,
+                                                      &admin_stats.mgmt};
+    const char *n = "mcserv_admin_connections_refused_total";
+    head(b, n, "counter",
+         "Admin connections refused at accept (full: the channel's cap; per_address: one "
+         "address's cap), when no idle client could be evicted.");
+    for (int i = 0; i < CHANNELS; i++)
+        for (int r = 0; r < ADMIN_REFUSED_COUNT; r++)
+            sample2(b, n, "channel", names[i], "reason", admin_refusal_names[r],
+                    (double)st[i]->refused[r]);
+    n = "mcserv_admin_connections_evicted_total";
+    head(b, n, "counter",
+         "Admin clients closed to make room for a new one (the one idle longest in its scope).");
+    for (int i = 0; i < CHANNELS; i++) sample1(b, n, "channel", names[i], (double)st[i]->evicted);
+    n = "mcserv_admin_connections_timed_out_total";
+    head(b, n, "counter",
+         "Admin clients closed by a deadline (an incomplete request, no login, idle).");
+    for (int i = 0; i < CHANNELS; i++) sample1(b, n, "channel", names[i], (double)st[i]->timed_out);
+}
+
+/* Lines counted into a summary instead of written (core/log.h). */
+static void log_metrics(buf_t *b)
+{
+    counter(b, "mcserv_log_lines_suppressed_total",
+            "Log lines caused by remote input that were counted into a summary instead of "
+            "written (core/log.h).",
+            (double)log_suppressed_total);
+}
+
 void metrics_build(buf_t *b)
 {
     /* Ticks */
@@ -207,6 +288,27 @@ void metrics_build(buf_t *b)
           (double)game.world.generating);
     gauge(b, "minecraft_worker_jobs_pending", "Jobs queued or running on the worker threads.",
           (double)workers_pending());
+    /* Chunk requests (world/world.h; added for issue 23 by the chunk-budget change). */
+    const struct world *cw = &game.world;
+    gauge(b, "mcserv_chunk_requests_queued",
+          "Chunk requests waiting for a worker, nearest to a player first.", (double)cw->heap_len);
+    counter(b, "mcserv_chunk_requests_total", "Chunk loads or generations players asked for.",
+            (double)cw->requests_total);
+    counter(b, "mcserv_chunk_requests_cancelled_total",
+            "Chunk requests dropped before any work: no player needed the chunk any more.",
+            (double)cw->requests_cancelled);
+    counter(b, "mcserv_chunk_requests_deferred_total",
+            "Chunk requests put off by a player's per-second budget.",
+            (double)cw->requests_refused_budget);
+    head(b, "mcserv_player_chunk_requests_in_flight", "gauge",
+         "Chunks a player asked for and has not received yet (players with some; first 100).");
+    for (size_t i = 0, n = 0; i < game.player_count && n < 100; i++) {
+        const player *p = game.players[i]->player;
+        if (p->chunk_requests.count == 0) continue;
+        sample1(b, "mcserv_player_chunk_requests_in_flight", "player", p->name,
+                (double)p->chunk_requests.count);
+        n++;
+    }
     counter(b, "minecraft_chunks_generated_total", "Chunks generated since start.",
             (double)game.world.chunks_generated);
     counter(b, "minecraft_chunks_loaded_total", "Chunks read from region files since start.",
@@ -237,7 +339,8 @@ void metrics_build(buf_t *b)
     counter(b, "minecraft_connections_accepted_total", "Game connections accepted.",
             (double)ss->accepted);
     counter(b, "minecraft_connections_refused_total",
-            "Game connections refused at accept (connection limit).", (double)ss->refused);
+            "Game connections refused at accept (every reason below).", (double)ss->refused);
+    limits_metrics(b);
     counter(b, "minecraft_logins_total", "Players who entered the game.", (double)ss->logins);
     head(b, "minecraft_kicks_total", "counter",
          "Login and play connections disconnected by the server, by reason.");
@@ -251,6 +354,10 @@ void metrics_build(buf_t *b)
             (double)ss->bytes_in);
     counter(b, "minecraft_network_sent_bytes_total", "Bytes written to game sockets.",
             (double)ss->bytes_out);
+    counter(b, "mcserv_socket_writes_total", "writev calls on game sockets.", (double)ss->writes);
+    gauge(b, "mcserv_output_batch_ticks",
+          "Ticks other players' movement, tab-list changes and chat may wait (adaptive batching).",
+          (double)(ss->batch_ticks ? ss->batch_ticks : 1));
 
     /* Admin surface */
     const struct admin_stats *as = &admin_stats;
@@ -259,9 +366,13 @@ void metrics_build(buf_t *b)
     counter(b, "mcserv_http_errors_total", "HTTP admin answers with a 4xx or 5xx status.",
             (double)as->http_errors);
     counter(b, "mcserv_rcon_logins_total", "Successful RCON logins.", (double)as->rcon_logins);
-    counter(b, "mcserv_rcon_auth_failures_total", "RCON logins refused (wrong password, backoff).",
+    counter(b, "mcserv_rcon_auth_failures_total",
+            "RCON logins refused: wrong passwords (answered at once or held back) and commands "
+            "before a login.",
             (double)as->rcon_auth_failures);
     counter(b, "mcserv_rcon_commands_total", "Commands run over RCON.", (double)as->rcon_commands);
+    admin_channel_metrics(b);
+    log_metrics(b);
     counter(b, "mcserv_query_requests_total", "Query datagrams answered.",
             (double)as->query_requests);
     counter(b, "mcserv_query_dropped_total",

@@ -1,236 +1,8 @@
 /*
- * query.c — see query.h.
- *
- * Two halves: query_handle and its tokens and rate limits (pure apart from
- * the HMAC; QUERY_CORE_ONLY builds only them, for tests/unit/test_admin.c
- * and tests/fuzz/fuzz_query.c), then the UDP socket in the loop.
+ * query.c — see query.h: the UDP socket in the loop and the server's
+ * answers for a stat reply. Requests and replies are admin/query_packet.c.
  */
 #include "admin/query.h"
-
-#include <netinet/in.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <stdio.h>
-#include <string.h>
-
-/* ================================================================= core */
-
-/* The sender's address bytes (IPv6 keeps the port: the token binds both). */
-static size_t query_addr_bytes(const struct sockaddr *from, socklen_t fromlen, uint8_t out[20])
-{
-    if (from->sa_family == AF_INET && fromlen >= (socklen_t)sizeof(struct sockaddr_in)) {
-        const struct sockaddr_in *a = (const struct sockaddr_in *)from;
-        out[0] = 4;
-        memcpy(out + 1, &a->sin_addr, 4);
-        memcpy(out + 5, &a->sin_port, 2);
-        return 7;
-    }
-    if (from->sa_family == AF_INET6 && fromlen >= (socklen_t)sizeof(struct sockaddr_in6)) {
-        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)from;
-        out[0] = 6;
-        memcpy(out + 1, &a->sin6_addr, 16);
-        memcpy(out + 17, &a->sin6_port, 2);
-        return 19;
-    }
-    return 0;
-}
-
-int32_t query_token(const struct query_state *st, const struct sockaddr *from, socklen_t fromlen,
-                    int64_t epoch)
-{
-    uint8_t msg[28];
-    size_t n = query_addr_bytes(from, fromlen, msg);
-    for (int i = 0; i < 8; i++) msg[n + (size_t)i] = (uint8_t)((uint64_t)epoch >> (8 * i));
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int mlen = 0;
-    HMAC(EVP_sha256(), st->secret, sizeof st->secret, msg, n + 8, mac, &mlen);
-    return (int32_t)(((uint32_t)mac[0] << 24 | (uint32_t)mac[1] << 16 | (uint32_t)mac[2] << 8 |
-                      mac[3]) &
-                     0x7fffffffu);
-}
-
-/* Rate-limit key: IPv4 address, or the IPv6 /64 (one host usually has a whole /64). */
-static void query_source_key(const struct sockaddr *from, uint8_t key[16])
-{
-    memset(key, 0, 16);
-    if (from->sa_family == AF_INET) {
-        memcpy(key, &((const struct sockaddr_in *)from)->sin_addr, 4);
-        key[15] = 4;
-    } else {
-        memcpy(key, &((const struct sockaddr_in6 *)from)->sin6_addr, 8);
-        key[15] = 6;
-    }
-}
-
-static bool take(double *tokens, int64_t *last, int64_t now, double rate, double burst)
-{
-    double dt = (double)(now - *last) / 1000.0;
-    if (dt > 0) {
-        *tokens += dt * rate;
-        if (*tokens > burst) *tokens = burst;
-        *last = now;
-    }
-    if (*tokens < 1) return false;
-    *tokens -= 1;
-    return true;
-}
-
-/* Per-source and global token buckets (invariant 3). */
-static bool query_allowed(struct query_state *st, const struct sockaddr *from, int64_t now)
-{
-    uint8_t key[16];
-    query_source_key(from, key);
-    uint32_t h = 2166136261u;
-    for (int i = 0; i < 16; i++) h = (h ^ key[i]) * 16777619u;
-    struct query_bucket *b = NULL, *oldest = NULL;
-    for (int k = 0; k < 8 && !b; k++) {
-        struct query_bucket *s = &st->bucket[(h + (uint32_t)k) % QUERY_SOURCES];
-        if (s->used && memcmp(s->key, key, 16) == 0)
-            b = s;
-        else if (!oldest || !s->used || (oldest->used && s->last_ms < oldest->last_ms))
-            oldest = s;
-    }
-    if (!b) {
-        b = oldest;
-        memset(b, 0, sizeof *b);
-        memcpy(b->key, key, 16);
-        b->used = true;
-        b->tokens = QUERY_BURST;
-        b->last_ms = now;
-    }
-    if (!st->global_ms) {
-        st->global_tokens = QUERY_GLOBAL_RATE;
-        st->global_ms = now;
-    }
-    if (!take(&b->tokens, &b->last_ms, now, QUERY_RATE, QUERY_BURST)) return false;
-    return take(&st->global_tokens, &st->global_ms, now, QUERY_GLOBAL_RATE, QUERY_GLOBAL_RATE);
-}
-
-/* A bounded writer: strings are NUL-terminated; ok turns false once full. */
-struct qw {
-    uint8_t *p;
-    size_t len, cap;
-    bool ok;
-};
-
-static void qw_bytes(struct qw *w, const void *d, size_t n)
-{
-    if (!w->ok || n > w->cap - w->len) {
-        w->ok = false;
-        return;
-    }
-    memcpy(w->p + w->len, d, n);
-    w->len += n;
-}
-
-static void qw_str(struct qw *w, const char *s)
-{
-    qw_bytes(w, s, strlen(s) + 1);
-}
-
-static void qw_int(struct qw *w, long v)
-{
-    char t[24];
-    snprintf(t, sizeof t, "%ld", v);
-    qw_str(w, t);
-}
-
-static size_t basic_stat(const struct query_info *in, const uint8_t sid[4], uint8_t *out,
-                         size_t cap)
-{
-    struct qw w = {out, 0, cap, true};
-    qw_bytes(&w, "\x00", 1);
-    qw_bytes(&w, sid, 4);
-    qw_str(&w, in->motd);
-    qw_str(&w, "SMP");
-    qw_str(&w, in->map);
-    qw_int(&w, in->numplayers);
-    qw_int(&w, in->maxplayers);
-    uint8_t port[2] = {(uint8_t)in->hostport, (uint8_t)(in->hostport >> 8)};
-    qw_bytes(&w, port, 2);
-    qw_str(&w, in->hostip);
-    return w.ok ? w.len : 0;
-}
-
-static size_t full_stat(const struct query_info *in, uint8_t *out, size_t cap)
-{
-    struct qw w = {out, 0, cap, true};
-    qw_bytes(&w, "\x00\x00\x00\x00\x00", 5); /* type, session id (rewritten per reply) */
-    qw_bytes(&w, "splitnum\x00\x80\x00", 11);
-    const char *kv[] = {"hostname", in->motd,    "gametype", "SMP",       "game_id", "MINECRAFT",
-                        "version",  in->version, "plugins",  in->plugins, "map",     in->map};
-    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++) qw_str(&w, kv[i]);
-    qw_str(&w, "numplayers");
-    qw_int(&w, in->numplayers);
-    qw_str(&w, "maxplayers");
-    qw_int(&w, in->maxplayers);
-    qw_str(&w, "hostport");
-    qw_int(&w, in->hostport);
-    qw_str(&w, "hostip");
-    qw_str(&w, in->hostip);
-    qw_bytes(&w, "\x00\x01player_\x00\x00", 11); /* end of the pairs, the player section */
-    if (!w.ok) return 0;
-    for (size_t i = 0; in->players && i < in->nplayers; i++) {
-        size_t n = strlen(in->players[i]) + 1;
-        if (n + 1 > w.cap - w.len) break; /* keep room for the final NUL */
-        qw_bytes(&w, in->players[i], n);
-    }
-    qw_bytes(&w, "\x00", 1);
-    return w.ok ? w.len : 0;
-}
-
-size_t query_handle(struct query_state *st, const uint8_t *p, size_t n, const struct sockaddr *from,
-                    socklen_t fromlen, int64_t now_ms, query_info_fn info, void *arg, uint8_t *out,
-                    size_t cap)
-{
-    uint8_t addr[20];
-    if (n < 7 || p[0] != 0xFE || p[1] != 0xFD || cap < 32) return 0;
-    if (!query_addr_bytes(from, fromlen, addr)) return 0;
-    uint8_t type = p[2];
-    const uint8_t *sid = p + 3;
-    if (type == 9) {
-        if (n > 15) return 0;
-    } else if (type == 0) {
-        if (n != 11 && n != 15) return 0;
-        if (n == 15 && memcmp(p + 11, "\0\0\0\0", 4) != 0) return 0;
-    } else {
-        return 0;
-    }
-    if (!query_allowed(st, from, now_ms)) return 0;
-    int64_t epoch = now_ms / QUERY_EPOCH_MS;
-    if (type == 9) {
-        out[0] = 9;
-        memcpy(out + 1, sid, 4);
-        int len =
-            snprintf((char *)out + 5, cap - 5, "%d", (int)query_token(st, from, fromlen, epoch));
-        return 5 + (size_t)len + 1; /* with the NUL snprintf wrote */
-    }
-    int32_t tok =
-        (int32_t)((uint32_t)p[7] << 24 | (uint32_t)p[8] << 16 | (uint32_t)p[9] << 8 | p[10]);
-    if (tok != query_token(st, from, fromlen, epoch) &&
-        tok != query_token(st, from, fromlen, epoch - 1))
-        return 0;
-    if (n == 11) {
-        struct query_info in;
-        memset(&in, 0, sizeof in);
-        info(&in, arg);
-        return basic_stat(&in, sid, out, cap);
-    }
-    if (!st->full_len || now_ms - st->full_ms >= QUERY_CACHE_MS || st->full_ms > now_ms) {
-        struct query_info in;
-        memset(&in, 0, sizeof in);
-        info(&in, arg);
-        st->full_len = full_stat(&in, st->full, sizeof st->full);
-        st->full_ms = now_ms;
-    }
-    if (!st->full_len || st->full_len > cap) return 0;
-    memcpy(out, st->full, st->full_len);
-    memcpy(out + 1, sid, 4);
-    return st->full_len;
-}
-
-#ifndef QUERY_CORE_ONLY
-/* ============================================================ the socket */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -251,7 +23,7 @@ static struct {
     struct query_state st;
     const char **names;
     size_t names_cap;
-} Q = {.fd = -1};
+} query = {.fd = -1};
 
 static void fill_info(struct query_info *in, void *arg)
 {
@@ -268,15 +40,15 @@ static void fill_info(struct query_info *in, void *arg)
     in->players = NULL;
     in->nplayers = 0;
     if (cfg->hide_online_players) return;
-    if (Q.names_cap < game.player_count) {
+    if (query.names_cap < game.player_count) {
         size_t cap = game.player_count + 64;
-        const char **n = realloc(Q.names, cap * sizeof *n);
+        const char **n = realloc(query.names, cap * sizeof *n);
         if (!n) return;
-        Q.names = n;
-        Q.names_cap = cap;
+        query.names = n;
+        query.names_cap = cap;
     }
-    for (size_t i = 0; i < game.player_count; i++) Q.names[i] = game.players[i]->player->name;
-    in->players = Q.names;
+    for (size_t i = 0; i < game.player_count; i++) query.names[i] = game.players[i]->player->name;
+    in->players = query.names;
     in->nplayers = game.player_count;
 }
 
@@ -288,7 +60,7 @@ static void query_event(loop_watch *w, uint32_t events)
     for (int i = 0; i < 64; i++) {
         struct sockaddr_storage ss;
         socklen_t sl = sizeof ss;
-        ssize_t n = recvfrom(Q.fd, in, sizeof in, MSG_TRUNC, (struct sockaddr *)&ss, &sl);
+        ssize_t n = recvfrom(query.fd, in, sizeof in, MSG_TRUNC, (struct sockaddr *)&ss, &sl);
         if (n < 0) {
             if (errno == EINTR) continue;
             return; /* EAGAIN, or an ICMP error from an earlier reply */
@@ -297,30 +69,30 @@ static void query_event(loop_watch *w, uint32_t events)
             admin_stats.query_dropped++;
             continue;
         }
-        size_t r = query_handle(&Q.st, in, (size_t)n, (struct sockaddr *)&ss, sl, srv->loop->now_ms,
-                                fill_info, NULL, out, sizeof out);
+        size_t r = query_handle(&query.st, in, (size_t)n, (struct sockaddr *)&ss, sl,
+                                srv->loop->now_ms, fill_info, NULL, out, sizeof out);
         if (!r) {
             admin_stats.query_dropped++;
             continue;
         }
         admin_stats.query_requests++;
-        sendto(Q.fd, out, r, MSG_DONTWAIT, (struct sockaddr *)&ss, sl);
+        sendto(query.fd, out, r, MSG_DONTWAIT, (struct sockaddr *)&ss, sl);
     }
 }
 
 int query_start(const struct server_config *cfg)
 {
     if (!cfg->enable_query) return 0;
-    if (getrandom(Q.st.secret, sizeof Q.st.secret, 0) != (ssize_t)sizeof Q.st.secret) {
+    if (getrandom(query.st.secret, sizeof query.st.secret, 0) != (ssize_t)sizeof query.st.secret) {
         log_error("Query: no random numbers for the challenge secret; Query stays off");
         return -1;
     }
-    Q.fd = admin_listen("Query", cfg->server_ip, cfg->query_port, SOCK_DGRAM);
-    if (Q.fd < 0) return -1;
-    Q.w.on_event = query_event;
-    if (loop_watch_add(srv->loop, &Q.w, Q.fd, EPOLLIN) < 0) {
-        close(Q.fd);
-        Q.fd = -1;
+    query.fd = admin_listen("Query", cfg->server_ip, cfg->query_port, SOCK_DGRAM);
+    if (query.fd < 0) return -1;
+    query.w.on_event = query_event;
+    if (loop_watch_add(srv->loop, &query.w, query.fd, EPOLLIN) < 0) {
+        close(query.fd);
+        query.fd = -1;
         return -1;
     }
     log_info("Query running on %s:%d (UDP)", cfg->server_ip[0] ? cfg->server_ip : "0.0.0.0",
@@ -330,14 +102,12 @@ int query_start(const struct server_config *cfg)
 
 void query_stop(void)
 {
-    if (Q.fd >= 0) {
-        loop_watch_del(srv->loop, &Q.w);
-        close(Q.fd);
-        Q.fd = -1;
+    if (query.fd >= 0) {
+        loop_watch_del(srv->loop, &query.w);
+        close(query.fd);
+        query.fd = -1;
     }
-    free(Q.names);
-    Q.names = NULL;
-    Q.names_cap = 0;
+    free(query.names);
+    query.names = NULL;
+    query.names_cap = 0;
 }
-
-#endif /* QUERY_CORE_ONLY */

@@ -1,218 +1,76 @@
 /*
- * rcon.c — see rcon.h.
- *
- * Two halves: the codec and the wrong-password limiter (pure;
- * RCON_CORE_ONLY builds only them, for tests/unit/test_admin.c and
- * tests/fuzz/fuzz_rcon.c), then the listener and the clients.
+ * rcon.c — see rcon.h: the listener and the clients. The codec is
+ * admin/rcon_packet.c, the wrong-password limiter admin/rcon_limiter.c.
  */
 #include "admin/rcon.h"
-
-#include <arpa/inet.h>
-#include <string.h>
-
-/* ================================================================= codec */
-
-static uint32_t rcon_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void rcon_put_le32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
-long rcon_decode(const uint8_t *p, size_t len, struct rcon_packet *out)
-{
-    if (len < 4) return 0;
-    uint32_t length = rcon_le32(p);
-    if (length < 10 || length > RCON_MAX_LENGTH) return -1;
-    if (len < 4 + (size_t)length) return 0;
-    out->id = (int32_t)rcon_le32(p + 4);
-    out->type = (int32_t)rcon_le32(p + 8);
-    out->body = (const char *)p + 12;
-    size_t n = length - 10;
-    const char *nul = memchr(out->body, 0, n);
-    out->body_len = nul ? (size_t)(nul - out->body) : n;
-    return (long)(4 + length);
-}
-
-void rcon_encode(buf_t *b, int32_t id, int32_t type, const char *body, size_t len)
-{
-    uint8_t head[12];
-    rcon_put_le32(head, (uint32_t)(len + 10));
-    rcon_put_le32(head + 4, (uint32_t)id);
-    rcon_put_le32(head + 8, (uint32_t)type);
-    buf_append(b, head, sizeof head);
-    buf_append(b, body, len);
-    buf_append(b, "\0\0", 2);
-}
-
-void rcon_encode_response(buf_t *b, int32_t id, const char *text, size_t len)
-{
-    size_t off = 0;
-    do {
-        size_t n = len - off < RCON_CHUNK ? len - off : RCON_CHUNK;
-        if (off + n < len) /* do not cut a UTF-8 sequence in two */
-            while (n > 1 && ((unsigned char)text[off + n] & 0xC0) == 0x80) n--;
-        rcon_encode(b, id, RCON_RESPONSE, text + off, n);
-        off += n;
-    } while (off < len);
-}
-
-/* ============================================================== limiter */
-
-int rcon_limiter_key(const char *ip, uint8_t key[16])
-{
-    struct in_addr a4;
-    struct in6_addr a6;
-    memset(key, 0, 16);
-    if (inet_pton(AF_INET, ip, &a4) == 1) {
-        memcpy(key, &a4, 4);
-        key[15] = 4;
-        return 0;
-    }
-    if (inet_pton(AF_INET6, ip, &a6) == 1) {
-        static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-        if (memcmp(a6.s6_addr, mapped, 12) == 0) {
-            memcpy(key, a6.s6_addr + 12, 4);
-            key[15] = 4;
-        } else {
-            memcpy(key, a6.s6_addr, 8); /* one /64: what one host usually gets */
-            key[15] = 6;
-        }
-        return 0;
-    }
-    return -1;
-}
-
-static int rcon_find(const struct rcon_limiter *l, const uint8_t key[16])
-{
-    for (int i = 0; i < RCON_LIMITER_SLOTS; i++)
-        if (l->slot[i].used && memcmp(l->slot[i].key, key, 16) == 0) return i;
-    return -1;
-}
-
-enum rcon_verdict rcon_limiter_check(const struct rcon_limiter *l, const uint8_t key[16],
-                                     int64_t now_ms)
-{
-    int i = rcon_find(l, key);
-    if (i < 0) return RCON_OK;
-    const struct rcon_slot *s = &l->slot[i];
-    if (s->blocked_until && now_ms < s->blocked_until) return RCON_BLOCKED;
-    if (now_ms < s->next_ms) return RCON_WAIT;
-    return RCON_OK;
-}
-
-int rcon_limiter_fail(struct rcon_limiter *l, const uint8_t key[16], int64_t now_ms)
-{
-    int i = rcon_find(l, key);
-    if (i < 0) {
-        /* a free slot, else the one idle longest (a blocked one only if all are) */
-        int best = -1;
-        for (int k = 0; k < RCON_LIMITER_SLOTS && best < 0; k++)
-            if (!l->slot[k].used) best = k;
-        for (int pass = 0; pass < 2 && best < 0; pass++)
-            for (int k = 0; k < RCON_LIMITER_SLOTS; k++) {
-                const struct rcon_slot *s = &l->slot[k];
-                if (pass == 0 && s->blocked_until > now_ms) continue;
-                if (best < 0 || s->last_ms < l->slot[best].last_ms) best = k;
-            }
-        i = best;
-        memset(&l->slot[i], 0, sizeof l->slot[i]);
-        memcpy(l->slot[i].key, key, 16);
-        l->slot[i].used = true;
-    }
-    struct rcon_slot *s = &l->slot[i];
-    if (s->blocked_until && now_ms >= s->blocked_until) { /* block over: backoff goes on */
-        s->blocked_until = 0;
-        s->fails = RCON_FREE_TRIES;
-    }
-    s->fails++;
-    s->last_ms = now_ms;
-    if (s->fails >= RCON_BLOCK_AFTER) {
-        s->blocked_until = now_ms + RCON_BLOCK_MS;
-    } else if (s->fails >= RCON_FREE_TRIES) {
-        int shift = s->fails - RCON_FREE_TRIES;
-        int64_t wait = shift >= 16 ? RCON_BACKOFF_MAX : (int64_t)RCON_BACKOFF_MS << shift;
-        s->next_ms = now_ms + (wait < RCON_BACKOFF_MAX ? wait : RCON_BACKOFF_MAX);
-    }
-    return s->fails;
-}
-
-void rcon_limiter_ok(struct rcon_limiter *l, const uint8_t key[16])
-{
-    int i = rcon_find(l, key);
-    if (i >= 0) memset(&l->slot[i], 0, sizeof l->slot[i]);
-}
-
-#ifndef RCON_CORE_ONLY
-/* ============================================================ the server */
 
 #include <errno.h>
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "admin/admin.h"
+#include "core/addr.h"
 #include "core/config.h"
+#include "core/list.h"
 #include "core/log.h"
 #include "game/commands.h"
 #include "net/server.h"
 
 typedef struct rcon_client {
-    loop_watch w;
-    int fd;
-    char addr[64];
+    admin_peer peer; /* first: socket, address, output, list link */
     uint8_t key[16];
     uint8_t in[RCON_MAX_LENGTH + 4];
     size_t in_len;
-    buf_t out;
-    bool authed, closing, closed, writing;
+    bool authed, closing, writing;
     int64_t deadline_ms; /* login deadline, then the idle deadline */
-    struct rcon_client *prev, *next, *next_free;
+    int64_t packet_ms;   /* first byte of a packet not yet complete; 0 none */
+    int64_t held_until;  /* a wrong password's answer is held back until then; 0 none */
 } rcon_client;
+
+static int64_t idle_since(const admin_peer *p, int64_t now_ms);
 
 static struct {
     loop_watch w;
     int fd;
     uint8_t pw_hash[SHA256_DIGEST_LENGTH];
     struct rcon_limiter lim;
-    rcon_client *clients, *free_list;
-    size_t count;
-    int64_t blocked_log_ms; /* rate limit for "refused: blocked" lines */
-} R = {.fd = -1};
+    admin_peers peers; /* the clients; closed ones freed by rcon_pass */
+} rcon = {.fd = -1,
+          .peers = ADMIN_PEERS_INIT(rcon.peers, "RCON", RCON_MAX_CLIENTS, RCON_MAX_PER_ADDRESS,
+                                    idle_since, &admin_stats.rcon)};
+
+/* Lines a peer can cause (core/log.h invariant 5). */
+static log_kind k_wrong = LOG_KIND, k_malformed = LOG_KIND, k_deadline = LOG_KIND;
+static log_kind k_not_reading = LOG_KIND;
+
+/* admin.h invariant 3: a client that has not logged in may be evicted, a
+ * held-back wrong password first; a logged-in session never is. */
+static int64_t idle_since(const admin_peer *p, int64_t now_ms)
+{
+    (void)now_ms;
+    const rcon_client *c = (const rcon_client *)p;
+    if (c->authed) return 0;
+    if (c->held_until || c->closing) return 1;
+    return p->opened_ms ? p->opened_ms : 1;
+}
 
 static void client_close(rcon_client *c)
 {
-    if (c->closed) return;
-    loop_watch_del(srv->loop, &c->w);
-    close(c->fd);
-    c->fd = -1;
-    c->closed = true;
-    if (c->prev)
-        c->prev->next = c->next;
-    else
-        R.clients = c->next;
-    if (c->next) c->next->prev = c->prev;
-    c->next_free = R.free_list;
-    R.free_list = c;
-    R.count--;
+    admin_peer_close(&rcon.peers, &c->peer);
 }
 
 static void client_flush(rcon_client *c)
 {
-    while (c->out.len) {
-        ssize_t n = send(c->fd, c->out.data, c->out.len, MSG_NOSIGNAL);
+    while (c->peer.out.len) {
+        ssize_t n = send(c->peer.fd, c->peer.out.data, c->peer.out.len, MSG_NOSIGNAL);
         if (n > 0) {
-            buf_consume(&c->out, (size_t)n);
+            buf_consume(&c->peer.out, (size_t)n);
             continue;
         }
         if (n < 0 && errno == EINTR) continue;
@@ -220,60 +78,68 @@ static void client_flush(rcon_client *c)
         client_close(c);
         return;
     }
-    if (!c->out.len && c->closing) {
+    if (!c->peer.out.len && c->closing) {
         client_close(c);
         return;
     }
-    bool want = c->out.len > 0;
+    bool want = c->peer.out.len > 0;
     if (want != c->writing) {
         c->writing = want;
-        loop_watch_mod(srv->loop, &c->w, EPOLLIN | (want ? EPOLLOUT : 0));
+        loop_watch_mod(srv->loop, &c->peer.w, EPOLLIN | (want ? EPOLLOUT : 0));
     }
 }
 
 static void auth_failure(rcon_client *c)
 {
-    rcon_encode(&c->out, -1, RCON_AUTH_RESPONSE, "", 0);
+    rcon_encode(&c->peer.out, -1, RCON_AUTH_RESPONSE, "", 0);
     admin_stats.rcon_auth_failures++;
     c->closing = true;
 }
 
+/* Invariants 2 and 3: every attempt is checked; a wrong one may have its
+ * answer held back, a right one never. */
 static void login(rcon_client *c, const struct rcon_packet *p)
 {
     int64_t now = srv->loop->now_ms;
-    enum rcon_verdict v = rcon_limiter_check(&R.lim, c->key, now);
-    if (v != RCON_OK) {
-        log_warn("RCON: login from %s refused unchecked: %s after repeated wrong passwords",
-                 c->addr, v == RCON_BLOCKED ? "the address is blocked" : "backing off");
-        auth_failure(c);
-        return;
-    }
     uint8_t got[SHA256_DIGEST_LENGTH];
     SHA256((const unsigned char *)p->body, p->body_len, got);
-    bool ok = p->body_len > 0 && CRYPTO_memcmp(got, R.pw_hash, sizeof got) == 0;
+    bool ok = p->body_len > 0 && CRYPTO_memcmp(got, rcon.pw_hash, sizeof got) == 0;
     OPENSSL_cleanse(got, sizeof got);
     if (!ok) {
-        int fails = rcon_limiter_fail(&R.lim, c->key, now);
-        log_warn("RCON: wrong password from %s (%d in a row%s)", c->addr, fails,
-                 fails >= RCON_BLOCK_AFTER  ? "; the address is blocked for an hour"
-                 : fails >= RCON_FREE_TRIES ? "; backing off"
-                                            : "");
+        int fails;
+        int64_t hold = rcon_limiter_fail(&rcon.lim, c->key, now, &fails);
+        if (hold > 0) {
+            log_limited(&k_wrong, LOG_WARN,
+                        "RCON: wrong password from %s (%d in a row from this address; answered "
+                        "after %lld ms)",
+                        c->peer.addr, fails, (long long)hold);
+            admin_stats.rcon_auth_failures++;
+            c->held_until = now + hold; /* rcon_pass answers it then */
+            return;
+        }
+        log_limited(&k_wrong, LOG_WARN, "RCON: wrong password from %s (%d in a row)", c->peer.addr,
+                    fails);
         auth_failure(c);
         return;
     }
-    rcon_limiter_ok(&R.lim, c->key);
     c->authed = true;
     c->deadline_ms = now + RCON_IDLE_MS;
     admin_stats.rcon_logins++;
-    rcon_encode(&c->out, p->id, RCON_AUTH_RESPONSE, "", 0);
-    log_info("RCON: %s logged in", c->addr);
+    rcon_encode(&c->peer.out, p->id, RCON_AUTH_RESPONSE, "", 0);
+    int fails = rcon_limiter_fails(&rcon.lim, c->key, now);
+    if (fails)
+        log_info("RCON: %s logged in (its address has %d recent wrong passwords)", c->peer.addr,
+                 fails);
+    else
+        log_info("RCON: %s logged in", c->peer.addr);
 }
 
 static void command(rcon_client *c, const struct rcon_packet *p)
 {
     c->deadline_ms = srv->loop->now_ms + RCON_IDLE_MS;
     admin_stats.rcon_commands++;
-    log_info("[RCON %s] %.*s", c->addr, (int)(p->body_len < 1024 ? p->body_len : 1024), p->body);
+    log_info("[RCON %s] %.*s", c->peer.addr, (int)(p->body_len < 1024 ? p->body_len : 1024),
+             p->body);
     buf_t text;
     buf_init(&text, RCON_CAPTURE_MAX);
     cmd_run_capture(p->body, p->body_len, "Rcon", &text);
@@ -283,7 +149,7 @@ static void command(rcon_client *c, const struct rcon_packet *p)
         if (text.len > RCON_CAPTURE_MAX - sizeof cut) text.len = RCON_CAPTURE_MAX - sizeof cut;
         buf_append(&text, cut, sizeof cut - 1);
     }
-    rcon_encode_response(&c->out, p->id, text.len ? (const char *)text.data : "", text.len);
+    rcon_encode_response(&c->peer.out, p->id, text.len ? (const char *)text.data : "", text.len);
     buf_free(&text);
 }
 
@@ -298,15 +164,19 @@ static void handle(rcon_client *c, const struct rcon_packet *p)
     } else {
         char msg[48];
         int n = snprintf(msg, sizeof msg, "Unknown request %x", (unsigned)p->type);
-        rcon_encode_response(&c->out, p->id, msg, (size_t)n);
+        rcon_encode_response(&c->peer.out, p->id, msg, (size_t)n);
     }
 }
 
 static void client_read(rcon_client *c)
 {
-    for (int rounds = 0; rounds < 8 && !c->closed && !c->closing; rounds++) {
+    for (int rounds = 0; rounds < 8 && !c->peer.closed && !c->closing; rounds++) {
+        if (c->held_until) { /* input while an answer is held back is dropped */
+            c->in_len = 0;
+            c->packet_ms = 0;
+        }
         size_t room = sizeof c->in - c->in_len;
-        ssize_t n = recv(c->fd, c->in + c->in_len, room, 0);
+        ssize_t n = recv(c->peer.fd, c->in + c->in_len, room, 0);
         if (n == 0) {
             client_close(c);
             return;
@@ -316,117 +186,100 @@ static void client_read(rcon_client *c)
             if (errno != EAGAIN && errno != EWOULDBLOCK) client_close(c);
             return;
         }
+        if (c->held_until) continue;
         c->in_len += (size_t)n;
         size_t off = 0;
-        while (!c->closing && !c->closed) {
+        while (!c->closing && !c->peer.closed && !c->held_until) {
             struct rcon_packet p;
             long used = rcon_decode(c->in + off, c->in_len - off, &p);
             if (used == 0) break;
             if (used < 0) {
-                log_warn("RCON: %s sent a malformed packet (length %u); closed", c->addr,
-                         (unsigned)(c->in[off] | c->in[off + 1] << 8 | c->in[off + 2] << 16 |
-                                    (unsigned)c->in[off + 3] << 24));
+                log_limited(&k_malformed, LOG_WARN,
+                            "RCON: %s sent a malformed packet (length %u); closed", c->peer.addr,
+                            (unsigned)(c->in[off] | c->in[off + 1] << 8 | c->in[off + 2] << 16 |
+                                       (unsigned)c->in[off + 3] << 24));
                 client_close(c);
                 return;
             }
             handle(c, &p);
             off += (size_t)used;
-            if (c->out.failed) {
-                log_warn("RCON: %s is not reading its output; closed", c->addr);
+            if (c->peer.out.failed) {
+                log_limited(&k_not_reading, LOG_WARN, "RCON: %s is not reading its output; closed",
+                            c->peer.addr);
                 client_close(c);
                 return;
             }
         }
+        if (c->held_until) continue;
         memmove(c->in, c->in + off, c->in_len - off);
         c->in_len -= off;
+        /* RCON_READ_MS from the first byte of a packet to its last. */
+        if (!c->in_len)
+            c->packet_ms = 0;
+        else if (off || !c->packet_ms)
+            c->packet_ms = srv->loop->now_ms;
     }
 }
 
 static void client_event(loop_watch *w, uint32_t events)
 {
     rcon_client *c = (rcon_client *)w;
-    if (c->closed) return;
+    if (c->peer.closed) return;
     if (events & EPOLLERR) {
         client_close(c);
         return;
     }
     if (events & (EPOLLIN | EPOLLHUP)) client_read(c);
-    if (!c->closed) client_flush(c);
+    if (!c->peer.closed) client_flush(c);
 }
 
 static void accept_event(loop_watch *w, uint32_t events)
 {
     (void)w;
     (void)events;
-    for (int i = 0; i < 16; i++) {
+    /* A few per event, fewer than one address's cap: clients accepted in
+     * this pass are read before a later batch can evict them. */
+    for (int i = 0; i < RCON_MAX_PER_ADDRESS / 4; i++) {
         struct sockaddr_storage ss;
-        socklen_t sl = sizeof ss;
-        int fd = accept4(R.fd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) {
-            if (errno == EINTR || errno == ECONNABORTED) continue;
-            if (errno != EAGAIN && errno != EWOULDBLOCK)
-                log_warn("RCON: accept: %s", strerror(errno));
-            return;
-        }
-        char addr[64], ip[48];
-        uint8_t key[16];
-        admin_addr_text(&ss, addr, sizeof addr, ip, sizeof ip);
-        if (rcon_limiter_key(ip, key) == 0 &&
-            rcon_limiter_check(&R.lim, key, srv->loop->now_ms) == RCON_BLOCKED) {
-            admin_stats.rcon_refused++;
-            if (srv->loop->now_ms - R.blocked_log_ms > 10000) {
-                log_warn("RCON: refusing %s: blocked after repeated wrong passwords", addr);
-                R.blocked_log_ms = srv->loop->now_ms;
-            }
-            close(fd);
-            continue;
-        }
-        if (R.count >= RCON_MAX_CLIENTS) {
-            admin_stats.rcon_refused++;
-            log_warn("RCON: refusing %s: %d clients connected (the limit)", addr, RCON_MAX_CLIENTS);
-            close(fd);
-            continue;
-        }
-        rcon_client *c = calloc(1, sizeof *c);
-        if (!c) {
-            close(fd);
-            continue;
-        }
-        c->w.on_event = client_event;
-        c->fd = fd;
-        memcpy(c->key, key, 16);
-        snprintf(c->addr, sizeof c->addr, "%s", addr);
-        buf_init(&c->out, RCON_OUT_MAX);
+        char addr[ADDR_TEXT_MAX], ip[ADDR_IP_MAX];
+        int fd = admin_accept_admitted(rcon.fd, &rcon.peers, &ss, addr, ip);
+        if (fd < 0) return;
+        rcon_client *c = (rcon_client *)admin_peer_new(&rcon.peers, sizeof *c, fd, addr, ip,
+                                                       RCON_OUT_MAX, client_event, EPOLLIN);
+        if (!c) continue;
+        if (rcon_limiter_key(ip, c->key) < 0) memset(c->key, 0, sizeof c->key);
         c->deadline_ms = srv->loop->now_ms + RCON_AUTH_MS;
-        if (loop_watch_add(srv->loop, &c->w, fd, EPOLLIN) < 0) {
-            close(fd);
-            free(c);
-            continue;
-        }
-        c->next = R.clients;
-        if (R.clients) R.clients->prev = c;
-        R.clients = c;
-        R.count++;
         log_debug("RCON: %s connected", addr);
+        /* A client sends its login with its first bytes: read it now
+         * (admin.h invariant 3). */
+        client_event(&c->peer.w, EPOLLIN);
     }
 }
 
 void rcon_pass(int64_t now_ms)
 {
-    rcon_client *next;
-    for (rcon_client *c = R.clients; c; c = next) {
-        next = c->next;
-        if (now_ms < c->deadline_ms) continue;
-        log_info("RCON: %s closed: %s", c->addr,
-                 c->authed ? "idle for 10 minutes" : "no login within 5 s");
+    list_node *n, *tmp;
+    list_for_each_safe (n, tmp, &rcon.peers.live) {
+        rcon_client *c = (rcon_client *)list_entry(n, admin_peer, link);
+        if (c->held_until) {
+            if (now_ms < c->held_until) continue;
+            c->held_until = 0;
+            rcon_encode(&c->peer.out, -1, RCON_AUTH_RESPONSE, "", 0);
+            c->closing = true;
+            client_flush(c);
+            continue;
+        }
+        const char *why = NULL;
+        if (now_ms >= c->deadline_ms)
+            why = c->authed ? "idle for 10 minutes" : "no login within 5 s";
+        else if (c->packet_ms && now_ms - c->packet_ms >= RCON_READ_MS)
+            why = "a packet not finished within 5 s";
+        if (!why) continue;
+        admin_stats.rcon.timed_out++;
+        log_limited(&k_deadline, LOG_INFO, "RCON: %s closed: %s", c->peer.addr, why);
         client_close(c);
     }
-    while (R.free_list) {
-        rcon_client *c = R.free_list;
-        R.free_list = c->next_free;
-        buf_free(&c->out);
-        free(c);
-    }
+    admin_peers_free_closed(&rcon.peers);
 }
 
 int rcon_start(const struct server_config *cfg)
@@ -440,13 +293,13 @@ int rcon_start(const struct server_config *cfg)
         log_warn("RCON: rcon.password is short (%zu characters); anyone who can reach port %d "
                  "can guess it. Use a long random password and keep the port private",
                  strlen(cfg->rcon_password), cfg->rcon_port);
-    R.fd = admin_listen("RCON", cfg->server_ip, cfg->rcon_port, SOCK_STREAM);
-    if (R.fd < 0) return -1;
-    SHA256((const unsigned char *)cfg->rcon_password, strlen(cfg->rcon_password), R.pw_hash);
-    R.w.on_event = accept_event;
-    if (loop_watch_add(srv->loop, &R.w, R.fd, EPOLLIN) < 0) {
-        close(R.fd);
-        R.fd = -1;
+    rcon.fd = admin_listen("RCON", cfg->server_ip, cfg->rcon_port, SOCK_STREAM);
+    if (rcon.fd < 0) return -1;
+    SHA256((const unsigned char *)cfg->rcon_password, strlen(cfg->rcon_password), rcon.pw_hash);
+    rcon.w.on_event = accept_event;
+    if (loop_watch_add(srv->loop, &rcon.w, rcon.fd, EPOLLIN) < 0) {
+        close(rcon.fd);
+        rcon.fd = -1;
         return -1;
     }
     const char *ip = cfg->server_ip[0] ? cfg->server_ip : "0.0.0.0";
@@ -460,18 +313,16 @@ int rcon_start(const struct server_config *cfg)
 
 void rcon_stop(void)
 {
-    while (R.clients) {
-        rcon_client *c = R.clients;
+    for (admin_peer *p; (p = admin_peer_first(&rcon.peers));) {
+        rcon_client *c = (rcon_client *)p;
         client_flush(c); /* a last reply (e.g. to "stop"), if the socket takes it */
-        if (!c->closed) client_close(c);
+        if (!c->peer.closed) client_close(c);
     }
-    if (R.fd >= 0) {
-        loop_watch_del(srv->loop, &R.w);
-        close(R.fd);
-        R.fd = -1;
+    if (rcon.fd >= 0) {
+        loop_watch_del(srv->loop, &rcon.w);
+        close(rcon.fd);
+        rcon.fd = -1;
     }
-    OPENSSL_cleanse(R.pw_hash, sizeof R.pw_hash);
+    OPENSSL_cleanse(rcon.pw_hash, sizeof rcon.pw_hash);
     rcon_pass(0);
 }
-
-#endif /* RCON_CORE_ONLY */

@@ -6,7 +6,6 @@
  */
 #include "admin/status_api.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,43 +18,60 @@
 #include "game/game.h"
 #include "net/server.h"
 
+/* The once-a-second samples the dashboard charts. */
 static struct {
     struct sample {
         int64_t unix_ms;
         float tps, mspt_median, mspt_max;
         uint32_t players;
     } ring[STATUS_API_HISTORY];
-    size_t next, count;
-    int64_t next_ms;
+    size_t next, count; /* the slot to write next; samples held */
+    int64_t next_ms;    /* when to take the next sample */
+} history;
+
+/* The last /api/status body, kept for the rest of its tick. */
+static struct {
     buf_t json;
     uint64_t built_tick;
     bool built;
-} S;
+} reply;
 
 void status_api_pass(int64_t now_ms)
 {
-    if (now_ms < S.next_ms) return;
-    S.next_ms = now_ms + 1000;
+    if (now_ms < history.next_ms) return;
+    history.next_ms = now_ms + 1000;
     struct tickstat_summary t;
     tickstat_summarize(20, &t);
     if (!t.ticks) return; /* before the first tick: nothing to say yet */
-    struct sample *s = &S.ring[S.next];
+    struct sample *s = &history.ring[history.next];
     s->unix_ms = clock_wall_ms();
     s->tps = (float)t.tps;
     s->mspt_median = (float)t.median_ms;
     s->mspt_max = (float)t.max_ms;
     s->players = (uint32_t)game.player_count;
-    S.next = (S.next + 1) % STATUS_API_HISTORY;
-    if (S.count < STATUS_API_HISTORY) S.count++;
+    history.next = (history.next + 1) % STATUS_API_HISTORY;
+    if (history.count < STATUS_API_HISTORY) history.count++;
 }
 
 static void jnum(buf_t *b, double v)
 {
-    char t[40];
-    if (!isfinite(v)) v = 0;
-    int n = v == floor(v) && fabs(v) < 1e15 ? snprintf(t, sizeof t, "%.0f", v)
-                                            : snprintf(t, sizeof t, "%.3f", v);
-    buf_append(b, t, (size_t)n);
+    admin_number(b, v, "%.3f");
+}
+
+/* "[v0,v1,...]" */
+static void jnums(buf_t *b, const double *v, size_t n)
+{
+    buf_lit(b, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) buf_lit(b, ",");
+        jnum(b, v[i]);
+    }
+    buf_lit(b, "]");
+}
+
+static void jbool(buf_t *b, bool v)
+{
+    buf_append(b, v ? "true" : "false", v ? 4 : 5);
 }
 
 /* "key": (the caller writes the value) */
@@ -121,20 +137,16 @@ static void build(buf_t *b)
         jkv(b, "gamemode", p->gamemode, true);
         jkv(b, "ping_ms", p->latency_ms, true);
         jkey(b, "op");
-        buf_append(b, p->op_level > 0 ? "true" : "false", p->op_level > 0 ? 4 : 5);
+        jbool(b, p->op_level > 0);
         buf_lit(b, "}");
     }
     buf_lit(b, "]},\"world\":{");
     jstr(b, "name", srv->cfg.level_name, true);
     jkv(b, "loaded_chunks", (double)game.world.count, true);
     jkv(b, "generating", game.world.generating, true);
-    buf_lit(b, "\"spawn\":[");
-    jnum(b, game.spawn_x);
-    buf_lit(b, ",");
-    jnum(b, game.spawn_y);
-    buf_lit(b, ",");
-    jnum(b, game.spawn_z);
-    buf_lit(b, "],\"chunks\":[");
+    jkey(b, "spawn");
+    jnums(b, (const double[]){game.spawn_x, game.spawn_y, game.spawn_z}, 3);
+    buf_lit(b, ",\"chunks\":[");
     size_t n = 0;
     bool truncated = false;
     const world *w = &game.world;
@@ -152,7 +164,7 @@ static void build(buf_t *b)
         }
     buf_lit(b, "],");
     jkey(b, "chunks_truncated");
-    buf_append(b, truncated ? "true" : "false", truncated ? 4 : 5);
+    jbool(b, truncated);
     buf_lit(b, "},\"connections\":{");
     double by_state[CONN_STATES] = {0};
     conn *c;
@@ -160,45 +172,37 @@ static void build(buf_t *b)
         if ((int)c->state >= 0 && (int)c->state < CONN_STATES) by_state[c->state]++;
     for (int i = 0; i < CONN_STATES; i++) jkv(b, state_names[i], by_state[i], i + 1 < CONN_STATES);
     buf_lit(b, "},\"history\":[");
-    size_t sent = S.count < STATUS_API_SENT ? S.count : STATUS_API_SENT;
+    size_t sent = history.count < STATUS_API_SENT ? history.count : STATUS_API_SENT;
     for (size_t i = 0; i < sent; i++) {
         const struct sample *s =
-            &S.ring[(S.next + STATUS_API_HISTORY - sent + i) % STATUS_API_HISTORY];
+            &history.ring[(history.next + STATUS_API_HISTORY - sent + i) % STATUS_API_HISTORY];
         if (i) buf_lit(b, ",");
-        buf_lit(b, "[");
-        jnum(b, (double)s->unix_ms);
-        buf_lit(b, ",");
-        jnum(b, s->tps);
-        buf_lit(b, ",");
-        jnum(b, s->mspt_median);
-        buf_lit(b, ",");
-        jnum(b, s->mspt_max);
-        buf_lit(b, ",");
-        jnum(b, s->players);
-        buf_lit(b, "]");
+        jnums(b,
+              (const double[]){(double)s->unix_ms, s->tps, s->mspt_median, s->mspt_max, s->players},
+              5);
     }
     buf_lit(b, "]}");
 }
 
 const char *status_api_json(size_t *len)
 {
-    if (!S.built || S.built_tick != game.tick_count) {
-        if (!S.json.limit) buf_init(&S.json, 4u << 20);
-        buf_reset(&S.json);
-        build(&S.json);
-        if (S.json.failed) {
-            buf_reset(&S.json);
-            buf_lit(&S.json, "{\"error\":\"status over its size limit\"}");
+    if (!reply.built || reply.built_tick != game.tick_count) {
+        if (!reply.json.limit) buf_init(&reply.json, 4u << 20);
+        buf_reset(&reply.json);
+        build(&reply.json);
+        if (reply.json.failed) {
+            buf_reset(&reply.json);
+            buf_lit(&reply.json, "{\"error\":\"status over its size limit\"}");
         }
-        S.built = true;
-        S.built_tick = game.tick_count;
+        reply.built = true;
+        reply.built_tick = game.tick_count;
     }
-    *len = S.json.len;
-    return (const char *)S.json.data;
+    *len = reply.json.len;
+    return (const char *)reply.json.data;
 }
 
 void status_api_free(void)
 {
-    buf_free(&S.json);
-    S.built = false;
+    buf_free(&reply.json);
+    reply.built = false;
 }

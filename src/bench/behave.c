@@ -10,6 +10,8 @@
  *   crowd  like walk, inside a small radius: every bot moves every tick
  *   churn  stay U(--stay-min, --stay-max) seconds, leave, rejoin after
  *          --rejoin-pause (through the join rate limiter)
+ *   spread go to a random point within +-R (--spread-radius) blocks of the
+ *          spawn, then walk within --radius of it (below)
  *   script Lua decides (script.c); movement and waits come back here
  *
  * Each bot has one action timer (t_act) armed at the earliest of: its next
@@ -19,6 +21,29 @@
  * tick, and each slot's bots send in one loop pass: on loopback the sender
  * pays for waking the receiver, and one wake-up per group instead of one
  * per bot is most of what keeps walking bots cheap.
+ *
+ * spread: how a bot gets to its point. It joins at the spawn like every
+ * bot (that is the join figure), draws its point (uniform in the square
+ * +-R around its first position, block centre, from its seeded rng), and
+ * asks for a teleport there:
+ *
+ *   joined --RCON live--> queued on rcon_client.c: `tp <name> x y z` --+
+ *      |                                                               |
+ *      +--otherwise: its own chat command `/tp x y z` (needs op) ------+
+ *                                                                      v
+ *   SP_ASKED --Synchronize Player Position within 1 block of the point--> SP_TELEPORTED
+ *      |                                                                     |
+ *      | --spread-timeout without it                    chunk under it received
+ *      v                                                                     v
+ *   SP_WALKING --reaches the point (its chunk waits count as walking)--> SP_ARRIVED
+ *                                                       (random walk within --radius)
+ *
+ * RCON is what an operator would use and works against any server that
+ * speaks it (vanilla, Paper, mcserv); the /tp command works where the bots
+ * are operators (vanilla then tells every other op about each teleport).
+ * Walking 2,000 blocks takes minutes, so a timed-out bot is counted as
+ * such in the report. Height: the bot keeps its spawn height (bots do not
+ * simulate gravity; on a flat world that is the ground everywhere).
  *
  * Invariants:
  *  1. Only bots in PLAY act; a timer firing for a closed bot does nothing,
@@ -37,7 +62,8 @@
 #include "data/packet_ids.h"
 
 #define MOVE_TICK_MS  50
-#define MOVE_PHASE_MS 5 /* movement ticks start on a 5 ms grid: 10 groups per tick */
+#define MOVE_PHASE_MS 5   /* movement ticks start on a 5 ms grid: 10 groups per tick */
+#define SPREAD_NEAR   1.0 /* blocks: a teleport this close to the point puts the bot there */
 
 /* First movement tick: a random one of the MOVE_TICK_MS / MOVE_PHASE_MS
  * phases on an absolute 5 ms grid, so the bots of one group send in the same
@@ -174,6 +200,74 @@ static void pick_target(bot *b)
     b->look_dirty = true;
 }
 
+/* ---------------------------------------------------------------- spread */
+
+/* At its point with the chunk under it (or walked there): from now on it
+ * walks around the point like a walk bot around the spawn. */
+static void spread_arrived(bot *b)
+{
+    if (b->spread == SP_TELEPORTED)
+        hist_add(&bench.spread.arrival, (uint64_t)(bench.loop.now_us - b->spread_ask_us));
+    else
+        bench.spread.walked_arrived++;
+    bench.spread.arrived++;
+    bool was_moving = b->moving;
+    b->spread = SP_ARRIVED;
+    b->home_x = b->spread_x;
+    b->home_z = b->spread_z;
+    pick_target(b);
+    if (!was_moving) b->next_move_ms = first_move_ms(b, bench.loop.now_ms);
+    behave_rearm(b); /* also called from the chunk handler, outside the action timer */
+}
+
+void behave_spread_ask_command(bot *b)
+{
+    if (b->state != BS_PLAY || b->spread != SP_ASKED) return;
+    char cmd[96];
+    int n = snprintf(cmd, sizeof cmd, "/tp %.1f %.1f %.1f", b->spread_x, b->y, b->spread_z);
+    bench.spread.asked_command++;
+    send_chat(b, cmd, (size_t)n);
+}
+
+static void spread_start(bot *b)
+{
+    double r = bench.o.spread_radius;
+    b->spread_x = floor(b->x + r * (2.0 * rng_unit(&b->rng) - 1.0)) + 0.5;
+    b->spread_z = floor(b->z + r * (2.0 * rng_unit(&b->rng) - 1.0)) + 0.5;
+    b->spread = SP_ASKED;
+    b->spread_ask_us = bench.loop.now_us;
+    b->spread_deadline_ms = bench.loop.now_ms + (int64_t)(bench.o.spread_timeout * 1000.0);
+    if (rcon_client_live()) {
+        bench.spread.asked_rcon++;
+        rcon_client_tp(b);
+    } else {
+        behave_spread_ask_command(b);
+    }
+}
+
+/* No teleport in time: walk there (minutes for a far point; counted). */
+static void spread_timed_out(bot *b, int64_t now)
+{
+    rcon_client_cancel(b);
+    bench.spread.timed_out++;
+    b->spread = SP_WALKING;
+    behave_move_to(b, b->spread_x, b->y, b->spread_z, bench.o.speed);
+    b->look_dirty = true;
+    b->next_move_ms = first_move_ms(b, now);
+}
+
+/* After a Synchronize Player Position: did it put the bot at its point? */
+static void spread_after_teleport(bot *b)
+{
+    if (b->spread != SP_ASKED && b->spread != SP_WALKING) return;
+    if (fabs(b->x - b->spread_x) > SPREAD_NEAR || fabs(b->z - b->spread_z) > SPREAD_NEAR) return;
+    hist_add(&bench.spread.teleport, (uint64_t)(bench.loop.now_us - b->spread_ask_us));
+    bench.spread.teleported++;
+    rcon_client_cancel(b);
+    b->moving = false;
+    b->spread = SP_TELEPORTED; /* arrived once the chunk under it is there */
+}
+
 void behave_check_chunk_wait(bot *b)
 {
     bool have = bot_chunk_loaded(b, (int32_t)floor(b->x / 16.0), (int32_t)floor(b->z / 16.0));
@@ -184,6 +278,7 @@ void behave_check_chunk_wait(bot *b)
         hist_add(&bench.chunk_wait, (uint64_t)(bench.loop.now_us - b->chunk_wait_since_us));
         b->chunk_wait_since_us = 0;
     }
+    if (have && b->spread == SP_TELEPORTED) spread_arrived(b);
 }
 
 /* One 50 ms movement tick; returns true when the target was reached. */
@@ -224,6 +319,7 @@ void behave_rearm(bot *b)
     if (b->moving && b->next_move_ms < due) due = b->next_move_ms;
     if (b->next_chat_ms && b->next_chat_ms < due) due = b->next_chat_ms;
     if (b->leave_at_ms && b->leave_at_ms < due) due = b->leave_at_ms;
+    if (b->spread == SP_ASKED && b->spread_deadline_ms < due) due = b->spread_deadline_ms;
     if ((b->wait == SW_TIMER || b->wait == SW_CHAT) && b->script_wake_ms && b->script_wake_ms < due)
         due = b->script_wake_ms;
     if (due == INT64_MAX)
@@ -250,6 +346,7 @@ void behave_joined(bot *b)
         b->next_move_ms = first_move_ms(b, now);
         break;
     case SC_CHAT: break;
+    case SC_SPREAD: spread_start(b); break;
     case SC_CHURN: {
         double stay = bench.o.stay_min + (bench.o.stay_max - bench.o.stay_min) * rng_unit(&b->rng);
         b->leave_at_ms = now + (int64_t)(stay * 1000.0);
@@ -266,8 +363,12 @@ void behave_joined(bot *b)
 void behave_after_teleport(bot *b)
 {
     /* The server moved us (a correction or a teleport): carry on from there.
-     * A walk target stays; only the chunk-wait clock needs a look. */
-    if (b->ever_joined) behave_check_chunk_wait(b);
+     * A walk target stays; only the chunk-wait clock needs a look, and a
+     * spread bot checks whether this was its teleport. */
+    if (!b->ever_joined) return;
+    spread_after_teleport(b);
+    behave_check_chunk_wait(b);
+    behave_rearm(b);
 }
 
 void behave_on_act(loop_timer *n)
@@ -285,6 +386,7 @@ void behave_on_act(loop_timer *n)
         bot_leave(b, bench.o.scenario == SC_CHURN);
         return;
     }
+    if (b->spread == SP_ASKED && now >= b->spread_deadline_ms) spread_timed_out(b, now);
     if (b->moving && now >= b->next_move_ms) {
         bool arrived = step(b);
         if (b->state != BS_PLAY) return; /* the send failed the bot */
@@ -294,6 +396,8 @@ void behave_on_act(loop_timer *n)
             if (bench.o.scenario == SC_SCRIPT) {
                 b->moving = false;
                 if (b->wait == SW_MOVE) script_wake(b);
+            } else if (b->spread == SP_WALKING) {
+                spread_arrived(b);
             } else {
                 pick_target(b);
             }

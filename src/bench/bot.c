@@ -135,7 +135,7 @@ bool chunkset_add(chunkset *s, uint64_t k)
     if (k == CHUNK_EMPTY || chunkset_has(s, k)) return false;
     if ((s->len + 1) * 4 > s->cap * 3) { /* keep the load under 3/4 */
         uint32_t ncap = s->cap ? s->cap * 2 : 32;
-        if (ncap > CHUNKSET_MAX * 2) {
+        if (s->len >= (s->limit ? s->limit : CHUNKSET_MAX)) {
             s->overflow = true;
             return false;
         }
@@ -196,6 +196,7 @@ void bot_setup(bot *b, int idx)
     b->fd = -1;
     loop_watch_init(&b->watch, on_event);
     list_init(&b->join_link);
+    list_init(&b->rcon_link);
     b->state = BS_WAITING;
     int n = snprintf(b->name, sizeof b->name, "%s%04d", bench.o.prefix, bench.o.first_index + idx);
     if (n < 0 || n > BOT_NAME_MAX) n = BOT_NAME_MAX;
@@ -281,6 +282,7 @@ static void close_bot(bot *b, enum bot_state s)
     loop_timer_stop(&bench.loop, &b->t_tx);
     b->moving = false;
     b->wait = SW_NONE;
+    rcon_client_cancel(b);
     set_state(b, s);
     if (!b->on_reap) {
         b->on_reap = true;
@@ -546,6 +548,7 @@ void bot_start(bot *b)
     b->seq = 0;
     b->last_keepalive_ms = 0;
     b->chunk_wait_since_us = 0;
+    b->spread = SP_NONE;
     b->next_chat_ms = b->leave_at_ms = b->script_wake_ms = 0;
     buf_reset(&b->rbuf);
     buf_reset(&b->wbuf);
@@ -799,6 +802,7 @@ static void play_packet(bot *b, int32_t id, rd_t *r)
         int32_t cx = rd_i32(r), cz = rd_i32(r);
         if (r->err) break;
         chunkset_add(&b->chunks, chunk_key(cx, cz));
+        chunkset_add(&bench.seen, chunk_key(cx, cz));
         b->chunks_rx++;
         bench.chunks_rx++;
         phase_mark(b, PH_FIRST_CHUNK);

@@ -38,6 +38,7 @@
 #include <libdeflate.h>
 #include <math.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +46,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "admin/rcon_packet.h"
 #include "bench/mcbench.h"
+#include "core/clock.h"
 #include "data/version.h"
 
 struct bench bench;
@@ -59,50 +62,57 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: mcbench [options]\n"
-            "A swarm of protocol-true Minecraft %s (protocol %d) bots that measures a server.\n"
-            "\n"
-            "target and load:\n"
-            "  --host HOST            server address (default 127.0.0.1)\n"
-            "  --port PORT            server port (default 25565)\n"
-            "  --bots N               number of bots (default 10)\n"
-            "  --rate JOINS_PER_S     join rate limit, also for churn rejoins (default 100)\n"
-            "  --duration SECONDS     hold time after the last bot joined (default 10)\n"
-            "  --scenario NAME        idle | walk | chat | crowd | churn (default idle)\n"
-            "  --script FILE.lua      each bot runs this Lua script once joined (see docs)\n"
-            "  --view-distance N      view distance in the bots' client settings (default 2)\n"
-            "\n"
-            "scenario knobs:\n"
-            "  --radius BLOCKS        walk/crowd area around the spawn (walk 128, crowd 8)\n"
-            "  --speed M_PER_S        movement speed (default 4.317, walking)\n"
-            "  --chat-every SECONDS   chat period per bot (chat 5, walk 30, others off; 0 = off)\n"
-            "  --stay-min/--stay-max SECONDS  churn: time a bot stays (default 2 / 10)\n"
-            "  --rejoin-pause SECONDS churn: pause before rejoining (default 1)\n"
-            "\n"
-            "network emulation (per bot, both directions, inside mcbench):\n"
-            "  --latency MS           one-way delay added to each direction\n"
-            "  --jitter MS            +- uniform jitter on that delay (order is kept)\n"
-            "  --bandwidth KBPS       per-direction link rate in kilobytes (1000 B) per second\n"
-            "\n"
-            "limits and output:\n"
-            "  --max-failures N       failures tolerated before the exit status is 1 (default 0)\n"
-            "  --connect-timeout S    TCP connect timeout (default 10)\n"
-            "  --join-timeout S       connect to spawned (position + own chunk) (default 30)\n"
-            "  --silence-timeout S    a joined bot fails if the server sends nothing (default 60)\n"
-            "  --max-time S           hard cap on the whole run (default: derived)\n"
-            "  --read-interval MS     joined bots' sockets are drained every MS ms (default 20;\n"
-            "                         0 = at once, like bots still joining; costs more CPU)\n"
-            "  --json FILE            write the JSON report there (\"-\" = stdout)\n"
-            "  --quiet                no progress lines on stderr\n"
-            "  --seed N               random seed (walk targets, jitter, chat salts)\n"
-            "  --name-prefix P        bot names are P0001, P0002, ... (default \"bot\")\n"
-            "  --first-index N        number of the first bot (default 1)\n"
-            "  --help, --version, --self-test (checks of mcbench's own data structures)\n"
-            "\n"
-            "exit status: 0 ok, 1 failures over --max-failures, 2 usage/setup error,\n"
-            "3 the JSON report could not be written.\n",
-            MC_VERSION_NAME, MC_PROTOCOL_VERSION);
+    fprintf(
+        f,
+        "usage: mcbench [options]\n"
+        "A swarm of protocol-true Minecraft %s (protocol %d) bots that measures a server.\n"
+        "\n"
+        "target and load:\n"
+        "  --host HOST            server address (default 127.0.0.1)\n"
+        "  --port PORT            server port (default 25565)\n"
+        "  --bots N               number of bots (default 10)\n"
+        "  --rate JOINS_PER_S     join rate limit, also for churn rejoins (default 100)\n"
+        "  --duration SECONDS     hold time after the last bot joined (default 10)\n"
+        "  --scenario NAME        idle | walk | chat | crowd | churn | spread (default idle)\n"
+        "  --script FILE.lua      each bot runs this Lua script once joined (see docs)\n"
+        "  --view-distance N      view distance in the bots' client settings (default 2)\n"
+        "\n"
+        "scenario knobs:\n"
+        "  --radius BLOCKS        walk/crowd area around the spawn (walk 128, crowd 8)\n"
+        "  --speed M_PER_S        movement speed (default 4.317, walking)\n"
+        "  --chat-every SECONDS   chat period per bot (chat 5, walk 30, others off; 0 = off)\n"
+        "  --stay-min/--stay-max SECONDS  churn: time a bot stays (default 2 / 10)\n"
+        "  --rejoin-pause SECONDS churn: pause before rejoining (default 1)\n"
+        "  --spread-radius BLOCKS spread: points within +-BLOCKS of the spawn (default 2000)\n"
+        "  --spread-timeout S     spread: wait this long for the teleport, then walk (default 10)\n"
+        "  --rcon-port PORT       spread: teleport the bots over RCON on --host (password\n"
+        "                         from --rcon-password or $MCBENCH_RCON_PASSWORD); without\n"
+        "                         it each bot sends /tp itself (works where bots are op)\n"
+        "  --rcon-password PW     RCON password (visible in ps: prefer the variable)\n"
+        "\n"
+        "network emulation (per bot, both directions, inside mcbench):\n"
+        "  --latency MS           one-way delay added to each direction\n"
+        "  --jitter MS            +- uniform jitter on that delay (order is kept)\n"
+        "  --bandwidth KBPS       per-direction link rate in kilobytes (1000 B) per second\n"
+        "\n"
+        "limits and output:\n"
+        "  --max-failures N       failures tolerated before the exit status is 1 (default 0)\n"
+        "  --connect-timeout S    TCP connect timeout (default 10)\n"
+        "  --join-timeout S       connect to spawned (position + own chunk) (default 30)\n"
+        "  --silence-timeout S    a joined bot fails if the server sends nothing (default 60)\n"
+        "  --max-time S           hard cap on the whole run (default: derived)\n"
+        "  --read-interval MS     joined bots' sockets are drained every MS ms (default 20;\n"
+        "                         0 = at once, like bots still joining; costs more CPU)\n"
+        "  --json FILE            write the JSON report there (\"-\" = stdout)\n"
+        "  --quiet                no progress lines on stderr\n"
+        "  --seed N               random seed (walk targets, jitter, chat salts)\n"
+        "  --name-prefix P        bot names are P0001, P0002, ... (default \"bot\")\n"
+        "  --first-index N        number of the first bot (default 1)\n"
+        "  --help, --version, --self-test (checks of mcbench's own data structures)\n"
+        "\n"
+        "exit status: 0 ok, 1 failures over --max-failures, 2 usage/setup error,\n"
+        "3 the JSON report could not be written.\n",
+        MC_VERSION_NAME, MC_PROTOCOL_VERSION);
 }
 
 static int parse_double(const char *s, double lo, double hi, double *out, const char *opt)
@@ -116,6 +126,12 @@ static int parse_double(const char *s, double lo, double hi, double *out, const 
     }
     *out = v;
     return 0;
+}
+
+/* The timeouts: 10 ms to an hour. */
+static int parse_timeout(const char *s, double *out, const char *opt)
+{
+    return parse_double(s, 0.01, 3600, out, opt);
 }
 
 static int parse_long(const char *s, long lo, long hi, long *out, const char *opt)
@@ -161,6 +177,10 @@ enum {
     O_STAYMIN,
     O_STAYMAX,
     O_REJOIN,
+    O_SPREAD_RADIUS,
+    O_SPREAD_TIMEOUT,
+    O_RCON_PORT,
+    O_RCON_PASSWORD,
     O_CTIMEOUT,
     O_JTIMEOUT,
     O_STIMEOUT,
@@ -197,6 +217,10 @@ static int parse_args(int argc, char **argv)
         {"stay-min", required_argument, 0, O_STAYMIN},
         {"stay-max", required_argument, 0, O_STAYMAX},
         {"rejoin-pause", required_argument, 0, O_REJOIN},
+        {"spread-radius", required_argument, 0, O_SPREAD_RADIUS},
+        {"spread-timeout", required_argument, 0, O_SPREAD_TIMEOUT},
+        {"rcon-port", required_argument, 0, O_RCON_PORT},
+        {"rcon-password", required_argument, 0, O_RCON_PASSWORD},
         {"connect-timeout", required_argument, 0, O_CTIMEOUT},
         {"join-timeout", required_argument, 0, O_JTIMEOUT},
         {"silence-timeout", required_argument, 0, O_STIMEOUT},
@@ -234,12 +258,18 @@ static int parse_args(int argc, char **argv)
         .seed = 1,
         .prefix = "bot",
         .first_index = 1,
+        .spread_radius = 2000,
+        .spread_timeout = 10,
+        .rcon_password = getenv("MCBENCH_RCON_PASSWORD"),
     };
     long l;
-    int c;
+    int c, li = -1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", lo, &li)) != -1) {
         int rc = 0;
+        char opt_name[40]; /* "--name" of the long option just read */
+        snprintf(opt_name, sizeof opt_name, "--%s", li >= 0 ? lo[li].name : "?");
+        li = -1;
         switch (c) {
         case O_HOST: o->host = optarg; break;
         case O_PORT: rc = parse_int(optarg, 1, 65535, &o->port, "--port"); break;
@@ -258,8 +288,11 @@ static int parse_args(int argc, char **argv)
                 o->scenario = SC_CROWD;
             else if (!strcmp(optarg, "churn"))
                 o->scenario = SC_CHURN;
+            else if (!strcmp(optarg, "spread"))
+                o->scenario = SC_SPREAD;
             else {
-                fprintf(stderr, "mcbench: --scenario: idle, walk, chat, crowd or churn, not '%s'\n",
+                fprintf(stderr,
+                        "mcbench: --scenario: idle, walk, chat, crowd, churn or spread, not '%s'\n",
                         optarg);
                 rc = -1;
             }
@@ -282,15 +315,15 @@ static int parse_args(int argc, char **argv)
         case O_STAYMIN: rc = parse_double(optarg, 0, 1e6, &o->stay_min, "--stay-min"); break;
         case O_STAYMAX: rc = parse_double(optarg, 0, 1e6, &o->stay_max, "--stay-max"); break;
         case O_REJOIN: rc = parse_double(optarg, 0, 1e6, &o->rejoin_pause, "--rejoin-pause"); break;
-        case O_CTIMEOUT:
-            rc = parse_double(optarg, 0.01, 3600, &o->connect_timeout, "--connect-timeout");
+        case O_SPREAD_RADIUS: /* inside the world border (29,999,984) */
+            rc = parse_double(optarg, 0, 29000000, &o->spread_radius, "--spread-radius");
             break;
-        case O_JTIMEOUT:
-            rc = parse_double(optarg, 0.01, 3600, &o->join_timeout, "--join-timeout");
-            break;
-        case O_STIMEOUT:
-            rc = parse_double(optarg, 0.01, 3600, &o->silence_timeout, "--silence-timeout");
-            break;
+        case O_RCON_PORT: rc = parse_int(optarg, 1, 65535, &o->rcon_port, "--rcon-port"); break;
+        case O_RCON_PASSWORD: o->rcon_password = optarg; break;
+        case O_SPREAD_TIMEOUT: rc = parse_timeout(optarg, &o->spread_timeout, opt_name); break;
+        case O_CTIMEOUT: rc = parse_timeout(optarg, &o->connect_timeout, opt_name); break;
+        case O_JTIMEOUT: rc = parse_timeout(optarg, &o->join_timeout, opt_name); break;
+        case O_STIMEOUT: rc = parse_timeout(optarg, &o->silence_timeout, opt_name); break;
         case O_MAXTIME: rc = parse_double(optarg, 0.01, 1e7, &o->max_time, "--max-time"); break;
         case O_READIV:
             rc = parse_double(optarg, 0, 1000, &o->read_interval_ms, "--read-interval");
@@ -326,6 +359,21 @@ static int parse_args(int argc, char **argv)
     if (o->radius < 0) o->radius = o->scenario == SC_CROWD ? 8 : 128;
     if (o->chat_every < 0)
         o->chat_every = o->scenario == SC_CHAT ? 5 : o->scenario == SC_WALK ? 30 : 0;
+    if (o->rcon_port) {
+        /* vanilla reads RCON requests into a 1460-byte buffer */
+        size_t pw = o->rcon_password ? strlen(o->rcon_password) : 0;
+        if (pw == 0 || pw > RCON_MAX_LENGTH - 10) {
+            fprintf(stderr,
+                    "mcbench: --rcon-port needs a password of 1..%d bytes (--rcon-password "
+                    "or $MCBENCH_RCON_PASSWORD)\n",
+                    RCON_MAX_LENGTH - 10);
+            return -1;
+        }
+        if (o->scenario != SC_SPREAD) {
+            fprintf(stderr, "mcbench: --rcon-port is for --scenario spread\n");
+            return -1;
+        }
+    }
     if (o->stay_max < o->stay_min) {
         fprintf(stderr, "mcbench: --stay-max must be >= --stay-min\n");
         return -1;
@@ -446,8 +494,12 @@ static void check_end(void)
     if (got_signal) stop("interrupted by a signal");
     if (bench.loop.now_us - bench.start_us >= (int64_t)(bench.o.max_time * 1e6))
         stop("--max-time reached");
-    if (!bench.hold_start_ms && bench.settled_initial >= bench.o.bots)
+    if (!bench.hold_start_ms && bench.settled_initial >= bench.o.bots) {
         bench.hold_start_ms = bench.loop.now_ms;
+        bench.hold_start_wall_ms = clock_wall_ms();
+        bench.hold_rx_bytes0 = bench.rx_bytes;
+        bench.hold_seen0 = bench.seen.len;
+    }
     if (bench.hold_start_ms &&
         bench.loop.now_ms - bench.hold_start_ms >= (int64_t)(bench.o.duration * 1000.0))
         stop("duration over");
@@ -495,6 +547,7 @@ static int run(void)
     loop *l = &bench.loop;
     loop_update_clock(l);
     bench.start_us = l->now_us;
+    bench.start_wall_ms = clock_wall_ms();
     bench.join_tokens_at_us = l->now_us;
     bench.join_tokens = 1.0;
     bench.next_progress_ms = l->now_ms + 1000;
@@ -513,6 +566,15 @@ static int run(void)
         errno = -rc;
         perror("epoll_wait");
         stop("epoll_wait failed");
+    }
+    /* Chunk waits still open: a bot that never got its chunk is not in the
+     * histogram, so the report names them. */
+    for (int i = 0; i < bench.o.bots; i++) {
+        const bot *b = &bench.bots[i];
+        if (b->state != BS_PLAY || !b->chunk_wait_since_us) continue;
+        bench.open_waits++;
+        if (l->now_us - b->chunk_wait_since_us > bench.open_wait_max_us)
+            bench.open_wait_max_us = l->now_us - b->chunk_wait_since_us;
     }
     /* Everyone still here leaves: not a failure, and not counted as "left". */
     bench.active_at_end = bench.in_play;
@@ -563,8 +625,21 @@ int main(int argc, char **argv)
     hist_init(&bench.ka_interval);
     hist_init(&bench.ka_age);
     hist_init(&bench.chunk_wait);
+    hist_init(&bench.spread.teleport);
+    hist_init(&bench.spread.arrival);
+    bench.seen.limit = SEEN_MAX;
     for (int i = 0; i < bench.o.bots; i++) bot_setup(&bench.bots[i], i);
     if (bench.o.script && script_load(bench.o.script) < 0) return 2;
+    if (bench.o.rcon_port) {
+        struct sockaddr_storage ra = *bench.addr;
+        uint16_t port = htons((uint16_t)bench.o.rcon_port);
+        if (ra.ss_family == AF_INET6)
+            ((struct sockaddr_in6 *)&ra)->sin6_port = port;
+        else
+            ((struct sockaddr_in *)&ra)->sin_port = port;
+        if (rcon_client_open((struct sockaddr *)&ra, bench.addr_len, bench.o.rcon_password) < 0)
+            return 2;
+    }
 
     if (!bench.o.quiet)
         fprintf(stderr, "mcbench: %d bots, scenario %s, %s:%d, rate %g/s, hold %g s\n",
@@ -582,6 +657,8 @@ int main(int argc, char **argv)
     if (bench.o.json && report_write_json(bench.o.json, code) < 0) code = 3;
 
     script_close();
+    rcon_client_close();
+    chunkset_free(&bench.seen);
     libdeflate_free_compressor(bench.compressor);
     libdeflate_free_decompressor(bench.decompressor);
     buf_free(&bench.scratch);

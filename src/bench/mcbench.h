@@ -73,7 +73,16 @@
 #define CHAT_MAX         256
 #define BOT_NO_SCRIPT    (-2) /* == LUA_NOREF, checked in script.c */
 
-enum scenario { SC_IDLE, SC_WALK, SC_CHAT, SC_CROWD, SC_CHURN, SC_SCRIPT };
+enum scenario { SC_IDLE, SC_WALK, SC_CHAT, SC_CROWD, SC_CHURN, SC_SPREAD, SC_SCRIPT };
+
+/* spread: how far a bot is on its way to its random point (behave.c). */
+enum spread_state {
+    SP_NONE,       /* not a spread bot, or not joined yet */
+    SP_ASKED,      /* its tp was requested (RCON or its own /tp); waiting */
+    SP_TELEPORTED, /* at its point, waiting for the chunk under it */
+    SP_WALKING,    /* no teleport within --spread-timeout: walking there */
+    SP_ARRIVED,    /* at its point with the chunk there: walking around it */
+};
 
 enum bot_state { BS_WAITING, BS_CONNECTING, BS_LOGIN, BS_PLAY, BS_LEFT, BS_FAILED };
 
@@ -85,9 +94,11 @@ enum phase { PH_CONNECT, PH_LOGIN, PH_FIRST_POS, PH_FIRST_CHUNK, PH_OWN_CHUNK, P
 typedef struct chunkset {
     uint64_t *slot;
     uint32_t cap, len; /* cap is 0 or a power of two */
-    bool overflow;     /* hit CHUNKSET_MAX: stopped tracking */
+    uint32_t limit;    /* grows until it holds this many (0 = CHUNKSET_MAX), then stops */
+    bool overflow;     /* it stopped growing: later chunks may be untracked */
 } chunkset;
-#define CHUNKSET_MAX 16384
+#define CHUNKSET_MAX 16384      /* one bot's chunks: far more than view distance 32 holds */
+#define SEEN_MAX     (1u << 21) /* distinct chunks over all bots (a 1,448-chunk square; 32 MiB) */
 
 static inline uint64_t chunk_key(int32_t x, int32_t z)
 {
@@ -125,6 +136,7 @@ typedef struct bot {
     loop_timer t_rx, t_tx; /* emulated link release */
     struct bot *next_flush, *next_reap;
     list_node join_link; /* on bench.join_queue while it waits for the rate limiter */
+    list_node rcon_link; /* on rcon_client.c's queue while its tp waits */
     uint32_t sessions;
 
     /* PLAY */
@@ -139,6 +151,12 @@ typedef struct bot {
     int64_t last_keepalive_ms;
     int64_t chunk_wait_since_us; /* moved into a chunk not yet received */
     int32_t seq;                 /* block interaction sequence */
+
+    /* spread */
+    enum spread_state spread;
+    double spread_x, spread_z; /* its point (block centre) */
+    int64_t spread_ask_us;     /* when it asked for the teleport */
+    int64_t spread_deadline_ms;
 
     /* behaviour */
     bool moving;
@@ -193,6 +211,23 @@ struct opts {
     uint64_t seed;
     const char *prefix;
     int first_index;
+    double spread_radius;  /* spread: points within +-R blocks of the spawn */
+    double spread_timeout; /* spread: seconds to wait for the teleport, then walk */
+    int rcon_port;         /* spread: teleport through RCON on --host:port; 0 = off */
+    const char *rcon_password;
+};
+
+/* The spread scenario's figures (behave.c, rcon_client.c). */
+struct spread_stats {
+    uint64_t asked_rcon, asked_command; /* how bots asked for their teleport */
+    uint64_t teleported;                /* a Synchronize Player Position put the bot there */
+    uint64_t timed_out;                 /* none within --spread-timeout: walked instead */
+    uint64_t arrived, walked_arrived;   /* at the point with its chunk; of them by walking */
+    uint64_t rcon_sent, rcon_replies;
+    hist teleport; /* us from asking to the teleport */
+    hist arrival;  /* us from asking to the chunk under the bot at its point */
+    char rcon_first_reply[REASON_MAX];
+    char rcon_lost[REASON_MAX]; /* why the RCON connection ended early; "" = it did not */
 };
 
 struct traffic {
@@ -216,10 +251,12 @@ struct bench {
     list_node join_queue; /* bots waiting for the rate limiter, in join order */
     double join_tokens;
     int64_t join_tokens_at_us;
-    int started_initial;   /* bots whose first session began */
-    int settled_initial;   /* bots whose first session joined or failed */
-    int64_t hold_start_ms; /* 0 until every initial join settled */
-    int rejoins_pending;   /* churn bots waiting out their pause */
+    int started_initial;                       /* bots whose first session began */
+    int settled_initial;                       /* bots whose first session joined or failed */
+    int64_t hold_start_ms;                     /* 0 until every initial join settled */
+    int64_t start_wall_ms, hold_start_wall_ms; /* the same moments on the wall clock */
+    uint64_t hold_rx_bytes0, hold_seen0;       /* rx_bytes and seen.len when the hold began */
+    int rejoins_pending;                       /* churn bots waiting out their pause */
     bool stopping;
     const char *stop_reason;
     struct sockaddr_storage *addr;
@@ -241,6 +278,8 @@ struct bench {
     uint64_t sessions, joined, joined_initial, left, failed;
     uint64_t chat_sent, chat_rx, keepalive_rx, keepalive_tx, teleports, chunks_rx, unloads_rx;
     uint64_t moves_sent, chunk_waits;
+    uint64_t open_waits;      /* bots still waiting for their chunk when the run ended */
+    int64_t open_wait_max_us; /* the longest of those waits */
     uint64_t rx_bytes, tx_bytes;
     uint64_t script_done, script_left, script_errors;
     hist phase[PH_COUNT];
@@ -248,6 +287,8 @@ struct bench {
     hist ka_age;      /* keep-alive id read as the server's wall clock: now - id */
     uint64_t ka_age_ok, ka_age_bad;
     hist chunk_wait; /* us a moving bot stood in a chunk it had not received */
+    chunkset seen;   /* every chunk any bot received (limit SEEN_MAX) */
+    struct spread_stats spread;
     struct traffic tr;
     uint64_t fail_by_kind[FK_COUNT];
     struct fail_reason reasons[FAIL_REASONS_MAX + 1];
@@ -292,6 +333,8 @@ void behave_rearm(bot *b);
 void behave_move_to(bot *b, double x, double y, double z, double speed);
 void behave_after_teleport(bot *b);
 void behave_check_chunk_wait(bot *b);
+/* spread: the bot asks for its teleport with its own /tp command. */
+void behave_spread_ask_command(bot *b);
 void send_chat(bot *b, const char *text, size_t len);
 void send_position(bot *b, bool with_look);
 void send_look(bot *b);
@@ -299,6 +342,17 @@ void send_dig(bot *b, int32_t x, int32_t y, int32_t z, int face);
 void send_place(bot *b, int32_t x, int32_t y, int32_t z, int face);
 void send_creative_slot(bot *b, int slot, int item, int count);
 void send_held_slot(bot *b, int slot);
+
+/* --- rcon_client.c: teleports for spread over RCON --- */
+/* Connects and logs in (blocking, bounded by --connect-timeout); 0, or -1
+ * with the reason on stderr. */
+int rcon_client_open(const struct sockaddr *addr, unsigned addr_len, const char *password);
+bool rcon_client_live(void);
+/* Queues `tp <name> <spread_x> <y> <spread_z>` for b. */
+void rcon_client_tp(bot *b);
+/* Takes b off the queue (its wait is over, or it is gone). */
+void rcon_client_cancel(bot *b);
+void rcon_client_close(void);
 
 /* --- script.c: Lua --- */
 int script_load(const char *path);

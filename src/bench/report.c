@@ -5,21 +5,26 @@
  *
  * JSON layout (all times in milliseconds unless the key says otherwise):
  *   mcbench{version,protocol,game}   config{...the options...}
- *   result{ok,exit_code,stop_reason,wall_s,hold_s}
+ *   result{ok,exit_code,stop_reason,wall_s,hold_s,started_unix_ms,
+ *          hold_start_unix_ms|null,hold_start_s|null}
  *   bots{requested,sessions,joined,joined_initial,failed,left,active_at_end,
  *        connecting,in_login}
  *   phases{connect,login_success,first_position,first_chunk,own_chunk}:
  *        {count,p50,p90,p99,max,mean}  (from the session's connect call)
  *   keepalive{received,answered,interval{..},id_age{..}|null,id_age_note}
- *   chunks{received,unloaded,per_joined_bot,waits,wait{..}}
+ *   chunks{received,unloaded,per_joined_bot,waits,wait{..},open_waits,open_wait_max,
+ *          distinct,distinct_limit_hit,distinct_in_hold,distinct_per_s_hold}
  *   chat{sent,received}  moves_sent  teleports
- *   traffic{rx_bytes,tx_bytes,rx_mb_s,tx_mb_s}
+ *   traffic{rx_bytes,tx_bytes,rx_mb_s,tx_mb_s,hold_rx_bytes,hold_rx_mb_s}
  *   packets{in:[{state,id,name,count,bytes}],out:[...]}  (non-zero rows)
  *   failures{total,tolerance,by_kind{refused,timeout,kicked,protocol,closed,error},
  *            by_reason:[{kind,reason,count}],list:[{bot,kind,state,t_ms,reason}],
  *            list_dropped}
  *   self{cpu_s (user + system),cpu_ms_per_bot,cpu_pct_of_core,rss_kib,max_rss_kib,wall_s}
  *   script{finished,disconnected,errors}
+ *   spread{radius,timeout_s,rcon,asked_rcon,asked_command,teleported,timed_out,arrived,
+ *          walked_arrived,teleport{..},arrival{..},rcon_sent,rcon_replies,
+ *          rcon_first_reply|null,rcon_lost|null} | null (other scenarios)
  *
  * Invariants:
  *  1. Reasons are data: control characters and non-ASCII bytes are escaped
@@ -212,6 +217,10 @@ void report_write(FILE *f)
     hist_row(f, "keep-alive interval", &bench.ka_interval, 1.0);
     hist_row(f, "keep-alive id age", &bench.ka_age, 1000.0);
     hist_row(f, "chunk wait while moving", &bench.chunk_wait, 1000.0);
+    if (bench.o.scenario == SC_SPREAD) {
+        hist_row(f, "spread: ask -> teleport", &bench.spread.teleport, 1000.0);
+        hist_row(f, "spread: ask -> chunk there", &bench.spread.arrival, 1000.0);
+    }
     fprintf(f,
             "\nchunks %llu (unloaded %llu), keep-alives %llu, teleports %llu, moves %llu, "
             "chat sent %llu / received %llu\n",
@@ -219,6 +228,25 @@ void report_write(FILE *f)
             (unsigned long long)bench.keepalive_rx, (unsigned long long)bench.teleports,
             (unsigned long long)bench.moves_sent, (unsigned long long)bench.chat_sent,
             (unsigned long long)bench.chat_rx);
+    fprintf(f, "distinct chunks %llu (%llu in the hold, %.1f/s)",
+            (unsigned long long)bench.seen.len,
+            (unsigned long long)(bench.seen.len - bench.hold_seen0),
+            hold_s() > 0 ? (double)(bench.seen.len - bench.hold_seen0) / hold_s() : 0.0);
+    if (bench.open_waits)
+        fprintf(f, "; %llu bots still waiting for their chunk at the end (longest %.0f ms)",
+                (unsigned long long)bench.open_waits, (double)bench.open_wait_max_us / 1000.0);
+    fputc('\n', f);
+    if (bench.o.scenario == SC_SPREAD) {
+        const struct spread_stats *sp = &bench.spread;
+        fprintf(f,
+                "spread +-%g blocks: asked %llu over RCON, %llu by /tp; teleported %llu, timed out "
+                "(walking) %llu, arrived %llu (%llu walked)\n",
+                bench.o.spread_radius, (unsigned long long)sp->asked_rcon,
+                (unsigned long long)sp->asked_command, (unsigned long long)sp->teleported,
+                (unsigned long long)sp->timed_out, (unsigned long long)sp->arrived,
+                (unsigned long long)sp->walked_arrived);
+        if (sp->rcon_lost[0]) fprintf(f, "spread: RCON ended early: %s\n", sp->rcon_lost);
+    }
     fprintf(f, "traffic: rx %.2f MB (%.2f MB/s), tx %.2f MB (%.2f MB/s)\n",
             (double)bench.rx_bytes / 1e6, wall > 0 ? (double)bench.rx_bytes / 1e6 / wall : 0,
             (double)bench.tx_bytes / 1e6, wall > 0 ? (double)bench.tx_bytes / 1e6 / wall : 0);
@@ -300,6 +328,41 @@ static void jpackets(FILE *f, int in)
     fputc(']', f);
 }
 
+static void jstr_or_null(FILE *f, const char *s)
+{
+    if (s[0])
+        jstr(f, s);
+    else
+        fputs("null", f);
+}
+
+static void jspread(FILE *f)
+{
+    fputs("\"spread\":", f);
+    if (bench.o.scenario != SC_SPREAD) {
+        fputs("null", f);
+        return;
+    }
+    const struct spread_stats *sp = &bench.spread;
+    fprintf(f,
+            "{\"radius\":%g,\"timeout_s\":%g,\"rcon\":%s,\"asked_rcon\":%llu,"
+            "\"asked_command\":%llu,\"teleported\":%llu,\"timed_out\":%llu,\"arrived\":%llu,"
+            "\"walked_arrived\":%llu,\"teleport\":",
+            bench.o.spread_radius, bench.o.spread_timeout, bench.o.rcon_port ? "true" : "false",
+            (unsigned long long)sp->asked_rcon, (unsigned long long)sp->asked_command,
+            (unsigned long long)sp->teleported, (unsigned long long)sp->timed_out,
+            (unsigned long long)sp->arrived, (unsigned long long)sp->walked_arrived);
+    jhist(f, &sp->teleport, 1000.0);
+    fputs(",\"arrival\":", f);
+    jhist(f, &sp->arrival, 1000.0);
+    fprintf(f, ",\"rcon_sent\":%llu,\"rcon_replies\":%llu,\"rcon_first_reply\":",
+            (unsigned long long)sp->rcon_sent, (unsigned long long)sp->rcon_replies);
+    jstr_or_null(f, sp->rcon_first_reply);
+    fputs(",\"rcon_lost\":", f);
+    jstr_or_null(f, sp->rcon_lost);
+    fputc('}', f);
+}
+
 int report_write_json(const char *path, int exit_code)
 {
     FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
@@ -325,15 +388,23 @@ int report_write_json(const char *path, int exit_code)
             ",\"view_distance\":%d,\"max_failures\":%ld,\"latency_ms\":%g,\"jitter_ms\":%g,"
             "\"bandwidth_kBps\":%g,\"radius\":%g,\"speed\":%g,\"chat_every\":%g,\"stay_min\":%g,"
             "\"stay_max\":%g,\"rejoin_pause\":%g,\"connect_timeout\":%g,\"join_timeout\":%g,"
-            "\"silence_timeout\":%g,\"seed\":%llu,\"name_prefix\":",
+            "\"silence_timeout\":%g,\"seed\":%llu,\"spread_radius\":%g,\"spread_timeout\":%g,"
+            "\"rcon_port\":%d,\"name_prefix\":",
             o->view_distance, o->max_failures, o->latency_ms, o->jitter_ms, o->bandwidth_kBps,
             o->radius, o->speed, o->chat_every, o->stay_min, o->stay_max, o->rejoin_pause,
-            o->connect_timeout, o->join_timeout, o->silence_timeout, (unsigned long long)o->seed);
+            o->connect_timeout, o->join_timeout, o->silence_timeout, (unsigned long long)o->seed,
+            o->spread_radius, o->spread_timeout, o->rcon_port);
     jstr(f, o->prefix);
     fprintf(f, "},\n\"result\":{\"ok\":%s,\"exit_code\":%d,\"stop_reason\":",
             exit_code == 0 ? "true" : "false", exit_code);
     jstr(f, bench.stop_reason ? bench.stop_reason : "?");
-    fprintf(f, ",\"wall_s\":%.3f,\"hold_s\":%.3f},\n", wall, hold_s());
+    fprintf(f, ",\"wall_s\":%.3f,\"hold_s\":%.3f,\"started_unix_ms\":%lld,\"hold_start_unix_ms\":",
+            wall, hold_s(), (long long)bench.start_wall_ms);
+    if (bench.hold_start_ms)
+        fprintf(f, "%lld,\"hold_start_s\":%.3f},\n", (long long)bench.hold_start_wall_ms,
+                (double)(bench.hold_start_ms - bench.start_us / 1000) / 1000.0);
+    else
+        fputs("null,\"hold_start_s\":null},\n", f);
     fprintf(f,
             "\"bots\":{\"requested\":%d,\"sessions\":%llu,\"joined\":%llu,\"joined_initial\":%llu,"
             "\"failed\":%llu,\"left\":%llu,\"active_at_end\":%d,\"connecting\":%d,"
@@ -368,17 +439,27 @@ int report_write_json(const char *path, int exit_code)
             bench.joined ? (double)bench.chunks_rx / (double)bench.joined : 0.0,
             (unsigned long long)bench.chunk_waits);
     jhist(f, &bench.chunk_wait, 1000.0);
+    double hs = hold_s();
+    uint64_t in_hold = bench.hold_start_ms ? bench.seen.len - bench.hold_seen0 : 0;
+    fprintf(f,
+            ",\"open_waits\":%llu,\"open_wait_max\":%.3f,\"distinct\":%u,"
+            "\"distinct_limit_hit\":%s,\"distinct_in_hold\":%llu,\"distinct_per_s_hold\":%.2f",
+            (unsigned long long)bench.open_waits, (double)bench.open_wait_max_us / 1000.0,
+            bench.seen.len, bench.seen.overflow ? "true" : "false", (unsigned long long)in_hold,
+            hs > 0 ? (double)in_hold / hs : 0.0);
     fprintf(f,
             "},\n\"chat\":{\"sent\":%llu,\"received\":%llu},\"moves_sent\":%llu,"
             "\"teleports\":%llu,\n",
             (unsigned long long)bench.chat_sent, (unsigned long long)bench.chat_rx,
             (unsigned long long)bench.moves_sent, (unsigned long long)bench.teleports);
     fprintf(f,
-            "\"traffic\":{\"rx_bytes\":%llu,\"tx_bytes\":%llu,\"rx_mb_s\":%.3f,\"tx_mb_s\":%.3f},"
-            "\n",
+            "\"traffic\":{\"rx_bytes\":%llu,\"tx_bytes\":%llu,\"rx_mb_s\":%.3f,\"tx_mb_s\":%.3f,"
+            "\"hold_rx_bytes\":%llu,\"hold_rx_mb_s\":%.3f},\n",
             (unsigned long long)bench.rx_bytes, (unsigned long long)bench.tx_bytes,
             wall > 0 ? (double)bench.rx_bytes / 1e6 / wall : 0,
-            wall > 0 ? (double)bench.tx_bytes / 1e6 / wall : 0);
+            wall > 0 ? (double)bench.tx_bytes / 1e6 / wall : 0,
+            (unsigned long long)(bench.hold_start_ms ? bench.rx_bytes - bench.hold_rx_bytes0 : 0),
+            hs > 0 ? (double)(bench.rx_bytes - bench.hold_rx_bytes0) / 1e6 / hs : 0.0);
     fprintf(f, "\"packets\":{\"in\":");
     jpackets(f, 1);
     fprintf(f, ",\n\"out\":");
@@ -414,9 +495,11 @@ int report_write_json(const char *path, int exit_code)
             "\"rss_kib\":%ld,\"max_rss_kib\":%ld,\"wall_s\":%.3f},\n",
             cpu, o->bots ? cpu * 1000.0 / o->bots : 0.0, wall > 0 ? cpu / wall * 100.0 : 0.0,
             self_rss_kib(), self_maxrss_kib(), wall);
-    fprintf(f, "\"script\":{\"finished\":%llu,\"disconnected\":%llu,\"errors\":%llu}}\n",
+    fprintf(f, "\"script\":{\"finished\":%llu,\"disconnected\":%llu,\"errors\":%llu},\n",
             (unsigned long long)bench.script_done, (unsigned long long)bench.script_left,
             (unsigned long long)bench.script_errors);
+    jspread(f);
+    fputs("}\n", f);
     bool err = ferror(f);
     if (f != stdout)
         err = fclose(f) != 0 || err;

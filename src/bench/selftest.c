@@ -9,7 +9,8 @@
  *   inflate_head  equals libdeflate's output prefix on random streams; corrupt
  *                 input never reads or writes out of bounds (ASan build)
  *   chat_plain    plain text of chat components
- *   chunkset      random adds and removes agree with a plain bitmap
+ *   chunkset      random adds and removes agree with a plain bitmap; a set
+ *                 with a limit holds at least that many, then stops growing
  *
  * Invariant: deterministic (fixed seeds); prints one line per failed check
  * and returns the number of failures (0 = pass).
@@ -232,6 +233,19 @@ static void test_chunkset(void)
     CHECK(!chunkset_add(&cs, chunk_key(INT32_MIN, INT32_MIN)), "the empty marker is not a key");
     chunkset_free(&cs);
     CHECK(!chunkset_has(&cs, chunk_key(0, 0)), "empty after free");
+
+    /* limit: every key up to it is held; then the set stops growing (at most 2x) */
+    chunkset lim = {.limit = 1000};
+    uint32_t held = 0;
+    for (int i = 0; i < 3000; i++) held += chunkset_add(&lim, chunk_key(i, -i));
+    CHECK(held >= 1000 && held <= 2000, "a limit of 1000 held %u", held);
+    CHECK(lim.overflow && lim.len == held, "overflow flagged (len %u)", lim.len);
+    for (int i = 0; i < 1000; i++)
+        if (!chunkset_has(&lim, chunk_key(i, -i))) {
+            CHECK(false, "key %d lost under the limit", i);
+            break;
+        }
+    chunkset_free(&lim);
 }
 
 int selftest_run(void)

@@ -1,11 +1,16 @@
-/* fileio.c — see fileio.h. */
+/*
+ * fileio.c — see fileio.h: the plain-syscall table, the helpers over the
+ * current table, and the debug-disk-latency wrapper (fio_set_latency).
+ */
 #include "core/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int posix_open(const char *path, int flags, mode_t mode)
@@ -37,37 +42,36 @@ void fio_set(const fileio_ops *ops)
     fio = ops ? ops : &fio_posix;
 }
 
-int fio_pread_full(int fd, void *buf, size_t n, off_t off)
+/* Moves exactly n bytes at off, by pwrite when `writing`, else pread (buf
+ * is then written into; a caller with const data passes writing = true).
+ * 0, -errno, or at_eof when the call moves 0 bytes. Bounded: each pass
+ * moves forward or returns. */
+static int full_io(int fd, void *buf, size_t n, off_t off, bool writing, int at_eof)
 {
     uint8_t *p = buf;
     size_t done = 0;
-    /* Bounded: each pass moves forward or returns. */
     while (done < n) {
-        ssize_t r = fio->pread(fd, p + done, n - done, off + (off_t)done);
+        off_t at = off + (off_t)done;
+        ssize_t r = writing ? fio->pwrite(fd, p + done, n - done, at)
+                            : fio->pread(fd, p + done, n - done, at);
         if (r < 0) {
             if (errno == EINTR) continue;
             return errno ? -errno : -EIO;
         }
-        if (r == 0) return -ENODATA;
+        if (r == 0) return at_eof;
         done += (size_t)r;
     }
     return 0;
 }
 
+int fio_pread_full(int fd, void *buf, size_t n, off_t off)
+{
+    return full_io(fd, buf, n, off, false, -ENODATA);
+}
+
 int fio_pwrite_full(int fd, const void *buf, size_t n, off_t off)
 {
-    const uint8_t *p = buf;
-    size_t done = 0;
-    while (done < n) {
-        ssize_t r = fio->pwrite(fd, p + done, n - done, off + (off_t)done);
-        if (r < 0) {
-            if (errno == EINTR) continue;
-            return errno ? -errno : -EIO;
-        }
-        if (r == 0) return -EIO;
-        done += (size_t)r;
-    }
-    return 0;
+    return full_io(fd, (void *)buf, n, off, true, -EIO);
 }
 
 int fio_fsync(int fd)
@@ -169,4 +173,63 @@ int fio_read_file(const char *path, size_t cap, uint8_t **out, size_t *len)
 out:
     fio->close(fd);
     return rc;
+}
+
+/* ------------------------------------------------- debug-disk-latency-ms */
+
+static int latency_ms;
+static const fileio_ops *latency_inner; /* the table the wrapper forwards to */
+static fileio_ops latency_ops;
+
+/* Any thread: sleeps latency_ms (a signal does not cut it short). */
+static void latency_wait(void)
+{
+    struct timespec ts = {latency_ms / 1000, (long)(latency_ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
+    }
+}
+
+static int slow_open(const char *path, int flags, mode_t mode)
+{
+    latency_wait();
+    return latency_inner->open(path, flags, mode);
+}
+
+static ssize_t slow_pread(int fd, void *buf, size_t n, off_t off)
+{
+    latency_wait();
+    return latency_inner->pread(fd, buf, n, off);
+}
+
+static ssize_t slow_pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+    latency_wait();
+    return latency_inner->pwrite(fd, buf, n, off);
+}
+
+static int slow_fsync(int fd)
+{
+    latency_wait();
+    return latency_inner->fsync(fd);
+}
+
+static int slow_rename(const char *from, const char *to)
+{
+    latency_wait();
+    return latency_inner->rename(from, to);
+}
+
+bool fio_set_latency(int ms)
+{
+    if (ms <= 0 || fio == &latency_ops) return false;
+    latency_ms = ms;
+    latency_inner = fio;
+    latency_ops = *fio; /* fstat, unlink, mkdir and close pass straight through */
+    latency_ops.open = slow_open;
+    latency_ops.pread = slow_pread;
+    latency_ops.pwrite = slow_pwrite;
+    latency_ops.fsync = slow_fsync;
+    latency_ops.rename = slow_rename;
+    fio_set(&latency_ops);
+    return true;
 }

@@ -2,7 +2,8 @@
  * fileio.h — the one seam every byte of world persistence goes through.
  *
  * All file I/O of the store (region files, level.dat, player data, backups
- * of corrupt chunks, session.lock) calls the function pointers in `fio`, so
+ * of corrupt chunks, session.lock) and of the lists (whitelist, bans,
+ * ops.json; core/saver.h) calls the function pointers in `fio`, so
  * unit tests can swap in a table that injects short writes, EIO, ENOSPC, a
  * read-only disk or a "crash" (every call fails from the Nth on), without
  * touching the code under test. The default table is the plain syscalls.
@@ -26,6 +27,7 @@
 #ifndef MC_FILEIO_H
 #define MC_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -71,5 +73,13 @@ int fio_read_file(const char *path, size_t cap, uint8_t **out, size_t *len);
 
 /* The directory part of `path` into dir (".", when there is no slash). */
 void fio_dirname(const char *path, char *dir, size_t cap);
+
+/*
+ * Fault injection (debug-disk-latency-ms; tests only): wraps the current
+ * table so that every open, pread, pwrite, fsync and rename sleeps `ms`
+ * first, on whatever thread does it. Called like fio_set (invariant 1).
+ * true when installed; false for ms <= 0 or when it already is.
+ */
+bool fio_set_latency(int ms);
 
 #endif

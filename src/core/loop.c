@@ -132,6 +132,13 @@ int loop_hook_add(loop *l, int order, void (*fn)(void *arg), void *arg)
     return 0;
 }
 
+int loop_after_hook_add(loop *l, void (*fn)(void *arg), void *arg)
+{
+    if (l->nafter >= LOOP_MAX_AFTER) return -1;
+    l->after[l->nafter++] = (struct loop_hook){0, fn, arg};
+    return 0;
+}
+
 /* --------------------------------------------------------------------- pass */
 
 /* Dispatches n events; true if the array was full (more may be ready). */
@@ -182,6 +189,7 @@ int loop_run_once(loop *l, int max_sleep_ms)
     if (n < 0) return err == EINTR ? 0 : -err;
     dispatch(evs, n);
     poll_batched(l, evs);
+    for (int i = 0; i < l->nafter; i++) l->after[i].fn(l->after[i].arg); /* step 7 */
     return 0;
 }
 

@@ -19,6 +19,10 @@
  *   6. the batched set (a second epoll set for watches that can wait, such
  *      as mcbench's joined bots): once its interval has passed, poll it
  *      without waiting and dispatch what is ready, in bounded rounds
+ *   7. after-dispatch hooks, in registration order: work the watch
+ *      callbacks queued instead of doing (net/conn.c reads the sockets of
+ *      the connections that were readable on its I/O threads here), still
+ *      before the next pass's timers
  *
  * Invariants:
  *  1. One thread, the loop's owner, runs every callback; nothing here locks.
@@ -46,6 +50,7 @@
 #include "core/timer.h"
 
 #define LOOP_MAX_HOOKS    16
+#define LOOP_MAX_AFTER    4
 #define LOOP_MAX_EVENTS   512
 #define LOOP_MAX_SLEEP_MS 100
 #define LOOP_BATCH_ROUNDS 64 /* polls of the batched set per interval */
@@ -79,6 +84,8 @@ typedef struct loop {
     size_t nbatched; /* watches in the batched set */
     struct loop_hook hooks[LOOP_MAX_HOOKS];
     int nhooks;
+    struct loop_hook after[LOOP_MAX_AFTER]; /* step 7 */
+    int nafter;
     uint64_t passes;
     struct epoll_event events[LOOP_MAX_EVENTS];
 } loop;
@@ -109,6 +116,9 @@ void loop_set_batch_interval(loop *l, int interval_ms);
 /* fn(arg) runs in step 2 of every pass, hooks ordered by `order` (equal
  * orders keep their registration order). -1 when LOOP_MAX_HOOKS are set. */
 int loop_hook_add(loop *l, int order, void (*fn)(void *arg), void *arg);
+/* fn(arg) runs in step 7 of every pass, after the watches were dispatched.
+ * -1 when LOOP_MAX_AFTER are set. */
+int loop_after_hook_add(loop *l, void (*fn)(void *arg), void *arg);
 
 static inline void loop_timer_init(loop_timer *t, void (*fn)(loop_timer *t))
 {

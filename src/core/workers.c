@@ -1,8 +1,9 @@
-/* workers.c — see workers.h. A mutex + condvar queue in, a mutex queue + eventfd out. */
+/* workers.c — see workers.h. A mutex + condvar queue in, a hand-off queue (mutex + eventfd) out. */
 #include "core/workers.h"
 
 #include <libdeflate.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,30 +18,60 @@ static struct {
     pthread_mutex_t lock;
     pthread_cond_t wake;
     job *todo_head, *todo_tail;
-    job *done_head, *done_tail;
     int pending;
     bool stopping;
     int nthreads;
-    int efd;
+    handoff done;
     pthread_t threads[WORKERS_MAX];
     worker_ctx ctx[WORKERS_MAX];
-} pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .efd = -1};
+} pool = {
+    .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .done = HANDOFF_INIT};
 
 static worker_ctx inline_ctx;
 
-static void push_done(job *j)
+int handoff_open(handoff *h)
 {
-    pthread_mutex_lock(&pool.lock);
-    j->next = NULL;
-    if (pool.done_tail)
-        pool.done_tail->next = j;
+    h->head = h->tail = NULL;
+    h->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    return h->efd;
+}
+
+void handoff_push(handoff *h, handoff_node *n)
+{
+    n->next = NULL;
+    pthread_mutex_lock(&h->lock);
+    if (h->tail)
+        h->tail->next = n;
     else
-        pool.done_head = j;
-    pool.done_tail = j;
-    pthread_mutex_unlock(&pool.lock);
+        h->head = n;
+    h->tail = n;
+    pthread_mutex_unlock(&h->lock);
     uint64_t one = 1;
-    ssize_t w = write(pool.efd, &one, sizeof one);
+    ssize_t w = write(h->efd, &one, sizeof one);
     (void)w;
+}
+
+handoff_node *handoff_take(handoff *h)
+{
+    uint64_t count;
+    ssize_t r = read(h->efd, &count, sizeof count);
+    (void)r;
+    pthread_mutex_lock(&h->lock);
+    handoff_node *n = h->head;
+    h->head = h->tail = NULL;
+    pthread_mutex_unlock(&h->lock);
+    return n;
+}
+
+void handoff_close(handoff *h)
+{
+    if (h->efd >= 0) close(h->efd);
+    h->efd = -1;
+}
+
+static job *job_of(handoff_node *n)
+{
+    return (job *)((char *)n - offsetof(job, done_link));
 }
 
 static void *worker_main(void *arg)
@@ -58,7 +89,7 @@ static void *worker_main(void *arg)
         if (!pool.todo_head) pool.todo_tail = NULL;
         pthread_mutex_unlock(&pool.lock);
         j->run(j, ctx);
-        push_done(j);
+        handoff_push(&pool.done, &j->done_link);
     }
 }
 
@@ -66,8 +97,7 @@ int workers_start(int n, int compression_level)
 {
     if (n < 1) n = 1;
     if (n > WORKERS_MAX) n = WORKERS_MAX;
-    pool.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (pool.efd < 0) return -1;
+    if (handoff_open(&pool.done) < 0) return -1;
     pool.stopping = false;
     for (int i = 0; i < n; i++) {
         worker_ctx *c = &pool.ctx[i];
@@ -83,7 +113,7 @@ int workers_start(int n, int compression_level)
         }
         pool.nthreads = i + 1;
     }
-    return pool.efd;
+    return pool.done.efd;
 }
 
 void workers_submit(job *j)
@@ -103,20 +133,15 @@ void workers_submit(job *j)
 
 void workers_drain(void)
 {
-    uint64_t n;
-    ssize_t r = read(pool.efd, &n, sizeof n);
-    (void)r;
-    pthread_mutex_lock(&pool.lock);
-    job *j = pool.done_head;
-    pool.done_head = pool.done_tail = NULL;
-    pthread_mutex_unlock(&pool.lock);
-    while (j) {
-        job *next = j->next;
+    handoff_node *n = handoff_take(&pool.done);
+    while (n) {
+        handoff_node *next = n->next; /* done() may submit the job again */
+        job *j = job_of(n);
         pthread_mutex_lock(&pool.lock);
         pool.pending--;
         pthread_mutex_unlock(&pool.lock);
         j->done(j);
-        j = next;
+        n = next;
     }
 }
 
@@ -128,7 +153,7 @@ void workers_stop(void)
     pthread_mutex_unlock(&pool.lock);
     for (int i = 0; i < pool.nthreads; i++) pthread_join(pool.threads[i], NULL);
     /* Finished jobs complete normally; queued ones are cancelled. */
-    if (pool.efd >= 0) workers_drain();
+    if (pool.done.efd >= 0) workers_drain();
     job *j = pool.todo_head;
     pool.todo_head = pool.todo_tail = NULL;
     while (j) {
@@ -143,8 +168,7 @@ void workers_stop(void)
         buf_free(&pool.ctx[i].scratch);
     }
     pool.nthreads = 0;
-    if (pool.efd >= 0) close(pool.efd);
-    pool.efd = -1;
+    handoff_close(&pool.done);
     if (inline_ctx.compressor) libdeflate_free_compressor(inline_ctx.compressor);
     buf_free(&inline_ctx.scratch);
     memset(&inline_ctx, 0, sizeof inline_ctx);
@@ -172,4 +196,12 @@ void workers_run_inline(job *j)
     j->cancelled = false;
     j->run(j, &inline_ctx);
     j->done(j);
+}
+
+void workers_run(job *j)
+{
+    if (pool.nthreads > 0)
+        workers_submit(j);
+    else
+        workers_run_inline(j);
 }

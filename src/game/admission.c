@@ -57,15 +57,6 @@ static void kick_banned(conn *c, const struct list_entry *e, bool ip)
     buf_free(&j);
 }
 
-static bool bypasses_limit(const mc_uuid *uuid)
-{
-    for (size_t i = 0; i < ops_count(); i++) {
-        const struct op_entry *op = ops_get(i);
-        if (memcmp(op->uuid.b, uuid->b, 16) == 0) return op->bypasses_player_limit;
-    }
-    return false;
-}
-
 /* Invariant 1. false: c was refused (kicked). */
 static bool login_allowed(conn *c, const mc_uuid *uuid)
 {
@@ -86,7 +77,7 @@ static bool login_allowed(conn *c, const mc_uuid *uuid)
         kick_banned(c, ipban, true);
         return false;
     }
-    if (game.player_count >= (size_t)srv->cfg.max_players && !bypasses_limit(uuid)) {
+    if (game.player_count >= (size_t)srv->cfg.max_players && !ops_bypasses(uuid)) {
         conn_kick_reason(c, KR_SERVER_FULL,
                          "{\"translate\":\"multiplayer.disconnect.server_full\","
                          "\"fallback\":\"The server is full!\"}",

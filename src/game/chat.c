@@ -26,6 +26,7 @@
 #include "core/json.h"
 #include "core/log.h"
 #include "data/packet_ids.h"
+#include "game/commands.h"
 #include "game/game.h"
 #include "proto/packets.h"
 #include "proto/frame.h"
@@ -189,7 +190,7 @@ const char *chat_en(const char *key)
         else
             lo = mid + 1;
     }
-    return key;
+    return cmd_lang_en(key); /* issue 17: the newer commands' keys (game/cmd_lang.c) */
 }
 
 void chat_name_json(buf_t *j, const player *p)
@@ -299,7 +300,7 @@ static void send_always(conn *c, const char *json, size_t len)
 {
     if (!c || c->closed || c->state != CS_PLAY) return;
     buf_reset(&srv->pkt);
-    pkt_cb_system_chat(&srv->pkt, json, len, false);
+    c->proto->cb_system_chat(&srv->pkt, json, len, false);
     conn_send_pkt(c);
 }
 
@@ -308,7 +309,7 @@ void chat_send(conn *c, const char *json, size_t len)
     /* vanilla acceptsSystemMessages: chat hidden = no system chat either */
     if (!c || c->closed || c->state != CS_PLAY || (c->player && c->player->chat_mode == 2)) return;
     buf_reset(&srv->pkt);
-    pkt_cb_system_chat(&srv->pkt, json, len, false);
+    c->proto->cb_system_chat(&srv->pkt, json, len, false);
     conn_send_pkt(c);
 }
 
@@ -321,7 +322,7 @@ static void send_all(const uint8_t *data, size_t len, const conn *except, int ch
         conn *o = game.players[i];
         int mode = o->player ? o->player->chat_mode : 0;
         if (o != except && !(chat == 2 && mode != 0) && !(chat == 1 && mode == 2))
-            conn_send_raw(o, data, len);
+            conn_send_raw_as(o, data, len, CONN_LAZY);
         /* A drop swaps the last player into slot i: visit slot i again. */
         if (i < game.player_count && game.players[i] != o) continue;
         i++;

@@ -21,6 +21,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -34,6 +35,7 @@
 #include "game/game.h"
 #include "game/lists.h"
 #include "game/ops.h"
+#include "game/playerdata.h"
 #include "proto/packets.h"
 #include "world/store.h"
 
@@ -44,70 +46,7 @@ static void fmt_double(char *out, size_t cap, double d)
     snprintf(out, cap, "%f", d); /* Java String.format(Locale.ROOT, "%f") */
 }
 
-static void fmt_float(char *out, size_t cap, float f)
-{
-    /* Java Float.toString for the values commands use: "0.0", "90.5" */
-    if (f == floorf(f) && fabsf(f) < 1e7f)
-        snprintf(out, cap, "%.1f", (double)f);
-    else
-        snprintf(out, cap, "%g", (double)f);
-}
-
-static double wrap_degrees(double d)
-{
-    d = fmod(d, 360.0);
-    if (d >= 180.0) d -= 360.0;
-    if (d < -180.0) d += 360.0;
-    return d;
-}
-
-/* Resolves parsed coordinates against the source (vanilla WorldCoordinates / LocalCoordinates). */
-static void coords_abs(const struct cmd_source *s, const struct cmd_coords *c, double out[3])
-{
-    if (c->local) {
-        double ry = (s->yaw + 90.0) * M_PI / 180.0, rx = -s->pitch * M_PI / 180.0,
-               rx2 = (-s->pitch + 90.0) * M_PI / 180.0;
-        double f = cos(ry), g = sin(ry), h = cos(rx), i = sin(rx), j = cos(rx2), k = sin(rx2);
-        double fw[3] = {f * h, i, g * h}, up[3] = {f * j, k, g * j};
-        double left[3] = {-(fw[1] * up[2] - fw[2] * up[1]), -(fw[2] * up[0] - fw[0] * up[2]),
-                          -(fw[0] * up[1] - fw[1] * up[0])};
-        double l = c->v[0], u = c->v[1], w = c->v[2];
-        out[0] = s->x + fw[0] * w + up[0] * u + left[0] * l;
-        out[1] = s->y + fw[1] * w + up[1] * u + left[1] * l;
-        out[2] = s->z + fw[2] * w + up[2] * u + left[2] * l;
-        return;
-    }
-    double base[3] = {s->x, s->y, s->z};
-    for (int i = 0; i < 3; i++) out[i] = (c->rel >> i & 1) ? base[i] + c->v[i] : c->v[i];
-}
-
 /* ======================================================== the executors */
-
-/* The players of the entity argument `name` into tl, or the source alone
- * when the argument was left out (entity: the error names an entity, not a
- * player). -1 after sending the error. */
-static int targets_or_self(cmd_ctx *x, const char *name, bool entity, struct cmd_targets *tl)
-{
-    if (cmd_arg(x->ps, name)) return cmd_resolve_arg(x, name, tl);
-    conn *self = cmd_source_player(x, entity);
-    if (!self) return -1;
-    tl->c[0] = self;
-    tl->n = 1;
-    return 0;
-}
-
-/* A line of plain text to the source: {"text":...} in game (a JSON buffer
- * of at most json_cap bytes), the text itself elsewhere. */
-static void send_text(cmd_ctx *x, const buf_t *text, size_t json_cap)
-{
-    buf_t j;
-    buf_init(&j, json_cap);
-    buf_lit(&j, "{\"text\":");
-    json_append_string(&j, (const char *)text->data, text->len);
-    buf_lit(&j, "}");
-    cmd_send_json(x->src, &j, text);
-    buf_free(&j);
-}
 
 static int ex_help(cmd_ctx *x)
 {
@@ -121,7 +60,7 @@ static int ex_help(cmd_ctx *x)
             buf_reset(&line);
             buf_lit(&line, "/");
             cmd_usage(&line, t, c, x->src->level);
-            send_text(x, &line, 16384);
+            cmd_send_text(x, &line, 16384);
         }
         buf_free(&line);
         return 0;
@@ -168,7 +107,7 @@ static int ex_help(cmd_ctx *x)
         buf_append(&line, text, tlen);
         buf_lit(&line, " ");
         cmd_usage(&line, t, c, x->src->level);
-        send_text(x, &line, 16384);
+        cmd_send_text(x, &line, 16384);
     }
     buf_free(&line);
     return 0;
@@ -298,8 +237,8 @@ static void look_at(const player *p, const double at[3], float *yaw, float *pitc
 {
     double dx = at[0] - p->x, dy = at[1] - p->y, dz = at[2] - p->z;
     double h = sqrt(dx * dx + dz * dz);
-    *pitch = (float)wrap_degrees(-(atan2(dy, h) * 180.0 / M_PI));
-    *yaw = (float)wrap_degrees(atan2(dz, dx) * 180.0 / M_PI - 90.0);
+    *pitch = (float)cmd_wrap_degrees(-(atan2(dy, h) * 180.0 / M_PI));
+    *yaw = (float)cmd_wrap_degrees(atan2(dz, dx) * 180.0 / M_PI - 90.0);
 }
 
 static int ex_tp(cmd_ctx *x)
@@ -307,7 +246,7 @@ static int ex_tp(cmd_ctx *x)
     const struct cmd_value *loc = cmd_arg(x->ps, "location");
     const struct cmd_value *dest = cmd_arg(x->ps, "destination");
     struct cmd_targets *tl = &cmd_targets_a, *dl = &cmd_targets_b;
-    if (targets_or_self(x, "targets", true, tl) < 0) return -1;
+    if (cmd_targets_or_self(x, "targets", true, tl) < 0) return -1;
     if (dest) {
         if (cmd_resolve(x, &dest->u.sel, false, dl) < 0) return -1;
         const player *d = dl->c[0]->player;
@@ -327,7 +266,7 @@ static int ex_tp(cmd_ctx *x)
         return 0;
     }
     double pos[3];
-    coords_abs(x->src, &loc->u.pos, pos);
+    cmd_coords_abs(x->src, &loc->u.pos, pos);
     if (!in_world_bounds(pos[0], pos[1], pos[2])) {
         cmd_failure0(x, "commands.teleport.invalidPosition");
         return -1;
@@ -347,7 +286,7 @@ static int ex_tp(cmd_ctx *x)
         face[2] = f->z;
         facing = true;
     } else if (floc) {
-        coords_abs(x->src, &floc->u.pos, face);
+        cmd_coords_abs(x->src, &floc->u.pos, face);
         facing = true;
     }
     for (size_t i = 0; i < tl->n; i++) {
@@ -359,8 +298,8 @@ static int ex_tp(cmd_ctx *x)
             yaw = (float)((rot->u.pos.rel & 1) ? x->src->yaw + rot->u.pos.v[0] : rot->u.pos.v[0]);
             pitch =
                 (float)((rot->u.pos.rel & 2) ? x->src->pitch + rot->u.pos.v[1] : rot->u.pos.v[1]);
-            yaw = (float)wrap_degrees(yaw);
-            pitch = (float)wrap_degrees(pitch);
+            yaw = (float)cmd_wrap_degrees(yaw);
+            pitch = (float)cmd_wrap_degrees(pitch);
         }
         ent_teleport(c, pos[0], pos[1], pos[2], yaw, pitch);
         if (facing) {
@@ -385,15 +324,12 @@ static int ex_tp(cmd_ctx *x)
     return 0;
 }
 
-static const char *const gamemode_keys[] = {"gameMode.survival", "gameMode.creative",
-                                            "gameMode.adventure", "gameMode.spectator"};
-
 static int ex_gamemode(cmd_ctx *x)
 {
     int gm = cmd_arg(x->ps, "gamemode")->u.gamemode;
     struct cmd_targets *tl = &cmd_targets_a;
-    if (targets_or_self(x, "target", false, tl) < 0) return -1;
-    chat_arg mode = chat_key(gamemode_keys[gm]);
+    if (cmd_targets_or_self(x, "target", false, tl) < 0) return -1;
+    chat_arg mode = chat_key(cmd_gamemode_keys[gm]);
     for (size_t i = 0; i < tl->n; i++) {
         conn *c = tl->c[i];
         if (c->closed || c->player->gamemode == gm) continue;
@@ -470,7 +406,7 @@ static int ex_weather(cmd_ctx *x)
 static int ex_kill(cmd_ctx *x)
 {
     struct cmd_targets *tl = &cmd_targets_a;
-    if (targets_or_self(x, "targets", true, tl) < 0) return -1;
+    if (cmd_targets_or_self(x, "targets", true, tl) < 0) return -1;
     for (size_t i = 0; i < tl->n; i++)
         if (!tl->c[i]->closed) ent_kill(tl->c[i]);
     if (tl->n == 1) {
@@ -490,7 +426,7 @@ static int ex_setworldspawn(cmd_ctx *x)
     const struct cmd_value *pv = cmd_arg(x->ps, "pos");
     const struct cmd_value *av = cmd_arg(x->ps, "angle");
     double pos[3] = {x->src->x, x->src->y, x->src->z};
-    if (pv) coords_abs(x->src, &pv->u.pos, pos);
+    if (pv) cmd_coords_abs(x->src, &pv->u.pos, pos);
     int32_t bx = (int32_t)floor(pos[0]), by = (int32_t)floor(pos[1]), bz = (int32_t)floor(pos[2]);
     if (!in_world_bounds(bx, by, bz)) {
         cmd_failure0(x, "argument.pos.outofworld");
@@ -500,7 +436,7 @@ static int ex_setworldspawn(cmd_ctx *x)
     if (av) {
         double a = av->u.pos.v[0];
         if (av->u.pos.rel) a += x->src->yaw;
-        angle = (float)wrap_degrees(a);
+        angle = (float)cmd_wrap_degrees(a);
     }
     game.spawn_x = bx + 0.5;
     game.spawn_y = by;
@@ -513,7 +449,7 @@ static int ex_setworldspawn(cmd_ctx *x)
     snprintf(sx, sizeof sx, "%d", bx);
     snprintf(sy, sizeof sy, "%d", by);
     snprintf(sz, sizeof sz, "%d", bz);
-    fmt_float(sa, sizeof sa, angle);
+    cmd_java_number(sa, sizeof sa, angle, true);
     chat_arg a[4] = {chat_text(sx), chat_text(sy), chat_text(sz), chat_text(sa)};
     cmd_success(x, true, "commands.setworldspawn.success", a, 4);
     return 0;
@@ -596,21 +532,106 @@ static int ex_op(cmd_ctx *x, bool deop)
     return 0;
 }
 
+/* mcserv's own failure line (no vanilla key says what was not saved): red text. */
+static void send_red(struct cmd_source *s, const char *text)
+{
+    buf_t j, plain;
+    buf_init(&j, 4096);
+    buf_init(&plain, 4096);
+    buf_lit(&j, "{\"color\":\"red\",\"text\":");
+    json_append_string(&j, text, strlen(text));
+    buf_lit(&j, "}");
+    buf_append(&plain, text, strlen(text));
+    cmd_send_json(s, &j, &plain);
+    buf_free(&j);
+    buf_free(&plain);
+}
+
+/* What the last attempts could not save: player files not on disk yet
+ * (playerdata.h), the last round's chunks and level.dat. false: nothing. */
+static bool save_failures_known(char *out, size_t cap)
+{
+    struct store_report k = {0};
+    const struct store_report *last = store_last_report();
+    if (store_report_failed(last)) {
+        k.failed_chunks = last->failed_chunks;
+        k.failed_level = last->failed_level;
+        k.err = last->err;
+    }
+    int err = 0;
+    k.failed_players = playerdata_unsaved(&err);
+    if (!k.err) k.err = err;
+    if (!store_report_failed(&k)) return false;
+    store_report_describe(&k, out, cap);
+    return true;
+}
+
+/* The source learns what is not saved before the final save retries it (its
+ * outcome is in the log: the source may be gone by then). */
 static int ex_stop(cmd_ctx *x)
 {
     cmd_success(x, true, "commands.stop.stopping", NULL, 0);
+    char what[200], line[300];
+    if (store_active() && save_failures_known(what, sizeof what)) {
+        snprintf(line, sizeof line,
+                 "Could not save %s at the last attempt; retrying at the final save", what);
+        send_red(x->src, line);
+    }
     loop_stop(srv->loop);
     return 0;
 }
 
+/* A player's save-all is over: vanilla's "Saved the game", or its failure
+ * and what could not be saved. Takes ownership of arg (the player's UUID). */
+static void save_all_done(void *arg, const struct store_report *r)
+{
+    mc_uuid *u = arg;
+    conn *c = NULL;
+    for (size_t i = 0; i < game.player_count && r; i++)
+        if (!game.players[i]->closed && memcmp(game.players[i]->player->uuid.b, u->b, 16) == 0)
+            c = game.players[i];
+    free(u);
+    if (!c) return;
+    struct cmd_source s;
+    cmd_source_from_player(&s, c);
+    cmd_ctx x = {&s, NULL};
+    if (!store_report_failed(r)) {
+        cmd_success(&x, true, "commands.save.success", NULL, 0);
+        return;
+    }
+    cmd_failure0(&x, "commands.save.failed");
+    char what[200], line[300];
+    store_report_describe(r, what, sizeof what);
+    snprintf(line, sizeof line, "Could not save %s; will retry at the next save", what);
+    send_red(&s, line);
+}
+
 /* save-all [flush], save-off, save-on (world/store.h). The console reads the
- * store's own log lines; players get vanilla's messages. */
+ * store's own log lines (the round's outcome); a player gets vanilla's
+ * messages, the outcome when the round is over; RCON (answered at once) gets
+ * "Saving the game" and what the last attempts could not save. */
 static int ex_save(cmd_ctx *x, int exec)
 {
     bool player = x->src->c != NULL;
     if (exec == X_SAVE_ALL) {
-        if (player) cmd_success(x, true, "commands.save.saving", NULL, 0);
-        store_save_all(cmd_has_literal(x->ps, "flush"));
+        bool flush = cmd_has_literal(x->ps, "flush");
+        if (player || x->src->capture) cmd_success(x, player, "commands.save.saving", NULL, 0);
+        char what[200], line[300];
+        if ((player || x->src->capture) && store_active() &&
+            save_failures_known(what, sizeof what)) {
+            snprintf(line, sizeof line, "Could not save %s at the last attempt; retrying now",
+                     what);
+            if (!player) send_red(x->src, line);
+        } else {
+            line[0] = 0;
+        }
+        mc_uuid *u = player && store_active() ? malloc(sizeof *u) : NULL;
+        if (u) *u = x->src->c->player->uuid;
+        if (!store_save_all_notify(flush, u ? save_all_done : NULL, u)) {
+            /* Nobody will hear the outcome: say what is known now. */
+            free(u);
+            if (player && line[0]) send_red(x->src, line);
+        }
         return 0;
     }
     bool on = exec == X_SAVE_ON;
@@ -916,7 +937,7 @@ static int ex_mspt(cmd_ctx *x)
         buf_t plain;
         buf_init(&plain, 1024);
         buf_append(&plain, lines[i], strlen(lines[i]));
-        send_text(x, &plain, 1024);
+        cmd_send_text(x, &plain, 1024);
         buf_free(&plain);
     }
     return 0;
@@ -961,6 +982,20 @@ void cmd_builtin_exec(cmd_ctx *x)
     case X_PARDON: ex_pardon(x); break;
     case X_PARDON_IP: ex_pardon_ip(x); break;
     case X_BANLIST: ex_banlist(x); break;
+    case X_GAMERULE: cmd_gamerule(x); break;
+    case X_DIFFICULTY: cmd_difficulty(x); break;
+    case X_DEFAULTGAMEMODE: cmd_defaultgamemode(x); break;
+    case X_VERSION: cmd_version(x); break;
+    case X_SETBLOCK:
+    case X_FILL:
+    case X_CLONE:
+    case X_FORCELOAD: cmd_world_exec(x); break;
+    case X_WORLDBORDER: cmd_worldborder(x); break;
+    case X_TELLRAW:
+    case X_TITLE: cmd_text_exec(x); break;
+    case X_GIVE:
+    case X_CLEAR:
+    case X_SPAWNPOINT: cmd_player_exec(x); break;
     default: cmd_failure0(x, "command.failed"); break;
     }
 }

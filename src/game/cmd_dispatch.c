@@ -26,9 +26,14 @@
 #include "game/cmd_internal.h"
 #include "game/commands.h"
 #include "game/daytime.h"
+#include "game/border.h"
+#include "game/forceload.h"
 #include "game/game.h"
+#include "game/gamerules.h"
+#include "game/level_tags.h"
 #include "game/lists.h"
 #include "game/ops.h"
+#include "game/usercache.h"
 #include "proto/packets.h"
 #include "proto/frame.h"
 
@@ -279,11 +284,15 @@ void cmd_init(void)
     daytime_init();
     ops_load("ops.json");
     lists_init(&srv->cfg);
+    usercache_init(srv->loop);
+    level_tags_init(); /* the game rules (and the difficulty) */
+    forceload_init();  /* data/chunks.dat: chunks loaded from the start */
 }
 
 void cmd_join(conn *c)
 {
-    cmd_refresh_permissions(c); /* the op level and the tree for it */
+    usercache_add(&c->player->uuid, c->player->name); /* vanilla: every join refreshes it */
+    cmd_refresh_permissions(c);                       /* the op level and the tree for it */
     if (srv->cfg.tab_header[0] || srv->cfg.tab_footer[0]) {
         buf_t h, f;
         buf_init(&h, 8192);
@@ -295,11 +304,13 @@ void cmd_join(conn *c)
         json_append_string(&f, srv->cfg.tab_footer, strlen(srv->cfg.tab_footer));
         buf_lit(&f, "}");
         buf_reset(&srv->pkt);
-        pkt_cb_playerlist_header(&srv->pkt, (const char *)h.data, h.len, (const char *)f.data,
-                                 f.len);
+        c->proto->cb_playerlist_header(&srv->pkt, (const char *)h.data, h.len, (const char *)f.data,
+                                       f.len);
         conn_send_pkt(c);
         buf_free(&h);
         buf_free(&f);
     }
     daytime_join(c);
+    gamerules_join(c);
+    border_join(c);
 }

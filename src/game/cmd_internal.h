@@ -1,6 +1,7 @@
 /*
  * cmd_internal.h — what the server half's files (game/cmd_source.c,
- * game/cmd_builtin.c, game/cmd_dispatch.c) share, in the manner of
+ * game/cmd_builtin.c, game/cmd_dispatch.c and issue 17's cmd_rules.c,
+ * cmd_world.c, cmd_border.c, cmd_text.c, cmd_player.c) share, in the manner of
  * SQLite's fooInt.h: who runs a command, the context an executor gets,
  * feedback and selector resolution. Nothing outside game/cmd_*.c includes
  * it; the rest of the server uses game/commands.h.
@@ -97,6 +98,9 @@ extern struct cmd_targets cmd_targets_a, cmd_targets_b;
 
 /* The online player with that name (any case), or NULL. */
 conn *cmd_player_by_name(const char *name);
+/* The players a selector picks for source s, into out (none: out->n 0, no error). */
+void cmd_select(const struct cmd_source *s, const struct cmd_selector *sel,
+                struct cmd_targets *out);
 /* Resolves a selector to players into out; -1 after sending the error
  * (not allowed below level 2, or nothing found). */
 int cmd_resolve(cmd_ctx *x, const struct cmd_selector *sel, bool players_only,
@@ -112,9 +116,41 @@ int cmd_resolve_profiles(cmd_ctx *x, bool allow_offline, struct cmd_profile *out
  * as vanilla); uses cmd_targets_b. */
 void cmd_expand_message(cmd_ctx *x, const struct cmd_value *v, buf_t *out);
 
+/* ------------------------------------ helpers for executors (cmd_source.c) */
+
+/* "gameMode.survival" .. "gameMode.spectator", by id. */
+extern const char *const cmd_gamemode_keys[4];
+/* Mth.wrapDegrees: into [-180, 180). */
+double cmd_wrap_degrees(double d);
+/* Parsed coordinates resolved against the source (vanilla WorldCoordinates /
+ * LocalCoordinates). */
+void cmd_coords_abs(const struct cmd_source *s, const struct cmd_coords *c, double out[3]);
+/* The players of the entity argument `name` into tl, or the source alone
+ * when the argument was left out (entity: the error names an entity, not a
+ * player). -1 after sending the error. */
+int cmd_targets_or_self(cmd_ctx *x, const char *name, bool entity, struct cmd_targets *tl);
+/* A line of plain text to the source: {"text":...} in game (a JSON buffer
+ * of at most json_cap bytes), the text itself elsewhere. */
+void cmd_send_text(cmd_ctx *x, const buf_t *text, size_t json_cap);
+void cmd_send_line(cmd_ctx *x, const char *text);
+/* A count as a message argument ("%zu"). */
+void cmd_count_arg(char out[24], size_t n);
+
 /* ------------------------------------------- executors (cmd_builtin.c) */
 
 /* Runs the executor of x->ps->exec (a node of cmd_builtin_tree()). */
 void cmd_builtin_exec(cmd_ctx *x);
+
+/* ---------------------------------- issue 17's executors, by file (each
+ * returns 0, or -1 after sending the failure, as cmd_builtin.c's) */
+
+int cmd_gamerule(cmd_ctx *x);        /* cmd_rules.c */
+int cmd_difficulty(cmd_ctx *x);      /* cmd_rules.c */
+int cmd_defaultgamemode(cmd_ctx *x); /* cmd_rules.c */
+int cmd_version(cmd_ctx *x);         /* cmd_rules.c */
+int cmd_world_exec(cmd_ctx *x);      /* cmd_world.c: setblock, fill, clone, forceload */
+int cmd_worldborder(cmd_ctx *x);     /* cmd_border.c */
+int cmd_text_exec(cmd_ctx *x);       /* cmd_text.c: tellraw, title */
+int cmd_player_exec(cmd_ctx *x);     /* cmd_player.c: give, clear, spawnpoint */
 
 #endif

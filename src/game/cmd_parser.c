@@ -1,6 +1,8 @@
 /*
- * cmd_parser.c — see cmd_parser.h: the built-in commands' spec, building a
- * tree from a spec, the Declare Commands encoder, the parser and usage.
+ * cmd_parser.c — see cmd_parser.h: building a tree from a spec (the
+ * built-in one is game/cmd_spec.c), the Declare Commands encoder, the parser
+ * with Brigadier's argument types and coordinates (Minecraft's blocks,
+ * items and text components are game/cmd_args.c), and usage.
  *
  * Parsing follows Brigadier: from a node, if the next word is the name of a
  * literal child only that literal is tried, otherwise every argument child;
@@ -14,13 +16,14 @@
  * float", "Invalid unit", ...), or "Incorrect argument for command".
  *
  * Invariants (beyond cmd_parser.h's):
- *  1. Every read is bounded by the line's length (rdr.len); a value copied
+ *  1. Every read is bounded by the line's length (cmd_reader.len); a value copied
  *     out of the line is cut to its fixed buffer, never overflows it.
  *  2. An error is a translation key, at most two arguments of at most 63
- *     bytes and a cursor (struct perr); the first error of the children
+ *     bytes and a cursor (struct cmd_error); the first error of the children
  *     tried at a node is the one kept.
  */
 #include "game/cmd_parser.h"
+#include "game/cmd_reader.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,147 +32,51 @@
 
 #include "data/packet_ids.h"
 
-/* ======================================================== the command tree */
+/* ================================================================ the tree */
 
-#define LIT(d, name, lvl, ex)                                                                      \
-    {                                                                                              \
-        d, CN_LITERAL, name, 0, 0, lvl, ex, SUG_NONE, NULL                                         \
-    }
-#define ARG(d, name, parser, prop, ex)                                                             \
-    {                                                                                              \
-        d, CN_ARGUMENT, name, parser, prop, 0, ex, SUG_NONE, NULL                                  \
-    }
-#define ARGS(d, name, parser, ex, sug)                                                             \
-    {                                                                                              \
-        d, CN_ARGUMENT, name, parser, 0, 0, ex, sug, NULL                                          \
-    }
-#define REDIRECT(name, lvl, target)                                                                \
-    {                                                                                              \
-        0, CN_LITERAL, name, 0, 0, lvl, X_NONE, SUG_NONE, target                                   \
-    }
-
-#define E_ENTITIES 0
-#define E_ENTITY   CMD_ENTITY_SINGLE
-#define E_PLAYERS  CMD_ENTITY_PLAYERS
-
-/* The built-in commands, shaped as vanilla 1.20.1 declares them (levels:
- * 0 everyone, 2 game masters, 3 admins, 4 owners); `mspt` is mcserv's. */
-static const struct cmd_spec builtin_spec[] = {
-    LIT(0, "help", 0, X_HELP),
-    ARG(1, "command", CP_STRING, CMD_STRING_GREEDY, X_HELP),
-    LIT(0, "list", 0, X_LIST),
-    LIT(1, "uuids", 0, X_LIST_UUIDS),
-    LIT(0, "me", 0, X_NONE),
-    ARG(1, "action", CP_MESSAGE, 0, X_ME),
-    LIT(0, "msg", 0, X_NONE),
-    ARG(1, "targets", CP_ENTITY, E_PLAYERS, X_NONE),
-    ARG(2, "message", CP_MESSAGE, 0, X_MSG),
-    REDIRECT("tell", 0, "msg"),
-    REDIRECT("w", 0, "msg"),
-    LIT(0, "say", 2, X_NONE),
-    ARG(1, "message", CP_MESSAGE, 0, X_SAY),
-    LIT(0, "teleport", 2, X_NONE),
-    ARG(1, "location", CP_VEC3, 0, X_TP),
-    ARG(1, "destination", CP_ENTITY, E_ENTITY, X_TP),
-    ARG(1, "targets", CP_ENTITY, E_ENTITIES, X_NONE),
-    ARG(2, "location", CP_VEC3, 0, X_TP),
-    ARG(3, "rotation", CP_ROTATION, 0, X_TP),
-    LIT(3, "facing", 0, X_NONE),
-    LIT(4, "entity", 0, X_NONE),
-    ARG(5, "facingEntity", CP_ENTITY, E_ENTITY, X_TP),
-    ARG(6, "facingAnchor", CP_ENTITY_ANCHOR, 0, X_TP),
-    ARG(4, "facingLocation", CP_VEC3, 0, X_TP),
-    ARG(2, "destination", CP_ENTITY, E_ENTITY, X_TP),
-    REDIRECT("tp", 2, "teleport"),
-    LIT(0, "gamemode", 2, X_NONE),
-    ARG(1, "gamemode", CP_GAMEMODE, 0, X_GAMEMODE),
-    ARG(2, "target", CP_ENTITY, E_PLAYERS, X_GAMEMODE),
-    LIT(0, "time", 2, X_NONE),
-    LIT(1, "set", 0, X_NONE),
-    LIT(2, "day", 0, X_TIME_SET),
-    LIT(2, "noon", 0, X_TIME_SET),
-    LIT(2, "night", 0, X_TIME_SET),
-    LIT(2, "midnight", 0, X_TIME_SET),
-    ARG(2, "time", CP_TIME, 0, X_TIME_SET),
-    LIT(1, "add", 0, X_NONE),
-    ARG(2, "time", CP_TIME, 0, X_TIME_ADD),
-    LIT(1, "query", 0, X_NONE),
-    LIT(2, "daytime", 0, X_TIME_QUERY),
-    LIT(2, "gametime", 0, X_TIME_QUERY),
-    LIT(2, "day", 0, X_TIME_QUERY),
-    LIT(0, "weather", 2, X_NONE),
-    LIT(1, "clear", 0, X_WEATHER),
-    ARG(2, "duration", CP_TIME, 1, X_WEATHER),
-    LIT(1, "rain", 0, X_WEATHER),
-    ARG(2, "duration", CP_TIME, 1, X_WEATHER),
-    LIT(1, "thunder", 0, X_WEATHER),
-    ARG(2, "duration", CP_TIME, 1, X_WEATHER),
-    LIT(0, "kill", 2, X_KILL),
-    ARG(1, "targets", CP_ENTITY, E_ENTITIES, X_KILL),
-    LIT(0, "setworldspawn", 2, X_SETWORLDSPAWN),
-    ARG(1, "pos", CP_BLOCK_POS, 0, X_SETWORLDSPAWN),
-    ARG(2, "angle", CP_ANGLE, 0, X_SETWORLDSPAWN),
-    LIT(0, "seed", 2, X_SEED),
-    LIT(0, "kick", 3, X_NONE),
-    ARG(1, "targets", CP_ENTITY, E_PLAYERS, X_KICK),
-    ARG(2, "reason", CP_MESSAGE, 0, X_KICK),
-    LIT(0, "op", 3, X_NONE),
-    ARGS(1, "targets", CP_GAME_PROFILE, X_OP, SUG_NON_OPS),
-    LIT(0, "deop", 3, X_NONE),
-    ARGS(1, "targets", CP_GAME_PROFILE, X_DEOP, SUG_OPS),
-    LIT(0, "stop", 4, X_STOP),
-    LIT(0, "save-all", 4, X_SAVE_ALL),
-    LIT(1, "flush", 0, X_SAVE_ALL),
-    LIT(0, "save-off", 4, X_SAVE_OFF),
-    LIT(0, "save-on", 4, X_SAVE_ON),
-    LIT(0, "mspt", 2, X_MSPT),
-    REDIRECT("tps", 2, "mspt"),
-    /* The whitelist and bans (game/lists.h), as vanilla 1.20.1 declares them. */
-    LIT(0, "whitelist", 3, X_NONE),
-    LIT(1, "on", 0, X_WHITELIST_ON),
-    LIT(1, "off", 0, X_WHITELIST_OFF),
-    LIT(1, "list", 0, X_WHITELIST_LIST),
-    LIT(1, "add", 0, X_NONE),
-    ARGS(2, "targets", CP_GAME_PROFILE, X_WHITELIST_ADD, SUG_NOT_WHITELISTED),
-    LIT(1, "remove", 0, X_NONE),
-    ARGS(2, "targets", CP_GAME_PROFILE, X_WHITELIST_REMOVE, SUG_WHITELISTED),
-    LIT(1, "reload", 0, X_WHITELIST_RELOAD),
-    LIT(0, "ban", 3, X_NONE),
-    ARG(1, "targets", CP_GAME_PROFILE, 0, X_BAN),
-    ARG(2, "reason", CP_MESSAGE, 0, X_BAN),
-    LIT(0, "ban-ip", 3, X_NONE),
-    ARG(1, "target", CP_STRING, CMD_STRING_WORD, X_BAN_IP),
-    ARG(2, "reason", CP_MESSAGE, 0, X_BAN_IP),
-    LIT(0, "pardon", 3, X_NONE),
-    ARGS(1, "targets", CP_GAME_PROFILE, X_PARDON, SUG_BANNED),
-    LIT(0, "pardon-ip", 3, X_NONE),
-    {1, CN_ARGUMENT, "target", CP_STRING, CMD_STRING_WORD, 0, X_PARDON_IP, SUG_BANNED_IPS, NULL},
-    LIT(0, "banlist", 3, X_BANLIST),
-    LIT(1, "ips", 0, X_BANLIST),
-    LIT(1, "players", 0, X_BANLIST),
-};
+int cmd_tree_add(cmd_tree *t, int parent, const struct cmd_spec *s)
+{
+    if (t->count >= CMD_MAX_NODES || parent < 0 || parent >= t->count) return -1;
+    int k = t->count++;
+    cmd_node *nd = &t->n[k];
+    *nd = (cmd_node){.kind = s->kind,
+                     .parser = s->parser,
+                     .prop = s->prop,
+                     .level = parent ? t->n[parent].level : s->level,
+                     .exec = s->exec,
+                     .suggest = s->suggest,
+                     .range = s->range,
+                     .redirect = -1,
+                     .first_child = -1,
+                     .next_sibling = -1,
+                     .parent = (int16_t)parent,
+                     .name = s->name,
+                     .min = s->min,
+                     .max = s->max};
+    /* append as the last child (declaration order is the try order) */
+    int16_t *link = &t->n[parent].first_child;
+    while (*link >= 0) link = &t->n[*link].next_sibling;
+    *link = (int16_t)k;
+    return k;
+}
 
 int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n)
 {
     int stack[CMD_MAX_DEPTH + 1];
     memset(t, 0, sizeof *t);
     t->count = 1;
-    t->n[0] = (cmd_node){CN_ROOT, 0, 0, 0, 0, 0, -1, -1, -1, -1, ""};
+    t->n[0] = (cmd_node){.kind = CN_ROOT,
+                         .redirect = -1,
+                         .first_child = -1,
+                         .next_sibling = -1,
+                         .parent = -1,
+                         .name = ""};
     stack[0] = 0;
     for (size_t i = 0; i < n; i++) {
         const struct cmd_spec *s = &spec[i];
-        if (t->count >= CMD_MAX_NODES || s->depth >= CMD_MAX_DEPTH) return -1;
-        int parent = stack[s->depth];
-        if (parent < 0) return -1;
-        int k = t->count++;
-        cmd_node *nd = &t->n[k];
-        *nd = (cmd_node){s->kind, s->parser, s->prop, s->level,        s->exec, s->suggest,
-                         -1,      -1,        -1,      (int16_t)parent, s->name};
-        if (s->depth > 0) nd->level = t->n[parent].level;
-        /* append as the last child (declaration order is the try order) */
-        int16_t *link = &t->n[parent].first_child;
-        while (*link >= 0) link = &t->n[*link].next_sibling;
-        *link = (int16_t)k;
+        if (s->depth >= CMD_MAX_DEPTH) return -1;
+        int k = cmd_tree_add(t, stack[s->depth], s);
+        if (k < 0) return -1;
         stack[s->depth + 1] = k;
         for (int d = s->depth + 2; d <= CMD_MAX_DEPTH; d++) stack[d] = -1;
     }
@@ -180,20 +87,14 @@ int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n)
             if (strcmp(t->n[c].name, spec[i].redirect) == 0) target = c;
         if (target < 0) return -1;
         t->n[k].redirect = (int16_t)target;
+        /* Brigadier follows a redirect only when more input comes after the
+         * alias (its parser needs a space to read past it), so an alias that
+         * must run alone carries its target's command, as a Brigadier alias
+         * built with .executes(target.getCommand()).redirect(target) does:
+         * "tps" runs mspt, "tell" (msg needs arguments) still does not run. */
+        if (!t->n[k].exec) t->n[k].exec = t->n[target].exec;
     }
     return 0;
-}
-
-const cmd_tree *cmd_builtin_tree(void)
-{
-    static cmd_tree t;
-    static bool built;
-    if (!built) {
-        if (cmd_tree_build(&t, builtin_spec, sizeof builtin_spec / sizeof builtin_spec[0]) < 0)
-            abort(); /* the static spec is wrong: a programming error */
-        built = true;
-    }
-    return &t;
 }
 
 static bool node_visible(const cmd_tree *t, int i, int level)
@@ -232,8 +133,20 @@ void pkt_cb_declare_commands(buf_t *b, const cmd_tree *t, int level)
             case CP_STRING: wr_varint(b, nd->prop); break;
             case CP_TIME: wr_i32(b, nd->prop); break;
             case CP_INTEGER:
+                wr_u8(b, nd->range);
+                if (nd->range & CMD_RANGE_MIN) wr_i32(b, (int32_t)nd->min);
+                if (nd->range & CMD_RANGE_MAX) wr_i32(b, (int32_t)nd->max);
+                break;
             case CP_FLOAT:
-            case CP_DOUBLE: wr_u8(b, 0); break; /* no min, no max */
+                wr_u8(b, nd->range);
+                if (nd->range & CMD_RANGE_MIN) wr_f32(b, (float)nd->min);
+                if (nd->range & CMD_RANGE_MAX) wr_f32(b, (float)nd->max);
+                break;
+            case CP_DOUBLE:
+                wr_u8(b, nd->range);
+                if (nd->range & CMD_RANGE_MIN) wr_f64(b, nd->min);
+                if (nd->range & CMD_RANGE_MAX) wr_f64(b, nd->max);
+                break;
             default: break;
             }
             if (nd->suggest) wr_cstring(b, "minecraft:ask_server");
@@ -244,15 +157,8 @@ void pkt_cb_declare_commands(buf_t *b, const cmd_tree *t, int level)
 
 /* ================================================================ parsing */
 
-struct perr {
-    long pos;        /* cursor for the context line; -1 none */
-    const char *key; /* NULL: no error */
-    char a[2][64];
-    int n;
-};
-
-static void perr_set(struct perr *e, long pos, const char *key, const char *a0, size_t l0,
-                     const char *a1, size_t l1)
+void cmd_err_set(struct cmd_error *e, long pos, const char *key, const char *a0, size_t l0,
+                 const char *a1, size_t l1)
 {
     e->pos = pos;
     e->key = key;
@@ -267,27 +173,34 @@ static void perr_set(struct perr *e, long pos, const char *key, const char *a0, 
     }
 }
 
-typedef struct rdr {
-    const char *s;
-    size_t len, pos;
-} rdr;
-
-static inline bool can_read(const rdr *r)
+int cmd_list_next(cmd_reader *r, const char *unclosed, struct cmd_error *e)
 {
-    return r->pos < r->len;
+    cmd_skip_ws(r);
+    if (!cmd_can_read(r) || cmd_peek(r) == ']') return 0;
+    if (cmd_peek(r) == ',') {
+        r->pos++;
+        return 1;
+    }
+    cmd_err_set(e, (long)r->pos, unclosed, NULL, 0, NULL, 0);
+    return -1;
 }
 
-static inline char peek(const rdr *r)
+int cmd_list_close(cmd_reader *r, const char *unclosed, struct cmd_error *e)
 {
-    return r->pos < r->len ? r->s[r->pos] : 0;
+    if (!cmd_can_read(r)) {
+        cmd_err_set(e, (long)r->pos, unclosed, NULL, 0, NULL, 0);
+        return -1;
+    }
+    r->pos++; /* ']' */
+    return 0;
 }
 
-static void skip_ws(rdr *r)
+void cmd_skip_ws(cmd_reader *r)
 {
-    while (can_read(r) && peek(r) == ' ') r->pos++;
+    while (cmd_can_read(r) && cmd_peek(r) == ' ') r->pos++;
 }
 
-static bool unquoted_char(char c)
+bool cmd_unquoted_char(char c)
 {
     return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
            c == '-' || c == '.' || c == '+';
@@ -299,21 +212,21 @@ static bool number_char(char c)
 }
 
 /* Brigadier readUnquotedString: the range [*start, r->pos). */
-static void read_unquoted(rdr *r, size_t *start)
+void cmd_read_unquoted(cmd_reader *r, size_t *start)
 {
     *start = r->pos;
-    while (can_read(r) && unquoted_char(peek(r))) r->pos++;
+    while (cmd_can_read(r) && cmd_unquoted_char(cmd_peek(r))) r->pos++;
 }
 
 /* Brigadier readString: quoted ("..." or '...', \ escapes) or unquoted, into out. */
-static int read_string(rdr *r, char *out, size_t cap, size_t *outlen, struct perr *e)
+int cmd_read_string(cmd_reader *r, char *out, size_t cap, size_t *outlen, struct cmd_error *e)
 {
     *outlen = 0;
-    if (!can_read(r)) return 0;
-    char q = peek(r);
+    if (!cmd_can_read(r)) return 0;
+    char q = cmd_peek(r);
     if (q != '"' && q != '\'') {
         size_t s;
-        read_unquoted(r, &s);
+        cmd_read_unquoted(r, &s);
         size_t n = r->pos - s;
         if (n >= cap) n = cap - 1;
         memcpy(out, r->s + s, n);
@@ -324,12 +237,12 @@ static int read_string(rdr *r, char *out, size_t cap, size_t *outlen, struct per
     r->pos++;
     bool esc = false;
     size_t o = 0, total = 0;
-    while (can_read(r)) {
+    while (cmd_can_read(r)) {
         char c = r->s[r->pos++];
         if (esc) {
             if (c != q && c != '\\') {
                 r->pos--;
-                perr_set(e, (long)r->pos, "parsing.quote.escape", &c, 1, NULL, 0);
+                cmd_err_set(e, (long)r->pos, "parsing.quote.escape", &c, 1, NULL, 0);
                 return -1;
             }
             esc = false;
@@ -344,44 +257,51 @@ static int read_string(rdr *r, char *out, size_t cap, size_t *outlen, struct per
         if (o + 1 < cap) out[o++] = c;
         total++;
     }
-    perr_set(e, (long)r->pos, "parsing.quote.expected.end", NULL, 0, NULL, 0);
+    cmd_err_set(e, (long)r->pos, "parsing.quote.expected.end", NULL, 0, NULL, 0);
     return -1;
 }
 
-static int read_number(rdr *r, bool integer, double *out, struct perr *e)
+/* Brigadier's readInt, readFloat, readDouble (NUM_*): the characters
+ * [0-9.-], then Java's parse of them. */
+enum num_kind { NUM_INT, NUM_FLOAT, NUM_DOUBLE };
+
+static int read_number(cmd_reader *r, enum num_kind kind, double *out, struct cmd_error *e)
 {
+    static const char *const keys[3][2] = {{"parsing.int.expected", "parsing.int.invalid"},
+                                           {"parsing.float.expected", "parsing.float.invalid"},
+                                           {"parsing.double.expected", "parsing.double.invalid"}};
     size_t start = r->pos;
-    while (can_read(r) && number_char(peek(r))) r->pos++;
+    while (cmd_can_read(r) && number_char(cmd_peek(r))) r->pos++;
     size_t n = r->pos - start;
-    const char *kexp = integer ? "parsing.int.expected" : "parsing.double.expected";
-    const char *kinv = integer ? "parsing.int.invalid" : "parsing.double.invalid";
+    const char *kinv = keys[kind][1];
     if (!n) {
-        perr_set(e, (long)start, kexp, NULL, 0, NULL, 0);
+        cmd_err_set(e, (long)start, keys[kind][0], NULL, 0, NULL, 0);
         return -1;
     }
     char tmp[64];
     if (n >= sizeof tmp) {
         r->pos = start;
-        perr_set(e, (long)start, kinv, r->s + start, n, NULL, 0);
+        cmd_err_set(e, (long)start, kinv, r->s + start, n, NULL, 0);
         return -1;
     }
     memcpy(tmp, r->s + start, n);
     tmp[n] = 0;
     char *end;
-    if (integer) {
+    if (kind == NUM_INT) {
         long v = strtol(tmp, &end, 10);
         if (*end || v < INT32_MIN || v > INT32_MAX || strchr(tmp, '.')) {
             r->pos = start;
-            perr_set(e, (long)start, kinv, tmp, n, NULL, 0);
+            cmd_err_set(e, (long)start, kinv, tmp, n, NULL, 0);
             return -1;
         }
         *out = (double)v;
     } else {
         double v = strtod(tmp, &end);
-        /* Java's Double.parseDouble over [0-9.-]: no hex, no inf/nan, no exponent here */
+        if (kind == NUM_FLOAT) v = (float)v;
+        /* Java's parseDouble / parseFloat over [0-9.-]: no hex, no inf/nan, no exponent here */
         if (*end || !isfinite(v)) {
             r->pos = start;
-            perr_set(e, (long)start, kinv, tmp, n, NULL, 0);
+            cmd_err_set(e, (long)start, kinv, tmp, n, NULL, 0);
             return -1;
         }
         *out = v;
@@ -389,59 +309,93 @@ static int read_number(rdr *r, bool integer, double *out, struct perr *e)
     return 0;
 }
 
+/* A Brigadier number argument with its bounds: below min or above max, the
+ * cursor goes back to its start and the error names the bound and the value
+ * (argument.integer.low: "Integer must not be less than %s, found %s"). */
+static int read_bounded(const cmd_node *nd, cmd_reader *r, double *out, struct cmd_error *e)
+{
+    enum num_kind kind = nd->parser == CP_INTEGER ? NUM_INT
+                         : nd->parser == CP_FLOAT ? NUM_FLOAT
+                                                  : NUM_DOUBLE;
+    size_t start = r->pos;
+    if (read_number(r, kind, out, e) < 0) return -1;
+    bool low = (nd->range & CMD_RANGE_MIN) && *out < nd->min;
+    bool big = (nd->range & CMD_RANGE_MAX) && *out > nd->max;
+    if (!low && !big) return 0;
+    static const char *const keys[3][2] = {{"argument.integer.low", "argument.integer.big"},
+                                           {"argument.float.low", "argument.float.big"},
+                                           {"argument.double.low", "argument.double.big"}};
+    char bound[40], found[40];
+    double limit = low ? nd->min : nd->max;
+    if (kind == NUM_INT) {
+        snprintf(bound, sizeof bound, "%d", (int32_t)limit);
+        snprintf(found, sizeof found, "%d", (int32_t)*out);
+    } else {
+        cmd_java_number(bound, sizeof bound, limit, kind == NUM_FLOAT);
+        cmd_java_number(found, sizeof found, *out, kind == NUM_FLOAT);
+    }
+    r->pos = start;
+    cmd_err_set(e, (long)start, keys[kind][low ? 0 : 1], bound, strlen(bound), found,
+                strlen(found));
+    return -1;
+}
+
 /* --- coordinates (vanilla WorldCoordinate / LocalCoordinates) --- */
 
-static int world_coord(rdr *r, bool integer, bool center, double *v, bool *rel, struct perr *e)
+static int world_coord(cmd_reader *r, bool integer, bool center, double *v, bool *rel,
+                       struct cmd_error *e)
 {
-    if (peek(r) == '^') {
-        perr_set(e, (long)r->pos, "argument.pos.mixed", NULL, 0, NULL, 0);
+    if (cmd_peek(r) == '^') {
+        cmd_err_set(e, (long)r->pos, "argument.pos.mixed", NULL, 0, NULL, 0);
         return -1;
     }
-    if (!can_read(r)) {
-        perr_set(e, (long)r->pos,
-                 integer ? "argument.pos.missing.int" : "argument.pos.missing.double", NULL, 0,
-                 NULL, 0);
+    if (!cmd_can_read(r)) {
+        cmd_err_set(e, (long)r->pos,
+                    integer ? "argument.pos.missing.int" : "argument.pos.missing.double", NULL, 0,
+                    NULL, 0);
         return -1;
     }
-    *rel = peek(r) == '~';
+    *rel = cmd_peek(r) == '~';
     if (*rel) r->pos++;
     size_t start = r->pos;
     *v = 0;
-    if (can_read(r) && peek(r) != ' ' && read_number(r, integer && !*rel, v, e) < 0) return -1;
+    if (cmd_can_read(r) && cmd_peek(r) != ' ' &&
+        read_number(r, integer && !*rel ? NUM_INT : NUM_DOUBLE, v, e) < 0)
+        return -1;
     bool has_dot = memchr(r->s + start, '.', r->pos - start) != NULL;
     if (!*rel && !integer && center && !has_dot) *v += 0.5;
     return 0;
 }
 
-static int local_coord(rdr *r, size_t start, double *v, struct perr *e)
+static int local_coord(cmd_reader *r, size_t start, double *v, struct cmd_error *e)
 {
-    if (!can_read(r)) {
-        perr_set(e, (long)r->pos, "argument.pos.missing.double", NULL, 0, NULL, 0);
+    if (!cmd_can_read(r)) {
+        cmd_err_set(e, (long)r->pos, "argument.pos.missing.double", NULL, 0, NULL, 0);
         return -1;
     }
-    if (peek(r) != '^') {
-        perr_set(e, (long)start, "argument.pos.mixed", NULL, 0, NULL, 0);
+    if (cmd_peek(r) != '^') {
+        cmd_err_set(e, (long)start, "argument.pos.mixed", NULL, 0, NULL, 0);
         return -1;
     }
     r->pos++;
     *v = 0;
-    if (can_read(r) && peek(r) != ' ') return read_number(r, false, v, e);
+    if (cmd_can_read(r) && cmd_peek(r) != ' ') return read_number(r, NUM_DOUBLE, v, e);
     return 0;
 }
 
 /* n coordinates (3: vec3/block_pos, 2: rotation) separated by single spaces. */
-static int parse_coords(rdr *r, int n, bool integer, bool center, const char *incomplete,
-                        struct cmd_coords *out, struct perr *e)
+static int parse_coords(cmd_reader *r, int n, bool integer, bool center, const char *incomplete,
+                        struct cmd_coords *out, struct cmd_error *e)
 {
     size_t start = r->pos;
     memset(out, 0, sizeof *out);
-    if (n == 3 && peek(r) == '^') {
+    if (n == 3 && cmd_peek(r) == '^') {
         out->local = true;
         for (int i = 0; i < 3; i++) {
             if (local_coord(r, start, &out->v[i], e) < 0) return -1;
             if (i < 2) {
-                if (!can_read(r) || peek(r) != ' ') {
-                    perr_set(e, (long)start, incomplete, NULL, 0, NULL, 0);
+                if (!cmd_can_read(r) || cmd_peek(r) != ' ') {
+                    cmd_err_set(e, (long)start, incomplete, NULL, 0, NULL, 0);
                     return -1;
                 }
                 r->pos++;
@@ -449,18 +403,18 @@ static int parse_coords(rdr *r, int n, bool integer, bool center, const char *in
         }
         return 0;
     }
-    if (n == 2 && !can_read(r)) {
-        perr_set(e, (long)r->pos, incomplete, NULL, 0, NULL, 0);
+    if (n == 2 && !cmd_can_read(r)) {
+        cmd_err_set(e, (long)r->pos, incomplete, NULL, 0, NULL, 0);
         return -1;
     }
     for (int i = 0; i < n; i++) {
         bool rel;
-        bool c = center && i != 1;
+        bool c = center && !(n == 3 && i == 1); /* never y */
         if (world_coord(r, integer, c, &out->v[i], &rel, e) < 0) return -1;
         if (rel) out->rel |= (uint8_t)(1u << i);
         if (i < n - 1) {
-            if (!can_read(r) || peek(r) != ' ') {
-                perr_set(e, (long)start, incomplete, NULL, 0, NULL, 0);
+            if (!cmd_can_read(r) || cmd_peek(r) != ' ') {
+                cmd_err_set(e, (long)start, incomplete, NULL, 0, NULL, 0);
                 r->pos = start;
                 return -1;
             }
@@ -473,11 +427,11 @@ static int parse_coords(rdr *r, int n, bool integer, bool center, const char *in
 /* --- entity selectors (vanilla EntitySelectorParser) --- */
 
 /* A number of a range: [0-9.-] but stopping before "..". */
-static bool range_number(rdr *r, double *out, struct perr *e)
+static bool range_number(cmd_reader *r, double *out, struct cmd_error *e)
 {
     size_t s = r->pos;
-    while (can_read(r) && number_char(peek(r)) &&
-           !(peek(r) == '.' && r->pos + 1 < r->len && r->s[r->pos + 1] == '.'))
+    while (cmd_can_read(r) && number_char(cmd_peek(r)) &&
+           !(cmd_peek(r) == '.' && r->pos + 1 < r->len && r->s[r->pos + 1] == '.'))
         r->pos++;
     if (r->pos == s) return false;
     char tmp[64];
@@ -488,14 +442,14 @@ static bool range_number(rdr *r, double *out, struct perr *e)
     *out = strtod(tmp, &end);
     if (*end || !isfinite(*out)) {
         r->pos = s;
-        perr_set(e, (long)s, "parsing.double.invalid", tmp, n, NULL, 0);
+        cmd_err_set(e, (long)s, "parsing.double.invalid", tmp, n, NULL, 0);
         return false;
     }
     return true;
 }
 
 /* MinMaxBounds.Doubles: "5", "..5", "5..", "1..5". */
-static int parse_range(rdr *r, double *lo, double *hi, struct perr *e)
+static int parse_range(cmd_reader *r, double *lo, double *hi, struct cmd_error *e)
 {
     size_t start = r->pos;
     *lo = -INFINITY;
@@ -510,11 +464,11 @@ static int parse_range(rdr *r, double *lo, double *hi, struct perr *e)
         if (e->key) return -1;
     }
     if (!have) {
-        perr_set(e, (long)start, "argument.range.empty", NULL, 0, NULL, 0);
+        cmd_err_set(e, (long)start, "argument.range.empty", NULL, 0, NULL, 0);
         return -1;
     }
     if (*lo > *hi) {
-        perr_set(e, (long)start, "argument.range.swapped", NULL, 0, NULL, 0);
+        cmd_err_set(e, (long)start, "argument.range.swapped", NULL, 0, NULL, 0);
         return -1;
     }
     return 0;
@@ -530,16 +484,31 @@ static int gamemode_of(const char *s, size_t n)
     return -1;
 }
 
-static int parse_options(rdr *r, struct cmd_selector *sel, struct perr *e)
+/* A selector option's value among four words: its index, or -1 after the
+ * error `key` (the word as its argument, the cursor at the value). */
+static int option_word(cmd_reader *r, size_t vstart, const char *const names[4], const char *key,
+                       struct cmd_error *e)
+{
+    size_t s;
+    cmd_read_unquoted(r, &s);
+    size_t n = r->pos - s;
+    for (int i = 0; i < 4; i++)
+        if (strlen(names[i]) == n && memcmp(names[i], r->s + s, n) == 0) return i;
+    r->pos = vstart;
+    cmd_err_set(e, (long)vstart, key, r->s + s, n, NULL, 0);
+    return -1;
+}
+
+static int parse_options(cmd_reader *r, struct cmd_selector *sel, struct cmd_error *e)
 {
     r->pos++; /* '[' */
-    skip_ws(r);
-    while (can_read(r) && peek(r) != ']') {
-        skip_ws(r);
+    cmd_skip_ws(r);
+    while (cmd_can_read(r) && cmd_peek(r) != ']') {
+        cmd_skip_ws(r);
         size_t ostart = r->pos;
         char key[32];
         size_t klen;
-        if (read_string(r, key, sizeof key, &klen, e) < 0) return -1;
+        if (cmd_read_string(r, key, sizeof key, &klen, e) < 0) return -1;
         static const char *const known[] = {"name",     "limit", "distance",
                                             "gamemode", "sort",  "type"};
         int which = -1;
@@ -547,21 +516,21 @@ static int parse_options(rdr *r, struct cmd_selector *sel, struct perr *e)
             if (strlen(known[i]) == klen && strcmp(known[i], key) == 0) which = i;
         if (which < 0) {
             r->pos = ostart;
-            perr_set(e, (long)ostart, "argument.entity.options.unknown", key,
-                     klen < sizeof key ? klen : sizeof key - 1, NULL, 0);
+            cmd_err_set(e, (long)ostart, "argument.entity.options.unknown", key,
+                        klen < sizeof key ? klen : sizeof key - 1, NULL, 0);
             return -1;
         }
-        skip_ws(r);
-        if (!can_read(r) || peek(r) != '=') {
+        cmd_skip_ws(r);
+        if (!cmd_can_read(r) || cmd_peek(r) != '=') {
             r->pos = ostart;
-            perr_set(e, (long)ostart, "argument.entity.options.valueless", key, klen, NULL, 0);
+            cmd_err_set(e, (long)ostart, "argument.entity.options.valueless", key, klen, NULL, 0);
             return -1;
         }
         r->pos++;
-        skip_ws(r);
+        cmd_skip_ws(r);
         size_t vstart = r->pos;
         bool neg = false;
-        if ((which == 0 || which == 3 || which == 5) && peek(r) == '!') {
+        if ((which == 0 || which == 3 || which == 5) && cmd_peek(r) == '!') {
             neg = true;
             r->pos++;
         }
@@ -570,7 +539,7 @@ static int parse_options(rdr *r, struct cmd_selector *sel, struct perr *e)
         double d;
         switch (which) {
         case 0: /* name */
-            if (read_string(r, val, sizeof val, &vlen, e) < 0) return -1;
+            if (cmd_read_string(r, val, sizeof val, &vlen, e) < 0) return -1;
             if (vlen > 16) sel->type_other = !neg; /* no player has such a name */
             memcpy(sel->name, val, vlen < 16 ? vlen : 16);
             sel->name[vlen < 16 ? vlen : 16] = 0;
@@ -578,11 +547,11 @@ static int parse_options(rdr *r, struct cmd_selector *sel, struct perr *e)
             sel->name_neg = neg;
             break;
         case 1: /* limit */
-            if (read_number(r, true, &d, e) < 0) return -1;
+            if (read_number(r, NUM_INT, &d, e) < 0) return -1;
             if (d < 1) {
                 r->pos = vstart;
-                perr_set(e, (long)vstart, "argument.entity.options.limit.toosmall", NULL, 0, NULL,
-                         0);
+                cmd_err_set(e, (long)vstart, "argument.entity.options.limit.toosmall", NULL, 0,
+                            NULL, 0);
                 return -1;
             }
             sel->limit = (int)d;
@@ -591,52 +560,37 @@ static int parse_options(rdr *r, struct cmd_selector *sel, struct perr *e)
             if (parse_range(r, &sel->dmin, &sel->dmax, e) < 0) return -1;
             if (sel->dmin < 0 && isfinite(sel->dmin)) {
                 r->pos = vstart;
-                perr_set(e, (long)vstart, "argument.entity.options.distance.negative", NULL, 0,
-                         NULL, 0);
+                cmd_err_set(e, (long)vstart, "argument.entity.options.distance.negative", NULL, 0,
+                            NULL, 0);
                 return -1;
             }
             sel->has_dist = true;
             break;
         case 3: { /* gamemode */
-            size_t s;
-            read_unquoted(r, &s);
-            int gm = gamemode_of(r->s + s, r->pos - s);
-            if (gm < 0) {
-                r->pos = vstart;
-                perr_set(e, (long)vstart, "argument.entity.options.mode.invalid", r->s + s,
-                         r->pos - s, NULL, 0);
-                return -1;
-            }
+            int gm = option_word(r, vstart, cmd_gamemode_names,
+                                 "argument.entity.options.mode.invalid", e);
+            if (gm < 0) return -1;
             sel->gamemode = gm;
             sel->gm_neg = neg;
             break;
         }
         case 4: { /* sort */
-            size_t s;
-            read_unquoted(r, &s);
-            static const char *const sorts[] = {"arbitrary", "nearest", "furthest", "random"};
-            int k = -1;
-            for (int i = 0; i < 4; i++)
-                if (strlen(sorts[i]) == r->pos - s && memcmp(sorts[i], r->s + s, r->pos - s) == 0)
-                    k = i;
-            if (k < 0) {
-                r->pos = vstart;
-                perr_set(e, (long)vstart, "argument.entity.options.sort.irreversible", r->s + s,
-                         r->pos - s, NULL, 0);
-                return -1;
-            }
+            static const char *const sorts[4] = {"arbitrary", "nearest", "furthest", "random"};
+            int k = option_word(r, vstart, sorts, "argument.entity.options.sort.irreversible", e);
+            if (k < 0) return -1;
             sel->sort = k;
             break;
         }
         case 5: { /* type */
             size_t s = r->pos;
-            while (can_read(r) && (unquoted_char(peek(r)) || peek(r) == ':' || peek(r) == '/'))
+            while (cmd_can_read(r) &&
+                   (cmd_unquoted_char(cmd_peek(r)) || cmd_peek(r) == ':' || cmd_peek(r) == '/'))
                 r->pos++;
             size_t n = r->pos - s;
             bool player = (n == 6 && memcmp(r->s + s, "player", 6) == 0) ||
                           (n == 16 && memcmp(r->s + s, "minecraft:player", 16) == 0);
             if (!n) {
-                perr_set(e, (long)s, "argument.id.invalid", NULL, 0, NULL, 0);
+                cmd_err_set(e, (long)s, "argument.id.invalid", NULL, 0, NULL, 0);
                 return -1;
             }
             if (player && !neg)
@@ -646,24 +600,11 @@ static int parse_options(rdr *r, struct cmd_selector *sel, struct perr *e)
             break;
         }
         }
-        skip_ws(r);
-        if (can_read(r)) {
-            if (peek(r) == ',') {
-                r->pos++;
-                continue;
-            }
-            if (peek(r) != ']') {
-                perr_set(e, (long)r->pos, "argument.entity.options.unterminated", NULL, 0, NULL, 0);
-                return -1;
-            }
-        }
+        int more = cmd_list_next(r, "argument.entity.options.unterminated", e);
+        if (more < 0) return -1;
+        if (more) continue;
     }
-    if (!can_read(r)) {
-        perr_set(e, (long)r->pos, "argument.entity.options.unterminated", NULL, 0, NULL, 0);
-        return -1;
-    }
-    r->pos++; /* ']' */
-    return 0;
+    return cmd_list_close(r, "argument.entity.options.unterminated", e);
 }
 
 static int parse_uuid_text(const char *s, size_t n, mc_uuid *out)
@@ -692,14 +633,15 @@ static int parse_uuid_text(const char *s, size_t n, mc_uuid *out)
 }
 
 /* Entity selector or name/UUID. Returns whether it can match non-players. */
-static int parse_selector(rdr *r, struct cmd_selector *sel, bool *includes_entities, struct perr *e)
+static int parse_selector(cmd_reader *r, struct cmd_selector *sel, bool *includes_entities,
+                          struct cmd_error *e)
 {
     memset(sel, 0, sizeof *sel);
     sel->gamemode = -1;
-    if (peek(r) == '@') {
+    if (cmd_peek(r) == '@') {
         r->pos++;
-        if (!can_read(r)) {
-            perr_set(e, (long)r->pos, "argument.entity.selector.missing", NULL, 0, NULL, 0);
+        if (!cmd_can_read(r)) {
+            cmd_err_set(e, (long)r->pos, "argument.entity.selector.missing", NULL, 0, NULL, 0);
             return -1;
         }
         size_t at = r->pos;
@@ -713,19 +655,19 @@ static int parse_selector(rdr *r, struct cmd_selector *sel, bool *includes_entit
         default: {
             char t[3] = {'@', c, 0};
             r->pos = at;
-            perr_set(e, (long)at, "argument.entity.selector.unknown", t, 2, NULL, 0);
+            cmd_err_set(e, (long)at, "argument.entity.selector.unknown", t, 2, NULL, 0);
             return -1;
         }
         }
         sel->kind = c;
-        if (peek(r) == '[' && parse_options(r, sel, e) < 0) return -1;
+        if (cmd_peek(r) == '[' && parse_options(r, sel, e) < 0) return -1;
         *includes_entities = (c == 'e' && !sel->type_player) || c == 's';
         return 0;
     }
     size_t start = r->pos;
     char name[64];
     size_t n;
-    if (read_string(r, name, sizeof name, &n, e) < 0) return -1;
+    if (cmd_read_string(r, name, sizeof name, &n, e) < 0) return -1;
     if (n <= 36 && parse_uuid_text(name, n, &sel->uuid) == 0) {
         sel->kind = 'u';
         *includes_entities = true;
@@ -733,7 +675,7 @@ static int parse_selector(rdr *r, struct cmd_selector *sel, bool *includes_entit
     }
     if (n == 0 || n > 16) {
         r->pos = start;
-        perr_set(e, (long)start, "argument.entity.invalid", NULL, 0, NULL, 0);
+        cmd_err_set(e, (long)start, "argument.entity.invalid", NULL, 0, NULL, 0);
         return -1;
     }
     sel->kind = 0;
@@ -750,7 +692,8 @@ static bool selector_many(const struct cmd_selector *s)
 }
 
 /* One argument at r->pos; the value into v. */
-static int parse_argument(const cmd_node *nd, rdr *r, struct cmd_value *v, struct perr *e)
+static int parse_argument(const cmd_node *nd, cmd_reader *r, struct cmd_value *v,
+                          struct cmd_error *e)
 {
     size_t start = r->pos;
     switch (nd->parser) {
@@ -759,13 +702,13 @@ static int parse_argument(const cmd_node *nd, rdr *r, struct cmd_value *v, struc
             r->pos = r->len;
         } else {
             size_t s;
-            read_unquoted(r, &s);
+            cmd_read_unquoted(r, &s);
         }
         return 0;
     case CP_MESSAGE: r->pos = r->len; return 0;
     case CP_BOOL: {
         size_t s;
-        read_unquoted(r, &s);
+        cmd_read_unquoted(r, &s);
         size_t n = r->pos - s;
         if (n == 4 && memcmp(r->s + s, "true", 4) == 0)
             v->u.b = true;
@@ -773,49 +716,49 @@ static int parse_argument(const cmd_node *nd, rdr *r, struct cmd_value *v, struc
             v->u.b = false;
         else {
             r->pos = s;
-            perr_set(e, (long)s, n ? "parsing.bool.invalid" : "parsing.bool.expected", r->s + s, n,
-                     NULL, 0);
+            cmd_err_set(e, (long)s, n ? "parsing.bool.invalid" : "parsing.bool.expected", r->s + s,
+                        n, NULL, 0);
             return -1;
         }
         return 0;
     }
     case CP_INTEGER: {
         double d;
-        if (read_number(r, true, &d, e) < 0) return -1;
+        if (read_bounded(nd, r, &d, e) < 0) return -1;
         v->u.i = (int32_t)d;
         return 0;
     }
     case CP_FLOAT:
-    case CP_DOUBLE: return read_number(r, false, &v->u.d, e);
+    case CP_DOUBLE: return read_bounded(nd, r, &v->u.d, e);
     case CP_ENTITY: {
         bool ents;
         if (parse_selector(r, &v->u.sel, &ents, e) < 0) return -1;
         if ((nd->prop & CMD_ENTITY_SINGLE) && selector_many(&v->u.sel)) {
-            perr_set(e, 0,
-                     nd->prop & CMD_ENTITY_PLAYERS ? "argument.player.toomany"
-                                                   : "argument.entity.toomany",
-                     NULL, 0, NULL, 0);
+            cmd_err_set(e, 0,
+                        nd->prop & CMD_ENTITY_PLAYERS ? "argument.player.toomany"
+                                                      : "argument.entity.toomany",
+                        NULL, 0, NULL, 0);
             return -1;
         }
         if ((nd->prop & CMD_ENTITY_PLAYERS) && ents && v->u.sel.kind != 's') {
-            perr_set(e, 0, "argument.player.entities", NULL, 0, NULL, 0);
+            cmd_err_set(e, 0, "argument.player.entities", NULL, 0, NULL, 0);
             return -1;
         }
         return 0;
     }
     case CP_GAME_PROFILE: {
-        if (peek(r) == '@') {
+        if (cmd_peek(r) == '@') {
             bool ents;
             if (parse_selector(r, &v->u.sel, &ents, e) < 0) return -1;
             if (ents) {
-                perr_set(e, -1, "argument.player.entities", NULL, 0, NULL, 0);
+                cmd_err_set(e, -1, "argument.player.entities", NULL, 0, NULL, 0);
                 return -1;
             }
             return 0;
         }
         memset(&v->u.sel, 0, sizeof v->u.sel);
         v->u.sel.gamemode = -1;
-        while (can_read(r) && peek(r) != ' ') r->pos++;
+        while (cmd_can_read(r) && cmd_peek(r) != ' ') r->pos++;
         size_t n = r->pos - start;
         snprintf(v->u.sel.name, sizeof v->u.sel.name, "%.*s", (int)(n < 16 ? n : 16), r->s + start);
         if (n > 16) v->u.sel.type_other = true; /* no such player */
@@ -826,23 +769,43 @@ static int parse_argument(const cmd_node *nd, rdr *r, struct cmd_value *v, struc
         return parse_coords(r, 3, true, false, "argument.pos3d.incomplete", &v->u.pos, e);
     case CP_ROTATION:
         return parse_coords(r, 2, false, false, "argument.rotation.incomplete", &v->u.pos, e);
+    case CP_COLUMN_POS:
+    case CP_VEC2: {
+        bool column = nd->parser == CP_COLUMN_POS;
+        if (parse_coords(r, 2, column, !column, "argument.pos2d.incomplete", &v->u.pos, e) < 0)
+            return -1;
+        /* x, then z; y is relative 0 (vanilla's WorldCoordinates for two) */
+        struct cmd_coords *c = &v->u.pos;
+        c->v[2] = c->v[1];
+        c->v[1] = 0;
+        c->rel = (uint8_t)((c->rel & 1) | (c->rel & 2) << 1 | 2);
+        return 0;
+    }
+    case CP_BLOCK_STATE:
+    case CP_BLOCK_PREDICATE:
+        return cmd_args_block(r, nd->parser == CP_BLOCK_PREDICATE, &v->u.block, e);
+    case CP_ITEM_STACK:
+    case CP_ITEM_PREDICATE: return cmd_args_item(r, nd->parser == CP_ITEM_PREDICATE, &v->u.item, e);
+    case CP_COMPONENT: return cmd_args_component(r, e);
+    case CP_DIMENSION: return cmd_args_resource(r, e);
     case CP_ANGLE: {
         memset(&v->u.pos, 0, sizeof v->u.pos);
-        if (!can_read(r)) {
-            perr_set(e, (long)r->pos, "argument.angle.incomplete", NULL, 0, NULL, 0);
+        if (!cmd_can_read(r)) {
+            cmd_err_set(e, (long)r->pos, "argument.angle.incomplete", NULL, 0, NULL, 0);
             return -1;
         }
-        if (peek(r) == '~') {
+        if (cmd_peek(r) == '~') {
             v->u.pos.rel = 1;
             r->pos++;
         }
-        if (can_read(r) && peek(r) != ' ' && read_number(r, false, &v->u.pos.v[0], e) < 0)
+        if (cmd_can_read(r) && cmd_peek(r) != ' ' &&
+            read_number(r, NUM_FLOAT, &v->u.pos.v[0], e) < 0) /* AngleArgument: readFloat */
             return -1;
         return 0;
     }
     case CP_ENTITY_ANCHOR: {
         size_t s;
-        read_unquoted(r, &s);
+        cmd_read_unquoted(r, &s);
         size_t n = r->pos - s;
         if (n == 4 && memcmp(r->s + s, "feet", 4) == 0)
             v->u.anchor = 0;
@@ -850,17 +813,18 @@ static int parse_argument(const cmd_node *nd, rdr *r, struct cmd_value *v, struc
             v->u.anchor = 1;
         else {
             r->pos = s;
-            perr_set(e, (long)s, "argument.anchor.invalid", r->s + s, n, NULL, 0);
+            cmd_err_set(e, (long)s, "argument.anchor.invalid", r->s + s, n, NULL, 0);
             return -1;
         }
         return 0;
     }
     case CP_GAMEMODE: {
         size_t s;
-        read_unquoted(r, &s);
+        cmd_read_unquoted(r, &s);
         int gm = gamemode_of(r->s + s, r->pos - s);
         if (gm < 0) {
-            perr_set(e, (long)r->pos, "argument.gamemode.invalid", r->s + s, r->pos - s, NULL, 0);
+            cmd_err_set(e, (long)r->pos, "argument.gamemode.invalid", r->s + s, r->pos - s, NULL,
+                        0);
             return -1;
         }
         v->u.gamemode = gm;
@@ -868,15 +832,9 @@ static int parse_argument(const cmd_node *nd, rdr *r, struct cmd_value *v, struc
     }
     case CP_TIME: {
         double f;
-        if (read_number(r, false, &f, e) < 0) {
-            if (e->key && strcmp(e->key, "parsing.double.expected") == 0)
-                e->key = "parsing.float.expected";
-            else if (e->key && strcmp(e->key, "parsing.double.invalid") == 0)
-                e->key = "parsing.float.invalid";
-            return -1;
-        }
+        if (read_number(r, NUM_FLOAT, &f, e) < 0) return -1;
         size_t s;
-        read_unquoted(r, &s);
+        cmd_read_unquoted(r, &s);
         size_t n = r->pos - s;
         int unit = 0;
         if (n == 0 || (n == 1 && r->s[s] == 't'))
@@ -887,7 +845,7 @@ static int parse_argument(const cmd_node *nd, rdr *r, struct cmd_value *v, struc
             unit = 24000;
         if (!unit) {
             /* vanilla throws these without a cursor: no context line */
-            perr_set(e, -1, "argument.time.invalid_unit", NULL, 0, NULL, 0);
+            cmd_err_set(e, -1, "argument.time.invalid_unit", NULL, 0, NULL, 0);
             return -1;
         }
         double ticks = floor((double)(float)(f * unit) + 0.5); /* Math.round(float) */
@@ -895,7 +853,7 @@ static int parse_argument(const cmd_node *nd, rdr *r, struct cmd_value *v, struc
             char a0[16], a1[32];
             snprintf(a0, sizeof a0, "%d", nd->prop);
             snprintf(a1, sizeof a1, "%.0f", ticks);
-            perr_set(e, -1, "argument.time.tick_count_too_low", a0, strlen(a0), a1, strlen(a1));
+            cmd_err_set(e, -1, "argument.time.tick_count_too_low", a0, strlen(a0), a1, strlen(a1));
             return -1;
         }
         v->u.i = ticks > INT32_MAX ? INT32_MAX : (int32_t)ticks;
@@ -908,10 +866,10 @@ static int parse_argument(const cmd_node *nd, rdr *r, struct cmd_value *v, struc
 /* What parsing from one node came to (Brigadier's ParseResults). */
 struct outcome {
     bool ok;
-    size_t reader;    /* where parsing stopped */
-    int nexc;         /* errors of the children tried there */
-    struct perr exc;  /* the first of them */
-    bool range_empty; /* nothing matched at all */
+    size_t reader;        /* where parsing stopped */
+    int nexc;             /* errors of the children tried there */
+    struct cmd_error exc; /* the first of them */
+    bool range_empty;     /* nothing matched at all */
 };
 
 /* Brigadier's order of candidate results: the whole line read first, then no errors. */
@@ -929,7 +887,7 @@ static struct outcome walk(const cmd_tree *t, int node, size_t pos, cmd_parse *p
     struct outcome best = {0}, o;
     bool have = false;
     int nerr = 0;
-    struct perr first = {0};
+    struct cmd_error first = {0};
     size_t wend = pos;
     while (wend < ps->len && ps->line[wend] != ' ') wend++;
     int literal = -1;
@@ -943,9 +901,9 @@ static struct outcome walk(const cmd_tree *t, int node, size_t pos, cmd_parse *p
         const cmd_node *ch = &t->n[c];
         if (literal >= 0 ? c != literal : ch->kind != CN_ARGUMENT) continue;
         if (ch->level > ps->level) continue;
-        rdr r = {ps->line, ps->len, pos};
+        cmd_reader r = {ps->line, ps->len, pos};
         struct cmd_value v;
-        struct perr e = {0};
+        struct cmd_error e = {0};
         memset(&v, 0, sizeof v);
         if (ch->kind == CN_LITERAL)
             r.pos = wend;
@@ -954,7 +912,7 @@ static struct outcome walk(const cmd_tree *t, int node, size_t pos, cmd_parse *p
             continue;
         }
         if (r.pos < ps->len && ps->line[r.pos] != ' ') {
-            perr_set(&e, (long)r.pos, "command.expected.separator", NULL, 0, NULL, 0);
+            cmd_err_set(&e, (long)r.pos, "command.expected.separator", NULL, 0, NULL, 0);
             if (!nerr++) first = e;
             continue;
         }
@@ -1080,9 +1038,9 @@ void cmd_usage(buf_t *out, const cmd_tree *t, int node, int level)
 
 int cmd_read_selector(const char *line, size_t len, size_t *pos, struct cmd_selector *sel)
 {
-    rdr r = {line, len, *pos};
+    cmd_reader r = {line, len, *pos};
     bool ents;
-    struct perr e = {0};
+    struct cmd_error e = {0};
     if (parse_selector(&r, sel, &ents, &e) < 0) return -1;
     *pos = r.pos;
     return 0;
@@ -1091,8 +1049,8 @@ int cmd_read_selector(const char *line, size_t len, size_t *pos, struct cmd_sele
 int cmd_read_argument(const cmd_node *nd, const char *line, size_t len, size_t *pos,
                       struct cmd_value *v)
 {
-    rdr r = {line, len, *pos};
-    struct perr e = {0};
+    cmd_reader r = {line, len, *pos};
+    struct cmd_error e = {0};
     if (parse_argument(nd, &r, v, &e) < 0) return -1;
     *pos = r.pos;
     return 0;

@@ -1,11 +1,13 @@
 /*
  * cmd_parser.h — the pure half of the command dispatcher: a Brigadier tree
- * built from a static spec (the built-in commands' spec among them), its
- * Declare Commands encoder (clients complete and check commands as they
- * type), a parser that follows Brigadier and vanilla's argument types, and
- * Brigadier's usage text. Part of the shared library (libmc.a): the unit
- * tests link it without a server. The server half (sources, selectors,
- * the commands themselves, dispatch) is game/commands.h and game/cmd_*.c.
+ * built from a static spec (the built-in commands' spec is game/cmd_spec.c),
+ * its Declare Commands encoder (clients complete and check commands as they
+ * type), a parser that follows Brigadier and vanilla's argument types
+ * (game/cmd_parser.c; Minecraft's blocks, items and text components in
+ * game/cmd_args.c, sharing game/cmd_reader.h), and Brigadier's usage text.
+ * Part of the shared library (libmc.a): the unit tests link it without a
+ * server. The server half (sources, selectors, the commands themselves,
+ * dispatch) is game/commands.h and the other game/cmd_*.c.
  *
  * Invariants:
  *  1. One tree, built once from a static spec; a client sees exactly the
@@ -27,7 +29,7 @@
 #include "core/buf.h"
 #include "proto/wire.h"
 
-#define CMD_MAX_NODES 160
+#define CMD_MAX_NODES 1024 /* the built-in tree has about 500 (clone alone ~100) */
 #define CMD_MAX_DEPTH 16
 #define CMD_MAX_LEN   1024 /* bytes of one command line */
 
@@ -41,14 +43,26 @@ enum cmd_parser {
     CP_ENTITY = 6,
     CP_GAME_PROFILE = 7,
     CP_BLOCK_POS = 8,
+    CP_COLUMN_POS = 9,
     CP_VEC3 = 10,
+    CP_VEC2 = 11,
+    CP_BLOCK_STATE = 12,
+    CP_BLOCK_PREDICATE = 13,
+    CP_ITEM_STACK = 14,
+    CP_ITEM_PREDICATE = 15,
+    CP_COMPONENT = 17,
     CP_MESSAGE = 18,
     CP_ANGLE = 26,
     CP_ROTATION = 27,
     CP_ENTITY_ANCHOR = 35,
+    CP_DIMENSION = 38,
     CP_GAMEMODE = 39,
     CP_TIME = 40,
 };
+
+/* Bounds of a Brigadier number (cmd_spec.range: which of min, max apply). */
+#define CMD_RANGE_MIN 0x01
+#define CMD_RANGE_MAX 0x02
 
 enum { CN_ROOT = 0, CN_LITERAL = 1, CN_ARGUMENT = 2 };
 
@@ -109,6 +123,21 @@ enum cmd_exec {
     X_PARDON,
     X_PARDON_IP,
     X_BANLIST,
+    /* issue 17 (game/cmd_rules.c, cmd_world.c, cmd_border.c, cmd_text.c, cmd_player.c) */
+    X_GAMERULE,
+    X_DIFFICULTY,
+    X_DEFAULTGAMEMODE,
+    X_VERSION,
+    X_SETBLOCK,
+    X_FILL,
+    X_CLONE,
+    X_FORCELOAD,
+    X_WORLDBORDER,
+    X_TELLRAW,
+    X_TITLE,
+    X_GIVE,
+    X_CLEAR,
+    X_SPAWNPOINT,
     X_COUNT
 };
 
@@ -124,15 +153,18 @@ struct cmd_spec {
     uint8_t exec; /* executor id; 0 = not executable */
     uint8_t suggest;
     const char *redirect; /* name of a command to redirect to */
+    uint8_t range;        /* integer, float, double: CMD_RANGE_* */
+    double min, max;
 };
 
 typedef struct cmd_node {
     uint8_t kind;
     int16_t parser;
     int32_t prop;
-    uint8_t level, exec, suggest;
+    uint8_t level, exec, suggest, range;
     int16_t redirect, first_child, next_sibling, parent;
     const char *name;
+    double min, max;
 } cmd_node;
 
 typedef struct cmd_tree {
@@ -145,16 +177,40 @@ extern const char *const cmd_gamemode_names[4];
 
 /* Builds t from spec; -1 if it does not fit or a redirect names no command. */
 int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n);
+/* Appends s (its depth ignored) as the last child of node parent; its index, or -1. */
+int cmd_tree_add(cmd_tree *t, int parent, const struct cmd_spec *s);
 /* The built-in commands' tree (built on first use). */
 const cmd_tree *cmd_builtin_tree(void);
 /* Appends Declare Commands (id + payload) with the nodes visible at `level`. */
 void pkt_cb_declare_commands(buf_t *b, const cmd_tree *t, int level);
 
-/* A parsed coordinate triple (vec3, block_pos), pair (rotation) or angle. */
+/* A parsed coordinate triple (vec3, block_pos), pair (rotation: v[0] yaw,
+ * v[1] pitch; vec2 and column_pos: v[0] x, v[2] z, y relative 0, as
+ * vanilla's WorldCoordinates) or angle (v[0]). */
 struct cmd_coords {
     double v[3];
     uint8_t rel; /* bit i: coordinate i is relative (~) */
     bool local;  /* ^ ^ ^ */
+};
+
+/* A parsed block_state or block_predicate: the block, the state with the
+ * properties given applied to its default, and those properties (a
+ * predicate tests only them). */
+#define CMD_BLOCK_PROPS 16
+struct cmd_block {
+    uint16_t block; /* block_info index */
+    uint16_t state; /* global palette id */
+    uint8_t nprops;
+    uint8_t prop[CMD_BLOCK_PROPS];  /* the i-th property of the block */
+    uint8_t value[CMD_BLOCK_PROPS]; /* its value index */
+};
+
+/* A block_predicate's test: the same block, and the properties given. */
+bool cmd_block_matches(const struct cmd_block *pred, uint16_t state);
+
+/* A parsed item_stack or item_predicate. */
+struct cmd_item {
+    uint16_t item; /* item_info index */
 };
 
 /* A parsed entity or game-profile argument, resolved when executing. */
@@ -184,6 +240,9 @@ struct cmd_value {
         struct cmd_selector sel;
         int gamemode;
         int anchor; /* 0 feet, 1 eyes */
+        struct cmd_block block;
+        struct cmd_item item;
+        /* component, dimension: the text is line[start, end) */
     } u;
 };
 
@@ -197,7 +256,7 @@ typedef struct cmd_parse {
     /* error: translation key, arguments, cursor (-1: no context line) */
     long err_pos;
     const char *err_key;
-    char err_arg[2][64];
+    char err_arg[3][64];
     int err_nargs;
 } cmd_parse;
 
@@ -218,5 +277,12 @@ void cmd_usage(buf_t *out, const cmd_tree *t, int node, int level);
 int cmd_read_selector(const char *line, size_t len, size_t *pos, struct cmd_selector *sel);
 int cmd_read_argument(const cmd_node *nd, const char *line, size_t len, size_t *pos,
                       struct cmd_value *v);
+
+/* Java's Double.toString (as_float: Float.toString) of v, as vanilla prints
+ * numbers in messages: "0.0", "-5.9999968E7", "0.1". */
+void cmd_java_number(char *out, size_t cap, double v, bool as_float);
+/* Java's String.format(Locale.ROOT, "%.<prec>f", v): half up on the
+ * shortest digits, so 0.125 gives "0.13" and 2.5 with prec 0 gives "3". */
+void cmd_java_fixed(char *out, size_t cap, double v, int prec);
 
 #endif

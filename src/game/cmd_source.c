@@ -3,9 +3,11 @@
  * the console, RCON), feedback, and resolving selectors and game profiles
  * against the players online (see cmd_internal.h).
  *
- * Feedback follows vanilla's CommandSourceStack: success goes to the source;
- * "logged" successes also go to every other operator as gray italic
- * [Name: message] and to the console; failures are red. The console's
+ * Feedback follows vanilla's CommandSourceStack: success goes to the source
+ * (a player only with the sendCommandFeedback game rule); "logged"
+ * successes also go to every other operator as gray italic [Name: message]
+ * (with sendCommandFeedback) and to the console (with logAdminCommands);
+ * failures are red. The console's
  * output goes to the log (stderr and logs/latest.log); RCON's (a console
  * source named "Rcon" with a capture buffer, cmd_run_capture) goes back to
  * the RCON client as plain text.
@@ -14,6 +16,9 @@
  * are here, players: @p @r @e take living players only, @s is the source
  * (nothing for the console), sort and limit apply after the filters; a
  * selector needs level 2 (names and UUIDs do not).
+ *
+ * Also here: small helpers every executor file shares (coordinates, the
+ * source or its targets, a line of plain text), see cmd_internal.h.
  */
 #include <ctype.h>
 #include <math.h>
@@ -26,8 +31,10 @@
 #include "core/log.h"
 #include "game/cmd_internal.h"
 #include "game/game.h"
+#include "game/gamerules.h"
 #include "game/lists.h"
 #include "game/ops.h"
+#include "game/usercache.h"
 
 /* --------------------------------------------------------------- sources */
 
@@ -87,11 +94,15 @@ void cmd_success(cmd_ctx *x, bool logged, const char *key, const chat_arg *a, si
     buf_init(&plain, 64u << 10);
     chat_tr_json(&j, NULL, key, a, n);
     chat_tr_plain(&plain, key, a, n);
-    cmd_send_json(s, &j, &plain);
+    /* game rules: a player hears its own feedback with sendCommandFeedback;
+     * the console's log of others' actions follows logAdminCommands */
+    bool feedback = gamerule_on(GR_SEND_COMMAND_FEEDBACK);
+    bool log_admin = gamerule_on(GR_LOG_ADMIN_COMMANDS);
+    if (!s->c || feedback) cmd_send_json(s, &j, &plain);
     bool to_ops = s->c         ? true
                   : s->capture ? srv->cfg.broadcast_rcon_to_ops
                                : srv->cfg.broadcast_console_to_ops;
-    if (logged && s->capture && !plain.failed) /* vanilla: the console hears RCON's actions */
+    if (logged && s->capture && log_admin && !plain.failed) /* the console hears RCON's actions */
         log_info("[%s: %.*s]", s->name, (int)plain.len, (const char *)plain.data);
     if (logged && to_ops) {
         buf_t adm;
@@ -102,14 +113,14 @@ void cmd_success(cmd_ctx *x, bool logged, const char *key, const chat_arg *a, si
         buf_lit(&adm, ",");
         buf_append(&adm, j.data, j.len);
         buf_lit(&adm, "]}");
-        if (!adm.failed && !j.failed)
+        if (!adm.failed && !j.failed && feedback)
             for (size_t i = 0; i < game.player_count; i++) {
                 conn *o = game.players[i];
                 if (o != s->c && o->player->op_level > 0)
                     chat_send(o, (const char *)adm.data, adm.len);
             }
         buf_free(&adm);
-        if (s->c && !plain.failed)
+        if (s->c && log_admin && !plain.failed)
             log_info("[%s: %.*s]", s->name, (int)plain.len, (const char *)plain.data);
     }
     buf_free(&j);
@@ -140,7 +151,7 @@ void cmd_failure0(cmd_ctx *x, const char *key)
 void cmd_parse_failure(struct cmd_source *s, const cmd_parse *ps)
 {
     cmd_ctx x = {s, NULL};
-    chat_arg a[2];
+    chat_arg a[3];
     for (int i = 0; i < ps->err_nargs; i++) a[i] = chat_text(ps->err_arg[i]);
     cmd_failure(&x, ps->err_key, a, (size_t)ps->err_nargs);
     if (ps->err_pos < 0) return;
@@ -204,17 +215,10 @@ static int cmp_near(const void *a, const void *b)
     return da < db ? -1 : da > db;
 }
 
-/* Resolves a selector to players (only players exist as entities here).
- * -1 after sending an error. */
-int cmd_resolve(cmd_ctx *x, const struct cmd_selector *sel, bool players_only,
-                struct cmd_targets *out)
+/* The players a selector picks (only players exist as entities here). */
+void cmd_select(const struct cmd_source *s, const struct cmd_selector *sel, struct cmd_targets *out)
 {
-    struct cmd_source *s = x->src;
     out->n = 0;
-    if (sel->kind && sel->kind != 'u' && s->level < 2) {
-        cmd_failure0(x, "argument.entity.selector.not_allowed");
-        return -1;
-    }
     if (sel->kind == 0) {
         conn *c = sel->type_other ? NULL : cmd_player_by_name(sel->name);
         if (c) out->c[out->n++] = c;
@@ -259,6 +263,18 @@ int cmd_resolve(cmd_ctx *x, const struct cmd_selector *sel, bool players_only,
         size_t limit = sel->limit ? (size_t)sel->limit : (sel->kind == 'p' || sel->kind == 'r');
         if (limit && out->n > limit) out->n = limit;
     }
+}
+
+/* cmd_select, and vanilla's errors. -1 after sending one. */
+int cmd_resolve(cmd_ctx *x, const struct cmd_selector *sel, bool players_only,
+                struct cmd_targets *out)
+{
+    out->n = 0;
+    if (sel->kind && sel->kind != 'u' && x->src->level < 2) {
+        cmd_failure0(x, "argument.entity.selector.not_allowed");
+        return -1;
+    }
+    cmd_select(x->src, sel, out);
     if (!out->n) {
         cmd_failure0(x, players_only ? "argument.entity.notfound.player"
                                      : "argument.entity.notfound.entity");
@@ -368,6 +384,13 @@ int cmd_resolve_profiles(cmd_ctx *x, bool allow_offline, struct cmd_profile *out
         *n = 1;
         return 0;
     }
+    /* vanilla: the user cache (every player who joined in the last month),
+     * then mcserv also knows the names in its lists */
+    if (!v->u.sel.type_other && usercache_find(name, &out[0].uuid, out[0].name)) {
+        out[0].c = NULL;
+        *n = 1;
+        return 0;
+    }
     if (!v->u.sel.type_other && known_profile(name, &out[0])) {
         *n = 1;
         return 0;
@@ -384,4 +407,72 @@ int cmd_resolve_profiles(cmd_ctx *x, bool allow_offline, struct cmd_profile *out
     }
     cmd_failure0(x, "argument.player.unknown");
     return -1;
+}
+
+/* ------------------------------------------------ helpers for executors */
+
+const char *const cmd_gamemode_keys[4] = {"gameMode.survival", "gameMode.creative",
+                                          "gameMode.adventure", "gameMode.spectator"};
+
+double cmd_wrap_degrees(double d)
+{
+    d = fmod(d, 360.0);
+    if (d >= 180.0) d -= 360.0;
+    if (d < -180.0) d += 360.0;
+    return d;
+}
+
+/* vanilla WorldCoordinates / LocalCoordinates */
+void cmd_coords_abs(const struct cmd_source *s, const struct cmd_coords *c, double out[3])
+{
+    if (c->local) {
+        double ry = (s->yaw + 90.0) * M_PI / 180.0, rx = -s->pitch * M_PI / 180.0,
+               rx2 = (-s->pitch + 90.0) * M_PI / 180.0;
+        double f = cos(ry), g = sin(ry), h = cos(rx), i = sin(rx), j = cos(rx2), k = sin(rx2);
+        double fw[3] = {f * h, i, g * h}, up[3] = {f * j, k, g * j};
+        double left[3] = {-(fw[1] * up[2] - fw[2] * up[1]), -(fw[2] * up[0] - fw[0] * up[2]),
+                          -(fw[0] * up[1] - fw[1] * up[0])};
+        double l = c->v[0], u = c->v[1], w = c->v[2];
+        out[0] = s->x + fw[0] * w + up[0] * u + left[0] * l;
+        out[1] = s->y + fw[1] * w + up[1] * u + left[1] * l;
+        out[2] = s->z + fw[2] * w + up[2] * u + left[2] * l;
+        return;
+    }
+    double base[3] = {s->x, s->y, s->z};
+    for (int i = 0; i < 3; i++) out[i] = (c->rel >> i & 1) ? base[i] + c->v[i] : c->v[i];
+}
+
+int cmd_targets_or_self(cmd_ctx *x, const char *name, bool entity, struct cmd_targets *tl)
+{
+    if (cmd_arg(x->ps, name)) return cmd_resolve_arg(x, name, tl);
+    conn *self = cmd_source_player(x, entity);
+    if (!self) return -1;
+    tl->c[0] = self;
+    tl->n = 1;
+    return 0;
+}
+
+void cmd_send_text(cmd_ctx *x, const buf_t *text, size_t json_cap)
+{
+    buf_t j;
+    buf_init(&j, json_cap);
+    buf_lit(&j, "{\"text\":");
+    json_append_string(&j, (const char *)text->data, text->len);
+    buf_lit(&j, "}");
+    cmd_send_json(x->src, &j, text);
+    buf_free(&j);
+}
+
+void cmd_send_line(cmd_ctx *x, const char *text)
+{
+    buf_t t;
+    buf_init(&t, 4096);
+    buf_append(&t, text, strlen(text));
+    cmd_send_text(x, &t, 8192);
+    buf_free(&t);
+}
+
+void cmd_count_arg(char out[24], size_t n)
+{
+    snprintf(out, 24, "%zu", n);
 }

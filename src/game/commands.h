@@ -4,15 +4,29 @@
  * server half. The built-in commands are listed in docs/commands.md.
  *
  * The dispatcher's files:
- *   game/cmd_parser.{c,h}  the Brigadier tree and its spec, Declare Commands,
- *                          the parser, usage text (pure: in the shared
- *                          library, unit-tested without a server)
- *   game/cmd_source.c      command sources, feedback, selector resolution
- *   game/cmd_builtin.c     the built-in commands
+ *   game/cmd_parser.{c,h}  the Brigadier tree, Declare Commands, the parser,
+ *                          usage text (pure: in the shared library,
+ *                          unit-tested without a server), with
+ *   game/cmd_spec.c        the built-in commands' spec, and
+ *   game/cmd_args.c        Minecraft's argument types (blocks, items, text
+ *                          components), sharing game/cmd_reader.h
+ *   game/cmd_source.c      command sources, feedback, selector resolution,
+ *                          helpers the executors share
+ *   game/cmd_builtin.c     the built-in commands of issue 5 and later
+ *   game/cmd_rules.c       gamerule, difficulty, defaultgamemode, version
+ *   game/cmd_world.c       setblock, fill, clone, forceload
+ *   game/cmd_border.c      worldborder
+ *   game/cmd_text.c        tellraw, title
+ *   game/cmd_player.c      give, clear, spawnpoint
+ *   game/cmd_lang.c        English text of the keys those send
  *   game/cmd_dispatch.c    these entry points: running a line, tab
  *                          completion, the tree and op level per player
- *   game/cmd_internal.h    what those three .c files share
- * The clock and the weather the commands change are game/daytime.{c,h}.
+ *   game/cmd_internal.h    what those .c files share
+ * What the commands change has its owner: the clock and the weather
+ * game/daytime.{c,h}, the game rules and the difficulty game/gamerules.h,
+ * the world border game/border.h, forced chunks game/forceload.h, respawn
+ * points game/spawnpoint.h, names and UUIDs of past players
+ * game/usercache.h, level.dat's extra tags game/level_tags.h.
  *
  * Invariants:
  *  1. A source sees and may run exactly the nodes its permission level
@@ -29,10 +43,12 @@
 #include "core/buf.h"
 #include "game/game.h"
 
-/* After play_join: the tree for the player's level, its op level, tab list
- * header/footer, weather. */
+/* After play_join: the user cache, the tree for the player's level, its op
+ * level, tab list header/footer, weather, difficulty and game rules, the
+ * world border. */
 void cmd_join(conn *c);
-/* Once at startup: the clock (daytime_init), ops.json, the lists. */
+/* Once at startup: the clock (daytime_init), ops.json, the lists, the user
+ * cache, level.dat's game rules and border, the forced chunks. */
 void cmd_init(void);
 /* Serverbound chat_command and tab_complete. */
 void cmd_sb_chat_command(conn *c, rd_t *r);
@@ -49,5 +65,8 @@ void cmd_refresh_permissions(conn *c);
 void cmd_run_capture(const char *line, size_t len, const char *source_name, buf_t *out);
 /* Runs one console line (stdin) at permission level 4; feedback goes to the log. */
 void console_execute(const char *line);
+/* English text of a key the commands send that chat.c's table lacks; the
+ * key itself if unknown (game/cmd_lang.c). */
+const char *cmd_lang_en(const char *key);
 
 #endif

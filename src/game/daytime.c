@@ -11,6 +11,7 @@
 
 #include "game/chat.h"
 #include "game/game.h"
+#include "game/gamerules.h"
 #include "proto/packets.h"
 
 static int64_t weather_ends; /* tick at which rain/thunder stop; 0 = never */
@@ -23,7 +24,8 @@ void daytime_init(void)
 void daytime_broadcast(void)
 {
     buf_reset(&srv->pkt);
-    pkt_cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
+    pkt_cb_update_time(&srv->pkt, (int64_t)game.tick_count,
+                       gamerules_wire_time(game.day_time)); /* issue 17: doDaylightCycle */
     chat_broadcast_pkt(NULL);
 }
 
@@ -73,7 +75,8 @@ void daytime_join(conn *c)
 
 void daytime_tick(void)
 {
-    game.day_time++;
+    if (gamerule_on(GR_DO_DAYLIGHT_CYCLE)) game.day_time++; /* issue 17: game/gamerules.h */
+    if (weather_ends && !gamerule_on(GR_DO_WEATHER_CYCLE)) weather_ends++; /* the timer waits */
     if (game.tick_count % 20 == 0) daytime_broadcast();
     if (weather_ends && (int64_t)game.tick_count >= weather_ends) {
         weather_ends = 0;

@@ -1,51 +1,99 @@
 /*
- * entities.c — see entities.h for the tracking rule.
+ * entities.c — see entities.h for the tracking rule; what a player does that
+ * others see (swings, sneaking, game mode, death, respawn) is in
+ * ent_actions.c, the state both share in ent_internal.h.
  *
  * Space is split into interest cells of one chunk column. Each tracked
  * player (struct ent) is in the cell of its position; each viewer keeps
  * `seen`, a bitmap over entity slots: bit s set ⇔ entity s is spawned on
  * that viewer's client.
  *
- * One tick (ent_tick_tracking: phases 0-2, then ent_tick_relay: 3-4, as
- * the tick's phases 4 and 5, game/tick.c), in this order:
+ * One tick, as the tick's phases 4 to 6 (game/tick.c), in this order:
+ *   roster (phase 4, ent_tick_leaves, first thing of play_tick_roster):
+ *      the players who left since the last tick are removed from every
+ *      client that had them — one Remove Entities per viewer, with every
+ *      such id — before the Player Info Remove, and their slots freed;
+ *   tracking (phase 5, ent_tick_tracking):
  *   0. deaths older than 20 ticks leave the world (vanilla removes the body);
  *   1. cells: every present entity is put in the cell of its position;
- *      entities that changed cell, appeared, left the world or changed
- *      visibility (spectator) are collected;
+ *      entities that changed cell, appeared or changed visibility
+ *      (spectator) are collected; one that no client has (`held` 0)
+ *      takes its current state as its base;
  *   2. tracking: a viewer whose interest changed (its window moved, chunks
- *      arrived, spectator toggled) is rescanned against the cells around it;
- *      otherwise only the collected entities are checked against it.
- *      Spawns go out at once (Player Info was sent at join, so clients
- *      accept them): Spawn Player at the position clients last heard,
- *      head rotation, metadata, equipment; removals are gathered into one
- *      Remove Entities per viewer;
- *   3. relay: each entity due an update (every 2 ticks for players, as
- *      vanilla's updateInterval; at once for actions) appends its packets,
- *      framed once, to its cell's batch: entity event, swing, equipment,
- *      relative move / look / teleport, metadata, head rotation;
+ *      arrived, spectator toggled) — and a capped viewer once a second — is
+ *      rescanned against the cells around it; otherwise only the collected
+ *      entities are checked against it. A spawn goes out at once as one
+ *      Bundle (Spawn Player at the base, head rotation, metadata,
+ *      equipment: vanilla's addPairing); Player Info went out in phase 4,
+ *      so clients accept it. Removals are gathered into one Remove Entities
+ *      per viewer;
+ *   relay (phase 6, ent_tick_relay):
+ *   3. each entity due an update (every 2 ticks for players, as vanilla's
+ *      updateInterval; at once for actions) appends what changed, framed
+ *      once, to its cell's batch: entity event, swing, equipment, move /
+ *      look, metadata, head rotation;
  *   4. delivery: each viewer gets the batches of the active cells in its
- *      interest — the same bytes for everyone — minus its own segment.
- *   So the cost grows with viewers × active cells, not movers × viewers.
+ *      interest — the same bytes for everyone — minus its own segment; a
+ *      capped viewer gets the segments of the entities it has.
+ *   So the cost grows with viewers × active cells, not movers × viewers,
+ *   and a cell where nothing happened costs nothing.
+ *
+ * No news, no bytes: where mcserv departs from vanilla. Vanilla's
+ * ServerEntity.sendChanges resends the position every 60 ticks (a zero
+ * relative move for a player standing still), sends a full Teleport Entity
+ * every 400 updates (40 s for a player) and whenever on-ground flips. Those
+ * resyncs bound the drift between the server's exact base and what clients
+ * rebuilt from rounded deltas. mcserv instead keeps the base as the clients
+ * hold it: the position in 1/4096 blocks, rounded as the client rounds,
+ * that every viewer reached by applying the same batch bytes (or was
+ * spawned at). A relative move is always encode(position) − base, so
+ * rounding never accumulates and there is nothing to resync:
+ *   - a player that did not move, turn or change costs its viewers nothing;
+ *   - a move under vanilla's threshold (7.63e-6 blocks², 2.8 mm) waits, as
+ *     in vanilla, and is sent once the player stands still (what vanilla's
+ *     60-tick resend catches), so clients show a player where it stopped;
+ *   - on-ground rides on the next move or look (each carries the flag) and
+ *     is not sent alone: Spawn Player carries none, so in vanilla too every
+ *     viewer that spawned a still player after it landed holds it as not on
+ *     ground until it moves; sent alone it cost a join wave one packet per
+ *     pair (a bot's first "on ground" after its spawn; vanilla: a teleport);
+ *   - Teleport Entity only when a delta does not fit an i16 (8 blocks);
+ *   - the tab-list latencies go out every 30 s as in vanilla, but only the
+ *     ones whose ping icon changed or that moved by 20 ms and a fifth
+ *     (vanilla sends all: 180 KB to each of 10,000 players).
+ * Safe for clients: the vanilla client (VecDeltaCodec) decodes a delta as
+ * decode(encode(base) + delta) and takes that as its new base — the same
+ * integer arithmetic as here — and a spawn or teleport sets its base to the
+ * position sent, whose encoding is the server's base. mineflayer adds
+ * delta / 4096 (exact in a double) to the spawn position: the same values.
  *
  * Invariants:
- *  1. After phase 2, for every viewer V and entity E:
- *     seen_V(E) ⇔ visible(V, E) (rule in entities.h). Phase 4 therefore
- *     only delivers packets about entities V has spawned: a cell's batch
- *     holds exactly the entities of that cell, layer 0 for everyone and
- *     layer 1 for spectators only.
- *  2. Spawns (phase 2) use the relay base (what clients last heard), so a
- *     relative move in the same tick's batch (phase 3) lands right.
+ *  1. After phase 2, for every viewer V and entity E: seen_V(E) ⇒
+ *     visible(V, E) (rule in entities.h), and seen_V(E) ⇔ visible(V, E)
+ *     unless V is capped. So a cell's batch — exactly the entities of that
+ *     cell, layer 0 for everyone, layer 1 for spectators only — concerns
+ *     only entities an uncapped V has spawned; a capped V gets per-entity
+ *     segments instead.
+ *  2. Spawns (phase 2) use the relay base, so a relative move in the same
+ *     tick's batch (phase 3) lands right. The base moves only when a packet
+ *     carrying the new position is framed into a batch, or while no client
+ *     has the entity (held = the number of viewers whose seen bit is set).
  *  3. A viewer's interest changes only through its window centre, its view
  *     distance, its chunks (chunks_sent) and its spectator flag; all four are
  *     snapshotted, and a respawn forces a rescan.
- *  4. Leaving during the tick (a viewer dropped for a full output buffer)
- *     is deferred to the end of the tick; the slot table is never compacted
- *     while iterated. Buffers (batches, spawn caches, lists) are reused from
- *     tick to tick.
- *  5. Vanilla's relay: Δ = round(new·4096) − round(base·4096) must fit an
- *     i16 and on-ground must not have changed, else Teleport Entity; a full
- *     teleport at least every 400 updates; base moves when the position
- *     changed by ≥ 7.63e-6 blocks² or every 60 ticks.
+ *  4. Leaving is always deferred to the next roster phase (a player may
+ *     leave in the middle of a phase: dropped for a full output buffer); the
+ *     slot table is never compacted while iterated. A leaving entity is
+ *     visible to nobody, never a viewer, and has no player any more.
+ *  5. Base: fx/fy/fz = round(position × 4096) of what viewers hold; a
+ *     relative move's Δ = round(new × 4096) − base must fit an i16, else
+ *     Teleport Entity. Buffers (batches, spawn caches, lists) are reused
+ *     from tick to tick.
+ *  6. mcserv-max-tracked-players N > 0: |seen_V| ≤ N. A rescan keeps the N
+ *     nearest (an entity already spawned counts TRACK_HYSTERESIS blocks
+ *     nearer, so two players at about the same distance do not swap every
+ *     second); between rescans a newly visible entity is spawned only while
+ *     V has room. mcserv-player-visibility=none: visible() is always false.
  */
 #include "game/entities.h"
 
@@ -54,74 +102,28 @@
 #include <string.h>
 
 #include "core/log.h"
-#include "data/registry_codec.h"
 #include "game/chat.h"
-#include "proto/packets.h"
+#include "game/ent_internal.h"
 #include "game/game.h"
+#include "game/gamerules.h"
 #include "game/play.h"
+#include "game/playerdata.h"
+#include "game/spawnpoint.h"
 #include "proto/frame.h"
+#include "proto/packets.h"
 
-#define UPDATE_INTERVAL     2   /* vanilla EntityType.PLAYER updateInterval */
-#define PLAYER_TRACKING     512 /* clientTrackingRange 32 chunks, in blocks */
-#define TELEPORT_EVERY      400 /* vanilla teleportDelay limit */
-#define DEATH_REMOVE_TICKS  20  /* vanilla LivingEntity.tickDeath */
-#define LATENCY_EVERY_TICKS 600 /* vanilla PlayerList: all latencies every 30 s */
-#define SPECTATOR           3
-#define POSE_STANDING       0
-#define POSE_CROUCHING      5
-#define FLAG_CROUCHING      0x02
-#define FLAG_SPRINTING      0x08
+#define UPDATE_INTERVAL     2                /* vanilla EntityType.PLAYER updateInterval */
+#define PLAYER_TRACKING     512              /* clientTrackingRange 32 chunks, in blocks */
+#define LATENCY_EVERY_TICKS 600              /* vanilla PlayerList: latencies every 30 s */
+#define LATENCY_SLACK_MS    20               /* latency changes smaller than this are no news */
+#define MOVE_EPSILON_SQ     7.62939453125e-6 /* vanilla: blocks² a base must move by */
+#define CAP_RESCAN_TICKS    20  /* a capped viewer picks its nearest again every second */
+#define TRACK_HYSTERESIS    2.0 /* blocks an already spawned entity counts nearer */
 #define META_FLAGS          0
 #define META_POSE           6
 #define META_HEALTH         9
 #define META_SKIN           17
 #define META_MAIN_HAND      18
-#define EQUIP_SLOTS         6
-
-struct ent {
-    conn *c;
-    player *p;
-    uint32_t slot;
-    bool leaving; /* left during a tick; removed at its end */
-    /* world presence */
-    bool present;   /* in a cell: alive, or dead for less than 20 ticks */
-    bool respawned; /* destroy on every client before spawning again */
-    int death_ticks;
-    int32_t death_x, death_y, death_z;
-    int32_t cell; /* index into cells, -1 none */
-    int32_t cnext, cprev;
-    int32_t cx, cz;
-    uint8_t layer; /* 0 seen by all, 1 by spectators only */
-    bool changed;  /* on this tick's changed list */
-    /* relay base: what every viewer's client believes */
-    double bx, by, bz;
-    int yawp, pitchp, headp;
-    bool ground;
-    int teleport_delay;
-    uint32_t age;
-    /* pending for the next update */
-    uint8_t anims; /* bit 0 main-hand swing, bit 1 off-hand swing */
-    bool meta_dirty, health_dirty, looks_dirty;
-    int8_t status; /* entity event, 0 none */
-    uint8_t flags, pose;
-    struct pkt_equipment equip[EQUIP_SLOTS];
-    /* this tick's segment in its cell's batch */
-    uint32_t seg_off, seg_len;
-    uint64_t seg_tick;
-    /* viewer side */
-    uint64_t *seen;
-    int32_t v_cx, v_cz;
-    int v_vd;
-    uint64_t v_chunks;
-    bool v_spect, v_init, rescan;
-    uint64_t rescanned_tick;
-    int32_t *destroy;
-    uint32_t ndestroy, destroy_cap;
-    /* spawn packets, encoded once per tick when needed */
-    buf_t spawn;
-    uint64_t spawn_tick;
-    uint64_t mark;
-};
 
 struct cell {
     int32_t x, z;
@@ -132,11 +134,18 @@ struct cell {
     buf_t batch[2];
 };
 
+/* A visible entity during a rescan, with its distance key (invariant 6). */
+struct cand {
+    double key;
+    uint32_t slot;
+};
+
 static struct ent **ents; /* by slot; NULL = free */
 static uint32_t nslots, slots_cap;
 static uint32_t *free_slots;
 static uint32_t nfree_slots, free_cap;
 static size_t seen_words;
+static uint32_t nleaving; /* entities with `leaving` set, still in their slot */
 
 static struct cell *cells;
 static uint32_t ncells, cells_cap, cells_used;
@@ -149,9 +158,13 @@ static uint32_t nactive, active_cap;
 static uint32_t *changed; /* slots */
 static uint32_t nchanged, changed_cap;
 
+static struct cand *cands; /* rescan scratch */
+static uint32_t cands_cap;
+static uint32_t *gone; /* ent_tick_leaves scratch: the slots leaving */
+static uint32_t gone_cap;
+
 static uint64_t tick_no = 1;
 static uint64_t mark_gen;
-static bool in_tick;
 static double range_sq_chunks; /* (R/16)^2 */
 static int range_chunks;       /* ceil(R/16) */
 static buf_t pk;               /* one packet being built */
@@ -175,7 +188,12 @@ static inline int angle_of(float deg)
 
 static inline int64_t fixed_of(double v)
 {
-    return (int64_t)floor(v * 4096.0 + 0.5); /* Java Math.round */
+    return (int64_t)floor(v * 4096.0 + 0.5); /* Java Math.round, as VecDeltaCodec.encode */
+}
+
+static inline bool fits_i16(int64_t v)
+{
+    return v >= INT16_MIN && v <= INT16_MAX;
 }
 
 static bool grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
@@ -204,13 +222,10 @@ static void range_init(void)
     range_chunks = (int)ceil(r);
 }
 
-int8_t ent_ability_flags(int gamemode)
+/* mcserv-max-tracked-players; 0: no cap. */
+static inline uint32_t track_cap(void)
 {
-    switch (gamemode) {
-    case 1: return 0x01 | 0x04 | 0x08; /* invulnerable, may fly, creative */
-    case 3: return 0x01 | 0x02 | 0x04; /* invulnerable, flying, may fly */
-    default: return 0;
-    }
+    return srv->cfg.max_tracked_players > 0 ? (uint32_t)srv->cfg.max_tracked_players : 0;
 }
 
 /* Frames pk into `out` (the server's compression threshold: every PLAY
@@ -231,12 +246,20 @@ static inline bool seen_get(const struct ent *v, uint32_t slot)
     return v->seen[slot >> 6] >> (slot & 63) & 1;
 }
 
+/* Keeps v->nseen and the entity's `held` in step with the bit. */
 static inline void seen_set(struct ent *v, uint32_t slot, bool on)
 {
-    if (on)
-        v->seen[slot >> 6] |= 1ull << (slot & 63);
-    else
-        v->seen[slot >> 6] &= ~(1ull << (slot & 63));
+    uint64_t bit = 1ull << (slot & 63), *w = &v->seen[slot >> 6];
+    if (on == ((*w & bit) != 0)) return;
+    *w ^= bit;
+    struct ent *e = slot < nslots ? ents[slot] : NULL;
+    if (on) {
+        v->nseen++;
+        if (e) e->held++;
+    } else {
+        v->nseen--;
+        if (e) e->held--;
+    }
 }
 
 /* ------------------------------------------------------------------- cells */
@@ -372,6 +395,7 @@ static bool in_interest(const struct ent *v, int32_t cx, int32_t cz)
 static bool visible(const struct ent *v, const struct ent *e)
 {
     if (v == e || !e->present || e->cell < 0 || e->leaving) return false;
+    if (srv->cfg.player_visibility == VIS_NONE) return false; /* invariant 6 */
     if (e->layer && !v->v_spect) return false;
     return in_interest(v, e->cx, e->cz);
 }
@@ -394,11 +418,10 @@ static void meta_entries(const struct ent *e, struct pkt_meta *m, size_t *n, boo
     }
 }
 
-/* The six equipment slots from the inventory: main hand, off hand, feet, legs, chest, head. */
-static void equipment_of(const player *p, struct pkt_equipment *out)
+void ent_equipment_of(const player *p, struct pkt_equipment *out)
 {
-    static const int inv[EQUIP_SLOTS] = {-1, 45, 8, 7, 6, 5};
-    for (int s = 0; s < EQUIP_SLOTS; s++) {
+    static const int inv[ENT_EQUIP_SLOTS] = {-1, 45, 8, 7, 6, 5};
+    for (int s = 0; s < ENT_EQUIP_SLOTS; s++) {
         int idx = s == 0 ? 36 + (p->held_slot >= 0 && p->held_slot < 9 ? p->held_slot : 0) : inv[s];
         const struct inv_slot *it = &p->inventory[idx];
         out[s] = (struct pkt_equipment){(int8_t)s, it->count > 0 ? it->item : 0,
@@ -406,7 +429,7 @@ static void equipment_of(const player *p, struct pkt_equipment *out)
     }
 }
 
-/* The framed spawn sequence of e at its relay base, built once per tick. */
+/* The spawn of e at its relay base as one framed Bundle, built once per tick. */
 static const buf_t *spawn_frames(struct ent *e)
 {
     if (e->spawn_tick == tick_no) return &e->spawn;
@@ -414,27 +437,33 @@ static const buf_t *spawn_frames(struct ent *e)
     buf_reset(&e->spawn);
     const player *p = e->p;
     buf_reset(&pk);
-    pkt_cb_named_entity_spawn(&pk, p->entity_id, &p->uuid, e->bx, e->by, e->bz, (uint8_t)e->yawp,
-                              (uint8_t)e->pitchp);
+    pkt_cb_bundle_delimiter(&pk);
     frame_into(&e->spawn);
     buf_reset(&pk);
-    pkt_cb_entity_head_rotation(&pk, p->entity_id, (uint8_t)e->headp);
+    pkt_cb_named_entity_spawn(&pk, e->eid, &p->uuid, (double)e->fx / 4096.0, (double)e->fy / 4096.0,
+                              (double)e->fz / 4096.0, (uint8_t)e->yawp, (uint8_t)e->pitchp);
+    frame_into(&e->spawn);
+    buf_reset(&pk);
+    pkt_cb_entity_head_rotation(&pk, e->eid, (uint8_t)e->headp);
     frame_into(&e->spawn);
     struct pkt_meta m[8];
     size_t n;
     meta_entries(e, m, &n, true);
     buf_reset(&pk);
-    pkt_cb_entity_metadata(&pk, p->entity_id, m, n);
+    pkt_cb_entity_metadata(&pk, e->eid, m, n);
     frame_into(&e->spawn);
-    struct pkt_equipment eq[EQUIP_SLOTS];
+    struct pkt_equipment eq[ENT_EQUIP_SLOTS];
     size_t ne = 0;
-    for (int s = 0; s < EQUIP_SLOTS; s++)
+    for (int s = 0; s < ENT_EQUIP_SLOTS; s++)
         if (e->equip[s].item) eq[ne++] = e->equip[s];
     if (ne) {
         buf_reset(&pk);
-        pkt_cb_entity_equipment(&pk, p->entity_id, eq, ne);
+        pkt_cb_entity_equipment(&pk, e->eid, eq, ne);
         frame_into(&e->spawn);
     }
+    buf_reset(&pk);
+    pkt_cb_bundle_delimiter(&pk);
+    frame_into(&e->spawn);
     e->spawn_tick = tick_no;
     return &e->spawn;
 }
@@ -450,14 +479,7 @@ static void destroy_later(struct ent *v, struct ent *e)
 {
     seen_set(v, e->slot, false);
     if (!grow((void **)&v->destroy, &v->destroy_cap, v->ndestroy + 1, sizeof *v->destroy)) return;
-    v->destroy[v->ndestroy++] = e->p->entity_id;
-}
-
-static void destroy_now(struct ent *v, int32_t id)
-{
-    buf_reset(&srv->pkt);
-    pkt_cb_entity_destroy(&srv->pkt, &id, 1);
-    conn_send_pkt(v->c);
+    v->destroy[v->ndestroy++] = e->eid;
 }
 
 static void flush_destroys(struct ent *v)
@@ -476,49 +498,108 @@ static void flush_destroys(struct ent *v)
     }
 }
 
-/* Brings v->seen to exactly the visible set (invariant 1) by scanning cells. */
-static void rescan(struct ent *v)
+static void flush_all_destroys(void)
 {
-    uint64_t gen = ++mark_gen;
+    for (uint32_t i = 0; i < nslots; i++)
+        if (ents[i]) flush_destroys(ents[i]);
+}
+
+static void cand_add(struct ent *v, struct ent *e, uint32_t *n)
+{
+    if (!grow((void **)&cands, &cands_cap, *n + 1, sizeof *cands)) return;
+    double dx = e->p->x - v->p->x, dy = e->p->y - v->p->y, dz = e->p->z - v->p->z;
+    double d = sqrt(dx * dx + dy * dy + dz * dz);
+    cands[*n].key = seen_get(v, e->slot) ? d - TRACK_HYSTERESIS : d;
+    cands[*n].slot = e->slot;
+    (*n)++;
+}
+
+/* Every entity visible to v into cands (slots and distance keys). */
+static uint32_t collect_visible(struct ent *v)
+{
+    uint32_t n = 0;
     int r = range_chunks;
     uint64_t area = (uint64_t)(2 * r + 1) * (uint64_t)(2 * r + 1);
-    int32_t vx = v->p->center_x, vz = v->p->center_z;
     if (cells_used < area) {
         for (uint32_t i = 0; i < ncells; i++) {
             struct cell *c = &cells[i];
             if (!c->used || !c->count || !in_interest(v, c->x, c->z)) continue;
-            for (int32_t s = c->head; s >= 0; s = ents[s]->cnext) {
-                struct ent *e = ents[s];
-                if (!visible(v, e)) continue;
-                e->mark = gen;
-                if (!seen_get(v, e->slot)) spawn_for(v, e);
+            for (int32_t s = c->head; s >= 0; s = ents[s]->cnext)
+                if (visible(v, ents[s])) cand_add(v, ents[s], &n);
+        }
+        return n;
+    }
+    int32_t vx = v->p->center_x, vz = v->p->center_z;
+    for (int dx = -r; dx <= r; dx++)
+        for (int dz = -r; dz <= r; dz++) {
+            int32_t ci = cell_find(vx + dx, vz + dz);
+            if (ci < 0 || !cells[ci].count || !in_interest(v, vx + dx, vz + dz)) continue;
+            for (int32_t s = cells[ci].head; s >= 0; s = ents[s]->cnext)
+                if (visible(v, ents[s])) cand_add(v, ents[s], &n);
+        }
+    return n;
+}
+
+static bool cand_less(const struct cand *a, const struct cand *b)
+{
+    return a->key < b->key || (a->key == b->key && a->slot < b->slot);
+}
+
+/* Reorders a[0..n) so that a[0..k) holds the k smallest keys, 0 < k < n
+ * (quickselect, Hoare's partition; ties broken by slot, so the choice is
+ * deterministic). */
+static void select_nearest(struct cand *a, uint32_t n, uint32_t k)
+{
+    long lo = 0, hi = (long)n - 1, want = (long)k - 1;
+    while (lo < hi) {
+        struct cand pivot = a[lo + (hi - lo) / 2], t;
+        long i = lo, j = hi;
+        while (i <= j) {
+            while (cand_less(&a[i], &pivot)) i++;
+            while (cand_less(&pivot, &a[j])) j--;
+            if (i <= j) {
+                t = a[i], a[i] = a[j], a[j] = t;
+                i++, j--;
             }
         }
-    } else {
-        for (int dx = -r; dx <= r; dx++)
-            for (int dz = -r; dz <= r; dz++) {
-                int32_t ci = cell_find(vx + dx, vz + dz);
-                if (ci < 0 || !cells[ci].count || !in_interest(v, vx + dx, vz + dz)) continue;
-                for (int32_t s = cells[ci].head; s >= 0; s = ents[s]->cnext) {
-                    struct ent *e = ents[s];
-                    if (!visible(v, e)) continue;
-                    e->mark = gen;
-                    if (!seen_get(v, e->slot)) spawn_for(v, e);
-                }
-            }
+        /* a[lo..j] < pivot-or-equal, a[i..hi] after it, between: the pivot */
+        if (want <= j)
+            hi = j;
+        else if (want >= i)
+            lo = i;
+        else
+            return;
     }
+}
+
+/* Brings v->seen to the visible set, or to its nearest N when capped
+ * (invariants 1 and 6), by scanning cells. */
+static void rescan(struct ent *v)
+{
+    uint64_t gen = ++mark_gen;
+    uint32_t n = collect_visible(v), cap = track_cap();
+    v->capped = cap && n > cap;
+    if (v->capped) {
+        select_nearest(cands, n, cap);
+        n = cap;
+    }
+    for (uint32_t i = 0; i < n; i++) ents[cands[i].slot]->mark = gen;
+    /* Removals first, so a capped viewer never holds more than N. */
     for (size_t w = 0; w < seen_words; w++) {
         uint64_t bits = v->seen[w];
         while (bits) {
             uint32_t s = (uint32_t)(w * 64 + (unsigned)__builtin_ctzll(bits));
             bits &= bits - 1;
             struct ent *e = s < nslots ? ents[s] : NULL;
-            if (!e) {
+            if (!e)
                 seen_set(v, s, false);
-                continue;
-            }
-            if (e->mark != gen) destroy_later(v, e);
+            else if (e->mark != gen)
+                destroy_later(v, e);
         }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct ent *e = ents[cands[i].slot];
+        if (!seen_get(v, e->slot)) spawn_for(v, e);
     }
     v->rescanned_tick = tick_no;
 }
@@ -545,7 +626,7 @@ static bool slots_grow(uint32_t need)
     return true;
 }
 
-static void mark_changed(struct ent *e)
+void ent_mark_changed(struct ent *e)
 {
     if (e->changed) return;
     if (!grow((void **)&changed, &changed_cap, nchanged + 1, sizeof *changed)) return;
@@ -553,18 +634,18 @@ static void mark_changed(struct ent *e)
     changed[nchanged++] = e->slot;
 }
 
-/* Puts the relay base at the player's current state (join, respawn). */
-static void base_reset(struct ent *e)
+void ent_base_reset(struct ent *e)
 {
     const player *p = e->p;
-    e->bx = p->x;
-    e->by = p->y;
-    e->bz = p->z;
+    e->fx = fixed_of(p->x);
+    e->fy = fixed_of(p->y);
+    e->fz = fixed_of(p->z);
+    e->lx = p->x;
+    e->ly = p->y;
+    e->lz = p->z;
     e->yawp = angle_of(p->yaw);
     e->pitchp = angle_of(p->pitch);
     e->headp = e->yawp;
-    e->ground = p->on_ground;
-    e->teleport_delay = 0;
     e->age = 0;
 }
 
@@ -585,6 +666,7 @@ void ent_join(conn *c)
         nslots++;
     e->c = c;
     e->p = p;
+    e->eid = p->entity_id;
     e->slot = slot;
     e->cell = -1;
     e->death_ticks = -1;
@@ -596,43 +678,62 @@ void ent_join(conn *c)
     if (!(p->health > 0)) p->health = 20.0f;
     if (p->food <= 0) p->food = 20;
     p->main_hand = 1;
-    base_reset(e);
-    equipment_of(p, e->equip);
+    e->latency_sent = p->latency_ms;
+    ent_base_reset(e);
+    ent_equipment_of(p, e->equip);
     e->rescan = true;
-    mark_changed(e);
-}
-
-static void leave_now(struct ent *e)
-{
-    /* Every viewer that has the entity gets it removed now (before the
-     * Player Info Remove that play_leave sends next). */
-    for (uint32_t i = 0; i < nslots; i++) {
-        struct ent *v = ents[i];
-        if (!v || v == e || !seen_get(v, e->slot)) continue;
-        seen_set(v, e->slot, false);
-        if (usable_viewer(v)) destroy_now(v, e->p->entity_id);
-    }
-    cell_unlink(e);
-    ents[e->slot] = NULL;
-    /* If the list cannot grow the slot is simply never reused. */
-    if (grow((void **)&free_slots, &free_cap, nfree_slots + 1, sizeof *free_slots))
-        free_slots[nfree_slots++] = e->slot;
-    if (e->p) e->p->ent = NULL;
-    free(e->seen);
-    free(e->destroy);
-    buf_free(&e->spawn);
-    free(e);
+    ent_mark_changed(e);
 }
 
 void ent_leave(conn *c)
 {
     struct ent *e = c->player ? c->player->ent : NULL;
     if (!e || e->leaving) return;
-    if (in_tick) {
-        e->leaving = true; /* removed at the end of the tick (invariant 4) */
-        return;
+    e->leaving = true; /* removed by the next roster phase (invariant 4) */
+    e->p->ent = NULL;
+    e->p = NULL;
+    e->c = NULL;
+    nleaving++;
+}
+
+static void free_ent(struct ent *e)
+{
+    for (size_t w = 0; w < seen_words; w++) /* what it held, as a viewer */
+        for (uint64_t bits = e->seen[w]; bits; bits &= bits - 1)
+            seen_set(e, (uint32_t)(w * 64 + (unsigned)__builtin_ctzll(bits)), false);
+    cell_unlink(e);
+    ents[e->slot] = NULL;
+    /* If the list cannot grow the slot is simply never reused. */
+    if (grow((void **)&free_slots, &free_cap, nfree_slots + 1, sizeof *free_slots))
+        free_slots[nfree_slots++] = e->slot;
+    free(e->seen);
+    free(e->destroy);
+    buf_free(&e->spawn);
+    free(e);
+}
+
+void ent_tick_leaves(void)
+{
+    if (!nleaving || !grow((void **)&gone, &gone_cap, nleaving, sizeof *gone)) return;
+    /* The leavers of now: one dropped while the packets below go out is
+     * counted for the next tick (invariant 4). */
+    uint32_t ngone = 0;
+    for (uint32_t i = 0; i < nslots && ngone < nleaving; i++)
+        if (ents[i] && ents[i]->leaving) gone[ngone++] = i;
+    nleaving -= ngone;
+    for (uint32_t i = 0; i < nslots; i++) {
+        struct ent *v = ents[i];
+        if (!v) continue;
+        for (uint32_t k = 0; k < ngone; k++)
+            if (seen_get(v, gone[k])) destroy_later(v, ents[gone[k]]);
     }
-    leave_now(e);
+    flush_all_destroys(); /* one Remove Entities per viewer */
+    for (uint32_t k = 0; k < ngone; k++) free_ent(ents[gone[k]]);
+}
+
+int32_t ent_tab_latency(const player *p)
+{
+    return p->ent ? p->ent->latency_sent : p->latency_ms;
 }
 
 /* ---------------------------------------------------------------- the tick */
@@ -644,7 +745,7 @@ static void update_cells(void)
         struct ent *e = ents[i];
         if (!e || e->leaving) continue;
         player *p = e->p;
-        if (e->death_ticks >= 0 && ++e->death_ticks >= DEATH_REMOVE_TICKS && e->present) {
+        if (e->death_ticks >= 0 && ++e->death_ticks >= ENT_DEATH_REMOVE_TICKS && e->present) {
             e->present = false; /* the body is removed (vanilla tickDeath) */
         }
         if (e->respawned) {
@@ -652,21 +753,22 @@ static void update_cells(void)
             for (uint32_t k = 0; k < nslots; k++) {
                 struct ent *v = ents[k];
                 if (!v || !seen_get(v, e->slot)) continue;
-                seen_set(v, e->slot, false);
-                if (usable_viewer(v)) destroy_now(v, p->entity_id);
+                destroy_later(v, e);
+                flush_destroys(v);
             }
             e->respawned = false;
-            mark_changed(e);
+            ent_mark_changed(e);
         }
-        uint8_t layer = p->gamemode == SPECTATOR;
+        if (!e->held) ent_base_reset(e); /* no client has it (invariant 2) */
+        uint8_t layer = p->gamemode == ENT_SPECTATOR;
         if (layer != e->layer) {
             e->layer = layer;
-            mark_changed(e);
+            ent_mark_changed(e);
         }
         if (!e->present) {
             if (e->cell >= 0) {
                 cell_unlink(e);
-                mark_changed(e);
+                ent_mark_changed(e);
             }
             continue;
         }
@@ -674,20 +776,22 @@ static void update_cells(void)
         if (e->cell >= 0 && cx == e->cx && cz == e->cz) continue;
         cell_unlink(e);
         cell_link(e, cx, cz);
-        mark_changed(e);
+        ent_mark_changed(e);
     }
 }
 
 /* Phase 2: tracking. */
 static void update_tracking(void)
 {
+    uint32_t cap = track_cap();
     for (uint32_t i = 0; i < nslots; i++) {
         struct ent *v = ents[i];
         if (!usable_viewer(v)) continue;
         const player *p = v->p;
-        bool spect = p->gamemode == SPECTATOR;
+        bool spect = p->gamemode == ENT_SPECTATOR;
         if (!v->v_init || v->rescan || p->center_x != v->v_cx || p->center_z != v->v_cz ||
-            p->view_distance != v->v_vd || p->chunks_sent != v->v_chunks || spect != v->v_spect) {
+            p->view_distance != v->v_vd || p->chunks_sent != v->v_chunks || spect != v->v_spect ||
+            (v->capped && (tick_no + v->slot) % CAP_RESCAN_TICKS == 0)) {
             v->v_init = true;
             v->rescan = false;
             v->v_cx = p->center_x;
@@ -706,55 +810,93 @@ static void update_tracking(void)
             struct ent *v = ents[i];
             if (!usable_viewer(v) || v == e || v->rescanned_tick == tick_no) continue;
             bool want = visible(v, e), have = seen_get(v, e->slot);
-            if (want && !have)
-                spawn_for(v, e);
-            else if (!want && have)
+            if (want && !have) {
+                if (cap && v->nseen >= cap)
+                    v->capped = true; /* the next rescan picks the nearest */
+                else
+                    spawn_for(v, e);
+            } else if (!want && have) {
                 destroy_later(v, e);
+            }
         }
     }
     nchanged = 0;
-    for (uint32_t i = 0; i < nslots; i++)
-        if (ents[i]) flush_destroys(ents[i]);
-}
-
-static buf_t *cell_batch(struct ent *e)
-{
-    struct cell *c = &cells[e->cell];
-    if (!c->active) {
-        if (!grow((void **)&active, &active_cap, nactive + 1, sizeof *active)) return NULL;
-        c->active = true;
-        active[nactive++] = (uint32_t)e->cell;
-    }
-    return &c->batch[e->layer];
+    flush_all_destroys();
 }
 
 static bool equipment_changed(struct ent *e, struct pkt_equipment *now, size_t *n,
                               struct pkt_equipment *diff)
 {
-    equipment_of(e->p, now);
+    ent_equipment_of(e->p, now);
     *n = 0;
-    for (int s = 0; s < EQUIP_SLOTS; s++)
+    for (int s = 0; s < ENT_EQUIP_SLOTS; s++)
         if (now[s].item != e->equip[s].item || now[s].count != e->equip[s].count)
             diff[(*n)++] = now[s];
     return *n > 0;
 }
 
-/* Phase 3: the entity's packets of this tick into its cell's batch. */
+/* The movement part of an update into pk (nothing when nothing changed),
+ * moving the base with it (invariants 2 and 5). */
+static void encode_move(struct ent *e)
+{
+    player *p = e->p;
+    int32_t id = e->eid;
+    int yaw = angle_of(p->yaw), pitch = angle_of(p->pitch);
+    int64_t nx = fixed_of(p->x), ny = fixed_of(p->y), nz = fixed_of(p->z);
+    int64_t dx = nx - e->fx, dy = ny - e->fy, dz = nz - e->fz;
+    bool still = p->x == e->lx && p->y == e->ly && p->z == e->lz;
+    double d2 = ((double)dx * dx + (double)dy * dy + (double)dz * dz) / (4096.0 * 4096.0);
+    bool pos = (dx || dy || dz) && (d2 >= MOVE_EPSILON_SQ || still);
+    bool rot = abs(yaw - e->yawp) >= 1 || abs(pitch - e->pitchp) >= 1;
+    e->lx = p->x;
+    e->ly = p->y;
+    e->lz = p->z;
+    buf_reset(&pk);
+    if (!pos && !rot) return; /* on-ground alone is no news (file comment) */
+    if (pos && !(fits_i16(dx) && fits_i16(dy) && fits_i16(dz))) {
+        pkt_cb_entity_teleport(&pk, id, p->x, p->y, p->z, (uint8_t)yaw, (uint8_t)pitch,
+                               p->on_ground);
+        rot = true;
+    } else if (pos && rot) {
+        pkt_cb_entity_move_look(&pk, id, (int16_t)dx, (int16_t)dy, (int16_t)dz, (uint8_t)yaw,
+                                (uint8_t)pitch, p->on_ground);
+    } else if (rot) {
+        pkt_cb_entity_look(&pk, id, (uint8_t)yaw, (uint8_t)pitch, p->on_ground);
+    } else {
+        pkt_cb_rel_entity_move(&pk, id, (int16_t)dx, (int16_t)dy, (int16_t)dz, p->on_ground);
+    }
+    if (pos) {
+        e->fx = nx;
+        e->fy = ny;
+        e->fz = nz;
+    }
+    if (rot) {
+        e->yawp = yaw;
+        e->pitchp = pitch;
+    }
+}
+
+/* Phase 3: what changed about the entity this tick into its cell's batch. */
 static void relay(struct ent *e)
 {
     player *p = e->p;
-    int32_t id = p->entity_id;
-    struct pkt_equipment now[EQUIP_SLOTS], diff[EQUIP_SLOTS];
+    int32_t id = e->eid;
+    struct pkt_equipment now[ENT_EQUIP_SLOTS], diff[ENT_EQUIP_SLOTS];
     size_t ndiff;
     bool equip = equipment_changed(e, now, &ndiff, diff);
     bool due = e->age % UPDATE_INTERVAL == 0 || e->meta_dirty || e->health_dirty || e->looks_dirty;
+    e->age++;
     e->seg_len = 0;
-    if (!due && !e->anims && !e->status && !equip) {
-        e->age++;
+    if (!e->held) { /* on no client: its next spawn carries all of it */
+        if (equip) memcpy(e->equip, now, sizeof now);
+        e->anims = 0;
+        e->status = 0;
+        e->meta_dirty = e->health_dirty = e->looks_dirty = false;
         return;
     }
-    buf_t *b = cell_batch(e);
-    if (!b) return;
+    if (!due && !e->anims && !e->status && !equip) return;
+    struct cell *c = &cells[e->cell];
+    buf_t *b = &c->batch[e->layer];
     size_t start = b->len;
     if (e->status) {
         buf_reset(&pk);
@@ -776,44 +918,8 @@ static void relay(struct ent *e)
         memcpy(e->equip, now, sizeof now);
     }
     if (due) {
-        e->teleport_delay++;
-        int yaw = angle_of(p->yaw), pitch = angle_of(p->pitch);
-        double dx = p->x - e->bx, dy = p->y - e->by, dz = p->z - e->bz;
-        bool pos = dx * dx + dy * dy + dz * dz >= 7.6293945e-6 || e->age % 60 == 0;
-        bool rot = abs(yaw - e->yawp) >= 1 || abs(pitch - e->pitchp) >= 1;
-        if (e->age > 0) {
-            int64_t fx = fixed_of(p->x) - fixed_of(e->bx), fy = fixed_of(p->y) - fixed_of(e->by),
-                    fz = fixed_of(p->z) - fixed_of(e->bz);
-            bool far = fx < INT16_MIN || fx > INT16_MAX || fy < INT16_MIN || fy > INT16_MAX ||
-                       fz < INT16_MIN || fz > INT16_MAX;
-            buf_reset(&pk);
-            if (!far && e->teleport_delay <= TELEPORT_EVERY && e->ground == p->on_ground) {
-                if (pos && rot)
-                    pkt_cb_entity_move_look(&pk, id, (int16_t)fx, (int16_t)fy, (int16_t)fz,
-                                            (uint8_t)yaw, (uint8_t)pitch, p->on_ground);
-                else if (pos)
-                    pkt_cb_rel_entity_move(&pk, id, (int16_t)fx, (int16_t)fy, (int16_t)fz,
-                                           p->on_ground);
-                else if (rot)
-                    pkt_cb_entity_look(&pk, id, (uint8_t)yaw, (uint8_t)pitch, p->on_ground);
-            } else {
-                e->ground = p->on_ground;
-                e->teleport_delay = 0;
-                pkt_cb_entity_teleport(&pk, id, p->x, p->y, p->z, (uint8_t)yaw, (uint8_t)pitch,
-                                       p->on_ground);
-                pos = rot = true;
-            }
-            if (pk.len) frame_into(b);
-        }
-        if (pos) {
-            e->bx = p->x;
-            e->by = p->y;
-            e->bz = p->z;
-        }
-        if (rot) {
-            e->yawp = yaw;
-            e->pitchp = pitch;
-        }
+        encode_move(e);
+        if (pk.len) frame_into(b);
         if (e->meta_dirty || e->health_dirty || e->looks_dirty) {
             struct pkt_meta m[8];
             size_t n;
@@ -831,7 +937,18 @@ static void relay(struct ent *e)
             e->headp = head;
         }
     }
-    e->age++;
+    if (b->len == start) { /* nothing changed: the cell costs its viewers nothing */
+        if (!c->active) buf_reset(b);
+        return;
+    }
+    if (!c->active) {
+        if (!grow((void **)&active, &active_cap, nactive + 1, sizeof *active)) {
+            buf_reset(b);
+            return;
+        }
+        c->active = true;
+        active[nactive++] = (uint32_t)e->cell;
+    }
     e->seg_off = (uint32_t)start;
     e->seg_len = (uint32_t)(b->len - start);
     e->seg_tick = tick_no;
@@ -844,11 +961,27 @@ static void deliver_cell(struct ent *v, uint32_t ci, int layer)
     struct ent *self = v;
     if (self->cell == (int32_t)ci && self->layer == layer && self->seg_tick == tick_no &&
         self->seg_len) {
-        if (self->seg_off) conn_send_raw(v->c, b->data, self->seg_off);
+        if (self->seg_off) conn_send_buf(v->c, b, 0, self->seg_off, CONN_LAZY);
         size_t end = (size_t)self->seg_off + self->seg_len;
-        if (end < b->len && !v->c->closed) conn_send_raw(v->c, b->data + end, b->len - end);
+        if (end < b->len && !v->c->closed) conn_send_buf(v->c, b, end, b->len - end, CONN_LAZY);
     } else {
-        conn_send_raw(v->c, b->data, b->len);
+        conn_send_buf(v->c, b, 0, b->len, CONN_LAZY);
+    }
+}
+
+/* A capped viewer: the segments of the entities it has (invariant 1). */
+static void deliver_seen(struct ent *v)
+{
+    for (size_t w = 0; w < seen_words && !v->c->closed; w++) {
+        uint64_t bits = v->seen[w];
+        while (bits && !v->c->closed) {
+            uint32_t s = (uint32_t)(w * 64 + (unsigned)__builtin_ctzll(bits));
+            bits &= bits - 1;
+            const struct ent *e = s < nslots ? ents[s] : NULL;
+            if (!e || e->seg_tick != tick_no || !e->seg_len) continue;
+            const buf_t *b = &cells[e->cell].batch[e->layer];
+            if (!b->failed) conn_send_buf(v->c, b, e->seg_off, e->seg_len, CONN_LAZY);
+        }
     }
 }
 
@@ -863,7 +996,9 @@ static void deliver(void)
         if (!usable_viewer(v)) continue;
         if (v->c->compressed != (srv->cfg.compression_threshold >= 0))
             continue; /* not framed alike */
-        if (nactive <= area) {
+        if (v->capped) {
+            deliver_seen(v);
+        } else if (nactive <= area) {
             for (uint32_t k = 0; k < nactive && !v->c->closed; k++) {
                 uint32_t ci = active[k];
                 if (!in_interest(v, cells[ci].x, cells[ci].z)) continue;
@@ -891,27 +1026,50 @@ static void deliver(void)
     nactive = 0;
 }
 
+/* The vanilla client's ping icon for a latency (PlayerTabOverlay.renderPingIcon). */
+static int latency_bars(int32_t ms)
+{
+    return ms < 0 ? -1 : ms < 150 ? 5 : ms < 300 ? 4 : ms < 600 ? 3 : ms < 1000 ? 2 : 1;
+}
+
+/* Is `now` news to clients that hold `sent`? When the icon vanilla draws
+ * changes, or when a mod showing the number would be off by more than
+ * LATENCY_SLACK_MS and a fifth: keep-alive jitter of a few ms is not. */
+static bool latency_news(int32_t sent, int32_t now)
+{
+    if (latency_bars(sent) != latency_bars(now)) return true;
+    int32_t d = now > sent ? now - sent : sent - now;
+    return d >= LATENCY_SLACK_MS && d * 5 >= sent;
+}
+
+/* Every 30 s, as vanilla, the tab-list latencies — but only those that
+ * are news (latency_news): vanilla resends everyone's, which at 10,000
+ * players is 180 KB to each of them. */
 static void broadcast_latency(void)
 {
     static struct pkt_player_update *u;
     static uint32_t ucap;
-    if (!game.player_count) return;
-    if (!grow((void **)&u, &ucap, (uint32_t)game.player_count, sizeof *u)) return;
     size_t n = 0;
-    for (size_t i = 0; i < game.player_count; i++) {
-        const player *p = game.players[i]->player;
+    for (uint32_t i = 0; i < nslots; i++) {
+        struct ent *e = ents[i];
+        if (!e || e->leaving || !latency_news(e->latency_sent, e->p->latency_ms)) continue;
+        if (!grow((void **)&u, &ucap, (uint32_t)n + 1, sizeof *u)) break;
+        const player *p = e->p;
         u[n++] = (struct pkt_player_update){p->uuid, p->gamemode, true, p->latency_ms};
+        e->latency_sent = p->latency_ms;
     }
-    buf_reset(&srv->pkt);
-    pkt_cb_player_info_update(&srv->pkt, PKT_INFO_LATENCY, u, n);
-    chat_broadcast_pkt(NULL);
+    for (size_t i = 0; i < n; i += PKT_INFO_ENTRIES_MAX) {
+        buf_reset(&srv->pkt);
+        pkt_cb_player_info_update(&srv->pkt, PKT_INFO_LATENCY, u + i,
+                                  n - i < PKT_INFO_ENTRIES_MAX ? n - i : PKT_INFO_ENTRIES_MAX);
+        chat_broadcast_pkt(NULL);
+    }
 }
 
 void ent_tick_tracking(void)
 {
     if (!pk.limit) buf_init(&pk, 1u << 16);
     if (!ents) range_init();
-    in_tick = true; /* until the end of ent_tick_relay (invariant 4) */
     tick_no++;
     update_cells();
     update_tracking();
@@ -919,230 +1077,12 @@ void ent_tick_tracking(void)
 
 void ent_tick_relay(void)
 {
-    for (uint32_t i = 0; i < nslots; i++) {
-        struct ent *e = ents[i];
-        if (e && !e->leaving && e->present && e->cell >= 0 && !e->c->closed) relay(e);
+    if (srv->cfg.player_visibility != VIS_NONE) { /* nobody would get a batch */
+        for (uint32_t i = 0; i < nslots; i++) {
+            struct ent *e = ents[i];
+            if (e && !e->leaving && e->present && e->cell >= 0 && !e->c->closed) relay(e);
+        }
+        deliver();
     }
-    deliver();
-    in_tick = false;
-    for (uint32_t i = 0; i < nslots; i++)
-        if (ents[i] && ents[i]->leaving) leave_now(ents[i]);
     if (game.tick_count % LATENCY_EVERY_TICKS == 0) broadcast_latency();
-}
-
-/* ---------------------------------------------------------------- actions */
-
-void ent_settings(conn *c, uint8_t skin_parts, int main_hand, int chat_mode)
-{
-    player *p = c->player;
-    p->chat_mode = chat_mode;
-    if (p->skin_parts == skin_parts && p->main_hand == (uint8_t)main_hand) return;
-    p->skin_parts = skin_parts;
-    p->main_hand = (uint8_t)(main_hand ? 1 : 0);
-    if (p->ent) p->ent->looks_dirty = true;
-}
-
-void ent_keepalive_rtt(conn *c, int64_t rtt_ms)
-{
-    player *p = c->player;
-    if (rtt_ms < 0) rtt_ms = 0;
-    if (rtt_ms > 1000000) rtt_ms = 1000000;
-    p->latency_ms = (int32_t)((p->latency_ms * 3 + rtt_ms) / 4);
-}
-
-void ent_sb_entity_action(conn *c, rd_t *r)
-{
-    rd_varint(r); /* entity id: the sender's own */
-    int32_t action = rd_varint(r);
-    rd_varint(r); /* jump boost */
-    if (r->err) return;
-    struct ent *e = c->player->ent;
-    if (!e || c->player->health <= 0) return;
-    uint8_t flags = e->flags, pose = e->pose;
-    switch (action) {
-    case 0: /* start sneaking */
-        flags |= FLAG_CROUCHING;
-        pose = c->player->gamemode == SPECTATOR ? POSE_STANDING : POSE_CROUCHING;
-        break;
-    case 1: /* stop sneaking */
-        flags &= (uint8_t)~FLAG_CROUCHING;
-        pose = POSE_STANDING;
-        break;
-    case 3: flags |= FLAG_SPRINTING; break;
-    case 4: flags &= (uint8_t)~FLAG_SPRINTING; break;
-    default: return; /* sleeping, horse jumps, inventory, elytra: not relayed */
-    }
-    if (flags != e->flags || pose != e->pose) {
-        e->flags = flags;
-        e->pose = pose;
-        e->meta_dirty = true;
-    }
-}
-
-void ent_sb_arm_animation(conn *c, rd_t *r)
-{
-    int32_t hand = rd_varint(r);
-    if (r->err) return;
-    struct ent *e = c->player->ent;
-    if (!e || c->player->health <= 0 || hand < 0 || hand > 1) return;
-    e->anims |= (uint8_t)(1u << hand);
-}
-
-void ent_set_gamemode(conn *c, int gm)
-{
-    player *p = c->player;
-    p->gamemode = gm;
-    buf_reset(&srv->pkt);
-    pkt_cb_game_state_change(&srv->pkt, 3, (float)gm);
-    conn_send_pkt(c);
-    buf_reset(&srv->pkt);
-    pkt_cb_abilities(&srv->pkt, ent_ability_flags(gm), 0.05f, 0.1f);
-    conn_send_pkt(c);
-    struct pkt_player_update u = {p->uuid, gm, true, p->latency_ms};
-    buf_reset(&srv->pkt);
-    pkt_cb_player_info_update(&srv->pkt, PKT_INFO_GAMEMODE, &u, 1);
-    chat_broadcast_pkt(NULL);
-    if (p->ent && gm == SPECTATOR && p->ent->pose != POSE_STANDING) {
-        p->ent->pose = POSE_STANDING;
-        p->ent->meta_dirty = true;
-    }
-}
-
-void ent_teleport(conn *c, double x, double y, double z, float yaw, float pitch)
-{
-    player *p = c->player;
-    p->x = x;
-    p->y = y;
-    p->z = z;
-    p->yaw = yaw;
-    p->pitch = pitch;
-    p->teleport_id++;
-    p->teleport_pending = true;
-    buf_reset(&srv->pkt);
-    pkt_cb_position(&srv->pkt, x, y, z, yaw, pitch, 0, p->teleport_id);
-    conn_send_pkt(c);
-}
-
-bool ent_kill(conn *c)
-{
-    player *p = c->player;
-    struct ent *e = p->ent;
-    if (!e || p->health <= 0) return false;
-    p->health = 0;
-    e->death_ticks = 0;
-    e->death_x = (int32_t)floor(p->x);
-    e->death_y = (int32_t)floor(p->y);
-    e->death_z = (int32_t)floor(p->z);
-    e->status = 3; /* death animation for everyone tracking */
-    e->health_dirty = true;
-    if (e->flags || e->pose) {
-        e->flags = 0;
-        e->pose = POSE_STANDING;
-        e->meta_dirty = true;
-    }
-    chat_arg who = chat_player(p);
-    buf_t j;
-    buf_init(&j, 4096);
-    chat_tr_json(&j, NULL, "death.attack.genericKill", &who, 1);
-    if (!j.failed) {
-        buf_reset(&srv->pkt);
-        pkt_cb_death_combat_event(&srv->pkt, p->entity_id, (const char *)j.data, j.len);
-        conn_send_pkt(c);
-        chat_broadcast((const char *)j.data, j.len, false); /* showDeathMessages */
-    }
-    buf_reset(&j);
-    chat_tr_plain(&j, "death.attack.genericKill", &who, 1);
-    if (!j.failed) log_info("%.*s", (int)j.len, (const char *)j.data);
-    buf_free(&j);
-    buf_reset(&srv->pkt);
-    pkt_cb_update_health(&srv->pkt, 0.0f, p->food, 0.0f);
-    conn_send_pkt(c);
-    return true;
-}
-
-/* The respawn flow (vanilla PlayerList.respawn, same dimension). */
-static void respawn(conn *c)
-{
-    player *p = c->player;
-    struct ent *e = p->ent;
-    struct pkt_respawn rs = {
-        .dimension_type = "minecraft:overworld",
-        .world_name = "minecraft:overworld",
-        .hashed_seed = hashed_seed(srv->cfg.seed),
-        .gamemode = (uint8_t)p->gamemode,
-        .previous_gamemode = -1,
-        .is_flat = srv->cfg.level_type == LEVEL_FLAT,
-        .copy_metadata = false,
-        .has_death = true,
-        .death_world = "minecraft:overworld",
-        .death_x = e->death_x,
-        .death_y = e->death_y,
-        .death_z = e->death_z,
-    };
-    buf_reset(&srv->pkt);
-    pkt_cb_respawn(&srv->pkt, &rs);
-    conn_send_pkt(c);
-
-    p->health = 20.0f;
-    p->food = 20;
-    p->x = game.spawn_x;
-    p->y = game.spawn_y;
-    p->z = game.spawn_z;
-    p->yaw = game.spawn_angle;
-    p->pitch = 0;
-    p->on_ground = false;
-    memset(p->inventory, 0, sizeof p->inventory); /* keepInventory=false: nothing drops yet */
-    p->held_slot = 0;
-    /* The client starts a new level: it is sent its chunks again. */
-    play_reset_window(c);
-    buf_reset(&srv->pkt);
-    pkt_cb_abilities(&srv->pkt, ent_ability_flags(p->gamemode), 0.05f, 0.1f);
-    conn_send_pkt(c);
-    buf_reset(&srv->pkt);
-    pkt_cb_spawn_position(&srv->pkt, (int32_t)floor(game.spawn_x), (int32_t)floor(game.spawn_y),
-                          (int32_t)floor(game.spawn_z), game.spawn_angle);
-    conn_send_pkt(c);
-    ent_teleport(c, p->x, p->y, p->z, p->yaw, p->pitch);
-    buf_reset(&srv->pkt);
-    pkt_cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
-    conn_send_pkt(c);
-    if (game.raining) {
-        buf_reset(&srv->pkt);
-        pkt_cb_game_state_change(&srv->pkt, 1, 0);
-        conn_send_pkt(c);
-        buf_reset(&srv->pkt);
-        pkt_cb_game_state_change(&srv->pkt, 7, 1.0f);
-        conn_send_pkt(c);
-        buf_reset(&srv->pkt);
-        pkt_cb_game_state_change(&srv->pkt, 8, game.thundering ? 1.0f : 0.0f);
-        conn_send_pkt(c);
-    }
-    buf_reset(&srv->pkt);
-    pkt_cb_entity_status(&srv->pkt, p->entity_id, (int8_t)(24 + p->op_level));
-    conn_send_pkt(c);
-    buf_reset(&srv->pkt);
-    pkt_cb_update_health(&srv->pkt, p->health, p->food, 5.0f);
-    conn_send_pkt(c);
-
-    e->death_ticks = -1;
-    e->respawned = e->present; /* the old body is still on clients */
-    e->present = true;
-    e->flags = 0;
-    e->pose = POSE_STANDING;
-    e->anims = 0;
-    e->status = 0;
-    e->meta_dirty = e->health_dirty = false;
-    base_reset(e);
-    equipment_of(p, e->equip);
-    e->spawn_tick = 0;
-    e->rescan = true; /* its own view starts from nothing */
-    mark_changed(e);
-    log_info("%s respawned", p->name);
-}
-
-void ent_sb_client_command(conn *c, rd_t *r)
-{
-    int32_t action = rd_varint(r);
-    if (r->err) return;
-    if (action == 0 && c->player->health <= 0 && c->player->ent) respawn(c);
 }

@@ -10,7 +10,10 @@
  * (chunk distance ≤ R/16), where
  *     R = min(512 * entity-broadcast-range-percentage / 100, view-distance * 16)
  * (512 = the player type's clientTrackingRange of 32 chunks). A spectator is
- * seen only by spectators.
+ * seen only by spectators. Hubs (server.properties, docs/operations.md):
+ * mcserv-max-tracked-players=N keeps each viewer to the N nearest such
+ * players, mcserv-player-visibility=none hides every player from every other
+ * (the tab list still lists everyone, as it lists players out of range).
  *
  * See entities.c for the tick phases and invariants.
  */
@@ -26,14 +29,23 @@
 /* Tracking range in blocks (R above). */
 double ent_tracking_range(void);
 
-/* Called from play_join after the join packets: the player becomes a tracked entity. */
+/* Called from play_join after the join packets: the player becomes a tracked
+ * entity, spawned for its viewers by the next tracking phase. */
 void ent_join(conn *c);
-/* Called from play_leave before Player Info Remove: viewers get Remove Entities. */
+/* Called from play_leave: the entity is removed from its viewers' clients by
+ * the next roster phase (ent_tick_leaves); c->player->ent is NULL after it. */
 void ent_leave(conn *c);
-/* The tick's phases 4 (deaths, cells, tracking: spawns and removals) and 5
+/* Tick phase 4, before the Player Info Remove of the tick's leavers
+ * (game/play.c play_tick_roster): every viewer gets one Remove Entities with
+ * the ids of the leavers it had. */
+void ent_tick_leaves(void);
+/* The tick's phases 5 (deaths, cells, tracking: spawns and removals) and 6
  * (the movement relay), called in that order (game/tick.c). */
 void ent_tick_tracking(void);
 void ent_tick_relay(void);
+/* The tab-list latency every client was last told for p (Player Info
+ * entries for a newcomer carry it, so all clients agree). */
+int32_t ent_tab_latency(const player *p);
 
 /* Client settings that others see (skin layers, main hand) and the chat mode. */
 void ent_settings(conn *c, uint8_t skin_parts, int main_hand, int chat_mode);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "admin/mgmt.h" /* issue 20 */
 #include "core/log.h"
 #include "core/workers.h"
 #include "game/admission.h"
@@ -34,6 +35,7 @@ int game_add(conn *c)
     game.players[game.player_count++] = c;
     c->player->last_action_ms = srv->loop->now_ms;
     status_invalidate();
+    mgmt_notify_player_joined(c->player->name, &c->player->uuid); /* issue 20 */
     return 0;
 }
 
@@ -58,6 +60,7 @@ static void game_leave(conn *c)
     game_remove(c);
     play_leave(c);
     status_invalidate();
+    mgmt_notify_player_left(c->player->name, &c->player->uuid); /* issue 20 */
 }
 
 static void game_release(conn *c)

@@ -14,6 +14,9 @@
  * otherwise next to it on the clicked face; solid blocks are not placed
  * where a player stands. Survival placing uses up the item.
  *
+ * Spawn protection and the world border refuse both (Level.mayInteract),
+ * tested as vanilla tests them: the block dug, the block clicked.
+ *
  * Invariants:
  *  1. Every dig and place packet is answered: the change goes to all viewers
  *     at the end of the tick, the sequence is acknowledged to the sender, and
@@ -31,6 +34,7 @@
 #include "core/log.h"
 #include "data/block_table.h"
 #include "data/blocks.h"
+#include "game/border.h"
 #include "game/game.h"
 #include "proto/packets.h"
 #include "game/ops.h"
@@ -52,9 +56,10 @@ static bool reachable(const player *p, int32_t x, int32_t y, int32_t z)
 }
 
 /*
- * Vanilla's spawn protection: within `spawn-protection` blocks (square) of
- * the world spawn only operators may change blocks; off when the radius is 0
- * or nobody is an operator.
+ * Vanilla's spawn protection (DedicatedServer.isUnderSpawnProtection):
+ * within `spawn-protection` blocks (the larger of |dx| and |dz|) of the
+ * world spawn only operators may change blocks; off when the radius is 0 or
+ * nobody is an operator.
  */
 static bool spawn_protected(const player *p, int32_t x, int32_t z)
 {
@@ -62,6 +67,14 @@ static bool spawn_protected(const player *p, int32_t x, int32_t z)
     if (r <= 0 || p->op_level > 0 || ops_count() == 0) return false;
     int32_t sx = (int32_t)floor(game.spawn_x), sz = (int32_t)floor(game.spawn_z);
     return abs(x - sx) <= r && abs(z - sz) <= r;
+}
+
+/* vanilla Level.mayInteract: not under spawn protection, inside the world
+ * border (game/border.h). Checked on the block dug and on the block clicked
+ * to place against, as vanilla checks them. */
+static bool may_interact(const player *p, int32_t x, int32_t z)
+{
+    return !spawn_protected(p, x, z) && border_contains_block(x, z);
 }
 
 static void ack(player *p, int32_t sequence)
@@ -135,7 +148,7 @@ void interact_sb_block_dig(conn *c, rd_t *r)
     }
     uint16_t st;
     if (!reachable(p, x, y, z) || world_get_block(&game.world, x, y, z, &st) < 0 ||
-        p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR || spawn_protected(p, x, z)) {
+        p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR || !may_interact(p, x, z)) {
         resync(c, x, y, z);
         return;
     }
@@ -209,7 +222,8 @@ void interact_sb_block_place(conn *c, rd_t *r)
         p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR)
         return;
     uint16_t clicked;
-    if (!reachable(p, x, y, z) || world_get_block(&game.world, x, y, z, &clicked) < 0) {
+    if (!reachable(p, x, y, z) || world_get_block(&game.world, x, y, z, &clicked) < 0 ||
+        !may_interact(p, x, z)) {
         resync(c, x, y, z);
         return;
     }
@@ -222,7 +236,6 @@ void interact_sb_block_place(conn *c, rd_t *r)
     uint16_t target;
     uint16_t state = (uint16_t)item_info[item].block_state;
     if (world_get_block(&game.world, tx, ty, tz, &target) < 0 || !replaceable(target) ||
-        spawn_protected(p, tx, tz) ||
         ((block_info[block_of_state[state]].flags & BLOCK_FLAG_SOLID) &&
          blocks_a_player(tx, ty, tz)) ||
         play_set_block(tx, ty, tz, state) < 0) {
@@ -267,8 +280,8 @@ void interact_sb_set_creative_slot(conn *c, rd_t *r)
     p->inventory[slot].count = present ? count : 0;
     /* Echo the slot as vanilla's inventory sync does; clients wait for it. */
     buf_reset(&srv->pkt);
-    pkt_cb_set_slot(&srv->pkt, 0, ++p->inventory_state, slot, p->inventory[slot].item,
-                    p->inventory[slot].count);
+    c->proto->cb_set_slot(&srv->pkt, 0, ++p->inventory_state, slot, p->inventory[slot].item,
+                          p->inventory[slot].count);
     conn_send_pkt(c);
 }
 

@@ -1,15 +1,7 @@
 /*
- * lists.h — the whitelist and the ban lists, in vanilla's files and formats
- * (Paper docs "Vanilla data files"), each a JSON array written with a
- * 2-space indent:
- *
- *   whitelist.json        [{"uuid": "<dashed>", "name": "Alice"}]
- *   banned-players.json   [{"uuid", "name", "created", "source", "expires", "reason"}]
- *   banned-ips.json       [{"ip", "created", "source", "expires", "reason"}]
- *
- *   created, expires: "yyyy-MM-dd HH:mm:ss Z" (e.g. "2024-01-02 13:04:05 +0000");
- *   expires may be "forever". Defaults as vanilla: source "(Unknown)",
- *   expires "forever", reason "Banned by an operator.".
+ * lists.h — the server's whitelist and ban lists: the lists in memory,
+ * their edits, and their files (vanilla's whitelist.json,
+ * banned-players.json and banned-ips.json; formats in game/lists_file.h).
  *
  * Lifecycle of each file (game thread):
  *
@@ -29,69 +21,16 @@
  *     text so "::1" and "0:0::1" are one entry).
  *  3. An expired ban is not a ban: lookups and listings skip it (the file
  *     keeps it until the next write drops it).
- *  4. The core (parse, dump, time and IP text) is pure and thread-safe: it
- *     is what workers, unit tests and the fuzzer run (LISTS_CORE_ONLY).
+ *  4. Parsing and dumping (game/lists_file.h) are pure: the workers run
+ *     them on their own copies.
  */
 #ifndef MC_LISTS_H
 #define MC_LISTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
-#include "proto/wire.h"
-
-#define LISTS_MAX        65536
-#define LISTS_FILE_MAX   (16u << 20)
-#define LIST_NAME_MAX    16
-#define LIST_IP_MAX      46 /* INET6_ADDRSTRLEN */
-#define LIST_SOURCE_MAX  64
-#define LIST_REASON_MAX  512
-#define LIST_DEFAULT_SRC "(Unknown)"
-#define LIST_DEFAULT_WHY "Banned by an operator."
-#define LIST_FOREVER     INT64_MIN /* expires: never */
-
-enum list_kind { LIST_WHITELIST, LIST_BANNED_PLAYERS, LIST_BANNED_IPS, LIST_KINDS };
-
-struct list_time {
-    int64_t epoch;  /* unix seconds */
-    int32_t offset; /* seconds east of UTC it was written in */
-};
-
-struct list_entry {
-    mc_uuid uuid;                 /* players */
-    char name[LIST_NAME_MAX + 1]; /* players */
-    char ip[LIST_IP_MAX];         /* IP bans */
-    struct list_time created;     /* bans */
-    struct list_time expires;     /* bans; epoch LIST_FOREVER = "forever" */
-    char source[LIST_SOURCE_MAX + 1];
-    char reason[LIST_REASON_MAX + 1];
-};
-
-/* ------------------------------------------------------------ pure core */
-
-/* The file name of a list ("whitelist.json", ...). */
-const char *lists_file(enum list_kind k);
-/* Parses a file's text: 0 and a malloc'd array in *out (n entries; free()),
- * or -1 with a message. Duplicate keys keep the first entry. */
-int lists_parse(enum list_kind k, const char *text, size_t len, struct list_entry **out, size_t *n,
-                char *err, size_t errlen);
-/* Vanilla's text for the entries (2-space indent, a final newline); malloc'd. */
-char *lists_dump(enum list_kind k, const struct list_entry *e, size_t n);
-/* "yyyy-MM-dd HH:mm:ss Z": 0, or -1 if s is not that. */
-int lists_parse_time(const char *s, struct list_time *t);
-/* Formats t (in its own offset) into out[32]. */
-void lists_format_time(const struct list_time *t, char out[32]);
-/* Now, in the local time zone's offset. */
-struct list_time lists_now(void);
-/* An IPv4 or IPv6 address in canonical text (RFC 5952); -1 if not an address. */
-int lists_normalize_ip(const char *in, char out[LIST_IP_MAX]);
-/* Copies s (len bytes, up to a NUL) into out (cap bytes with the NUL),
- * never splitting a UTF-8 sequence; bytes that are not UTF-8 become '?'. */
-void lists_copy_utf8(char *out, size_t cap, const char *s, size_t len);
-
-#ifndef LISTS_CORE_ONLY
-/* ---------------------------------------------------- the server's lists */
+#include "game/lists_file.h"
 
 struct server_config;
 /* Loads the three files and white-list (startup, before the loop). */
@@ -116,9 +55,13 @@ const struct list_entry *lists_ip_banned(const char *ip);
 /* 1 added, 0 already banned, -1 full. reason NULL: the default. Saves. */
 int lists_ban(const mc_uuid *uuid, const char *name, const char *source, const char *reason);
 int lists_ban_ip(const char *ip, const char *source, const char *reason);
+/* The same with an expiry (unix seconds; LIST_FOREVER = never), as vanilla's
+ * "expires" field: an expired ban stops refusing and is replaced by a new one. */
+int lists_ban_until(const mc_uuid *uuid, const char *name, const char *source, const char *reason,
+                    int64_t expires);
+int lists_ban_ip_until(const char *ip, const char *source, const char *reason, int64_t expires);
 /* 1 removed, 0 not banned. Saves. */
 int lists_pardon(const mc_uuid *uuid);
 int lists_pardon_ip(const char *ip);
-#endif
 
 #endif

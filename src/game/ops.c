@@ -1,26 +1,23 @@
 /*
- * ops.c — see ops.h.
- *
- * Save state machine (game thread):
- *
- *   IDLE --change--> WRITING (job on a worker) --done--> IDLE
- *                      |  change while writing: again = true
- *                      +--done with again--> WRITING (newest list)
- *   a cancelled job (the pool stopping) writes inline in done().
+ * ops.c — see ops.h. ops.json is read through core/fileio.h and written by
+ * a core/saver.h saver (one write in flight, one queued; fio_write_atomic),
+ * as the whitelist and the ban lists are, so the debug-* fault injection
+ * covers it too.
  */
 #include "game/ops.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <strings.h>
 
+#include "admin/mgmt.h" /* issue 20 */
+#include "core/fileio.h"
 #include "core/log.h"
-#include "core/workers.h"
+#include "core/saver.h"
+#include "game/lists_file.h"
 
 static struct op_entry *list;
 static size_t nlist, cap;
@@ -51,6 +48,12 @@ int ops_level(const mc_uuid *u)
     return e ? e->level : 0;
 }
 
+bool ops_bypasses(const mc_uuid *u)
+{
+    const struct op_entry *e = find(u);
+    return e && e->bypasses_player_limit;
+}
+
 const struct op_entry *ops_find_name(const char *name)
 {
     for (size_t i = 0; i < nlist; i++)
@@ -60,44 +63,18 @@ const struct op_entry *ops_find_name(const char *name)
 
 int ops_parse(const char *text, size_t len, char *err, size_t errlen)
 {
-    json_error_t je;
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        snprintf(err, errlen, "line %d: %s", je.line, je.text);
-        return -1;
-    }
+    json_t *root;
+    struct op_entry *n =
+        lists_json_load(text, len, OPS_MAX, "operators", sizeof *n, &root, err, errlen);
+    if (!n) return -1;
     int rc = -1;
-    struct op_entry *n = NULL;
-    size_t count = 0;
-    if (!json_is_array(root)) {
-        snprintf(err, errlen, "expected a JSON array of operators");
-        goto out;
-    }
-    if (json_array_size(root) > OPS_MAX) {
-        snprintf(err, errlen, "more than %d operators", OPS_MAX);
-        goto out;
-    }
-    n = calloc(json_array_size(root) + 1, sizeof *n);
-    if (!n) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < json_array_size(root); i++) {
+    size_t count = 0, total = json_array_size(root);
+    for (size_t i = 0; i < total; i++) {
         json_t *o = json_array_get(root, i);
-        const char *uuid = json_string_value(json_object_get(o, "uuid"));
-        const char *name = json_string_value(json_object_get(o, "name"));
         json_t *lv = json_object_get(o, "level");
         json_t *by = json_object_get(o, "bypassesPlayerLimit");
         struct op_entry e = {0};
-        if (!json_is_object(o) || !uuid || uuid_parse(uuid, strlen(uuid), &e.uuid) < 0) {
-            snprintf(err, errlen, "entry %zu: missing or invalid \"uuid\"", i);
-            goto out;
-        }
-        if (!name || !player_name_valid(name, strlen(name), 1)) {
-            snprintf(err, errlen, "entry %zu: missing or invalid \"name\"", i);
-            goto out;
-        }
-        snprintf(e.name, sizeof e.name, "%s", name);
+        if (lists_json_player(o, i, &e.uuid, e.name, sizeof e.name, err, errlen) < 0) goto out;
         /* Vanilla: a missing level means op-permission-level; out of range is clamped. */
         e.level = json_is_integer(lv) ? (int)json_integer_value(lv) : 4;
         if (e.level < 1) e.level = 1;
@@ -122,42 +99,30 @@ out:
 int ops_load(const char *path)
 {
     snprintf(path_buf, sizeof path_buf, "%s", path);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT) return 0;
-        log_error("%s: %s; starting with no operators", path, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    char *text = NULL;
-    int rc = -1;
-    if (fstat(fd, &st) < 0 || st.st_size > (off_t)OPS_FILE_MAX) {
+    uint8_t *text = NULL;
+    size_t len = 0;
+    int r = fio_read_file(path, OPS_FILE_MAX, &text, &len);
+    if (r == -ENOENT) return 0;
+    if (r == -EFBIG) {
         log_error("%s: unreadable or larger than %u bytes; starting with no operators", path,
                   OPS_FILE_MAX);
-        goto out;
+        return -1;
     }
-    text = malloc((size_t)st.st_size + 1);
-    if (!text) goto out;
-    size_t got = 0;
-    while (got < (size_t)st.st_size) {
-        ssize_t r = read(fd, text + got, (size_t)st.st_size - got);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        got += (size_t)r;
+    if (r < 0) {
+        log_error("%s: %s; starting with no operators", path, strerror(-r));
+        return -1;
     }
     char err[256];
-    if (ops_parse(text, got, err, sizeof err) < 0) {
+    int rc = ops_parse((const char *)text, len, err, sizeof err);
+    free(text);
+    if (rc < 0) {
         log_error("%s: %s; starting with no operators (the file is kept until an op or deop "
                   "rewrites it)",
                   path, err);
-        goto out;
+        return -1;
     }
     log_info("loaded %zu operator%s from %s", nlist, nlist == 1 ? "" : "s", path);
-    rc = 0;
-out:
-    free(text);
-    close(fd);
-    return rc;
+    return 0;
 }
 
 char *ops_dump(void)
@@ -181,144 +146,33 @@ char *ops_dump(void)
 
 /* ------------------------------------------------------------------- save */
 
-static struct save_job {
-    job j;
-    char *text; /* owned */
-    char path[256];
-    int err; /* errno of the failing step, 0 ok */
-    const char *step;
-} save;
-static bool writing, again;
-
-/* temp → fsync → rename → fsync the folder (worker thread, or inline). */
-static void save_run(job *jb, worker_ctx *w)
+/* ops_dump and a final newline, as vanilla writes the file. */
+static char *dump_file(void *arg)
 {
-    (void)w;
-    struct save_job *s = (struct save_job *)jb;
-    char tmp[300], dir[256];
-    snprintf(tmp, sizeof tmp, "%s.tmp", s->path);
-    snprintf(dir, sizeof dir, "%s", s->path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = 0;
-    else
-        snprintf(dir, sizeof dir, ".");
-    s->err = 0;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        s->err = errno;
-        s->step = "open";
-        return;
-    }
-    size_t len = strlen(s->text), off = 0;
-    while (off < len) {
-        ssize_t n = write(fd, s->text + off, len - off);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            s->err = n < 0 ? errno : EIO;
-            s->step = "write";
-            close(fd);
-            unlink(tmp);
-            return;
-        }
-        off += (size_t)n;
-    }
-    if (fsync(fd) < 0) {
-        s->err = errno;
-        s->step = "fsync";
-        close(fd);
-        unlink(tmp);
-        return;
-    }
-    close(fd);
-    if (rename(tmp, s->path) < 0) {
-        s->err = errno;
-        s->step = "rename";
-        unlink(tmp);
-        return;
-    }
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-}
-
-/* Fills `save` with the newest list; false when out of memory. */
-static bool save_prepare(void)
-{
+    (void)arg;
     char *text = ops_dump();
-    if (!text) {
-        log_error("cannot save %s: out of memory", path_buf);
-        return false;
-    }
+    if (!text) return NULL;
     size_t n = strlen(text);
     char *t = realloc(text, n + 2);
-    if (t) {
-        t[n] = '\n';
-        t[n + 1] = 0;
-        text = t;
-    }
-    memset(&save, 0, sizeof save);
-    save.text = text;
-    snprintf(save.path, sizeof save.path, "%s", path_buf);
-    return true;
+    if (!t) return text;
+    t[n] = '\n';
+    t[n + 1] = 0;
+    return t;
 }
 
-static void save_report(void)
-{
-    if (save.err) log_error("cannot save %s (%s): %s", save.path, save.step, strerror(save.err));
-    free(save.text);
-    save.text = NULL;
-}
-
-static void save_start(void);
-
-static void save_done(job *jb)
-{
-    bool stopping = jb->cancelled;
-    if (stopping) save_run(jb, NULL); /* the pool is stopping: write now */
-    save_report();
-    writing = false;
-    if (!again) return;
-    if (!stopping) {
-        save_start();
-        return;
-    }
-    again = false; /* no pool any more: the newest list inline too */
-    if (save_prepare()) {
-        save_run(&save.j, NULL);
-        save_report();
-    }
-}
-
-static void save_start(void)
-{
-    again = false;
-    if (!save_prepare()) return;
-    save.j.run = save_run;
-    save.j.done = save_done;
-    writing = true;
-    if (workers_count() > 0)
-        workers_submit(&save.j);
-    else
-        workers_run_inline(&save.j);
-}
-
-static void save_request(void)
-{
-    if (writing)
-        again = true;
-    else
-        save_start();
-}
+static saver ops_file = {.path = path_buf, .dump = dump_file};
 
 void ops_flush(void)
 {
-    if (!writing && again) save_start();
+    saver_flush(&ops_file);
 }
 
 int ops_add(const mc_uuid *uuid, const char *name, int level)
+{
+    return ops_add_bypass(uuid, name, level, false);
+}
+
+int ops_add_bypass(const mc_uuid *uuid, const char *name, int level, bool bypasses_player_limit)
 {
     if (find(uuid)) return 0;
     if (nlist >= OPS_MAX) return -1;
@@ -334,8 +188,9 @@ int ops_add(const mc_uuid *uuid, const char *name, int level)
     e->uuid = *uuid;
     snprintf(e->name, sizeof e->name, "%s", name);
     e->level = level < 1 ? 1 : level > 4 ? 4 : level;
-    e->bypasses_player_limit = false;
-    save_request();
+    e->bypasses_player_limit = bypasses_player_limit;
+    saver_request(&ops_file);
+    mgmt_notify_op_added(e); /* issue 20 */
     return 1;
 }
 
@@ -343,7 +198,8 @@ int ops_remove(const mc_uuid *uuid)
 {
     struct op_entry *e = find(uuid);
     if (!e) return 0;
+    mgmt_notify_op_removed(e); /* issue 20 */
     *e = list[--nlist];
-    save_request();
+    saver_request(&ops_file);
     return 1;
 }

@@ -13,7 +13,8 @@
  * Read once at startup (a missing file is an empty list; an unreadable or
  * invalid one is reported and treated as empty, and is not overwritten until
  * an op/deop changes the list). Each change is written atomically off the
- * game thread: ops.json.tmp, fsync, rename over ops.json, fsync the folder.
+ * game thread through core/fileio.h (a core/saver.h saver: a temporary
+ * file, fsync, rename over ops.json, fsync the folder).
  *
  * Invariants:
  *  1. At most OPS_MAX entries, one per UUID; levels are 1..4.
@@ -49,11 +50,15 @@ char *ops_dump(void);
 
 /* 0 when not an operator. */
 int ops_level(const mc_uuid *uuid);
+/* True for an operator whose entry has bypassesPlayerLimit. */
+bool ops_bypasses(const mc_uuid *uuid);
 const struct op_entry *ops_find_name(const char *name);
 size_t ops_count(void);
 const struct op_entry *ops_get(size_t i);
 /* 1 added, 0 already an operator, -1 list full. Saves. */
 int ops_add(const mc_uuid *uuid, const char *name, int level);
+/* The same with bypassesPlayerLimit (ops.json's flag: joins a full server). */
+int ops_add_bypass(const mc_uuid *uuid, const char *name, int level, bool bypasses_player_limit);
 /* 1 removed, 0 not an operator. Saves. */
 int ops_remove(const mc_uuid *uuid);
 /* Writes a pending save inline (shutdown). */

@@ -3,23 +3,36 @@
  * each player sees, movement, keep-alive, and leaving.
  *
  * Join sequence (what the vanilla 1.20.1 client and mineflayer need, see
- * docs/protocol notes): Login (play) → Abilities → Player Info (everyone,
- * self included) → Synchronize Player Position → Set Center Chunk → chunks,
- * nearest first → once the 3×3 around the player is out: Set Default Spawn
- * Position, Update Time, Set Health (mineflayer's `spawn` needs health > 0),
- * and the position again.
+ * docs/protocol notes): Login (play) → Abilities → Synchronize Player
+ * Position → Set Center Chunk → the "joined" line → chunks, nearest first →
+ * once the 3×3 around the player is out: Set Default Spawn Position, Update
+ * Time, Set Health (mineflayer's `spawn` needs health > 0), and the position
+ * again. The tab list follows at the next tick's roster phase (as vanilla
+ * sends Player Info after the position): the players already in, then one
+ * Player Info Update with every player who joined since the last tick, which
+ * everyone else gets too. Leaving: the "left" line at once; Remove Entities
+ * and one Player Info Remove for all the tick's leavers at the next roster
+ * phase (see "roster" below).
  *
  * Chunk window: a player holds the chunks within Chebyshev distance
  * view_distance of its centre chunk. `loaded` is a bitmap over the
  * (2*VIEW_DISTANCE_MAX+1)^2 offsets from the centre. Chunks are streamed in
  * spiral order (nearest first) only while the connection has less than
  * CHUNK_SEND_WINDOW bytes queued, so a join never floods the output buffer.
+ * Chunks that are not ready are asked for through the player's
+ * world_requester (world/world.h): at most mcserv-chunk-requests-in-flight
+ * at once, mcserv-chunk-requests-per-second after a burst of one whole
+ * window; a request the window moves away from is given up, so the world
+ * drops it unless another player waits for it too.
  *
  * Invariants:
  *  1. A bit in `loaded` ⇔ the client was sent that chunk and not told to
  *     unload it ⇔ the player holds one world viewer reference on it.
  *  2. scan_pos only moves forward while the centre stays; a recentre or a
  *     view-distance change resets it to 0.
+ *  2a. The player's requests lie inside its window and are for chunks not
+ *     yet sent (window_move gives up the others; a sent chunk's request
+ *     ends as it is sent).
  *  3. Movement is ignored while a teleport is unconfirmed (as vanilla); only
  *     a Confirm Teleportation with the id of the last teleport sent ends it.
  *  4. Movement checks (vanilla ServerGamePacketListenerImpl): NaN/infinite or
@@ -43,10 +56,12 @@
 #include "data/blocks.h"
 #include "data/registry_codec.h"
 #include "core/json.h"
+#include "game/border.h"
 #include "game/chat.h"
 #include "game/commands.h"
 #include "game/entities.h"
 #include "game/game.h"
+#include "game/gamerules.h"
 #include "game/play.h"
 #include "game/playerdata.h"
 #include "net/server.h"
@@ -54,12 +69,11 @@
 #include "proto/packets.h"
 #include "world/spiral.h"
 
-#define WIN                     (2 * VIEW_DISTANCE_MAX + 1)
-#define WIN_BYTES               ((WIN * WIN + 7) / 8)
-#define CHUNKS_PER_TICK         64 /* chunks one player may be sent per tick (fairness) */
-#define CHUNK_REQUESTS_PER_PASS 32 /* not-ready chunks one scan may wait on */
-#define MAX_COORD               3.0e7
-#define MAX_Y_COORD             2.0e7
+#define WIN             (2 * VIEW_DISTANCE_MAX + 1)
+#define WIN_BYTES       ((WIN * WIN + 7) / 8)
+#define CHUNKS_PER_TICK 64 /* chunks one player may be sent per tick (fairness) */
+#define MAX_COORD       3.0e7
+#define MAX_Y_COORD     2.0e7
 
 static inline int bit_index(int dx, int dz)
 {
@@ -79,6 +93,12 @@ static inline void bit_set(uint8_t *bm, int i)
 static inline int32_t chunk_of(double v)
 {
     return (int32_t)floor(v / 16.0);
+}
+
+/* Chunks in a window of view distance vd: the request budget's burst. */
+static inline int window_area(int vd)
+{
+    return (2 * vd + 1) * (2 * vd + 1);
 }
 
 /* --------------------------------------------------------------- broadcast */
@@ -262,7 +282,7 @@ void play_init(void)
 static void unload_chunk(conn *c, int32_t cx, int32_t cz)
 {
     buf_reset(&srv->pkt);
-    pkt_cb_unload_chunk(&srv->pkt, cx, cz);
+    c->proto->cb_unload_chunk(&srv->pkt, cx, cz);
     conn_send_pkt(c);
     world_release(&game.world, cx, cz, srv->loop->now_ms);
 }
@@ -286,6 +306,8 @@ static void window_move(conn *c, int32_t ncx, int32_t ncz, int nvd)
                 world_release(&game.world, ax, az, srv->loop->now_ms);
         }
     memcpy(p->loaded, fresh, sizeof fresh);
+    world_requester_move(&game.world, &p->chunk_requests, ncx, ncz, nvd, window_area(nvd),
+                         srv->loop->now_ms); /* invariant 2a */
     bool moved = ncx != p->center_x || ncz != p->center_z;
     p->center_x = ncx;
     p->center_z = ncz;
@@ -297,6 +319,13 @@ static void window_move(conn *c, int32_t ncx, int32_t ncz, int nvd)
         pkt_cb_update_view_position(&srv->pkt, ncx, ncz);
         conn_send_pkt(c);
     }
+}
+
+void play_follow_teleport(conn *c)
+{
+    player *p = c->player;
+    int32_t cx = chunk_of(p->x), cz = chunk_of(p->z);
+    if (cx != p->center_x || cz != p->center_z) window_move(c, cx, cz, p->view_distance);
 }
 
 /* Respawn: the client starts a new level, so every chunk is unloaded and the
@@ -319,11 +348,12 @@ static void send_spawn(conn *c)
 {
     player *p = c->player;
     buf_reset(&srv->pkt);
-    pkt_cb_spawn_position(&srv->pkt, (int32_t)floor(game.spawn_x), (int32_t)floor(game.spawn_y),
-                          (int32_t)floor(game.spawn_z), 0.0f);
+    c->proto->cb_spawn_position(&srv->pkt, (int32_t)floor(game.spawn_x),
+                                (int32_t)floor(game.spawn_y), (int32_t)floor(game.spawn_z), 0.0f);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
-    pkt_cb_update_time(&srv->pkt, (int64_t)game.tick_count, game.day_time);
+    c->proto->cb_update_time(&srv->pkt, (int64_t)game.tick_count,
+                             gamerules_wire_time(game.day_time)); /* issue 17: doDaylightCycle */
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
     /* Health and food as loaded or set by ent_join (full for a new player). */
@@ -332,7 +362,7 @@ static void send_spawn(conn *c)
     buf_reset(&srv->pkt);
     p->teleport_id++;
     p->teleport_pending = true;
-    pkt_cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
+    c->proto->cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
     conn_send_pkt(c);
     p->spawned = true;
     log_debug("%s: spawn sent after %llu chunks", p->name, (unsigned long long)p->chunks_sent);
@@ -349,15 +379,17 @@ static bool inner_ring_sent(const player *p)
 
 /*
  * Sends what is ready of the window, nearest first, while the output queue
- * has room; asks the world for what is not. scan_pos stays at the nearest
- * chunk still missing, so later passes resume there.
+ * has room; asks the world for what is not, until the player's request
+ * budget says no (in flight or per second: the next pass resumes). scan_pos
+ * stays at the nearest chunk still missing, so later passes resume there.
  */
 void play_stream_chunks(conn *c)
 {
     player *p = c->player;
     if (!p || c->closed || c->state != CS_PLAY || p->window_complete) return;
+    int64_t now = srv->loop->now_ms;
     int end = spiral_end(p->view_distance);
-    int first_missing = -1, waiting = 0;
+    int first_missing = -1;
     int i;
     for (i = p->scan_pos; i < end; i++) {
         struct chunk_offset o = spiral_offsets()[i];
@@ -366,12 +398,14 @@ void play_stream_chunks(conn *c)
             continue;
         if (conn_pending(c) >= CHUNK_SEND_WINDOW || p->chunks_this_tick >= CHUNKS_PER_TICK) break;
         int32_t cx = p->center_x + o.dx, cz = p->center_z + o.dz;
-        const buf_t *frame = world_acquire_frame(&game.world, cx, cz);
+        const buf_t *frame = world_take_frame(&game.world, cx, cz);
         if (!frame) {
             if (first_missing < 0) first_missing = i;
-            if (++waiting >= CHUNK_REQUESTS_PER_PASS) break;
+            if (world_request(&game.world, &p->chunk_requests, cx, cz, now) != WORLD_REQ_WAITING)
+                break;
             continue;
         }
+        world_request_done(&game.world, &p->chunk_requests, cx, cz, now);
         bit_set(p->loaded, bit_index(o.dx, o.dz));
         p->chunks_sent++;
         p->chunks_this_tick++;
@@ -384,15 +418,68 @@ void play_stream_chunks(conn *c)
     if (!p->spawned && (p->window_complete || inner_ring_sent(p))) send_spawn(c);
 }
 
-/* -------------------------------------------------------------------- join */
+/* ------------------------------------------------------------------ roster */
 
-static int8_t ability_flags(int gamemode)
+/*
+ * The tab list's joins and leaves, batched per tick (tick phase 4,
+ * play_tick_roster). A joined player is announced by the first roster phase
+ * after its join: before that nobody has its Player Info and it has nobody's.
+ * roster.first_eid tells the two apart without a flag: entity ids grow with
+ * every join, so a player whose id is below it was in the game when the last
+ * roster phase ran.
+ *
+ *   join ─▶ in roster.joins ─phase 4─▶ announced ─leave─▶ uuid in roster.leaves ─phase 4─▶ gone
+ *              └─ leave before phase 4: dropped from roster.joins, nothing sent
+ *
+ * Invariant: between two roster phases every client holds the Player Info
+ * of exactly the announced players (newcomers: nobody's yet), each once.
+ */
+static struct {
+    conn **joins; /* joined since the last roster phase, in join order */
+    size_t njoins, joins_cap;
+    mc_uuid *leaves; /* announced players that left since */
+    size_t nleaves, leaves_cap;
+    int32_t first_eid; /* players with this id or a later one are not announced */
+    buf_t list;        /* the phase's Player Info of the players already in, framed */
+} roster;
+
+static bool roster_add(conn *c)
 {
-    switch (gamemode) {
-    case 1: return 0x01 | 0x04 | 0x08; /* invulnerable, may fly, creative */
-    case 3: return 0x01 | 0x02 | 0x04; /* invulnerable, flying, may fly */
-    default: return 0;
+    if (roster.njoins == roster.joins_cap) {
+        size_t ncap = roster.joins_cap ? roster.joins_cap * 2 : 64;
+        conn **n = realloc(roster.joins, ncap * sizeof *n);
+        if (!n) return false;
+        roster.joins = n;
+        roster.joins_cap = ncap;
     }
+    roster.joins[roster.njoins++] = c;
+    return true;
+}
+
+static void roster_remove(conn *c)
+{
+    const player *p = c->player;
+    if (p->entity_id >= roster.first_eid) { /* never announced: nobody to tell */
+        for (size_t i = 0; i < roster.njoins; i++)
+            if (roster.joins[i] == c) {
+                memmove(roster.joins + i, roster.joins + i + 1,
+                        (roster.njoins - i - 1) * sizeof *roster.joins);
+                roster.njoins--;
+                break;
+            }
+        return;
+    }
+    if (roster.nleaves == roster.leaves_cap) {
+        size_t ncap = roster.leaves_cap ? roster.leaves_cap * 2 : 64;
+        mc_uuid *n = realloc(roster.leaves, ncap * sizeof *n);
+        if (!n) {
+            log_warn("%s stays in the tab lists: out of memory", p->name);
+            return;
+        }
+        roster.leaves = n;
+        roster.leaves_cap = ncap;
+    }
+    roster.leaves[roster.nleaves++] = p->uuid;
 }
 
 static struct pkt_player_entry entry_of(const player *p)
@@ -401,10 +488,75 @@ static struct pkt_player_entry entry_of(const player *p)
                                  .name = p->name,
                                  .gamemode = p->gamemode,
                                  .listed = true,
+                                 .latency_ms = ent_tab_latency(p),
                                  .props = p->props,
                                  .prop_count = p->prop_count};
     return e;
 }
+
+/* Player Info Update (add, with skins) of e[0..n) into srv->pkt. */
+static void info_add(const struct pkt_player_entry *e, size_t n)
+{
+    buf_reset(&srv->pkt);
+    pkt_cb_player_info_add_props(&srv->pkt, e, n);
+}
+
+void play_tick_roster(void)
+{
+    /* Leaves: Remove Entities, then Player Info Remove (vanilla's order). A
+     * player dropped while these go out is queued behind them for the next
+     * tick, so only the first nl are sent now. */
+    ent_tick_leaves();
+    size_t nl = roster.nleaves;
+    for (size_t i = 0; i < nl; i += PKT_INFO_ENTRIES_MAX) {
+        buf_reset(&srv->pkt);
+        pkt_cb_player_remove(&srv->pkt, roster.leaves + i,
+                             nl - i < PKT_INFO_ENTRIES_MAX ? nl - i : PKT_INFO_ENTRIES_MAX);
+        chat_broadcast_pkt(NULL);
+    }
+    if (nl) {
+        memmove(roster.leaves, roster.leaves + nl, (roster.nleaves - nl) * sizeof *roster.leaves);
+        roster.nleaves -= nl;
+    }
+
+    /* Joins: the newcomers get the players already in (encoded once for all
+     * of them), then everyone gets the newcomers as one Player Info Update. */
+    size_t nj = roster.njoins;
+    int32_t first = roster.first_eid;
+    roster.first_eid = game.next_entity_id; /* from here on, a leave is announced */
+    if (!nj) return;
+    struct pkt_player_entry e[PKT_INFO_ENTRIES_MAX];
+    size_t n = 0;
+    if (!roster.list.limit) buf_init(&roster.list, 32u << 20);
+    buf_reset(&roster.list);
+    for (size_t i = 0; i <= game.player_count; i++) {
+        const player *p = i < game.player_count ? game.players[i]->player : NULL;
+        if (p && p->entity_id < first) e[n++] = entry_of(p); /* newcomers: the batch below */
+        if (n && (n == PKT_INFO_ENTRIES_MAX || !p)) {
+            info_add(e, n);
+            const buf_t *f = pkt_frame_shared();
+            if (f) buf_append(&roster.list, f->data, f->len);
+            n = 0;
+        }
+    }
+    for (size_t k = 0; k < nj && roster.list.len && !roster.list.failed; k++)
+        conn_send_raw(roster.joins[k], roster.list.data, roster.list.len);
+    buf_reset(&roster.list);
+    buf_shrink_if_idle(&roster.list, 1u << 20);
+    for (size_t i = 0; i < nj; i += PKT_INFO_ENTRIES_MAX) {
+        n = 0;
+        for (size_t k = i; k < nj && n < PKT_INFO_ENTRIES_MAX; k++)
+            e[n++] = entry_of(roster.joins[k]->player);
+        info_add(e, n);
+        chat_broadcast_pkt(NULL);
+    }
+    /* Joins arrive between ticks, so none came in meanwhile; were one to, it
+     * would wait for the next phase rather than be lost. */
+    memmove(roster.joins, roster.joins + nj, (roster.njoins - nj) * sizeof *roster.joins);
+    roster.njoins -= nj;
+}
+
+/* -------------------------------------------------------------------- join */
 
 void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
 {
@@ -432,11 +584,13 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     p->view_distance = srv->cfg.view_distance;
     p->center_x = chunk_of(p->x);
     p->center_z = chunk_of(p->z);
+    world_requester_init(&p->chunk_requests, p->center_x, p->center_z,
+                         window_area(p->view_distance), srv->loop->now_ms);
     p->next_keepalive_ms = srv->loop->now_ms + KEEPALIVE_INTERVAL;
     p->ack_sequence = -1;
     p->index = -1;
     c->player = p;
-    if (game_add(c) < 0) {
+    if (game_add(c) < 0 || !roster_add(c)) {
         conn_kick(c, "Server out of memory");
         return;
     }
@@ -465,33 +619,17 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
         .portal_cooldown = 0,
     };
     buf_reset(&srv->pkt);
-    pkt_cb_login(&srv->pkt, &l);
+    c->proto->cb_login(&srv->pkt, &l);
     conn_send_pkt(c);
 
     buf_reset(&srv->pkt);
-    pkt_cb_abilities(&srv->pkt, ability_flags(p->gamemode), 0.05f, 0.1f);
+    pkt_cb_abilities(&srv->pkt, ent_ability_flags(p->gamemode), 0.05f, 0.1f);
     conn_send_pkt(c);
-
-    /* Everyone already here, and the new player, to the new player. */
-    for (size_t i = 0; i < game.player_count; i += 64) {
-        struct pkt_player_entry entries[64];
-        size_t n = 0;
-        for (size_t k = i; k < game.player_count && n < 64; k++)
-            entries[n++] = entry_of(game.players[k]->player);
-        buf_reset(&srv->pkt);
-        pkt_cb_player_info_add_props(&srv->pkt, entries, n);
-        conn_send_pkt(c);
-    }
-    /* The new player to everyone else. */
-    struct pkt_player_entry self = entry_of(p);
-    buf_reset(&srv->pkt);
-    pkt_cb_player_info_add_props(&srv->pkt, &self, 1);
-    chat_broadcast_pkt(c);
 
     p->teleport_id = 1;
     p->teleport_pending = true;
     buf_reset(&srv->pkt);
-    pkt_cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
+    c->proto->cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
     conn_send_pkt(c);
 
     buf_reset(&srv->pkt);
@@ -502,7 +640,7 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     uuid_format(&uuid, id);
     log_info("%s[/%s] logged in with entity id %d at (%.1f, %.1f, %.1f), uuid %s", p->name, c->addr,
              p->entity_id, p->x, p->y, p->z, id);
-    ent_join(c); /* tracked by others from the end of this tick */
+    ent_join(c); /* spawned for others next tick, after the Player Info (roster) */
     cmd_join(c); /* command tree, op level, tab list header, weather */
     playerdata_send_inventory(c);
     announce("multiplayer.player.joined", p->name);
@@ -522,10 +660,9 @@ void play_leave(conn *c)
             if (bit_get(p->loaded, bit_index(dx, dz)))
                 world_release(&game.world, p->center_x + dx, p->center_z + dz, srv->loop->now_ms);
     memset(p->loaded, 0, WIN_BYTES);
-    ent_leave(c); /* Remove Entities to whoever saw the player, before Player Info Remove */
-    buf_reset(&srv->pkt);
-    pkt_cb_player_remove(&srv->pkt, &p->uuid, 1);
-    chat_broadcast_pkt(c);
+    world_requester_clear(&game.world, &p->chunk_requests, srv->loop->now_ms);
+    ent_leave(c);     /* Remove Entities to whoever saw the player: next tick */
+    roster_remove(c); /* then Player Info Remove, in the same roster phase */
     log_info("%s left the game", p->name);
     announce("multiplayer.player.left", p->name);
 }
@@ -592,19 +729,12 @@ static void play_sb_keep_alive(conn *c, rd_t *r)
 
 static void play_sb_settings(conn *c, rd_t *r)
 {
-    size_t len;
-    rd_string(r, 16, &len); /* locale */
-    int8_t vd = rd_i8(r);
-    int32_t chat_mode = rd_varint(r);
-    rd_bool(r); /* chat colours */
-    uint8_t skin = rd_u8(r);
-    int32_t main_hand = rd_varint(r);
-    rd_bool(r); /* text filtering */
-    rd_bool(r); /* server listing */
+    struct pkt_settings s;
+    c->proto->sb_settings(r, &s);
     if (r->err) return;
     player *p = c->player;
-    ent_settings(c, skin, main_hand, chat_mode); /* seen by others; chat visibility */
-    int nvd = vd < srv->cfg.view_distance ? vd : srv->cfg.view_distance;
+    ent_settings(c, s.skin_parts, s.main_hand, s.chat_mode); /* seen by others; chat visibility */
+    int nvd = s.view_distance < srv->cfg.view_distance ? s.view_distance : srv->cfg.view_distance;
     if (nvd < 2) nvd = 2;
     if (nvd != p->view_distance) window_move(c, p->center_x, p->center_z, nvd);
 }
@@ -621,7 +751,7 @@ static void teleport_back(conn *c)
     p->teleport_id++;
     p->teleport_pending = true;
     buf_reset(&srv->pkt);
-    pkt_cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
+    c->proto->cb_position(&srv->pkt, p->x, p->y, p->z, p->yaw, p->pitch, 0, p->teleport_id);
     conn_send_pkt(c);
 }
 
@@ -667,6 +797,7 @@ static void moved(conn *c, double x, double y, double z, bool has_pos, float yaw
     }
     if (p->teleport_pending) return;
     if (!speed_ok(c, has_pos ? x : p->x, has_pos ? y : p->y, has_pos ? z : p->z)) return;
+    if (has_pos && !border_move_ok(c, x, z)) return; /* issue 17: the world border (border.h) */
     if (on_ground) p->fall_flying = false;
     if (has_pos) {
         p->x = x;
@@ -730,6 +861,29 @@ static void play_sb_entity_action(conn *c, rd_t *r)
     ent_sb_entity_action(c, r);
 }
 
+/*
+ * Plugin Message: vanilla 1.20.1 reads the channel (readResourceLocation,
+ * readUtf(32767)) and at most PLUGIN_DATA_MAX bytes of data; more is a
+ * decoder error (ServerboundCustomPayloadPacket: "Payload may not be larger
+ * than 32767 bytes") and the connection is closed with the exception's text.
+ * mcserv acts on no channel: the data is skipped.
+ */
+#define PLUGIN_DATA_MAX 32767
+
+static void play_sb_custom_payload(conn *c, rd_t *r)
+{
+    size_t len;
+    rd_string(r, 32767, &len);
+    if (r->err) return;
+    if (rd_left(r) > PLUGIN_DATA_MAX) {
+        conn_kick(c, "Internal Exception: io.netty.handler.codec.DecoderException: "
+                     "java.lang.IllegalArgumentException: Payload may not be larger than 32767 "
+                     "bytes");
+        return;
+    }
+    rd_skip(r, rd_left(r));
+}
+
 static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
     [PKT_PLAY_SB_TELEPORT_CONFIRM] = play_sb_teleport_confirm,
     [PKT_PLAY_SB_KEEP_ALIVE] = play_sb_keep_alive,
@@ -748,6 +902,7 @@ static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
     [PKT_PLAY_SB_ENTITY_ACTION] = play_sb_entity_action,
     [PKT_PLAY_SB_ARM_ANIMATION] = ent_sb_arm_animation,
     [PKT_PLAY_SB_CLIENT_COMMAND] = ent_sb_client_command,
+    [PKT_PLAY_SB_CUSTOM_PAYLOAD] = play_sb_custom_payload,
 };
 
 /* Packets that count as a player doing something (player-idle-timeout);

@@ -15,6 +15,9 @@
 bool play_sees_chunk(const player *p, int32_t cx, int32_t cz);
 /* Queues already-framed bytes to every player holding chunk (cx, cz). */
 void play_send_to_viewers(int32_t cx, int32_t cz, const uint8_t *frame, size_t len);
+/* After a teleport (entities.c ent_teleport): the chunk window moves to the
+ * player's new chunk at once, as vanilla's, not at the client's next move. */
+void play_follow_teleport(conn *c);
 /* Unloads every chunk the client holds and streams the window again (respawn). */
 void play_reset_window(conn *c);
 /* Changes a block and queues the Block Update for the end of the tick. -1 if not loaded. */
@@ -26,8 +29,14 @@ void play_init(void);
 void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid);
 /* One serverbound PLAY packet (struct net_game.packet). */
 void play_dispatch(conn *c, int32_t id, rd_t *r);
-/* Leaving: chunks released, Player Info Remove to everyone, the message. */
+/* Leaving: chunks released, the message; Remove Entities and Player Info
+ * Remove at the next roster phase. */
 void play_leave(conn *c);
+/* Tick phase 4: the tab list's changes since the last tick — the leavers
+ * (Remove Entities, then one Player Info Remove for all of them), then the
+ * newcomers (the players already in, to them; one Player Info Update with
+ * all of them, to everyone). */
+void play_tick_roster(void);
 /* Tick phase 2 for one player: keep-alive, the movement check's baseline. */
 void play_tick(conn *c);
 /* Tick phase 3: the tick's block changes to their viewers, then the

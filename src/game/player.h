@@ -17,6 +17,7 @@
 
 #include "net/conn.h"
 #include "proto/wire.h"
+#include "world/world.h"
 
 #define PLAYER_NAME_MAX    CONN_NAME_MAX
 #define VIEW_DISTANCE_MAX  32 /* = SPIRAL_MAX */
@@ -49,6 +50,8 @@ typedef struct player {
     bool keepalive_pending;
     int64_t next_keepalive_ms;
     uint64_t chunks_sent;
+    /* Chunks asked for and not received yet, and the budget for asking (world/world.h). */
+    world_requester chunk_requests;
     /* Inventory as the player window numbers it: 0 crafting result, 1-4 grid,
      * 5-8 armour, 9-35 main, 36-44 hotbar, 45 off hand. */
     struct inv_slot {

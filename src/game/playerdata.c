@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "data/block_table.h"
 #include "game/game.h"
+#include "game/level_tags.h"
 #include "proto/packets.h"
 #include "proto/nbt.h"
 #include "proto/wire.h"
@@ -22,15 +23,25 @@
 #define MAX_COORD   3.0e7
 #define MAX_Y_COORD 2.0e7
 
+/*
+ * One player seen this run. version counts saves of the player (each one
+ * replaces nbt); disk_version is the version the file on disk holds. The
+ * record is dirty while they differ: after a failed write it stays dirty,
+ * keeps its data and is written again by every later round (autosave,
+ * save-all, the final save), online or not; a dirty record is never
+ * evicted.
+ */
 struct record {
     bool used;
     mc_uuid uuid;
     uint8_t *nbt; /* newest known data (decompressed), or NULL */
     size_t len;
+    uint32_t version, disk_version, writing_version;
     bool online;
-    bool writing;     /* a write is in flight */
-    uint8_t *pending; /* newer data waiting for that write; owned */
-    size_t pending_len;
+    bool writing;    /* a write is in flight (of writing_version) */
+    bool want_write; /* write the newest data once that write is over */
+    uint32_t ticket; /* the round the next write belongs to (store_round_join), or 0 */
+    int last_err;    /* errno of the last failed write; 0 after a success */
     uint64_t last_use;
 };
 
@@ -42,6 +53,11 @@ static void path_of(const mc_uuid *u, char *out, size_t cap)
     char id[37];
     uuid_format(u, id);
     snprintf(out, cap, "%s/playerdata/%s.dat", store_dir(), id);
+}
+
+static bool dirty(const struct record *r)
+{
+    return r->version != r->disk_version;
 }
 
 static struct record *find(const mc_uuid *u)
@@ -62,11 +78,11 @@ static struct record *slot_for(const mc_uuid *u)
             victim = c;
             break;
         }
-        if (!c->online && !c->writing && (!victim || c->last_use < victim->last_use)) victim = c;
+        if (!c->online && !c->writing && !dirty(c) && (!victim || c->last_use < victim->last_use))
+            victim = c;
     }
     if (!victim) return NULL;
     free(victim->nbt);
-    free(victim->pending);
     memset(victim, 0, sizeof *victim);
     victim->used = true;
     victim->uuid = *u;
@@ -85,17 +101,26 @@ static void fill_level(level_info *li)
     li->day_time = game.day_time;
     li->raining = game.raining;
     li->thundering = game.thundering;
+    level_tags_fill(li); /* issue 17: game rules, world border (game/level_tags.c) */
 }
 
-static void save_file(struct record *r, bool in_round);
+static void save_file(struct record *r);
 static void save_player(const player *p, bool in_round);
 
-/* Store hook at the start of a save round: every online player's file. */
+/* Store hook at the start of a save round: every online player's file, and
+ * every offline one a failed write left unsaved. */
 static void save_players(void)
 {
     for (size_t i = 0; i < game.player_count; i++) {
         const player *p = game.players[i]->player;
         if (p) save_player(p, true);
+    }
+    for (int i = 0; i < PLAYERDATA_CACHE; i++) {
+        struct record *r = &cache[i];
+        if (!r->used || r->online || !dirty(r)) continue;
+        r->want_write = true;
+        if (!r->ticket) r->ticket = store_round_join();
+        save_file(r);
     }
 }
 
@@ -260,8 +285,8 @@ void playerdata_send_inventory(conn *c)
     for (int i = 0; i < 46; i++) {
         if (!p->inventory[i].item || p->inventory[i].count <= 0) continue;
         buf_reset(&srv->pkt);
-        pkt_cb_set_slot(&srv->pkt, 0, p->inventory_state, (int16_t)i, p->inventory[i].item,
-                        p->inventory[i].count);
+        c->proto->cb_set_slot(&srv->pkt, 0, p->inventory_state, (int16_t)i, p->inventory[i].item,
+                              p->inventory[i].count);
         conn_send_pkt(c);
         if (c->closed) return;
     }
@@ -350,22 +375,41 @@ static void write_done(void *arg, int rc)
 {
     struct record *r = arg;
     r->writing = false;
-    (void)rc; /* logged by the store; the cached copy is still the newest */
-    if (r->pending) save_file(r, false);
+    /* Logged by the store. On failure the record stays dirty: the next round writes it. */
+    if (rc == 0) {
+        r->disk_version = r->writing_version;
+        r->last_err = 0;
+    } else {
+        r->last_err = -rc;
+    }
+    save_file(r);
 }
 
-/* Writes r's pending data (serialised per player). */
-static void save_file(struct record *r, bool in_round)
+/* Writes r's newest data if asked to (serialised per player: not while a write is in flight;
+ * write_done calls again). Ends r's ticket at once when the file is already up to date. */
+static void save_file(struct record *r)
 {
-    if (r->writing || !r->pending) return;
-    uint8_t *data = r->pending;
-    size_t len = r->pending_len;
-    r->pending = NULL;
-    r->pending_len = 0;
+    if (r->writing || !r->want_write) return;
+    r->want_write = false;
+    uint32_t ticket = r->ticket;
+    r->ticket = 0;
+    if (!dirty(r)) {
+        store_round_leave(ticket, STORE_ITEM_PLAYER, 0);
+        return;
+    }
+    /* The cache keeps nbt as the newest data; the write gets its own copy. */
+    uint8_t *copy = r->nbt ? malloc(r->len) : NULL;
+    if (!copy) {
+        r->last_err = ENOMEM;
+        store_round_leave(ticket, STORE_ITEM_PLAYER, -ENOMEM);
+        return;
+    }
+    memcpy(copy, r->nbt, r->len);
     char path[512];
     path_of(&r->uuid, path, sizeof path);
     r->writing = true;
-    store_write_file(path, data, len, true, in_round, write_done, r);
+    r->writing_version = r->version;
+    store_write_file(path, copy, r->len, true, STORE_ITEM_PLAYER, ticket, write_done, r);
 }
 
 static void save_player(const player *p, bool in_round)
@@ -381,27 +425,32 @@ static void save_player(const player *p, bool in_round)
         return;
     }
     if (!r) {
-        /* No cache slot free: write directly (unordered, but rare: > PLAYERDATA_CACHE busy). */
+        /* No cache slot free: write directly (unordered, not retried, but rare: more than
+         * PLAYERDATA_CACHE players online, being written or unsaved). */
         char path[512];
         path_of(&p->uuid, path, sizeof path);
-        store_write_file(path, b.data, b.len, true, in_round, NULL, NULL);
+        store_write_file(path, b.data, b.len, true, STORE_ITEM_PLAYER,
+                         in_round ? store_round_join() : 0, NULL, NULL);
         return;
     }
-    /* The cache keeps a copy as the newest data; the write gets its own. */
-    uint8_t *copy = malloc(b.len);
-    if (!copy) {
-        buf_free(&b);
-        return;
-    }
-    memcpy(copy, b.data, b.len);
     free(r->nbt);
     r->nbt = b.data;
     r->len = b.len;
-    free(r->pending);
-    r->pending = copy;
-    r->pending_len = b.len;
+    r->version++;
     r->last_use = ++use_clock;
-    save_file(r, in_round);
+    r->want_write = true;
+    if (in_round && !r->ticket) r->ticket = store_round_join();
+    save_file(r);
+}
+
+size_t playerdata_unsaved(int *err)
+{
+    size_t n = 0;
+    for (int i = 0; i < PLAYERDATA_CACHE; i++)
+        if (cache[i].used && cache[i].last_err && dirty(&cache[i])) {
+            if (n++ == 0 && err) *err = cache[i].last_err;
+        }
+    return n;
 }
 
 void playerdata_leave(const player *p)
@@ -415,7 +464,6 @@ void playerdata_free(void)
 {
     for (int i = 0; i < PLAYERDATA_CACHE; i++) {
         free(cache[i].nbt);
-        free(cache[i].pending);
         memset(&cache[i], 0, sizeof cache[i]);
     }
 }

@@ -31,7 +31,11 @@
  *     (bounded: PLAYERDATA_CACHE entries; offline ones with no write in
  *     flight are evicted first), so a quick rejoin reads what was just
  *     saved, even before it reached the disk.
- *  3. A file is read from disk only at a player's first join this run,
+ *  3. A write that fails (a full disk, EIO) leaves the player's record
+ *     dirty with its data: every later save round (autosave, save-all,
+ *     the final save at stop) writes it again, online or not, until it
+ *     succeeds; a dirty record is never evicted from the cache.
+ *  4. A file is read from disk only at a player's first join this run,
  *     synchronously in play_join (it must set the position and game mode
  *     of the Login packet); it is capped at PLAYERDATA_FILE_MAX bytes.
  *     This is the one read on the game thread (see docs/persistence.md).
@@ -55,6 +59,9 @@ void playerdata_load(player *p);
 void playerdata_send_inventory(conn *c);
 /* In play_leave: queues the player's file. */
 void playerdata_leave(const player *p);
+/* Player files whose last write failed and that are not on disk yet; *err
+ * (if not NULL and any) gets the errno of the first. */
+size_t playerdata_unsaved(int *err);
 /* Frees the cache (shutdown, after store_final_save). */
 void playerdata_free(void);
 

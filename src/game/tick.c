@@ -12,18 +12,27 @@
  *   3. block updates  the tick's block changes as Block Update / Update
  *                   Section Blocks to every viewer, then the acknowledgements
  *                   (game/play.c)
- *   4. entities     deaths, interest cells, tracking: spawns and removals
- *                   (game/entities.c)
- *   5. movement relay  each cell's movement encoded once, delivered to its
- *                   viewers (game/entities.c)
- *   6. clock        day time and weather, chat spam decay, ops.json written
+ *   4. roster       the tab list's changes since the last tick: the players
+ *                   who left (one Remove Entities per viewer, then one Player
+ *                   Info Remove), then those who joined (the players already
+ *                   in, to them; one Player Info Update with all of them, to
+ *                   everyone) (game/play.c, game/entities.c)
+ *   5. entities     deaths, interest cells, tracking: spawns (a Bundle each)
+ *                   and removals (game/entities.c)
+ *   6. movement relay  what changed about each entity, encoded once per
+ *                   cell, delivered to its viewers (game/entities.c)
+ *   7. clock        day time and weather, chat spam decay, ops.json written
  *                   if it changed (game/daytime.c, chat.c, ops.c)
- *   7. idle players  player-idle-timeout kicks, checked once a second
- *   8. limits       the IP table swept, refusal summaries, slow clients
+ *   8. idle players  player-idle-timeout kicks, checked once a second
+ *   9. limits       the IP table swept, refusal summaries, slow clients
  *                   dropped (net/limits.c)
- *   9. world        edits flushed into chunks (re-encoded on the workers);
+ *  10. world        edits flushed into chunks (re-encoded on the workers);
  *                   every 20 ticks, chunks nobody sees are unloaded
- *  10. saving       autosave and queued chunk and player saves (world/store.c)
+ *  11. saving       autosave and queued chunk and player saves (world/store.c)
+ *
+ * Joins and leaves happen between ticks (or, a player dropped for a full
+ * output buffer, during one); what others must be told waits for phase 4,
+ * so a tick's twenty joins are one packet to each player already in.
  *
  * Chunk streaming is not a tick phase: a before-sleep hook (game/game.c)
  * sends each player chunks every loop pass, as its output drains, so a
@@ -66,7 +75,7 @@ static struct {
 static const char idling_json[] = "{\"translate\":\"multiplayer.disconnect.idling\","
                                   "\"fallback\":\"You have been idle for too long!\"}";
 
-/* Phase 7, player-idle-timeout (minutes; vanilla): once a second, a player
+/* Phase 8, player-idle-timeout (minutes; vanilla): once a second, a player
  * whose position or look changed is active; one idle longer than the
  * timeout is kicked. Actions (game/play.c) also count as activity. */
 static void idle_check(void)
@@ -101,16 +110,17 @@ void tick_run(void)
     for (size_t i = game.player_count; i-- > 0;)
         if (i < game.player_count) play_tick(game.players[i]);
     play_broadcast_blocks();        /* 3 */
-    ent_tick_tracking();            /* 4 */
-    ent_tick_relay();               /* 5 */
-    daytime_tick();                 /* 6: day time, Update Time, the weather timer */
+    play_tick_roster();             /* 4: leaves, then joins */
+    ent_tick_tracking();            /* 5 */
+    ent_tick_relay();               /* 6 */
+    daytime_tick();                 /* 7: day time, Update Time, the weather timer */
     chat_tick();                    /*    chat spam decay */
     ops_flush();                    /*    a changed ops.json queued for saving */
-    idle_check();                   /* 7 */
-    limits_tick(srv->loop->now_ms); /* 8 */
-    world_flush_edits(&game.world); /* 9 */
+    idle_check();                   /* 8 */
+    limits_tick(srv->loop->now_ms); /* 9 */
+    world_flush_edits(&game.world); /* 10 */
     if (game.tick_count % 20 == 0) world_sweep(&game.world, srv->loop->now_ms);
-    store_tick(srv->loop->now_ms); /* 10 */
+    store_tick(srv->loop->now_ms); /* 11 */
     tickstat_end();
 }
 

@@ -1,7 +1,8 @@
 /*
  * auth.c — see auth.h. One thread drives a libcurl multi handle: requests
  * come in through a mutex-protected list (and curl_multi_wakeup), results go
- * out through another list and an eventfd that the game loop watches.
+ * out through a hand-off queue (core/workers.h) whose eventfd the game loop
+ * watches.
  *
  * Request life:
  *   auth_submit ─▶ todo ─▶ in flight (easy handle on the multi) ─▶ done ─▶
@@ -15,19 +16,19 @@
 #include <curl/curl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/workers.h"
 
 #define AUTH_URL_MAX 1024
 
 struct auth_req {
-    auth_req *next;     /* todo / done list */
+    auth_req *next;     /* todo list */
     auth_req *next_run; /* in-flight list (auth thread only) */
     char url[AUTH_URL_MAX];
     auth_done_fn done;
@@ -39,6 +40,7 @@ struct auth_req {
     enum auth_status status;
     mc_profile profile;
     char detail[192];
+    handoff_node done_link; /* the done queue (auth thread to game thread) */
 };
 
 static struct {
@@ -47,13 +49,12 @@ static struct {
     bool started;
     bool stopping; /* under lock */
     auth_req *todo_head, *todo_tail;
-    auth_req *done_head, *done_tail;
-    int efd;
-    int live; /* game thread: submitted and not yet freed */
+    handoff done; /* finished requests; its eventfd wakes the loop */
+    int live;     /* game thread: submitted and not yet freed */
     CURLM *multi;
     bool loopback; /* base URL on 127.0.0.0/8 or ::1 */
     char base[512];
-} A = {.lock = PTHREAD_MUTEX_INITIALIZER, .efd = -1};
+} auth = {.lock = PTHREAD_MUTEX_INITIALIZER, .done = HANDOFF_INIT};
 
 static void push(auth_req **head, auth_req **tail, auth_req *r)
 {
@@ -63,6 +64,11 @@ static void push(auth_req **head, auth_req **tail, auth_req *r)
     else
         *head = r;
     *tail = r;
+}
+
+static auth_req *req_of(handoff_node *n)
+{
+    return (auth_req *)((char *)n - offsetof(auth_req, done_link));
 }
 
 static void req_free(auth_req *r)
@@ -84,12 +90,7 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
 
 static void finish(auth_req *r)
 {
-    pthread_mutex_lock(&A.lock);
-    push(&A.done_head, &A.done_tail, r);
-    pthread_mutex_unlock(&A.lock);
-    uint64_t one = 1;
-    ssize_t w = write(A.efd, &one, sizeof one);
-    (void)w;
+    handoff_push(&auth.done, &r->done_link);
 }
 
 static bool blank(const buf_t *b)
@@ -142,8 +143,8 @@ static int start_transfer(auth_req *r)
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
     curl_easy_setopt(e, CURLOPT_PRIVATE, r);
-    if (A.loopback) curl_easy_setopt(e, CURLOPT_NOPROXY, "*");
-    if (curl_multi_add_handle(A.multi, e) != CURLM_OK) {
+    if (auth.loopback) curl_easy_setopt(e, CURLOPT_NOPROXY, "*");
+    if (curl_multi_add_handle(auth.multi, e) != CURLM_OK) {
         curl_easy_cleanup(e);
         r->easy = NULL;
         return -1;
@@ -153,7 +154,7 @@ static int start_transfer(auth_req *r)
 
 static void end_transfer(auth_req *r)
 {
-    curl_multi_remove_handle(A.multi, r->easy);
+    curl_multi_remove_handle(auth.multi, r->easy);
     curl_easy_cleanup(r->easy);
     r->easy = NULL;
 }
@@ -166,17 +167,17 @@ static void *auth_main(void *arg)
     for (;;) {
         /* Take new work, as much as the parallel cap allows. */
         auth_req *fresh = NULL;
-        pthread_mutex_lock(&A.lock);
-        bool stopping = A.stopping;
-        while (!stopping && A.todo_head && active < AUTH_PARALLEL_MAX) {
-            auth_req *r = A.todo_head;
-            A.todo_head = r->next;
-            if (!A.todo_head) A.todo_tail = NULL;
+        pthread_mutex_lock(&auth.lock);
+        bool stopping = auth.stopping;
+        while (!stopping && auth.todo_head && active < AUTH_PARALLEL_MAX) {
+            auth_req *r = auth.todo_head;
+            auth.todo_head = r->next;
+            if (!auth.todo_head) auth.todo_tail = NULL;
             r->next = fresh;
             fresh = r;
             active++;
         }
-        pthread_mutex_unlock(&A.lock);
+        pthread_mutex_unlock(&auth.lock);
         if (stopping) break;
         while (fresh) {
             auth_req *r = fresh;
@@ -204,10 +205,10 @@ static void *auth_main(void *arg)
             }
         }
         int still = 0;
-        curl_multi_perform(A.multi, &still);
+        curl_multi_perform(auth.multi, &still);
         CURLMsg *m;
         int left;
-        while ((m = curl_multi_info_read(A.multi, &left))) {
+        while ((m = curl_multi_info_read(auth.multi, &left))) {
             if (m->msg != CURLMSG_DONE) continue;
             auth_req *r = NULL;
             curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&r);
@@ -222,16 +223,14 @@ static void *auth_main(void *arg)
             active--;
             finish(r);
         }
-        curl_multi_poll(A.multi, NULL, 0, 1000, NULL);
+        curl_multi_poll(auth.multi, NULL, 0, 1000, NULL);
     }
     /* Stopping: abandon whatever is in flight; auth_stop frees it all. */
     while (running) {
         auth_req *r = running;
         running = r->next_run;
         end_transfer(r);
-        pthread_mutex_lock(&A.lock);
-        push(&A.done_head, &A.done_tail, r);
-        pthread_mutex_unlock(&A.lock);
+        finish(r);
     }
     return NULL;
 }
@@ -249,28 +248,27 @@ static bool base_is_loopback(const char *url)
 
 int auth_start(const char *base_url)
 {
-    if (A.started) return A.efd;
-    if (strlen(base_url) >= sizeof A.base) return -1;
-    snprintf(A.base, sizeof A.base, "%s", base_url);
-    A.loopback = base_is_loopback(base_url);
+    if (auth.started) return auth.done.efd;
+    if (strlen(base_url) >= sizeof auth.base) return -1;
+    snprintf(auth.base, sizeof auth.base, "%s", base_url);
+    auth.loopback = base_is_loopback(base_url);
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         log_error("libcurl failed to initialise");
         return -1;
     }
-    A.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    A.multi = curl_multi_init();
-    if (A.efd < 0 || !A.multi) goto fail;
-    curl_multi_setopt(A.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)AUTH_PARALLEL_MAX);
-    A.stopping = false;
-    if (pthread_create(&A.thread, NULL, auth_main, NULL) != 0) goto fail;
-    A.started = true;
-    return A.efd;
+    int efd = handoff_open(&auth.done);
+    auth.multi = curl_multi_init();
+    if (efd < 0 || !auth.multi) goto fail;
+    curl_multi_setopt(auth.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)AUTH_PARALLEL_MAX);
+    auth.stopping = false;
+    if (pthread_create(&auth.thread, NULL, auth_main, NULL) != 0) goto fail;
+    auth.started = true;
+    return efd;
 fail:
     log_error("cannot start the session-server thread");
-    if (A.multi) curl_multi_cleanup(A.multi);
-    A.multi = NULL;
-    if (A.efd >= 0) close(A.efd);
-    A.efd = -1;
+    if (auth.multi) curl_multi_cleanup(auth.multi);
+    auth.multi = NULL;
+    handoff_close(&auth.done);
     curl_global_cleanup();
     return -1;
 }
@@ -294,12 +292,12 @@ static void url_escape(buf_t *out, const char *s)
 auth_req *auth_submit(const char *username, const char *server_hash, const char *ip,
                       auth_done_fn done, void *owner)
 {
-    if (!A.started || A.live >= AUTH_QUEUE_MAX) return NULL;
+    if (!auth.started || auth.live >= AUTH_QUEUE_MAX) return NULL;
     auth_req *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     buf_t u;
     buf_init(&u, AUTH_URL_MAX - 1);
-    buf_append(&u, A.base, strlen(A.base));
+    buf_append(&u, auth.base, strlen(auth.base));
     buf_lit(&u, "/session/minecraft/hasJoined?username=");
     url_escape(&u, username);
     buf_lit(&u, "&serverId=");
@@ -320,11 +318,11 @@ auth_req *auth_submit(const char *username, const char *server_hash, const char 
     r->done = done;
     r->owner = owner;
     atomic_init(&r->cancelled, false);
-    A.live++;
-    pthread_mutex_lock(&A.lock);
-    push(&A.todo_head, &A.todo_tail, r);
-    pthread_mutex_unlock(&A.lock);
-    curl_multi_wakeup(A.multi);
+    auth.live++;
+    pthread_mutex_lock(&auth.lock);
+    push(&auth.todo_head, &auth.todo_tail, r);
+    pthread_mutex_unlock(&auth.lock);
+    curl_multi_wakeup(auth.multi);
     return r;
 }
 
@@ -332,50 +330,43 @@ void auth_cancel(auth_req *r)
 {
     if (!r) return;
     atomic_store(&r->cancelled, true);
-    curl_multi_wakeup(A.multi);
+    curl_multi_wakeup(auth.multi);
 }
 
 void auth_drain(void)
 {
-    uint64_t v;
-    ssize_t n = read(A.efd, &v, sizeof v);
-    (void)n;
-    pthread_mutex_lock(&A.lock);
-    auth_req *r = A.done_head;
-    A.done_head = A.done_tail = NULL;
-    pthread_mutex_unlock(&A.lock);
-    while (r) {
-        auth_req *next = r->next;
+    for (handoff_node *n = handoff_take(&auth.done), *next; n; n = next) {
+        next = n->next;
+        auth_req *r = req_of(n);
         if (!atomic_load(&r->cancelled))
             r->done(r->owner, r->status, &r->profile, r->detail[0] ? r->detail : "");
-        A.live--;
+        auth.live--;
         req_free(r);
-        r = next;
     }
 }
 
 void auth_stop(void)
 {
-    if (!A.started) return;
-    pthread_mutex_lock(&A.lock);
-    A.stopping = true;
-    pthread_mutex_unlock(&A.lock);
-    curl_multi_wakeup(A.multi);
-    pthread_join(A.thread, NULL);
+    if (!auth.started) return;
+    pthread_mutex_lock(&auth.lock);
+    auth.stopping = true;
+    pthread_mutex_unlock(&auth.lock);
+    curl_multi_wakeup(auth.multi);
+    pthread_join(auth.thread, NULL);
     /* Nothing runs any more: free what is left, without callbacks. */
-    auth_req *lists[2] = {A.todo_head, A.done_head};
-    for (int i = 0; i < 2; i++) {
-        for (auth_req *r = lists[i], *next; r; r = next) {
-            next = r->next;
-            req_free(r);
-        }
+    for (auth_req *r = auth.todo_head, *next; r; r = next) {
+        next = r->next;
+        req_free(r);
     }
-    A.todo_head = A.todo_tail = A.done_head = A.done_tail = NULL;
-    A.live = 0;
-    curl_multi_cleanup(A.multi);
-    A.multi = NULL;
-    close(A.efd);
-    A.efd = -1;
+    auth.todo_head = auth.todo_tail = NULL;
+    for (handoff_node *n = handoff_take(&auth.done), *next; n; n = next) {
+        next = n->next;
+        req_free(req_of(n));
+    }
+    auth.live = 0;
+    curl_multi_cleanup(auth.multi);
+    auth.multi = NULL;
+    handoff_close(&auth.done);
     curl_global_cleanup();
-    A.started = false;
+    auth.started = false;
 }

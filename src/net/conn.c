@@ -2,9 +2,19 @@
  * conn.c — connection I/O: see conn.h for the lifecycle and invariants.
  *
  * Output path: packets are framed (and compressed, and encrypted) straight
- * into wbuf; the connection goes on the flush list, and the NET_HOOK_FLUSH
- * hook writes each listed connection once per loop pass. A write that the
- * socket only partly takes advances wsent; EAGAIN arms EPOLLOUT.
+ * into the queue's owned bytes (net/outq.h); shared frames are referenced
+ * (pkt_frame_shared_for's, and conn_send_buf's once-per-pass copies). The
+ * connection goes on the tick's list, and on this pass's list when its
+ * output cannot wait (conn.h invariant 7); the NET_HOOK_FLUSH hook writes
+ * this pass's list, then after a tick the tick's list, holding CONN_LAZY
+ * output of some connections for up to k ticks (k from the write budget,
+ * mcserv-max-writes-per-second). One writev per connection per write; a
+ * write the socket only partly takes leaves the rest queued (EPOLLOUT).
+ *
+ * Versions (invariant 6 of conn.h): packets carry logical ids; framing
+ * rewrites the leading id for c->proto unless it is the identity (763), and
+ * dispatch rewrites incoming ids before the state handler. The identity
+ * path is today's code behind one branch.
  *
  * Input path: conn_read reads at most CONN_READ_BUDGET bytes per pass. While
  * a connection has no partial frame pending, input goes into one shared
@@ -20,11 +30,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "core/json.h"
 #include "core/log.h"
 #include "data/packet_ids.h"
+#include "net/iothreads.h"
 #include "net/server.h"
 #include "proto/crypto.h"
 #include "proto/frame.h"
@@ -34,7 +46,7 @@
 const char *const kick_reason_names[KR_COUNT] = {
     "kicked",  "server_full", "not_whitelisted", "banned",    "ip_banned",      "duplicate_login",
     "spam",    "idle",        "packet_rate",     "timeout",   "invalid_packet", "auth",
-    "version", "shutdown",    "other",           "throttled", "slow_client"};
+    "version", "shutdown",    "other",           "throttled", "slow_client",    "busy"};
 
 /* Kicks that do not say why (conn_kick): their text, by prefix. */
 static enum kick_reason classify_kick(const char *text)
@@ -92,13 +104,78 @@ static uint64_t count_frames(const uint8_t *p, size_t n)
 
 /* ------------------------------------------------------------ output path */
 
+/* The protocol state of each connection state; CLOSING sends and reads
+ * nothing a version could number differently (-1: not translated). */
+static const int8_t proto_state_of[CONN_STATES] = {
+    [CS_HANDSHAKE] = PROTO_STATE_HANDSHAKE,
+    [CS_STATUS] = PROTO_STATE_STATUS,
+    [CS_LOGIN] = PROTO_STATE_LOGIN,
+    [CS_PLAY] = PROTO_STATE_PLAY,
+    [CS_CLOSING] = -1,
+};
+
+/* A copy of srv->pkt with its id rewritten, for non-identity versions
+ * (protocol_frame's scratch; never holds the packet being read). */
+static buf_t *translate_scratch(void)
+{
+    static buf_t scratch;
+    if (!scratch.limit) buf_init(&scratch, FRAME_MAX_PACKET + 16);
+    return &scratch;
+}
+
+/* The flush lists and the batching state (invariant 7). */
+static struct {
+    list_node now;      /* written at the end of this pass (conn.now_link) */
+    uint64_t tick;      /* conn_tick calls: ticks run */
+    bool tick_pass;     /* a tick ran in this pass: the tick's flush is due */
+    uint64_t writes_at; /* srv->stats.writes at the last tick's flush */
+    int64_t flushed_ms; /* when the tick's list was last written */
+    conn **lazy;        /* scratch: lazy-only connections of a tick's flush */
+    size_t nlazy, lazy_cap;
+} outs = {.now = {&outs.now, &outs.now}};
+
+/* Moves every node of `from` to `to` (empty before), leaving `from` empty:
+ * a walk takes its list whole, so connections listed again during the walk
+ * wait for the next one. */
+static void list_take(list_node *to, list_node *from)
+{
+    list_init(to);
+    if (list_empty(from)) return;
+    to->next = from->next;
+    to->prev = from->prev;
+    to->next->prev = to;
+    to->prev->next = to;
+    list_init(from);
+}
+
+/* Puts c on the tick's list (invariant 7). */
+static void list_pending(conn *c)
+{
+    if (!list_linked(&c->flush_link)) list_push_back(&srv->flush_list, &c->flush_link);
+}
+
 void conn_flush_later(conn *c)
 {
-    if (c->wbuf.len > CONN_OUTPUT_KEEP) c->out_big_ms = srv->loop->now_ms; /* invariant 3 */
-    if (c->on_flush_list || c->closed) return;
-    c->on_flush_list = true;
-    c->next_flush = srv->flush_list;
-    srv->flush_list = c;
+    if (c->closed) return;
+    list_pending(c);
+    if (!list_linked(&c->now_link)) list_push_back(&outs.now, &c->now_link);
+}
+
+/* Output was queued to c: when it must be written (invariant 7). */
+static void queued(conn *c, unsigned flags)
+{
+    if (c->out.own.len > CONN_OUTPUT_KEEP) c->out_big_ms = srv->loop->now_ms; /* invariant 3 */
+    if (c->closed) return;
+    if (flags & CONN_LAZY) {
+        if (!c->out_lazy) c->lazy_tick = outs.tick;
+        c->out_lazy = true;
+    } else {
+        c->out_urgent = true;
+    }
+    if (c->state != CS_PLAY || conn_pending(c) >= CONN_FLUSH_BULK)
+        conn_flush_later(c);
+    else
+        list_pending(c);
 }
 
 buf_t *pkt_begin(int32_t id)
@@ -114,20 +191,10 @@ static void output_overflow(conn *c)
              CONN_OUTPUT_LIMIT >> 20);
     srv->stats.kicks[KR_SLOW_CLIENT]++;
     limits_stats.slow_clients++;
-    c->wbuf.failed = 0;
     conn_drop(c, NULL);
 }
 
-/* Invariant 3: the written prefix is dropped only when its room is needed
- * for the next `n` bytes. */
-static void output_make_room(conn *c, size_t n)
-{
-    if (c->wsent == 0 || c->wbuf.len + n <= c->wbuf.cap) return;
-    buf_consume(&c->wbuf, c->wsent);
-    c->wsent = 0;
-}
-
-void conn_send_pkt(conn *c)
+void conn_send_pkt_as(conn *c, unsigned flags)
 {
     if (c->closed) return;
     if (srv->pkt.failed) {
@@ -136,44 +203,149 @@ void conn_send_pkt(conn *c)
         return;
     }
     int threshold = c->compressed ? srv->cfg.compression_threshold : -1;
-    output_make_room(c, srv->pkt.len + 16);
-    size_t from = c->wbuf.len;
-    if (frame_encode(&c->wbuf, srv->pkt.data, srv->pkt.len, threshold, srv->compressor) < 0) {
+    buf_t *own = outq_own_begin(&c->out, srv->pkt.len + 16);
+    size_t from = own->len;
+    int rc = c->proto->identity
+                 ? frame_encode(own, srv->pkt.data, srv->pkt.len, threshold, srv->compressor)
+                 : protocol_frame(c->proto, proto_state_of[c->state], own, srv->pkt.data,
+                                  srv->pkt.len, threshold, srv->compressor, translate_scratch());
+    if (rc < 0 && rc != PROTOCOL_E_OUTPUT) {
+        own->len = from;
+        own->failed = 0;
+        log_debug("[%s] packet not sent: protocol %d has no such packet (state %d)", c->addr,
+                  c->proto->version, c->state);
+        return;
+    }
+    if (rc < 0 || !outq_own_commit(&c->out, from)) {
         output_overflow(c);
         return;
     }
     /* Encrypt in place, only the bytes just appended (the stream's order). */
-    if (c->enc) mc_cfb8_update(c->enc, c->wbuf.data + from, c->wbuf.len - from);
+    if (c->enc) mc_cfb8_update(c->enc, own->data + from, own->len - from);
     srv->stats.packets_out++;
-    conn_flush_later(c);
+    queued(c, flags);
 }
 
-const buf_t *pkt_frame_shared(void)
+/* The frames pkt_frame_shared_for builds: one per protocol, each with the
+ * shared copy connections reference (made at the first reference, dropped
+ * when the next frame is built: invariant 5 of outq.h's users). */
+static struct {
+    buf_t buf;
+    shframe *sf;
+} framed[PROTO_VERSION_COUNT];
+
+const buf_t *pkt_frame_shared_for(const struct mc_protocol *p)
 {
-    static buf_t framed;
-    if (!framed.limit) buf_init(&framed, FRAME_MAX_PACKET + 16);
-    buf_reset(&framed);
-    if (srv->pkt.failed || frame_encode(&framed, srv->pkt.data, srv->pkt.len,
-                                        srv->cfg.compression_threshold, srv->compressor) < 0)
+    buf_t *f = &framed[p->slot].buf;
+    shframe_unref(framed[p->slot].sf);
+    framed[p->slot].sf = NULL;
+    if (!f->limit) buf_init(f, FRAME_MAX_PACKET + 16);
+    buf_reset(f);
+    if (srv->pkt.failed ||
+        protocol_frame(p, PROTO_STATE_PLAY, f, srv->pkt.data, srv->pkt.len,
+                       srv->cfg.compression_threshold, srv->compressor, translate_scratch()) < 0)
         return NULL;
-    return &framed;
+    return f;
 }
 
-void conn_send_raw(conn *c, const void *p, size_t n)
+/* Queues a reference to f->data[off .. off + n), or a copy for an
+ * encrypted connection (invariant 5). */
+static void send_ref(conn *c, shframe *f, size_t off, size_t n, unsigned flags)
 {
-    if (c->closed) return;
-    output_make_room(c, n);
-    size_t from = c->wbuf.len;
-    buf_append(&c->wbuf, p, n);
-    if (c->wbuf.failed) {
+    if (c->enc) {
+        conn_send_raw_as(c, f->data + off, n, flags);
+        return;
+    }
+    if (!outq_ref(&c->out, f, off, n)) {
         output_overflow(c);
         return;
     }
+    srv->stats.packets_out += count_frames(f->data + off, n);
+    queued(c, flags);
+}
+
+/* The shared frame p[0..n) lies in, if it is one pkt_frame_shared_for
+ * built: its copy (made now if it is the first reference) and p's offset. */
+static shframe *shared_frame_of(const void *p, size_t n, size_t *off)
+{
+    uintptr_t a = (uintptr_t)p;
+    for (int i = 0; i < PROTO_VERSION_COUNT; i++) {
+        const buf_t *b = &framed[i].buf;
+        uintptr_t lo = (uintptr_t)b->data;
+        if (!b->data || a < lo || a + n > lo + b->len) continue;
+        if (!framed[i].sf) framed[i].sf = shframe_new(b->data, b->len);
+        *off = a - lo;
+        return framed[i].sf;
+    }
+    return NULL;
+}
+
+void conn_send_raw_as(conn *c, const void *p, size_t n, unsigned flags)
+{
+    if (c->closed) return;
+    size_t off;
+    shframe *sf;
+    if (!c->enc && n >= CONN_REF_MIN && (sf = shared_frame_of(p, n, &off))) {
+        send_ref(c, sf, off, n, flags);
+        return;
+    }
     /* `p` may be a cached frame shared by many players: it stays plaintext;
-     * only this connection's copy in wbuf is encrypted. */
-    if (c->enc) mc_cfb8_update(c->enc, c->wbuf.data + from, n);
+     * only this connection's copy is encrypted. */
+    if (!outq_append_sealed(&c->out, p, n, c->enc)) {
+        output_overflow(c);
+        return;
+    }
     srv->stats.packets_out += count_frames(p, n);
-    conn_flush_later(c);
+    queued(c, flags);
+}
+
+/* conn_send_buf's copies of this pass: buffer -> shared frame, open
+ * addressing on the buffer's address; cleared by the flush hook. */
+#define MEMO_SLOTS 4096 /* a power of two; a full table falls back to copies */
+static struct memo {
+    const buf_t *b;
+    const uint8_t *data;
+    size_t len;
+    shframe *sf;
+} memo[MEMO_SLOTS];
+static uint32_t memo_used[MEMO_SLOTS / 2], memo_count;
+
+static shframe *memo_frame(const buf_t *b)
+{
+    uint32_t h = (uint32_t)(((uintptr_t)b >> 4) * 2654435761u) & (MEMO_SLOTS - 1);
+    for (uint32_t i = 0; i < 8; i++, h = (h + 1) & (MEMO_SLOTS - 1)) {
+        struct memo *m = &memo[h];
+        if (m->b == b && m->data == b->data && m->len == b->len) return m->sf;
+        if (m->b) continue;
+        if (memo_count >= MEMO_SLOTS / 2) return NULL;
+        shframe *sf = shframe_new(b->data, b->len);
+        if (!sf) return NULL;
+        *m = (struct memo){b, b->data, b->len, sf};
+        memo_used[memo_count++] = h;
+        return sf;
+    }
+    return NULL;
+}
+
+static void memo_clear(void)
+{
+    for (uint32_t i = 0; i < memo_count; i++) {
+        struct memo *m = &memo[memo_used[i]];
+        shframe_unref(m->sf);
+        *m = (struct memo){0};
+    }
+    memo_count = 0;
+}
+
+void conn_send_buf(conn *c, const buf_t *b, size_t off, size_t n, unsigned flags)
+{
+    if (c->closed || off > b->len || n > b->len - off) return;
+    shframe *sf = NULL;
+    if (!c->enc && n >= CONN_REF_MIN) sf = memo_frame(b);
+    if (sf)
+        send_ref(c, sf, off, n, flags);
+    else
+        conn_send_raw_as(c, b->data + off, n, flags);
 }
 
 /* EPOLLOUT while output waits for room; a kicked connection (CLOSING)
@@ -185,27 +357,29 @@ static void want_write(conn *c, bool on)
     loop_watch_mod(srv->loop, &c->watch, events);
 }
 
-/* Writes as much of c's output as the socket takes. Returns -1 if c closed. */
-static int conn_flush(conn *c)
+/* The result of writing c's output (job, on this thread or an I/O thread):
+ * the bytes written leave the queue, EAGAIN arms EPOLLOUT, an error drops
+ * c. Returns -1 if c closed. */
+static int flush_settle(conn *c, const struct io_job *job)
 {
-    while (conn_pending(c) > 0) {
-        ssize_t n = write(c->watch.fd, c->wbuf.data + c->wsent, conn_pending(c));
-        if (n > 0) {
-            c->wsent += (size_t)n;
-            srv->stats.bytes_out += (uint64_t)n;
-            limits_output_progressed(c);
-            continue;
-        }
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            limits_output_blocked(c);
-            want_write(c, true);
-            return 0;
-        }
-        conn_drop(c, n < 0 ? strerror(errno) : "write returned 0");
+    srv->stats.writes += job->writes;
+    if (job->written) {
+        outq_consume(&c->out, job->written);
+        srv->stats.bytes_out += job->written;
+        limits_output_progressed(c);
+    }
+    if (job->err == EAGAIN) {
+        limits_output_blocked(c);
+        want_write(c, true);
+        return 0;
+    }
+    if (job->err) {
+        conn_drop(c, job->err == IOJOB_WROTE_ZERO ? "write returned 0" : strerror(job->err));
         return -1;
     }
-    c->wbuf.len = c->wsent = 0;
+    /* A join's chunk stream (invariant 3): freed at once above the burst
+     * size, so joins in flight do not add up. */
+    if (c->out.pending == 0) buf_shrink_if_idle(&c->out.own, CONN_OUTPUT_BURST);
     if (c->state == CS_CLOSING && !c->lim.write_shut) {
         /* The kick is out: half-close, then read and discard until the client
          * closes or CONN_CLOSING_GRACE ends. Closing with input unread sends
@@ -217,27 +391,156 @@ static int conn_flush(conn *c)
     return 0;
 }
 
+static struct io_job job_of(conn *c)
+{
+    c->out_urgent = c->out_lazy = false; /* all of it is being written */
+    return (struct io_job){.fd = c->watch.fd, .q = &c->out};
+}
+
+/* Writes as much of c's output as the socket takes. Returns -1 if c closed. */
+static int conn_flush(conn *c)
+{
+    struct io_job job = job_of(c);
+    if (conn_pending(c) > 0) iothreads_write_one(&job);
+    return flush_settle(c, &job);
+}
+
+/* The tick's writes: on the I/O threads when there are enough of them. */
+static struct {
+    conn **c;
+    struct io_job *job;
+    size_t n, cap;
+} due;
+
+static void due_add(conn *c)
+{
+    if (due.n == due.cap) {
+        size_t cap = due.cap ? due.cap * 2 : 256;
+        conn **a = realloc(due.c, cap * sizeof *a);
+        if (a) due.c = a;
+        struct io_job *j = a ? realloc(due.job, cap * sizeof *j) : NULL;
+        if (!j) {
+            conn_flush(c); /* no room to gather: write it at once */
+            return;
+        }
+        due.job = j;
+        due.cap = cap;
+    }
+    due.job[due.n] = job_of(c);
+    due.c[due.n++] = c;
+}
+
+static void due_write(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < due.n; i++) /* one closed while gathering: its fd is gone */
+        if (!due.c[i]->closed) {
+            due.c[n] = due.c[i];
+            due.job[n++] = due.job[i];
+        }
+    iothreads_write(due.job, n);
+    for (size_t i = 0; i < n; i++)
+        if (!due.c[i]->closed) flush_settle(due.c[i], &due.job[i]);
+    due.n = 0;
+}
+
+void conn_tick(void)
+{
+    outs.tick++;
+    outs.tick_pass = true;
+}
+
+static int batch_ticks(size_t urgent, size_t lazy)
+{
+    return outq_batch_ticks(srv->cfg.max_writes_per_second, TICK_MS,
+                            srv->stats.writes - outs.writes_at, urgent, lazy, CONN_BATCH_MAX);
+}
+
+static bool lazy_due(const conn *c, int k)
+{
+    return outq_lazy_due(outs.tick, c->id, c->lazy_tick, k);
+}
+
+static void flush_tick(void)
+{
+    list_node all;
+    list_take(&all, &srv->flush_list);
+    size_t urgent = 0;
+    outs.nlazy = 0;
+    while (!list_empty(&all)) {
+        conn *c = list_entry(all.next, conn, flush_link);
+        list_remove(&c->flush_link);
+        if (c->closed || conn_pending(c) == 0) continue;
+        if (c->out_urgent) {
+            urgent++;
+            due_add(c);
+        } else if (c->out_lazy) {
+            if (outs.nlazy == outs.lazy_cap) {
+                size_t cap = outs.lazy_cap ? outs.lazy_cap * 2 : 256;
+                conn **a = realloc(outs.lazy, cap * sizeof *a);
+                if (!a) {
+                    due_add(c); /* no room to wait: write it now */
+                    continue;
+                }
+                outs.lazy = a;
+                outs.lazy_cap = cap;
+            }
+            outs.lazy[outs.nlazy++] = c;
+        }
+    }
+    int k = batch_ticks(urgent, outs.nlazy);
+    srv->stats.batch_ticks = k;
+    for (size_t i = 0; i < outs.nlazy; i++) {
+        conn *c = outs.lazy[i];
+        if (c->closed) continue;
+        if (lazy_due(c, k))
+            due_add(c);
+        else
+            list_pending(c);
+    }
+    due_write();
+    outs.writes_at = srv->stats.writes;
+}
+
+void conn_flush_pass(void)
+{
+    list_node now;
+    list_take(&now, &outs.now);
+    while (!list_empty(&now)) {
+        conn *c = list_entry(now.next, conn, now_link);
+        list_remove(&c->now_link);
+        if (!c->closed) conn_flush(c);
+    }
+    /* No tick for two periods (a stall, a harness without ticks): output
+     * that waits for a tick goes anyway. */
+    if (outs.tick_pass || srv->loop->now_ms - outs.flushed_ms >= 2 * TICK_MS) {
+        outs.tick_pass = false;
+        outs.flushed_ms = srv->loop->now_ms;
+        flush_tick();
+    }
+    memo_clear();
+}
+
 void conn_flush_all(void)
 {
-    conn *c = srv->flush_list;
-    srv->flush_list = NULL;
-    while (c) {
-        conn *next = c->next_flush;
-        c->on_flush_list = false;
+    list_node all;
+    list_take(&all, &outs.now);
+    while (!list_empty(&all)) list_remove(all.next);
+    list_take(&all, &srv->flush_list);
+    while (!list_empty(&all)) {
+        conn *c = list_entry(all.next, conn, flush_link);
+        list_remove(&c->flush_link);
         if (!c->closed) conn_flush(c);
-        c = next;
     }
+    memo_clear();
 }
 
 void conn_trim(conn *c)
 {
-    if (conn_pending(c) == 0 && !c->on_flush_list &&
-        srv->loop->now_ms - c->out_big_ms >= CONN_OUTPUT_IDLE_MS) {
-        c->wbuf.len = c->wsent = 0;
-        buf_shrink_to(&c->wbuf, CONN_OUTPUT_KEEP);
-    }
+    if (conn_pending(c) == 0 && !list_linked(&c->flush_link) &&
+        srv->loop->now_ms - c->out_big_ms >= CONN_OUTPUT_IDLE_MS)
+        outq_trim(&c->out, CONN_OUTPUT_KEEP);
 }
-
 /* -------------------------------------------------------- closing, freeing */
 
 /* The game lets go of c (once, invariant 2 of server.h). */
@@ -248,10 +551,13 @@ static void leave_game(conn *c)
     srv->game->leave(c);
 }
 
+/* Lines remote input causes go through log kinds (core/log.h invariant 5). */
+static log_kind k_closed = LOG_KIND, k_login_kick = LOG_KIND, k_rate = LOG_KIND;
+
 void conn_drop(conn *c, const char *why)
 {
     if (c->closed) return;
-    if (why) log_info("[%s] connection closed: %s", c->addr, why);
+    if (why) log_limited(&k_closed, LOG_INFO, "[%s] connection closed: %s", c->addr, why);
     leave_game(c);
     limits_conn_closed(c);
     int fd = c->watch.fd;
@@ -298,14 +604,22 @@ void conn_kick_reason(conn *c, enum kick_reason why, const char *json, const cha
 
 static void kick_json(conn *c, const char *json, const char *log_text)
 {
-    /* Status and legacy pings end through here too: not worth an info line. */
-    log_msg(c->state == CS_LOGIN || c->state == CS_PLAY ? LOG_INFO : LOG_DEBUG,
-            "[%s] %s%sdisconnected: %s", c->addr, c->in_game ? c->name : "", c->in_game ? " " : "",
-            log_text);
-    if (c->state == CS_LOGIN || c->state == CS_PLAY) {
-        buf_t *b =
-            pkt_begin(c->state == CS_LOGIN ? PKT_LOGIN_CB_DISCONNECT : PKT_PLAY_CB_KICK_DISCONNECT);
+    /* Status and legacy pings end through here too: not worth an info line.
+     * A player's kick is written in full; a refused login is one of a kind. */
+    if (c->in_game)
+        log_info("[%s] %s disconnected: %s", c->addr, c->name, log_text);
+    else
+        log_limited(&k_login_kick,
+                    c->state == CS_LOGIN || c->state == CS_PLAY ? LOG_INFO : LOG_DEBUG,
+                    "[%s] disconnected: %s", c->addr, log_text);
+    if (c->state == CS_LOGIN) {
+        /* The login disconnect is JSON text in every version. */
+        buf_t *b = pkt_begin(PKT_LOGIN_CB_DISCONNECT);
         wr_string(b, json, strlen(json));
+        conn_send_pkt(c);
+    } else if (c->state == CS_PLAY) {
+        buf_reset(&srv->pkt);
+        c->proto->cb_kick_disconnect(&srv->pkt, json, strlen(json));
         conn_send_pkt(c);
     }
     if (c->closed) return;
@@ -325,10 +639,12 @@ void conn_free_closed(void)
         conn *c = list_entry(n, conn, closed_link);
         list_remove(&c->closed_link);
         list_remove(&c->link);
+        list_remove(&c->flush_link); /* the output lists outlive a pass (invariant 7) */
+        list_remove(&c->now_link);
         login_conn_free(c);
         if (c->player) srv->game->release(c);
         buf_free(&c->rbuf);
-        buf_free(&c->wbuf);
+        outq_free(&c->out);
         free(c);
     }
 }
@@ -362,8 +678,9 @@ static bool rate_ok(conn *c)
         c->rate_count = 0;
         c->rate_window_ms = now;
         if (c->rate_avg > (float)srv->cfg.rate_limit) {
-            log_warn("[%s] %s sent %.0f packets per second (rate-limit=%d)", c->addr,
-                     c->in_game ? c->name : "?", (double)c->rate_avg, srv->cfg.rate_limit);
+            log_limited(&k_rate, LOG_WARN, "[%s] %s sent %.0f packets per second (rate-limit=%d)",
+                        c->addr, c->in_game ? c->name : "?", (double)c->rate_avg,
+                        srv->cfg.rate_limit);
             conn_kick_reason(c, KR_PACKET_RATE, exceeded_rate_json,
                              "Kicked for exceeding packet rate limit");
             return false;
@@ -400,9 +717,12 @@ static void dispatch(conn *c, const uint8_t *pkt, size_t len)
         return;
     }
     srv->stats.packets_in++;
+    /* Invariant 6: handlers see logical ids (-1: the version has no such
+     * packet, which every state handler refuses as unknown). */
+    if (!c->proto->identity) id = protocol_sb_logical(c->proto, proto_state_of[c->state], id);
     enum conn_state before = c->state;
     state_dispatch[c->state](c, id, &r);
-    if (before == CS_HANDSHAKE && c->state == CS_LOGIN) limits_login_intent(c);
+    if (before == CS_HANDSHAKE && c->state != CS_HANDSHAKE) limits_handshake_done(c);
 }
 
 /*
@@ -492,7 +812,14 @@ static void conn_read(conn *c)
         bool direct = c->rbuf.len == 0;
         size_t want = sizeof shared;
         if (want > budget) want = budget;
-        uint8_t *dst = direct ? shared : buf_reserve(&c->rbuf, want);
+        /* Before PLAY a partial frame can only grow to the state's cap (1 KiB
+         * in the handshake), and it is read into `shared` first, so rbuf
+         * grows by what arrived, not by a whole read's room: a connection
+         * that trickles bytes holds a few hundred bytes (the pre-login pool). */
+        bool staged = !direct && c->state != CS_PLAY;
+        size_t cap = max_frame_for(c->state) + 3;
+        if (staged && cap > c->rbuf.len && want > cap - c->rbuf.len) want = cap - c->rbuf.len;
+        uint8_t *dst = direct || staged ? shared : buf_reserve(&c->rbuf, want);
         if (!dst) {
             conn_drop(c, "input buffer limit reached");
             return;
@@ -501,6 +828,15 @@ static void conn_read(conn *c)
         if (n > 0) {
             if (c->dec) mc_cfb8_update(c->dec, dst, (size_t)n);
             budget -= (size_t)n;
+            if (staged) {
+                uint8_t *room = buf_reserve(&c->rbuf, (size_t)n);
+                if (!room) {
+                    conn_drop(c, "input buffer limit reached");
+                    return;
+                }
+                memcpy(room, shared, (size_t)n);
+                dst = room;
+            }
             if (!conn_input(c, dst, (size_t)n, direct)) return;
             continue;
         }
@@ -519,12 +855,96 @@ static void conn_read(conn *c)
     }
 }
 
+/* Connections epoll found readable this pass, read on the I/O threads by
+ * conn_read_pass (io-threads > 1: PLAY connections only; the states before
+ * it change how the next frame is read, so they are read and parsed one
+ * at a time, at once). */
+static struct {
+    conn **c;
+    struct io_read *job;
+    size_t n, cap;
+} reads;
+
+static void queue_read(conn *c)
+{
+    if (c->read_queued) return;
+    if (reads.n == reads.cap) {
+        size_t cap = reads.cap ? reads.cap * 2 : 256;
+        conn **a = realloc(reads.c, cap * sizeof *a);
+        if (a) reads.c = a;
+        struct io_read *j = a ? realloc(reads.job, cap * sizeof *j) : NULL;
+        if (!j) {
+            conn_read(c); /* no room to queue: read it here */
+            return;
+        }
+        reads.job = j;
+        reads.cap = cap;
+    }
+    c->read_queued = true;
+    reads.c[reads.n++] = c;
+}
+
+/* Bytes read for c (on an I/O thread) are parsed as conn_read would:
+ * in place with no partial frame pending, else after it. false when
+ * reading must stop. */
+static bool input_read(conn *c, uint8_t *data, size_t len)
+{
+    if (c->rbuf.len == 0) return conn_input(c, data, len, true);
+    uint8_t *dst = buf_reserve(&c->rbuf, len);
+    if (!dst) {
+        conn_drop(c, "input buffer limit reached");
+        return false;
+    }
+    memcpy(dst, data, len);
+    return conn_input(c, dst, len, false);
+}
+
+void conn_read_pass(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < reads.n; i++) {
+        conn *c = reads.c[i];
+        c->read_queued = false;
+        if (c->closed) continue;
+        if (c->state != CS_PLAY) { /* kicked meanwhile: CLOSING reads and drops */
+            conn_read(c);
+            continue;
+        }
+        reads.c[n] = c;
+        reads.job[n++] =
+            (struct io_read){.fd = c->watch.fd, .dec = c->dec, .budget = CONN_READ_BUDGET};
+    }
+    reads.n = 0;
+    if (!n) return;
+    iothreads_read(reads.job, n);
+    for (size_t i = 0; i < n; i++) {
+        conn *c = reads.c[i];
+        const struct io_read *r = &reads.job[i];
+        if (c->closed) continue; /* by a packet of a connection settled before it */
+        if (r->len && !input_read(c, r->data, r->len)) continue;
+        if (r->err == IOREAD_EOF) {
+            if (c->in_game)
+                log_info("%s lost connection: disconnected", c->name);
+            else
+                log_debug("[%s] client closed the connection", c->addr);
+            conn_drop(c, NULL);
+        } else if (r->err) {
+            conn_drop(c, strerror(r->err));
+        }
+    }
+}
+
 static void conn_event(loop_watch *w, uint32_t events)
 {
     conn *c = container_of(w, conn, watch);
     if (c->closed) return;
     /* In CLOSING, input is read and dropped (conn_input parses nothing). */
-    if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) conn_read(c);
+    if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+        if (c->state == CS_PLAY && iothreads_count() > 1)
+            queue_read(c);
+        else
+            conn_read(c);
+    }
     if (!c->closed && (events & EPOLLOUT)) conn_flush(c);
 }
 
@@ -556,11 +976,14 @@ conn *conn_open(int fd, const struct sockaddr *sa)
     c->id = ++srv->next_conn_id;
     addr_text(sa, c->addr, sizeof c->addr);
     addr_ip(sa, c->ip, sizeof c->ip);
+    c->proto = protocol_native; /* until the handshake names a version */
     c->connected_ms = srv->loop->now_ms;
     c->deadline_ms = c->connected_ms + CONN_PREPLAY_TIMEOUT;
     buf_init(&c->rbuf, FRAME_MAX_LENGTH + 16);
-    buf_init(&c->wbuf, CONN_OUTPUT_LIMIT);
+    outq_init(&c->out, CONN_OUTPUT_LIMIT);
     list_init(&c->closed_link);
+    list_init(&c->flush_link);
+    list_init(&c->now_link);
     int rc = loop_watch_add(srv->loop, &c->watch, fd, EPOLLIN);
     if (rc < 0) {
         log_warn("epoll_ctl: %s", strerror(-rc));

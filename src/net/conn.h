@@ -16,27 +16,62 @@
  *   any state --conn_drop--> closed --(end of the loop pass)--> freed
  *
  * Invariants:
- *  1. Only the loop's thread touches connections.
+ *  1. Only the loop's thread touches connections; during a tick's flush
+ *     with io-threads, I/O threads read the queues and descriptors of the
+ *     connections being written, and nothing else (net/iothreads.h).
  *  2. A connection is freed only by the last before-sleep hook of the pass in
- *     which it was closed, after it left epoll and the flush list; until then
- *     it stays on srv->conns with `closed` set, so a walk of that list never
- *     follows a freed or moved node. Handlers may close a connection freely
- *     and must stop using it after.
- *  3. Output is capped (CONN_OUTPUT_LIMIT bytes pending); a client that lets
- *     more pile up is dropped, it never grows server memory further. The
- *     output buffer keeps a sent offset (wsent): a partial write moves
- *     nothing; the pending bytes are moved down only when room is needed.
- *     Its capacity is kept between passes; the once-a-second sweep gives
+ *     which it was closed, after it left epoll; until then it stays on
+ *     srv->conns with `closed` set, so a walk of that list never follows a
+ *     freed or moved node. The output lists (invariant 7) outlive a pass: a
+ *     closed connection stays on them, skipped, until conn_free_closed
+ *     unlinks it. Handlers may close a connection freely and must stop
+ *     using it after.
+ *  3. Output is capped (CONN_OUTPUT_LIMIT bytes pending, referenced shared
+ *     frames counted like copied bytes); a client that lets more pile up is
+ *     dropped, it never grows server memory further. The queue (net/outq.h)
+ *     keeps a sent offset: a partial write moves nothing; the pending bytes
+ *     are moved down only when room is needed. Its capacity is kept between
+ *     passes, up to CONN_OUTPUT_BURST; a larger one (a join's chunk stream)
+ *     is freed when a flush empties it (freed, not shrunk: shrinking many
+ *     buffers in place fragments the heap). The once-a-second sweep gives
  *     back what a connection holds beyond CONN_OUTPUT_KEEP once it has not
- *     needed more for CONN_OUTPUT_IDLE_MS (so a periodic burst, such as the
- *     30 s tab-list latency update, does not cost an allocation each time).
+ *     needed more for CONN_OUTPUT_IDLE_MS, so a player receiving a steady
+ *     stream (a crowd) allocates nothing per pass, and an idle one holds
+ *     CONN_OUTPUT_KEEP.
  *  4. Input per connection per pass is bounded (CONN_READ_BUDGET bytes), and
  *     a frame longer than the state's limit is refused as soon as its length
- *     prefix arrives.
+ *     prefix arrives. With io-threads > 1 a PLAY connection's socket is read
+ *     (and decrypted) on an I/O thread after the pass's events were
+ *     dispatched, and its frames parsed and dispatched on the game thread
+ *     then, before the next pass's timers: the same order as before.
  *  5. With encryption on, input is decrypted as it is read and output is
- *     encrypted as it is queued, in place in wbuf (cached frames passed to
- *     conn_send_raw stay plaintext); each stream sees every byte once, in
- *     wire order.
+ *     encrypted as it is queued, in place in the owned bytes; an encrypted
+ *     connection never references a shared frame (it gets a copy, which
+ *     is encrypted: shared frames stay plaintext for everyone else); each
+ *     stream sees every byte once, in wire order.
+ *  6. proto is never NULL: protocol_native from conn_open, the handshake's
+ *     version once it names a supported one (proto/protocol.h). Packets are
+ *     built with logical ids; conn_send_pkt and the shared framing rewrite
+ *     the id for a non-identity version, dispatch rewrites incoming ids
+ *     before the state handler. 763 is the identity: one branch, no work.
+ *     Bytes passed to conn_send_raw are sent as they are: a shared frame
+ *     must have been framed for c->proto (one frame per protocol in use).
+ *  7. When output is written (one writev per connection per write):
+ *       - at the end of the pass that queued it: everything queued outside
+ *         PLAY (status and login replies, a kick: CLOSING), and a queue
+ *         holding CONN_FLUSH_BULK bytes or more (chunk streaming: a write
+ *         that large costs little per byte, holding it only adds latency);
+ *       - else at the next tick's flush (conn_tick marks the pass; with no
+ *         tick for 2 * TICK_MS, at the next pass): the default class,
+ *         CONN_URGENT, which is never held longer;
+ *       - CONN_LAZY output (other players' movement, tab-list changes,
+ *         chat) may wait up to k ticks (1 <= k <= CONN_BATCH_MAX), k chosen
+ *         each tick so the writes per second stay within
+ *         mcserv-max-writes-per-second; any write of the connection takes
+ *         it along (one byte stream: the queue order is never changed);
+ *       - EPOLLOUT continues a write the socket did not take whole.
+ *     The slow-client timer runs only while a write is blocked (EAGAIN),
+ *     never while output waits for its tick.
  */
 #ifndef MC_CONN_H
 #define MC_CONN_H
@@ -49,14 +84,20 @@
 #include "core/list.h"
 #include "core/loop.h"
 #include "net/limits.h"
+#include "net/outq.h"
+#include "proto/protocol.h"
 #include "proto/wire.h"
 
-#define CONN_OUTPUT_LIMIT    (8u << 20) /* 8 MiB queued to one client */
-#define CONN_OUTPUT_KEEP     (4u << 10) /* capacity an idle connection keeps */
-#define CONN_OUTPUT_IDLE_MS  60000      /* ...once it needed more no longer than this ago */
+#define CONN_OUTPUT_LIMIT    (8u << 20)  /* 8 MiB queued to one client */
+#define CONN_OUTPUT_KEEP     (4u << 10)  /* capacity an idle connection keeps */
+#define CONN_OUTPUT_BURST    (16u << 10) /* ...or up to this while it is busy */
+#define CONN_OUTPUT_IDLE_MS  60000       /* busy: needed more than KEEP this recently */
 #define CONN_READ_BUDGET     (64u << 10)
-#define CONN_PREPLAY_TIMEOUT 10000 /* ms to go from connect to PLAY */
-#define CONN_CLOSING_GRACE   1000  /* ms to flush a kick message */
+#define CONN_FLUSH_BULK      (64u << 10) /* queued bytes written at the end of the pass */
+#define CONN_REF_MIN         512         /* shared bytes referenced, not copied, from this size */
+#define CONN_BATCH_MAX       10          /* ticks CONN_LAZY output may wait at most */
+#define CONN_PREPLAY_TIMEOUT 10000       /* ms to go from connect to PLAY */
+#define CONN_CLOSING_GRACE   1000        /* ms to flush a kick message */
 #define CONN_NAME_MAX        16
 
 enum conn_state { CS_HANDSHAKE, CS_STATUS, CS_LOGIN, CS_PLAY, CS_CLOSING };
@@ -83,6 +124,7 @@ enum kick_reason {
     KR_OTHER,
     KR_THROTTLED,   /* connection-throttle (net/limits.c) */
     KR_SLOW_CLIENT, /* output not read: slow-client-timeout or the output cap */
+    KR_BUSY,        /* evicted from a full pre-login pool (net/limits.h) */
     KR_COUNT
 };
 extern const char *const kick_reason_names[KR_COUNT];
@@ -96,25 +138,30 @@ struct auth_req;     /* net/auth.h */
 typedef struct conn {
     loop_watch watch; /* the socket; watch.fd is the descriptor */
     enum conn_state state;
-    bool compressed; /* Set Compression sent: frames use the threshold */
-    bool closed;     /* left epoll; freed at the end of the pass */
-    bool on_flush_list;
-    bool in_game;         /* the game's join ran and its leave has not */
-    uint32_t id;          /* for log lines */
-    char addr[64];        /* "ip:port" */
-    char ip[ADDR_IP_MAX]; /* the bare address of addr */
-    int protocol;         /* from the handshake */
-    uint8_t status_step;  /* STATUS: 0 nothing, 1 status sent, 2 pong sent */
+    bool compressed;                 /* Set Compression sent: frames use the threshold */
+    bool closed;                     /* left epoll; freed at the end of the pass */
+    bool out_urgent;                 /* CONN_URGENT output is pending */
+    bool out_lazy;                   /* CONN_LAZY output is pending, queued at tick lazy_tick */
+    bool in_game;                    /* the game's join ran and its leave has not */
+    bool read_queued;                /* readable: read in this pass's conn_read_pass */
+    uint32_t id;                     /* for log lines */
+    char addr[64];                   /* "ip:port" */
+    char ip[ADDR_IP_MAX];            /* the bare address of addr */
+    int protocol;                    /* from the handshake */
+    const struct mc_protocol *proto; /* ids and layouts to speak (invariant 6) */
+    uint8_t status_step;             /* STATUS: 0 nothing, 1 status sent, 2 pong sent */
     int64_t connected_ms;
     int64_t deadline_ms; /* pre-play or closing deadline; 0 = none */
-    buf_t rbuf, wbuf;
-    size_t wsent;                 /* bytes of wbuf already written (invariant 3) */
-    int64_t out_big_ms;           /* when wbuf last held more than CONN_OUTPUT_KEEP */
+    buf_t rbuf;
+    outq out;                     /* invariants 3, 5, 7 */
+    uint64_t lazy_tick;           /* conn_tick's count when the oldest lazy output was queued */
+    int64_t out_big_ms;           /* when the queue last held more than CONN_OUTPUT_KEEP */
     struct player *player;        /* PLAY: the game's; released through the handler table */
     char name[CONN_NAME_MAX + 1]; /* the player's name once known (Login Start, then final) */
-    struct conn *next_flush;
-    list_node link;        /* srv->conns, until freed */
-    list_node closed_link; /* srv->closed, once closed */
+    list_node flush_link;         /* srv->flush_list: output pending (invariant 7) */
+    list_node now_link;           /* ...and to be written at the end of this pass */
+    list_node link;               /* srv->conns, until freed */
+    list_node closed_link;        /* srv->closed, once closed */
     /* Login, encryption, proxies (net/login.c; see its state diagram). */
     uint8_t login_step;         /* enum login_step in login.c */
     bool proxy_done;            /* proxy-protocol: the PROXY header was read */
@@ -134,23 +181,56 @@ typedef struct conn {
     struct conn_limits lim; /* throttles, packet limiter, slow-client timer (net/limits.c) */
 } conn;
 
-/* Starts a new packet in srv->pkt with the given id; returns the buffer. */
+/* How soon queued output must be written (invariant 7). */
+#define CONN_URGENT 0u /* at the next tick's flush: the default */
+#define CONN_LAZY   1u /* may wait up to k ticks (adaptive batching) */
+
+/* Starts a new packet in srv->pkt with the given (logical) id; returns the buffer. */
 buf_t *pkt_begin(int32_t id);
-/* Frames the packet in srv->pkt (id + payload) and queues it to c. */
-void conn_send_pkt(conn *c);
-/* Queues raw bytes (already framed, e.g. a cached chunk) to c. */
-void conn_send_raw(conn *c, const void *p, size_t n);
+/* Frames the packet in srv->pkt (logical id + payload) for c's protocol and
+ * state and queues it to c. A packet c's version lacks is not sent. */
+void conn_send_pkt_as(conn *c, unsigned flags);
+static inline void conn_send_pkt(conn *c)
+{
+    conn_send_pkt_as(c, CONN_URGENT);
+}
+/* Queues raw bytes (already framed for c->proto, e.g. a cached chunk) to c:
+ * copied, unless they lie in the frame pkt_frame_shared_for returned last,
+ * which is referenced (invariant 5 aside). */
+void conn_send_raw_as(conn *c, const void *p, size_t n, unsigned flags);
+static inline void conn_send_raw(conn *c, const void *p, size_t n)
+{
+    conn_send_raw_as(c, p, n, CONN_URGENT);
+}
 /*
- * Frames srv->pkt once at the server's compression threshold (which every
- * PLAY connection negotiated at login) for sending the same bytes to many
- * players with conn_send_raw. NULL if it does not fit; the buffer is reused
- * by the next call.
+ * Queues b->data[off .. off + n) (framed for c->proto) to c as a shared
+ * frame: the first call for b in a loop pass copies b once into a
+ * refcounted frame, later calls in the same pass (for any connection)
+ * reference that copy. b must not change until the end of the pass
+ * (NET_HOOK_FLUSH), as a per-tick batch or a cached chunk frame does not.
+ * Small ranges (under CONN_REF_MIN) and encrypted connections get a copy.
  */
-const buf_t *pkt_frame_shared(void);
-/* Bytes queued to c and not yet written. */
+void conn_send_buf(conn *c, const buf_t *b, size_t off, size_t n, unsigned flags);
+/*
+ * Frames srv->pkt (a PLAY packet) once at the server's compression threshold
+ * (which every PLAY connection negotiated at login) for protocol p, for
+ * sending the same bytes with conn_send_raw to the players whose proto is p.
+ * NULL if it does not fit, or p has no such packet. One buffer per protocol:
+ * each is reused by the next call for the same protocol, so frames for every
+ * protocol in use can be held at once.
+ */
+const buf_t *pkt_frame_shared_for(const struct mc_protocol *p);
+/* pkt_frame_shared_for(protocol_native): what every caller uses while 763
+ * is the only version. With a second one, a broadcast frames once per
+ * protocol in use and sends each frame to that protocol's players. */
+static inline const buf_t *pkt_frame_shared(void)
+{
+    return pkt_frame_shared_for(protocol_native);
+}
+/* Bytes queued to c and not yet written (referenced ones included). */
 static inline size_t conn_pending(const conn *c)
 {
-    return c->wbuf.len - c->wsent;
+    return c->out.pending;
 }
 
 /* Sends a disconnect with `reason` (plain text) if the state has one, then closes. */
@@ -170,10 +250,21 @@ void conn_drop(conn *c, const char *why);
 conn *conn_open(int fd, const struct sockaddr *sa);
 /* Feeds bytes as if read from the socket (the fuzz harness). */
 void conn_feed(conn *c, const uint8_t *data, size_t len);
-/* Writes every connection's pending output (one write per connection). */
+/* Writes every connection's pending output now, whatever its class
+ * (shutdown). */
 void conn_flush_all(void);
-/* Puts c on the flush list (conn_flush_all writes it). */
+/* The NET_HOOK_FLUSH pass (invariant 7): this pass's list, and after a
+ * tick the tick's list with the batching k chosen. */
+void conn_flush_pass(void);
+/* A tick is running in this pass: its output is written at this pass's
+ * flush (net/server.c server_expire, the tick's first phase). */
+void conn_tick(void);
+/* c's pending output is written at the end of this pass. */
 void conn_flush_later(conn *c);
+/* The loop's after-dispatch step: the PLAY connections found readable in
+ * this pass are read (and decrypted) on the I/O threads, then parsed and
+ * dispatched here, one after the other (io-threads > 1 only). */
+void conn_read_pass(void);
 /* Frees the connections closed during this pass (invariant 2). */
 void conn_free_closed(void);
 /* Once a second: idle connections give back output capacity (invariant 3). */

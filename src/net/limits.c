@@ -1,243 +1,21 @@
 /*
- * limits.c — see limits.h (and docs/hardening.md for the settings).
- *
- * The pure parts (rate windows, address keys, the IP table, the throttle
- * rule, the packet tables) come first and build alone with
- * LIMITS_CORE_ONLY; the glue to connections, the log and the settings
- * follows. All of it runs on the game thread, except the debug file I/O
- * wrapper, which runs wherever file I/O runs (it only sleeps and forwards).
+ * limits.c — see limits.h (and docs/hardening.md for the settings): the
+ * glue of the abuse limits to connections, the log and the settings. The
+ * pure parts are net/ratelimit.c (rate windows, packet tables) and
+ * net/ip_table.c (address keys, the per-IP table, the throttle rule). All
+ * of it runs on the game thread.
  */
 #include "net/limits.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/random.h>
-
-#include "data/packet_ids.h"
-
-/* ------------------------------------------------------------ rate window */
-
-uint32_t rate_win_add(rate_win *w, int64_t now_ms, int64_t interval_ms, uint32_t n)
-{
-    if (interval_ms <= 0) interval_ms = 1;
-    int64_t age = now_ms - w->start_ms;
-    if ((w->start_ms == 0 && w->prev == 0 && w->cur == 0) || age < 0 || age >= 2 * interval_ms) {
-        w->start_ms = now_ms;
-        w->prev = w->cur = 0;
-    } else if (age >= interval_ms) {
-        w->prev = w->cur;
-        w->cur = 0;
-        w->start_ms += interval_ms;
-    }
-    w->cur = w->cur > UINT32_MAX - n ? UINT32_MAX : w->cur + n;
-    int64_t into = now_ms - w->start_ms; /* 0 .. interval_ms - 1 */
-    uint64_t est = (uint64_t)w->cur +
-                   (uint64_t)w->prev * (uint64_t)(interval_ms - into) / (uint64_t)interval_ms;
-    return est > UINT32_MAX ? UINT32_MAX : (uint32_t)est;
-}
-
-/* ------------------------------------------------------------- addresses */
-
-bool limits_key_from_sockaddr(const struct sockaddr *sa, ip_key *out)
-{
-    memset(out, 0, sizeof *out);
-    if (sa->sa_family == AF_INET) {
-        const struct sockaddr_in *a = (const struct sockaddr_in *)sa;
-        out->b[10] = out->b[11] = 0xff;
-        memcpy(out->b + 12, &a->sin_addr, 4);
-        return true;
-    }
-    if (sa->sa_family == AF_INET6) {
-        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)sa;
-        memcpy(out->b, &a->sin6_addr, 16);
-        return true;
-    }
-    return false;
-}
-
-bool limits_key_from_text(const char *text, ip_key *out)
-{
-    char ip[64];
-    const char *start = text;
-    size_t n;
-    if (text[0] == '[') { /* [v6]:port */
-        const char *close = strchr(text, ']');
-        if (!close) return false;
-        start = text + 1;
-        n = (size_t)(close - start);
-    } else {
-        /* "ip:port" as conn.addr writes it, IPv6 without brackets included:
-         * the port is what follows the last colon. */
-        const char *colon = strrchr(text, ':');
-        n = colon ? (size_t)(colon - text) : strlen(text);
-    }
-    if (n == 0 || n >= sizeof ip) return false;
-    memcpy(ip, start, n);
-    ip[n] = 0;
-    memset(out, 0, sizeof *out);
-    struct in_addr a4;
-    if (inet_pton(AF_INET, ip, &a4) == 1) {
-        out->b[10] = out->b[11] = 0xff;
-        memcpy(out->b + 12, &a4, 4);
-        return true;
-    }
-    return inet_pton(AF_INET6, ip, out->b) == 1;
-}
-
-bool limits_key_is_loopback(const ip_key *k)
-{
-    static const uint8_t v4mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-    static const uint8_t v6loop[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
-    if (memcmp(k->b, v4mapped, 12) == 0) return k->b[12] == 127;
-    return memcmp(k->b, v6loop, 16) == 0;
-}
-
-/* ------------------------------------------------------------- IP table */
-
-#define IP_BUCKETS 4096
-
-static uint64_t hash_seed;
-
-static size_t key_slot(const ip_table *t, const ip_key *k)
-{
-    uint64_t a, b;
-    memcpy(&a, k->b, 8);
-    memcpy(&b, k->b + 8, 8);
-    uint64_t h = (a ^ hash_seed) * 0x9e3779b97f4a7c15ULL;
-    h ^= h >> 29;
-    h = (h ^ b) * 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 32;
-    return (size_t)h & (t->nbuckets - 1);
-}
-
-int ip_table_init(ip_table *t, size_t max_entries)
-{
-    memset(t, 0, sizeof *t);
-    if (!hash_seed && getrandom(&hash_seed, sizeof hash_seed, GRND_NONBLOCK) != sizeof hash_seed)
-        hash_seed = 0x2545f4914f6cdd1dULL ^ (uint64_t)(uintptr_t)t;
-    t->nbuckets = IP_BUCKETS;
-    t->buckets = calloc(t->nbuckets, sizeof *t->buckets);
-    t->max = max_entries;
-    return t->buckets ? 0 : -1;
-}
-
-void ip_table_free(ip_table *t)
-{
-    for (size_t i = 0; t->buckets && i < t->nbuckets; i++) {
-        struct ip_entry *e = t->buckets[i];
-        while (e) {
-            struct ip_entry *next = e->next;
-            free(e);
-            e = next;
-        }
-    }
-    free(t->buckets);
-    memset(t, 0, sizeof *t);
-}
-
-struct ip_entry *ip_table_get(ip_table *t, const ip_key *k, bool create)
-{
-    if (!t->buckets) return NULL;
-    size_t s = key_slot(t, k);
-    for (struct ip_entry *e = t->buckets[s]; e; e = e->next)
-        if (memcmp(e->key.b, k->b, 16) == 0) return e;
-    if (!create || t->count >= t->max) return NULL;
-    struct ip_entry *e = calloc(1, sizeof *e);
-    if (!e) return NULL;
-    e->key = *k;
-    e->next = t->buckets[s];
-    t->buckets[s] = e;
-    t->count++;
-    return e;
-}
-
-size_t ip_table_sweep(ip_table *t, int64_t now_ms, int64_t throttle_ms)
-{
-    size_t removed = 0;
-    for (size_t i = 0; t->buckets && i < t->nbuckets; i++) {
-        struct ip_entry **pp = &t->buckets[i];
-        while (*pp) {
-            struct ip_entry *e = *pp;
-            bool stamp_live = e->last_login_ms != 0 && now_ms - e->last_login_ms < throttle_ms;
-            if (e->conns == 0 && !stamp_live) {
-                *pp = e->next;
-                free(e);
-                t->count--;
-                removed++;
-            } else {
-                pp = &e->next;
-            }
-        }
-    }
-    return removed;
-}
-
-bool limits_throttle_check(struct ip_entry *e, int64_t now_ms, int64_t throttle_ms)
-{
-    bool ok = e->last_login_ms == 0 || now_ms - e->last_login_ms >= throttle_ms;
-    e->last_login_ms = now_ms ? now_ms : 1;
-    return ok;
-}
-
-/* ---------------------------------------------------------- packet tables */
-
-/*
- * Cheap-but-spammy serverbound types get their own window and are DROPPED
- * above it (the connection stays). Paper's default override is the recipe
- * book's place-recipe at 5/s over 4 s; the others are set well above what a
- * vanilla client sends (at most one per tick for each of them).
- */
-const struct packet_override limits_packet_overrides[] = {
-    {PKT_PLAY_SB_CRAFT_RECIPE_REQUEST, "place_recipe", 4000, 5},
-    {PKT_PLAY_SB_TAB_COMPLETE, "command_suggestion", 4000, 20},
-    {PKT_PLAY_SB_ARM_ANIMATION, "swing", 2000, 40},
-    {PKT_PLAY_SB_HELD_ITEM_SLOT, "set_carried_item", 2000, 40},
-    {PKT_PLAY_SB_ENTITY_ACTION, "player_command", 2000, 60},
-    {PKT_PLAY_SB_SETTINGS, "client_information", 4000, 5},
-    {PKT_PLAY_SB_PICK_ITEM, "pick_item", 4000, 10},
-    {PKT_PLAY_SB_DISPLAYED_RECIPE, "recipe_book_seen_recipe", 4000, 10},
-};
-const size_t limits_packet_override_count =
-    sizeof limits_packet_overrides / sizeof limits_packet_overrides[0];
-
-size_t limits_play_packet_max(int32_t id)
-{
-    switch (id) {
-    /* vanilla ServerboundCustomPayloadPacket: channel readUtf(32767), data <= 32767 bytes */
-    case PKT_PLAY_SB_CUSTOM_PAYLOAD: return 1 + 3 + 3u * 32767 + 32767;
-    /* position, front flag, 4 lines of readUtf(384) */
-    case PKT_PLAY_SB_UPDATE_SIGN: return 1 + 8 + 1 + 4 * (2 + 3u * 384);
-    /* movement and other fixed-size packets: a few dozen bytes */
-    case PKT_PLAY_SB_TELEPORT_CONFIRM:
-    case PKT_PLAY_SB_KEEP_ALIVE:
-    case PKT_PLAY_SB_POSITION:
-    case PKT_PLAY_SB_POSITION_LOOK:
-    case PKT_PLAY_SB_LOOK:
-    case PKT_PLAY_SB_FLYING:
-    case PKT_PLAY_SB_ARM_ANIMATION:
-    case PKT_PLAY_SB_HELD_ITEM_SLOT:
-    case PKT_PLAY_SB_ENTITY_ACTION:
-    case PKT_PLAY_SB_BLOCK_DIG:
-    case PKT_PLAY_SB_BLOCK_PLACE:
-    case PKT_PLAY_SB_USE_ITEM:
-    case PKT_PLAY_SB_CLIENT_COMMAND: return 64;
-    default: return 0;
-    }
-}
-
-#ifndef LIMITS_CORE_ONLY
-
-/* ==================================================================== glue */
-
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "core/addr.h"
 #include "core/config.h"
 #include "core/fileio.h"
-#include "core/addr.h"
 #include "core/log.h"
 #include "net/server.h"
 
@@ -249,89 +27,197 @@ static struct {
     bool exempt_loopback;
     int64_t throttle_ms;
     uint32_t per_ip_max, prelogin_max;
+    int64_t handshake_ms; /* handshake-timeout; 0 off */
     int64_t interval_ms;
     uint32_t max_in_interval; /* packet-limit-max-rate × interval */
     int64_t slow_ms;
-    /* refusal log: one line per second per kind, then a count */
-    int64_t log_second;
-    uint32_t suppressed[2];
+    list_node fresh, waiting; /* the eviction lists (limits.h), oldest first */
     int64_t next_sweep_ms;
-} L;
+} limits;
+
+/* One log kind per reason (core/log.h invariant 5). */
+static log_kind k_refused_ip = LOG_KIND, k_refused_pool = LOG_KIND, k_refused_fds = LOG_KIND;
+static log_kind k_evicted = LOG_KIND, k_throttled = LOG_KIND, k_too_large = LOG_KIND;
+static log_kind k_rate_kick = LOG_KIND, k_rate_drop = LOG_KIND, k_slow = LOG_KIND;
 
 int limits_init(const struct server_config *cfg)
 {
-    memset(&L, 0, sizeof L);
+    memset(&limits, 0, sizeof limits);
     memset(&limits_stats, 0, sizeof limits_stats);
-    L.per_ip = cfg->forwarding_mode == FWD_NONE;
-    L.exempt_loopback = cfg->limits_exempt_loopback;
-    L.throttle_ms = cfg->connection_throttle;
-    L.per_ip_max = (uint32_t)cfg->max_connections_per_ip;
-    L.prelogin_max = (uint32_t)cfg->max_prelogin_connections;
-    L.interval_ms = (int64_t)cfg->packet_limit_interval * 1000;
-    L.max_in_interval =
+    limits.per_ip = cfg->forwarding_mode == FWD_NONE;
+    limits.exempt_loopback = cfg->limits_exempt_loopback;
+    limits.throttle_ms = cfg->connection_throttle;
+    limits.per_ip_max = (uint32_t)cfg->max_connections_per_ip;
+    limits.prelogin_max = (uint32_t)cfg->max_prelogin_connections;
+    limits.handshake_ms = cfg->handshake_timeout;
+    limits.interval_ms = (int64_t)cfg->packet_limit_interval * 1000;
+    limits.max_in_interval =
         (uint32_t)((int64_t)cfg->packet_limit_max_rate * cfg->packet_limit_interval);
-    L.slow_ms = cfg->slow_client_timeout;
-    if (ip_table_init(&L.ips, LIMITS_IP_MAX) < 0) return -1;
+    limits.slow_ms = cfg->slow_client_timeout;
+    list_init(&limits.fresh);
+    list_init(&limits.waiting);
+    if (ip_table_init(&limits.ips, LIMITS_IP_MAX) < 0) return -1;
     return 0;
+}
+
+void limits_check_pool(size_t max_conns)
+{
+    if (!limits.prelogin_max || limits.prelogin_max > max_conns)
+        log_info("max-prelogin-connections=%u: the descriptor limit allows %zu connections in "
+                 "all, the tighter bound (raise `ulimit -n` for more)",
+                 limits.prelogin_max, max_conns);
 }
 
 void limits_free(void)
 {
-    ip_table_free(&L.ips);
+    ip_table_free(&limits.ips);
 }
 
 static bool exempt(const ip_key *k)
 {
-    return L.exempt_loopback && limits_key_is_loopback(k);
+    return limits.exempt_loopback && limits_key_is_loopback(k);
 }
 
-/* kind 0: pre-login cap, 1: per-IP cap. true: log this one. */
-static bool refusal_log_ok(int kind)
+/* ------------------------------------------------------ the pre-login pool */
+
+static void pool_leave(conn *c)
 {
-    int64_t second = srv->loop->now_ms / 1000;
-    if (second != L.log_second) { /* the rest is counted; limits_tick reports it */
-        L.log_second = second;
+    if (c->lim.pool == POOL_NONE) return;
+    if (c->lim.pool == POOL_FRESH) limits_stats.fresh--;
+    list_remove(&c->lim.pool_link);
+    c->lim.pool = POOL_NONE;
+}
+
+static void pool_enter(conn *c, enum limits_pool which)
+{
+    pool_leave(c);
+    list_push_back(which == POOL_FRESH ? &limits.fresh : &limits.waiting, &c->lim.pool_link);
+    c->lim.pool = (uint8_t)which;
+    if (which == POOL_FRESH) limits_stats.fresh++;
+}
+
+static void prelogin_release(conn *c)
+{
+    if (c->lim.prelogin) {
+        c->lim.prelogin = false;
+        limits_stats.prelogin--;
+    }
+}
+
+/* The oldest connection still in HANDSHAKE (stale entries are unlinked). */
+static conn *fresh_victim(void)
+{
+    while (!list_empty(&limits.fresh)) {
+        conn *c = list_entry(limits.fresh.next, conn, lim.pool_link);
+        if (!c->closed && c->state == CS_HANDSHAKE) return c;
+        pool_leave(c); /* a legacy ping answered, or closed: not a candidate */
+    }
+    return NULL;
+}
+
+/* The oldest handshaken connection not waiting on the session server,
+ * looking at most LIMITS_WAITING_SCAN entries. */
+static conn *waiting_victim(void)
+{
+    list_node *n, *tmp;
+    int looked = 0;
+    list_for_each_safe (n, tmp, &limits.waiting) {
+        conn *c = list_entry(n, conn, lim.pool_link);
+        if (c->closed || (c->state != CS_STATUS && c->state != CS_LOGIN)) {
+            pool_leave(c);
+            continue;
+        }
+        if (!c->auth) return c;
+        if (++looked >= LIMITS_WAITING_SCAN) break;
+    }
+    return NULL;
+}
+
+static const char busy_text[] =
+    "The server has too many connections logging in; please try again in a moment";
+
+/* Makes room for one connection from `who` (the pool or the descriptors are
+ * full). true when a connection was closed (or kicked) for it. */
+static bool evict_for(const struct sockaddr *who, bool fds_full)
+{
+    conn *v = fresh_victim();
+    bool fresh = v != NULL;
+    if (!v) v = waiting_victim();
+    if (!v) return false;
+    char addr[ADDR_TEXT_MAX];
+    addr_text(who, addr, sizeof addr);
+    int64_t age = srv->loop->now_ms - v->connected_ms;
+    if (fresh) {
+        limits_stats.evicted_fresh++;
+        log_limited(&k_evicted, LOG_INFO,
+                    "[%s] closed to make room for %s: no handshake after %lld ms (%s full)",
+                    v->addr, addr, (long long)age,
+                    fds_full ? "the descriptor limit" : "max-prelogin-connections");
+        conn_drop(v, NULL);
         return true;
     }
-    L.suppressed[kind]++;
-    return false;
+    limits_stats.evicted_waiting++;
+    log_limited(&k_evicted, LOG_INFO,
+                "[%s] closed to make room for %s: %s for %lld ms without finishing (%s full)",
+                v->addr, addr, v->state == CS_STATUS ? "in status" : "logging in", (long long)age,
+                fds_full ? "the descriptor limit" : "max-prelogin-connections");
+    /* The pool slot is free at once; a kick still holds its descriptor
+     * for up to CONN_CLOSING_GRACE, so with descriptors short it is closed. */
+    prelogin_release(v);
+    pool_leave(v);
+    if (v->state == CS_LOGIN && !fds_full)
+        conn_kick_reason(v, KR_BUSY, NULL, busy_text);
+    else
+        conn_drop(v, NULL);
+    return true;
 }
 
 bool limits_accept(const struct sockaddr *sa)
 {
-    char addr[80];
-    if (L.prelogin_max && limits_stats.prelogin >= L.prelogin_max) {
-        limits_stats.refused_prelogin++;
-        if (refusal_log_ok(0)) {
-            addr_text(sa, addr, sizeof addr);
-            log_warn("[%s] connection refused: %zu connections are still logging in "
-                     "(max-prelogin-connections=%u)",
-                     addr, limits_stats.prelogin, L.prelogin_max);
-        }
-        return false;
-    }
+    char addr[ADDR_TEXT_MAX];
     ip_key k;
-    if (!L.per_ip || !L.per_ip_max || srv->cfg.proxy_protocol ||
-        !limits_key_from_sockaddr(sa, &k) || exempt(&k))
-        return true;
-    struct ip_entry *e = ip_table_get(&L.ips, &k, false);
-    if (e && e->conns >= L.per_ip_max) {
-        limits_stats.refused_per_ip++;
-        if (refusal_log_ok(1)) {
+    if (limits.per_ip && limits.per_ip_max && !srv->cfg.proxy_protocol &&
+        limits_key_from_sockaddr(sa, &k) && !exempt(&k)) {
+        struct ip_entry *e = ip_table_get(&limits.ips, &k, false);
+        if (e && e->conns >= limits.per_ip_max) {
+            limits_stats.refused_per_ip++;
             addr_text(sa, addr, sizeof addr);
-            log_warn("[%s] connection refused: %u connections open from this address "
-                     "(max-connections-per-ip=%u)",
-                     addr, e->conns, L.per_ip_max);
+            log_limited(&k_refused_ip, LOG_WARN,
+                        "[%s] connection refused: %u connections open from this address "
+                        "(max-connections-per-ip=%u)",
+                        addr, e->conns, limits.per_ip_max);
+            return false;
         }
-        return false;
     }
-    return true;
+    bool pool_full = limits.prelogin_max && limits_stats.prelogin >= limits.prelogin_max;
+    bool fds_full = srv->conn_count >= srv->max_conns;
+    if (!pool_full && !fds_full) return true;
+    if (evict_for(sa, fds_full)) {
+        /* One closed; the other bound may still be full (rare: a kick keeps its descriptor). */
+        fds_full = srv->conn_count >= srv->max_conns;
+        if (!fds_full || evict_for(sa, true)) return true;
+    }
+    addr_text(sa, addr, sizeof addr);
+    if (fds_full) {
+        limits_stats.refused_fds++;
+        log_limited(&k_refused_fds, LOG_WARN,
+                    "[%s] connection refused: %zu connections open, all the descriptor limit "
+                    "allows, and none is waiting to log in",
+                    addr, srv->conn_count);
+    } else {
+        limits_stats.refused_prelogin++;
+        log_limited(&k_refused_pool, LOG_WARN,
+                    "[%s] connection refused: %zu connections are still logging in "
+                    "(max-prelogin-connections=%u) and none of them can be evicted",
+                    addr, limits_stats.prelogin, limits.prelogin_max);
+    }
+    return false;
 }
 
 static void count_ip(conn *c, const ip_key *k)
 {
-    if (!L.per_ip || exempt(k)) return;
-    struct ip_entry *e = ip_table_get(&L.ips, k, true);
+    if (!limits.per_ip || exempt(k)) return;
+    struct ip_entry *e = ip_table_get(&limits.ips, k, true);
     if (!e) return; /* table full: not tracked (invariant 2) */
     e->conns++;
     c->lim.ip = *k;
@@ -342,6 +228,10 @@ void limits_conn_opened(conn *c, const struct sockaddr *sa)
 {
     c->lim.prelogin = true;
     limits_stats.prelogin++;
+    list_init(&c->lim.pool_link);
+    pool_enter(c, POOL_FRESH);
+    if (limits.handshake_ms > 0 && limits.handshake_ms < LIMITS_LOGIN_START_MS)
+        c->deadline_ms = c->connected_ms + limits.handshake_ms;
     ip_key k;
     if (!srv->cfg.proxy_protocol && limits_key_from_sockaddr(sa, &k)) count_ip(c, &k);
 }
@@ -349,15 +239,15 @@ void limits_conn_opened(conn *c, const struct sockaddr *sa)
 bool limits_conn_readdressed(conn *c)
 {
     ip_key k;
-    if (!L.per_ip || c->lim.ip_counted || !limits_key_from_text(c->addr, &k) || exempt(&k))
+    if (!limits.per_ip || c->lim.ip_counted || !limits_key_from_text(c->addr, &k) || exempt(&k))
         return true;
-    struct ip_entry *e = ip_table_get(&L.ips, &k, false);
-    if (L.per_ip_max && e && e->conns >= L.per_ip_max) {
+    struct ip_entry *e = ip_table_get(&limits.ips, &k, false);
+    if (limits.per_ip_max && e && e->conns >= limits.per_ip_max) {
         limits_stats.refused_per_ip++;
         char why[128];
         snprintf(why, sizeof why,
                  "%u connections open from this address (max-connections-per-ip=%u)", e->conns,
-                 L.per_ip_max);
+                 limits.per_ip_max);
         conn_drop(c, why);
         return false;
     }
@@ -365,23 +255,47 @@ bool limits_conn_readdressed(conn *c)
     return true;
 }
 
+const char *limits_handshake_expired(conn *c)
+{
+    static char why[96];
+    if (limits.handshake_ms > 0 && c->deadline_ms - c->connected_ms < LIMITS_LOGIN_START_MS) {
+        limits_stats.handshake_timeouts++;
+        snprintf(why, sizeof why, "no complete handshake within %lld ms (handshake-timeout)",
+                 (long long)limits.handshake_ms);
+        return why;
+    }
+    return "timed out before completing login";
+}
+
 static const char throttled_text[] = "Connection throttled! Please wait before reconnecting.";
 
-bool limits_login_intent(conn *c)
+/* Handshake asked for login (c is in LOGIN): the connection throttle. */
+static void login_intent(conn *c)
 {
-    if (!L.per_ip || L.throttle_ms <= 0) return true;
+    if (!limits.per_ip || limits.throttle_ms <= 0) return;
     ip_key k;
-    if (!limits_key_from_text(c->addr, &k) || exempt(&k)) return true;
-    struct ip_entry *e = ip_table_get(&L.ips, &k, true);
-    if (!e) return true;
+    if (!limits_key_from_text(c->addr, &k) || exempt(&k)) return;
+    struct ip_entry *e = ip_table_get(&limits.ips, &k, true);
+    if (!e) return;
     int64_t last = e->last_login_ms;
-    if (limits_throttle_check(e, srv->loop->now_ms, L.throttle_ms)) return true;
+    if (limits_throttle_check(e, srv->loop->now_ms, limits.throttle_ms)) return;
     limits_stats.throttled++;
-    log_warn("[%s] login throttled: the previous attempt from this address was %lld ms ago "
-             "(connection-throttle=%lld ms)",
-             c->addr, (long long)(srv->loop->now_ms - last), (long long)L.throttle_ms);
+    log_limited(&k_throttled, LOG_WARN,
+                "[%s] login throttled: the previous attempt from this address was %lld ms ago "
+                "(connection-throttle=%lld ms)",
+                c->addr, (long long)(srv->loop->now_ms - last), (long long)limits.throttle_ms);
     conn_kick_reason(c, KR_THROTTLED, NULL, throttled_text);
-    return false;
+}
+
+void limits_handshake_done(conn *c)
+{
+    if (c->closed || c->state == CS_CLOSING) {
+        pool_leave(c);
+        return;
+    }
+    pool_enter(c, POOL_WAITING);
+    c->deadline_ms = c->connected_ms + LIMITS_LOGIN_START_MS;
+    if (c->state == CS_LOGIN) login_intent(c);
 }
 
 void limits_login_started(conn *c)
@@ -396,11 +310,9 @@ void limits_login_started(conn *c)
 
 void limits_entered_play(conn *c)
 {
-    if (c->lim.prelogin) {
-        c->lim.prelogin = false;
-        limits_stats.prelogin--;
-    }
-    if (!c->lim.rate && L.max_in_interval) {
+    prelogin_release(c);
+    pool_leave(c);
+    if (!c->lim.rate && limits.max_in_interval) {
         c->lim.rate = calloc(1, sizeof *c->lim.rate);
         if (!c->lim.rate)
             log_warn("[%s] out of memory: no packet limiter for this player", c->addr);
@@ -409,13 +321,11 @@ void limits_entered_play(conn *c)
 
 void limits_conn_closed(conn *c)
 {
-    if (c->lim.prelogin) {
-        c->lim.prelogin = false;
-        limits_stats.prelogin--;
-    }
+    prelogin_release(c);
+    pool_leave(c);
     if (c->lim.ip_counted) {
         c->lim.ip_counted = false;
-        struct ip_entry *e = ip_table_get(&L.ips, &c->lim.ip, false);
+        struct ip_entry *e = ip_table_get(&limits.ips, &c->lim.ip, false);
         if (e && e->conns) e->conns--;
     }
     free(c->lim.rate);
@@ -432,20 +342,22 @@ bool limits_play_packet(conn *c, int32_t id, size_t len)
         char why[128];
         snprintf(why, sizeof why, "Packet 0x%02x is too large (%zu bytes, at most %zu)", id, len,
                  cap);
-        log_warn("[%s] %s: %s", c->addr, c->in_game ? c->name : "?", why);
+        log_limited(&k_too_large, LOG_WARN, "[%s] %s: %s", c->addr, c->in_game ? c->name : "?",
+                    why);
         conn_kick_reason(c, KR_INVALID_PACKET, NULL, why);
         return false;
     }
     struct play_rate *r = c->lim.rate;
     if (!r) return true;
-    uint32_t n = rate_win_add(&r->all, srv->loop->now_ms, L.interval_ms, 1);
-    if (n > L.max_in_interval) {
+    uint32_t n = rate_win_add(&r->all, srv->loop->now_ms, limits.interval_ms, 1);
+    if (n > limits.max_in_interval) {
         limits_stats.rate_kicks++;
-        log_warn("[%s] %s sent %u packets in %lld s (packet-limit-max-rate=%u over "
-                 "packet-limit-interval=%lld s); kicking",
-                 c->addr, c->in_game ? c->name : "?", n, (long long)(L.interval_ms / 1000),
-                 (unsigned)(L.max_in_interval / (uint32_t)(L.interval_ms / 1000)),
-                 (long long)(L.interval_ms / 1000));
+        log_limited(&k_rate_kick, LOG_WARN,
+                    "[%s] %s sent %u packets in %lld s (packet-limit-max-rate=%u over "
+                    "packet-limit-interval=%lld s); kicking",
+                    c->addr, c->in_game ? c->name : "?", n, (long long)(limits.interval_ms / 1000),
+                    (unsigned)(limits.max_in_interval / (uint32_t)(limits.interval_ms / 1000)),
+                    (long long)(limits.interval_ms / 1000));
         conn_kick_reason(c, KR_PACKET_RATE, exceeded_json, "You are sending too many packets!");
         return false;
     }
@@ -457,8 +369,10 @@ bool limits_play_packet(conn *c, int32_t id, size_t len)
         limits_stats.rate_drops++;
         if (!r->drop_logged_ms[i] || srv->loop->now_ms - r->drop_logged_ms[i] >= o->interval_ms) {
             r->drop_logged_ms[i] = srv->loop->now_ms;
-            log_warn("[%s] %s: dropping %s packets over %d per second (%u in the last %d ms)",
-                     c->addr, c->in_game ? c->name : "?", o->name, o->max_rate, m, o->interval_ms);
+            log_limited(&k_rate_drop, LOG_WARN,
+                        "[%s] %s: dropping %s packets over %d per second (%u in the last %d ms)",
+                        c->addr, c->in_game ? c->name : "?", o->name, o->max_rate, m,
+                        o->interval_ms);
         }
         return false;
     }
@@ -477,11 +391,11 @@ void limits_output_progressed(conn *c)
 
 static void slow_clients(void)
 {
-    if (L.slow_ms <= 0) return;
+    if (limits.slow_ms <= 0) return;
     conn *c;
     server_for_each_conn (c, node) {
         if (c->state == CS_CLOSING || !c->lim.out_blocked_ms || conn_pending(c) == 0 ||
-            srv->loop->now_ms - c->lim.out_blocked_ms < L.slow_ms)
+            srv->loop->now_ms - c->lim.out_blocked_ms < limits.slow_ms)
             continue;
         limits_stats.slow_clients++;
         srv->stats.kicks[KR_SLOW_CLIENT]++;
@@ -490,100 +404,23 @@ static void slow_clients(void)
                  "%s%snot reading: %zu KiB queued and nothing sent for %lld ms "
                  "(slow-client-timeout=%lld ms)",
                  c->in_game ? c->name : "", c->in_game ? " is " : "", conn_pending(c) >> 10,
-                 (long long)(srv->loop->now_ms - c->lim.out_blocked_ms), (long long)L.slow_ms);
-        log_warn("[%s] %s; disconnecting", c->addr, why);
+                 (long long)(srv->loop->now_ms - c->lim.out_blocked_ms), (long long)limits.slow_ms);
+        log_limited(&k_slow, LOG_WARN, "[%s] %s; disconnecting", c->addr, why);
         conn_drop(c, NULL);
     }
 }
 
 void limits_tick(int64_t now_ms)
 {
-    if (now_ms < L.next_sweep_ms) return;
-    L.next_sweep_ms = now_ms + 1000;
-    if (L.suppressed[0] || L.suppressed[1]) {
-        log_warn("... and %u more connections refused in the last second (%u over "
-                 "max-prelogin-connections, %u over max-connections-per-ip)",
-                 L.suppressed[0] + L.suppressed[1], L.suppressed[0], L.suppressed[1]);
-        L.suppressed[0] = L.suppressed[1] = 0;
-    }
-    ip_table_sweep(&L.ips, now_ms, L.throttle_ms);
-    limits_stats.tracked_ips = L.ips.count;
+    if (now_ms < limits.next_sweep_ms) return;
+    limits.next_sweep_ms = now_ms + 1000;
+    log_kinds_flush(); /* every module's summaries (core/log.h invariant 5) */
+    ip_table_sweep(&limits.ips, now_ms, limits.throttle_ms);
+    limits_stats.tracked_ips = limits.ips.count;
     slow_clients();
 }
 
 /* ------------------------------------------------------- fault injection */
-
-static int disk_latency_ms;
-static const fileio_ops *disk_inner;
-
-static void disk_wait(void)
-{
-    struct timespec ts = {disk_latency_ms / 1000, (long)(disk_latency_ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
-    }
-}
-
-static int slow_open(const char *path, int flags, mode_t mode)
-{
-    disk_wait();
-    return disk_inner->open(path, flags, mode);
-}
-
-static ssize_t slow_pread(int fd, void *buf, size_t n, off_t off)
-{
-    disk_wait();
-    return disk_inner->pread(fd, buf, n, off);
-}
-
-static ssize_t slow_pwrite(int fd, const void *buf, size_t n, off_t off)
-{
-    disk_wait();
-    return disk_inner->pwrite(fd, buf, n, off);
-}
-
-static int slow_fsync(int fd)
-{
-    disk_wait();
-    return disk_inner->fsync(fd);
-}
-
-static int slow_rename(const char *from, const char *to)
-{
-    disk_wait();
-    return disk_inner->rename(from, to);
-}
-
-static int pass_fstat(int fd, struct stat *st)
-{
-    return disk_inner->fstat(fd, st);
-}
-
-static int pass_unlink(const char *path)
-{
-    return disk_inner->unlink(path);
-}
-
-static int pass_mkdir(const char *path, mode_t mode)
-{
-    return disk_inner->mkdir(path, mode);
-}
-
-static int pass_close(int fd)
-{
-    return disk_inner->close(fd);
-}
-
-static const fileio_ops slow_disk = {
-    .open = slow_open,
-    .pread = slow_pread,
-    .pwrite = slow_pwrite,
-    .fsync = slow_fsync,
-    .fstat = pass_fstat,
-    .rename = slow_rename,
-    .unlink = pass_unlink,
-    .mkdir = pass_mkdir,
-    .close = pass_close,
-};
 
 static int tick_stall_ms, tick_stall_interval;
 
@@ -599,14 +436,10 @@ void limits_debug_install(const struct server_config *cfg)
         log_warn("debug-chunk-gen-delay-ms=%d: each generated chunk takes that much longer "
                  "(fault injection; never on a real server)",
                  cfg->debug_chunk_gen_delay_ms);
-    if (cfg->debug_disk_latency_ms > 0 && fio != &slow_disk) {
-        disk_latency_ms = cfg->debug_disk_latency_ms;
-        disk_inner = fio;
-        fio_set(&slow_disk);
+    if (fio_set_latency(cfg->debug_disk_latency_ms))
         log_warn("debug-disk-latency-ms=%d: every file open, read, write, fsync and rename "
                  "sleeps that long first (fault injection; never on a real server)",
-                 disk_latency_ms);
-    }
+                 cfg->debug_disk_latency_ms);
 }
 
 void limits_debug_tick(uint64_t tick)
@@ -619,5 +452,3 @@ void limits_debug_tick(uint64_t tick)
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
     }
 }
-
-#endif /* LIMITS_CORE_ONLY */

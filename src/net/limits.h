@@ -1,42 +1,65 @@
 /*
  * limits.h — abuse limits around the connection lifecycle (docs/hardening.md):
- * per-IP connection throttle and concurrent cap, the pre-login connection cap,
- * login deadlines, the Paper-like packet rate limiter, the slow-client
- * timeout, and the debug-* fault injection knobs.
+ * per-IP connection throttle and concurrent cap, the pre-login pool (its
+ * cap, eviction, the handshake deadline), login deadlines, the Paper-like
+ * packet rate limiter, the slow-client timeout, and the debug-* fault
+ * injection knobs.
  *
- * Where the hooks sit (net/server.c unless noted):
+ * Where the hooks sit (net/server.c and net/conn.c unless noted):
  *
  *   accept ──limits_accept()──▶ refused (closed at once, logged, counted)
- *     │ limits_conn_opened()            [per-IP count, pre-login count]
- *     ▼
- *   HANDSHAKE ──next=2──▶ LOGIN ──limits_login_intent()──▶ throttled: kicked
- *     │ (10 s to send Login Start)   │ handshake.c: limits_login_started()
- *     │                              ▼ (online mode: 30 s from connect to PLAY)
- *     │                            PLAY ──limits_entered_play()  [pre-login -1]
- *     │                              │ play.c: limits_play_packet() per packet
- *     ▼                              ▼
+ *     │   pool or descriptors full: the oldest evictable pre-login
+ *     │   connection is closed to make room (below)
+ *     │ limits_conn_opened()   [per-IP count, pre-login count, on `fresh`]
+ *     ▼ handshake-timeout (5 s) to send a complete handshake
+ *   HANDSHAKE ──limits_handshake_done()──▶ [on `waiting`; 10 s from connect]
+ *     │      LOGIN: the connection throttle ──▶ throttled: kicked
+ *     │      (10 s to send Login Start)   │ login.c: limits_login_started()
+ *     │                                   ▼ (online mode: 30 s from connect to PLAY)
+ *     │                                 PLAY ──limits_entered_play()  [pre-login -1]
+ *     │                                   │ play.c: limits_play_packet() per packet
+ *     ▼                                   ▼
  *   conn_drop ──limits_conn_closed()──▶ counts released, limiter freed
+ *
+ * The pre-login pool. Every connection not yet in PLAY counts against
+ * max-prelogin-connections; all connections against the descriptor limit
+ * (srv->max_conns). When either is full a new connection evicts, oldest
+ * first:
+ *   1. `fresh`: a connection that has not completed its handshake (ordered
+ *      by accept time). A real client sends its handshake with its first
+ *      bytes, and net/server.c reads a new connection at once, so one that
+ *      has not is slow or idle by choice; the newest are evicted last.
+ *   2. `waiting`: handshake done, not waiting on a session check (status,
+ *      or login before PLAY), oldest handshake first; a login is sent a
+ *      Disconnect saying why ("The server has too many connections logging
+ *      in…") unless descriptors are short (then closed at once).
+ * Only when neither has a candidate is the newcomer refused. Why the oldest
+ * and not the slowest in bytes per second: ordering by age is O(1) (two
+ * lists, no scan), a slow sender cannot improve its place by trickling
+ * bytes, and the age of a connection without a handshake is exactly what
+ * the handshake-timeout bounds.
  *
  * Invariants:
  *  1. Every counted connection is released exactly once (conn_drop is the
- *     one exit); `ip_counted` / `prelogin` say what is held.
+ *     one exit); `ip_counted` / `prelogin` say what is held; `pool` says
+ *     which eviction list (if any) holds the connection.
  *  2. Bounded memory: the per-IP table holds at most LIMITS_IP_MAX entries
  *     (when it is full new addresses are not tracked: the rules fail open
  *     and the global pre-login cap still holds); an entry lives while it has
  *     connections or a throttle timestamp younger than connection-throttle.
  *     The packet limiter is a fixed struct per PLAY connection.
- *  3. Every refusal, kick and first drop is logged with the address and the
- *     setting that caused it; refusals at accept are rate-limited in the log
- *     (one line per second plus a summary of how many more).
+ *  3. Every refusal, eviction, kick and first drop is logged with the
+ *     address and the setting that caused it, through a rate-limited log
+ *     kind per reason (core/log.h invariant 5), and counted.
  *  4. Loopback addresses (127/8, ::1) skip the per-IP rules when
  *     limits-exempt-loopback=true (the default), as CraftBukkit's throttle
- *     skips 127.0.0.1; the pre-login cap applies to every address.
+ *     skips 127.0.0.1; the pre-login pool applies to every address.
  *  5. Behind a proxy (forwarding-mode other than none) the per-IP rules are
  *     off: every connection comes from the proxy, which has its own limits.
  *     With proxy-protocol=true they apply to the address in the PROXY header.
  *
- * LIMITS_CORE_ONLY compiles only the pure parts (rate windows, addresses,
- * the IP table) for unit tests.
+ * The pure parts are net/ratelimit.h (rate windows, packet tables) and
+ * net/ip_table.h (address keys, the per-IP table, the throttle rule).
  */
 #ifndef MC_LIMITS_H
 #define MC_LIMITS_H
@@ -46,80 +69,14 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "core/list.h"
+#include "net/ip_table.h"
+#include "net/ratelimit.h"
+
 #define LIMITS_LOGIN_START_MS 10000 /* connect → Login Start (and status → done) */
+#define LIMITS_WAITING_SCAN   64    /* `waiting` entries looked at per eviction */
 #define LIMITS_LOGIN_MS       30000 /* online mode, connect → PLAY: vanilla MAX_TICKS_BEFORE_LOGIN */
 #define LIMITS_IP_MAX         65536 /* tracked addresses */
-
-/* ------------------------------------------------------------ pure parts */
-
-/*
- * A sliding-window event counter in 16 bytes: the count of the current
- * fixed window plus the previous one weighted by how much of it still lies
- * inside the sliding window (the "sliding window counter" estimate; exact
- * for a steady rate, off by at most one window's burst shape otherwise).
- */
-typedef struct rate_win {
-    int64_t start_ms; /* start of the current fixed window; 0 = unused */
-    uint32_t prev, cur;
-} rate_win;
-
-/* Adds n events at now_ms; returns the estimated number of events in the
- * last interval_ms, these included. */
-uint32_t rate_win_add(rate_win *w, int64_t now_ms, int64_t interval_ms, uint32_t n);
-
-/* An address as 16 bytes (IPv4 as ::ffff:a.b.c.d). */
-typedef struct ip_key {
-    uint8_t b[16];
-} ip_key;
-
-/* From a socket address; false if it is neither IPv4 nor IPv6. */
-bool limits_key_from_sockaddr(const struct sockaddr *sa, ip_key *out);
-/* From "ip:port" (IPv6 unbracketed, as conn.addr is written), "[v6]:port", or a
- * bare IPv4 address. */
-bool limits_key_from_text(const char *text, ip_key *out);
-bool limits_key_is_loopback(const ip_key *k);
-
-struct ip_entry {
-    ip_key key;
-    uint32_t conns;        /* open connections */
-    int64_t last_login_ms; /* connection-throttle: the last login attempt; 0 none */
-    struct ip_entry *next;
-};
-
-typedef struct ip_table {
-    struct ip_entry **buckets;
-    size_t nbuckets; /* power of two */
-    size_t count, max;
-} ip_table;
-
-int ip_table_init(ip_table *t, size_t max_entries);
-void ip_table_free(ip_table *t);
-/* The entry for k; created (zeroed) when absent and create is set. NULL when
- * absent, or when full / out of memory. */
-struct ip_entry *ip_table_get(ip_table *t, const ip_key *k, bool create);
-/* Removes entries with no connections whose login stamp is older than
- * throttle_ms (or absent). Returns how many were removed. */
-size_t ip_table_sweep(ip_table *t, int64_t now_ms, int64_t throttle_ms);
-
-/* Login throttle decision (CraftBukkit's rule): refused when the previous
- * attempt from the same address was less than throttle_ms ago; every
- * attempt, refused or not, becomes the new stamp. */
-bool limits_throttle_check(struct ip_entry *e, int64_t now_ms, int64_t throttle_ms);
-
-/* Serverbound play packets with their own DROP window (Paper-like overrides). */
-struct packet_override {
-    int32_t id;
-    const char *name;
-    int interval_ms;
-    int max_rate; /* per second, averaged over the interval */
-};
-extern const struct packet_override limits_packet_overrides[];
-extern const size_t limits_packet_override_count;
-
-/* Per-type size caps (vanilla's own decoder limits); 0 = the frame cap only. */
-size_t limits_play_packet_max(int32_t id);
-
-#ifndef LIMITS_CORE_ONLY
 
 struct conn;
 struct server_config;
@@ -133,11 +90,15 @@ struct play_rate {
     int64_t drop_logged_ms[LIMITS_OVERRIDES_MAX];
 };
 
+enum limits_pool { POOL_NONE, POOL_FRESH, POOL_WAITING };
+
 /* Embedded in struct conn (net/server.h). */
 struct conn_limits {
     ip_key ip;
     bool ip_counted;        /* holds one of its address's connection counts */
     bool prelogin;          /* counted in the pre-login total */
+    uint8_t pool;           /* enum limits_pool: the eviction list holding it */
+    list_node pool_link;    /* on that list (limits.c), oldest first */
     int64_t out_blocked_ms; /* slow-client timer: output pending, no progress since */
     bool write_shut;        /* CLOSING: the kick is flushed, the write side shut */
     struct play_rate *rate; /* PLAY only; owned */
@@ -147,17 +108,25 @@ struct conn_limits {
 int limits_init(const struct server_config *cfg);
 void limits_free(void);
 
-/* accept(): may this new connection from ss be kept? false: the caller
- * closes it (the refusal is logged and counted here). */
+/* After server_init knows the descriptor limit: the pool's size is logged
+ * when the limit is the tighter bound. */
+void limits_check_pool(size_t max_conns);
+/* accept(): may this new connection from sa be kept? With the pool or the
+ * descriptors full, an evictable connection is closed to make room (see
+ * above). false: the caller closes it (the refusal is logged and counted
+ * here). */
 bool limits_accept(const struct sockaddr *sa);
 /* The connection was created: take its counts. */
 void limits_conn_opened(struct conn *c, const struct sockaddr *sa);
 /* proxy-protocol: c->addr now names the real client; the per-IP cap is
  * checked against it. false: c was dropped. */
 bool limits_conn_readdressed(struct conn *c);
-/* Handshake asked for login (c is in LOGIN): the connection throttle.
- * false: c was kicked. */
-bool limits_login_intent(struct conn *c);
+/* The handshake was read (c left HANDSHAKE: STATUS, LOGIN, or CLOSING when
+ * it was refused): c moves to the `waiting` list, its deadline to 10 s from
+ * connect, and a login meets the connection throttle (kicked when over). */
+void limits_handshake_done(struct conn *c);
+/* A connection in HANDSHAKE past its deadline: why it is closed. */
+const char *limits_handshake_expired(struct conn *c);
 /* Login Start accepted: in online mode the deadline becomes connect + 30 s
  * (encryption and the session server); otherwise the 10 s stay. */
 void limits_login_started(struct conn *c);
@@ -168,8 +137,9 @@ void limits_conn_closed(struct conn *c);
 /* A play packet arrived: true = handle it; false = dropped (a DROP override)
  * or c was kicked (over packet-limit-max-rate, or over its size cap). */
 bool limits_play_packet(struct conn *c, int32_t id, size_t len);
-/* Once per tick: sweeps the IP table, logs refusal summaries, slow clients
- * (their output blocked longer than slow-client-timeout are dropped). */
+/* Once per tick: once a second sweeps the IP table, writes the log kinds'
+ * summaries (log_kinds_flush, for every module), drops slow clients (output
+ * blocked longer than slow-client-timeout). */
 void limits_tick(int64_t now_ms);
 /* Output progress for the slow-client timer: blocked = the socket is full
  * with output still queued; progressed = write() took bytes. */
@@ -178,19 +148,21 @@ void limits_output_progressed(struct conn *c);
 
 /* Counters for /metrics and tests (game thread only). */
 struct limits_stats {
-    uint64_t refused_prelogin, refused_per_ip, throttled, rate_kicks, rate_drops;
+    uint64_t refused_prelogin, refused_per_ip, refused_fds, throttled, rate_kicks, rate_drops;
+    uint64_t evicted_fresh, evicted_waiting; /* closed to make room in the pool */
+    uint64_t handshake_timeouts;             /* closed by handshake-timeout */
     uint64_t slow_clients, moved_too_quickly;
-    size_t prelogin, tracked_ips;
+    size_t prelogin, fresh, tracked_ips; /* fresh: pre-login without a handshake */
 };
 extern struct limits_stats limits_stats;
 
 /* --- fault injection (debug-* settings; tests only) --- */
-/* Installs the debug-disk-latency-ms file I/O wrapper when set (before any
+/* Logs the debug-* settings in force and installs the debug-disk-latency-ms
+ * file I/O wrapper (core/fileio.h fio_set_latency) when set (before any
  * worker starts). */
 void limits_debug_install(const struct server_config *cfg);
 /* debug-tick-stall-ms: called at the start of each tick; sleeps through the
  * stall when this tick is due one. */
 void limits_debug_tick(uint64_t tick);
 
-#endif /* LIMITS_CORE_ONLY */
 #endif

@@ -5,8 +5,11 @@
  * The login state diagram is above login_init.
  *
  * Invariants:
- *  1. Login accepts only protocol 763; any other gets a disconnect that
- *     names the version we speak.
+ *  1. Login accepts only the protocols that proto/protocol.c supports (763
+ *     today); any other gets a disconnect that names the versions we speak.
+ *     The handshake sets c->proto to a supported version's table; an
+ *     unsupported one keeps protocol_native (Status still answers it, and
+ *     its Login Start is read, and refused, with 763's layout).
  *  2. Offline names are 3..16 characters of [A-Za-z0-9_]; names that a
  *     session server or proxy vouches for 1..16 of the same; anything else
  *     is refused before it reaches a log line or another player.
@@ -24,12 +27,15 @@
 
 #include "core/log.h"
 #include "data/packet_ids.h"
-#include "data/version.h"
 #include "net/auth.h"
 #include "net/proxy.h"
 #include "net/server.h"
 #include "proto/crypto.h"
 #include "proto/packets.h"
+
+/* Lines a client can cause, one log kind each (core/log.h invariant 5). */
+static log_kind k_forwarded = LOG_KIND, k_forward_refused = LOG_KIND, k_session = LOG_KIND;
+static log_kind k_session_down = LOG_KIND, k_crypto = LOG_KIND, k_auth_queue = LOG_KIND;
 
 /* ------------------------------------------------------------- handshake */
 
@@ -45,7 +51,24 @@ static void adopt_address(conn *c, const char *ip, int port, const char *via)
     }
     snprintf(c->addr, sizeof c->addr, "%s:%d", ip, port);
     snprintf(c->ip, sizeof c->ip, "%s", ip);
-    log_info("[%s] %s: the client is %s", old, via, c->addr);
+    log_limited(&k_forwarded, LOG_INFO, "[%s] %s: the client is %s", old, via, c->addr);
+}
+
+/* Login from a version we do not speak (invariant 1): vanilla's
+ * handleIntention answers at once with outdated_client / outdated_server,
+ * naming the versions we speak; the English text is the fallback. A newer
+ * client's Login Start would not even parse with our layout. */
+static void refuse_version(conn *c)
+{
+    bool old = c->protocol < protocol_oldest();
+    char text[128], json[384];
+    snprintf(text, sizeof text,
+             old ? "Outdated client! Please use %s" : "Outdated server! I'm still on %s",
+             protocol_names());
+    snprintf(json, sizeof json,
+             "{\"translate\":\"multiplayer.disconnect.%s\",\"with\":[\"%s\"],\"fallback\":\"%s\"}",
+             old ? "outdated_client" : "outdated_server", protocol_names(), text);
+    conn_kick_reason(c, KR_VERSION, json, text);
 }
 
 void handshake_dispatch(conn *c, int32_t id, rd_t *r)
@@ -65,10 +88,16 @@ void handshake_dispatch(conn *c, int32_t id, rd_t *r)
         return;
     }
     c->protocol = protocol;
+    const struct mc_protocol *proto = protocol_for(protocol);
+    if (proto) c->proto = proto; /* invariant 1 */
     if (next == 1) {
         c->state = CS_STATUS;
     } else if (next == 2) {
         c->state = CS_LOGIN;
+        if (!proto) { /* as vanilla: refused at the handshake, before any login packet */
+            refuse_version(c);
+            return;
+        }
         if (bungee) {
             /* The refusal goes out as a login disconnect, as Spigot does. */
             mc_profile *prof = calloc(1, sizeof *prof);
@@ -78,7 +107,8 @@ void handshake_dispatch(conn *c, int32_t id, rd_t *r)
                           : BUNGEE_BAD;
             if (!prof) snprintf(err, sizeof err, "Server out of memory");
             if (rc != BUNGEE_OK) {
-                log_warn("[%s] BungeeCord forwarding refused: %s", c->addr, err);
+                log_limited(&k_forward_refused, LOG_WARN, "[%s] BungeeCord forwarding refused: %s",
+                            c->addr, err);
                 free(prof);
                 conn_kick(c, err);
                 return;
@@ -86,9 +116,10 @@ void handshake_dispatch(conn *c, int32_t id, rd_t *r)
             adopt_address(c, ip, -1, "BungeeCord forwarding");
             c->profile = prof;
         } else if (bungee_looks_forwarded(host, hlen)) {
-            log_warn("[%s] handshake carries BungeeCord IP forwarding, but forwarding-mode is "
-                     "not bungeecord; refused",
-                     c->addr);
+            log_limited(&k_forward_refused, LOG_WARN,
+                        "[%s] handshake carries BungeeCord IP forwarding, but forwarding-mode is "
+                        "not bungeecord; refused",
+                        c->addr);
             conn_kick(c, "This server does not accept BungeeCord IP forwarding");
         }
     } else {
@@ -350,15 +381,6 @@ static void login_start(conn *c, rd_t *r)
         conn_kick(c, "Malformed login packet");
         return;
     }
-    char msg[128];
-    if (c->protocol != MC_PROTOCOL_VERSION) {
-        if (c->protocol < MC_PROTOCOL_VERSION)
-            snprintf(msg, sizeof msg, "Outdated client! Please use %s", MC_VERSION_NAME);
-        else
-            snprintf(msg, sizeof msg, "Outdated server! I'm still on %s", MC_VERSION_NAME);
-        conn_kick(c, msg);
-        return;
-    }
     /* Offline names follow the 3..16 convention; names a session server or
      * a proxy vouches for may be as short as Mojang allows. */
     bool vouched = srv->cfg.online_mode || srv->cfg.forwarding_mode != FWD_NONE;
@@ -404,13 +426,15 @@ static void on_auth_done(void *owner, enum auth_status st, mc_profile *profile, 
         return;
     }
     case AUTH_DENIED:
-        log_warn("[%s] Username '%s' tried to join with an invalid session (%s)", c->addr, c->name,
-                 detail);
+        log_limited(&k_session, LOG_WARN,
+                    "[%s] Username '%s' tried to join with an invalid session (%s)", c->addr,
+                    c->name, detail);
         conn_kick_json(c, unverified_json, "Failed to verify username!");
         return;
     case AUTH_UNAVAILABLE:
-        log_error("[%s] Couldn't verify username '%s' because servers are unavailable: %s", c->addr,
-                  c->name, detail);
+        log_limited(&k_session_down, LOG_ERROR,
+                    "[%s] Couldn't verify username '%s' because servers are unavailable: %s",
+                    c->addr, c->name, detail);
         conn_kick_json(c, authservers_down_json, "Authentication servers are down");
         return;
     }
@@ -440,7 +464,8 @@ static void encryption_response(conn *c, rd_t *r)
     uint8_t secret[MC_RSA_BLOCK], token[MC_RSA_BLOCK];
     int n = mc_rsa_decrypt(&login.rsa, sec, (size_t)slen, secret, sizeof secret);
     if (n != MC_SHARED_SECRET) {
-        log_warn("[%s] %s: the shared secret does not decrypt to 16 bytes", c->addr, c->name);
+        log_limited(&k_crypto, LOG_WARN, "[%s] %s: the shared secret does not decrypt to 16 bytes",
+                    c->addr, c->name);
         OPENSSL_cleanse(secret, sizeof secret);
         conn_kick(c, "Protocol error: bad shared secret");
         return;
@@ -461,7 +486,8 @@ static void encryption_response(conn *c, rd_t *r)
     OPENSSL_cleanse(secret, sizeof secret);
     OPENSSL_cleanse(token, sizeof token);
     if (!token_ok) {
-        log_warn("[%s] %s: the verify token does not match", c->addr, c->name);
+        log_limited(&k_crypto, LOG_WARN, "[%s] %s: the verify token does not match", c->addr,
+                    c->name);
         conn_kick(c, "Protocol error: the verify token does not match");
         return;
     }
@@ -472,8 +498,9 @@ static void encryption_response(conn *c, rd_t *r)
     c->auth = auth_submit(c->name, hash, srv->cfg.prevent_proxy_connections ? c->ip : NULL,
                           on_auth_done, c);
     if (!c->auth) {
-        log_warn("[%s] %s: %d session checks already waiting; login refused", c->addr, c->name,
-                 AUTH_QUEUE_MAX);
+        log_limited(&k_auth_queue, LOG_WARN,
+                    "[%s] %s: %d session checks already waiting; login refused", c->addr, c->name,
+                    AUTH_QUEUE_MAX);
         conn_kick(c, "Too many players are logging in; try again in a moment");
         return;
     }
@@ -495,8 +522,9 @@ static void plugin_response(conn *c, rd_t *r)
         return;
     }
     if (!understood || len == 0) {
-        log_warn("[%s] %s connected directly, not through Velocity (forwarding-mode=velocity)",
-                 c->addr, c->name);
+        log_limited(&k_forward_refused, LOG_WARN,
+                    "[%s] %s connected directly, not through Velocity (forwarding-mode=velocity)",
+                    c->addr, c->name);
         conn_kick(c, "This server requires you to connect with Velocity.");
         return;
     }
@@ -510,11 +538,12 @@ static void plugin_response(conn *c, rd_t *r)
     int rc = velocity_parse(data, len, login.velocity_secret, login.velocity_secret_len, ip, prof,
                             &version, err, sizeof err);
     if (rc != VELOCITY_OK) {
-        log_warn("[%s] Velocity forwarding for %s refused: %s%s", c->addr, c->name, err,
-                 rc == VELOCITY_E_SIGNATURE ? " (the HMAC does not match: is "
-                                              "forwarding-secret-file the same secret as "
-                                              "Velocity's forwarding.secret?)"
-                                            : "");
+        log_limited(&k_forward_refused, LOG_WARN, "[%s] Velocity forwarding for %s refused: %s%s",
+                    c->addr, c->name, err,
+                    rc == VELOCITY_E_SIGNATURE ? " (the HMAC does not match: is "
+                                                 "forwarding-secret-file the same secret as "
+                                                 "Velocity's forwarding.secret?)"
+                                               : "");
         free(prof);
         conn_kick(c, err);
         return;
@@ -523,8 +552,9 @@ static void plugin_response(conn *c, rd_t *r)
     adopt_address(c, ip, -1, "Velocity forwarding");
     char uuid[37];
     uuid_format(&prof->uuid, uuid);
-    log_info("[%s] Velocity forwarding v%d: %s is %s with %zu properties", c->addr, version,
-             prof->name, uuid, prof->prop_count);
+    log_limited(&k_forwarded, LOG_INFO,
+                "[%s] Velocity forwarding v%d: %s is %s with %zu properties", c->addr, version,
+                prof->name, uuid, prof->prop_count);
     finish_login(c);
 }
 

@@ -21,17 +21,22 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "data/version.h"
+#include "net/iothreads.h"
 #include "proto/frame.h"
 
 struct server *srv;
 
 #define LISTEN_BACKLOG   1024
-#define ACCEPTS_PER_PASS 256
-#define FD_RESERVE       32 /* descriptors kept free for logs, worlds, admin */
+#define ACCEPTS_PER_PASS 64 /* then the pass reads: see accept_all */
 #define ACCEPT_PAUSE_MS  100
+
+static log_kind k_accept_paused = LOG_KIND;
 
 /* ------------------------------------------------------------------ accept */
 
+/* Up to ACCEPTS_PER_PASS connections; the loop then serves what is
+ * readable before the next batch, so a new connection that has not sent its
+ * handshake yet is read before a later one can evict it (net/limits.h). */
 static void accept_all(void)
 {
     for (int i = 0; i < ACCEPTS_PER_PASS; i++) {
@@ -43,24 +48,19 @@ static void accept_all(void)
             if (errno == EAGAIN || errno == EWOULDBLOCK) return;
             if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
                 /* Out of descriptors: stop accepting for a moment instead of spinning. */
-                log_warn("accept: %s; pausing new connections for %d ms", strerror(errno),
-                         ACCEPT_PAUSE_MS);
+                log_limited(&k_accept_paused, LOG_WARN,
+                            "accept: %s; pausing new connections for %d ms", strerror(errno),
+                            ACCEPT_PAUSE_MS);
                 loop_watch_del(srv->loop, &srv->listen_watch);
                 loop_timer_after(srv->loop, &srv->listen_resume, ACCEPT_PAUSE_MS);
                 return;
             }
-            log_warn("accept: %s", strerror(errno));
+            log_limited(&k_accept_paused, LOG_WARN, "accept: %s", strerror(errno));
             return;
         }
-        if (srv->conn_count >= srv->max_conns) {
-            char text[ADDR_TEXT_MAX];
-            addr_text((struct sockaddr *)&ss, text, sizeof text);
-            log_warn("refusing %s: %zu connections open (the limit)", text, srv->conn_count);
-            close(fd);
-            srv->stats.refused++;
-            continue;
-        }
-        if (!limits_accept((struct sockaddr *)&ss)) { /* pre-login and per-IP caps (logged) */
+        /* The per-IP cap, the pre-login pool and the descriptor limit: may
+         * evict an older connection to make room; refusals are logged. */
+        if (!limits_accept((struct sockaddr *)&ss)) {
             close(fd);
             srv->stats.refused++;
             continue;
@@ -74,6 +74,10 @@ static void accept_all(void)
         }
         srv->stats.accepted++;
         log_debug("[%s] connected", c->addr);
+        /* A real client sends its handshake with its first bytes, usually
+         * before we accept: read it now, so that it is past the handshake
+         * (and no longer evictable, net/limits.h) before the next accept. */
+        c->watch.on_event(&c->watch, EPOLLIN);
     }
 }
 
@@ -99,17 +103,21 @@ void server_expire(void)
     int64_t now = srv->loop->now_ms;
     static int64_t next_trim_ms;
     bool trim = now >= next_trim_ms;
+    conn_tick(); /* this pass's flush is the tick's (conn.h invariant 7) */
     if (trim) next_trim_ms = now + 1000;
     conn *c;
     server_for_each_conn (c, node) {
         if (trim) conn_trim(c);
         if (!c->deadline_ms || now < c->deadline_ms) continue;
-        /* 10 s to Login Start, 30 s to PLAY (net/limits.h); 1 s to flush a kick. */
+        /* handshake-timeout, 10 s to Login Start, 30 s to PLAY (net/limits.h);
+         * 1 s to flush a kick. */
         if (c->state == CS_CLOSING)
             conn_drop(c, NULL);
         else if (c->state == CS_LOGIN)
             conn_kick_reason(c, KR_TIMEOUT, slow_login_json,
                              "Took too long to log in (timed out before completing login)");
+        else if (c->state == CS_HANDSHAKE)
+            conn_drop(c, limits_handshake_expired(c));
         else
             conn_drop(c, "timed out before completing login");
     }
@@ -120,7 +128,13 @@ void server_expire(void)
 static void flush_hook(void *arg)
 {
     (void)arg;
-    conn_flush_all();
+    conn_flush_pass();
+}
+
+static void read_hook(void *arg)
+{
+    (void)arg;
+    conn_read_pass();
 }
 
 static void free_hook(void *arg)
@@ -176,7 +190,7 @@ static int open_listener(const struct server_config *cfg)
 }
 
 /* The descriptor limit raised to the hard limit; connections may use all
- * but FD_RESERVE of it. */
+ * but NET_FD_RESERVE of it. */
 static size_t connection_limit(void)
 {
     struct rlimit rl;
@@ -185,7 +199,7 @@ static size_t connection_limit(void)
         setrlimit(RLIMIT_NOFILE, &rl);
     }
     getrlimit(RLIMIT_NOFILE, &rl);
-    return rl.rlim_cur > FD_RESERVE * 2 ? (size_t)rl.rlim_cur - FD_RESERVE : 16;
+    return rl.rlim_cur > NET_FD_RESERVE * 2 ? (size_t)rl.rlim_cur - NET_FD_RESERVE : 16;
 }
 
 int server_init(struct server *s, loop *l, const struct server_config *cfg)
@@ -198,6 +212,7 @@ int server_init(struct server *s, loop *l, const struct server_config *cfg)
     s->start_ns = clock_ns();
     list_init(&s->conns);
     list_init(&s->closed);
+    list_init(&s->flush_list);
     loop_watch_init(&s->listen_watch, listen_event);
     loop_timer_init(&s->listen_resume, listen_resume);
     buf_init(&s->scratch, FRAME_MAX_PACKET);
@@ -209,9 +224,15 @@ int server_init(struct server *s, loop *l, const struct server_config *cfg)
         return -1;
     }
     s->max_conns = connection_limit();
+    limits_check_pool(s->max_conns);
     if (login_init(&s->cfg) < 0) return -1;
+    int io = iothreads_resolve(cfg->io_threads);
+    if (iothreads_start(io) < 0) return -1;
+    if (io > 1) log_info("Socket reads and writes on %d threads (io-threads)", io);
+    iothreads_set_fanout_min((size_t)cfg->debug_io_fanout_min);
     if (loop_hook_add(l, NET_HOOK_FLUSH, flush_hook, NULL) < 0 ||
-        loop_hook_add(l, NET_HOOK_FREE, free_hook, NULL) < 0) {
+        loop_hook_add(l, NET_HOOK_FREE, free_hook, NULL) < 0 ||
+        loop_after_hook_add(l, read_hook, NULL) < 0) {
         log_error("event loop: no room for the connection hooks");
         return -1;
     }
@@ -243,13 +264,17 @@ void server_log_ready(void)
     char where[96];
     snprintf(where, sizeof where, "%s:%d", srv->cfg.server_ip[0] ? srv->cfg.server_ip : "*",
              srv->cfg.server_port);
-    log_info("Done (%.1f ms)! Listening on %s (protocol %d). Type \"help\" for commands.",
-             (double)(clock_ns() - srv->start_ns) / 1e6, where, MC_PROTOCOL_VERSION);
+    /* Vanilla's ready line, which panels (Pterodactyl's eggs) wait for,
+     * then mcserv's detail on a line of its own. */
+    double ms = (double)(clock_ns() - srv->start_ns) / 1e6;
+    log_info("Done (%.3fs)! For help, type \"help\"", ms / 1000.0);
+    log_info("Listening on %s (Minecraft %s, protocol %d); started in %.1f ms", where,
+             MC_VERSION_NAME, MC_PROTOCOL_VERSION, ms);
 }
 
 void server_shutdown(void)
 {
-    log_info("Stopping the server");
+    log_info("Stopping server"); /* vanilla's line (`stop` already said "Stopping the server") */
     if (srv->listen_fd >= 0) loop_watch_del(srv->loop, &srv->listen_watch);
     loop_timer_stop(srv->loop, &srv->listen_resume);
     conn *c;
@@ -279,6 +304,8 @@ void server_shutdown(void)
 void server_free(struct server *s)
 {
     conn_free_closed();
+    iothreads_stop();
+    shframe_pool_free();
     login_free();
     if (s->listen_fd >= 0) close(s->listen_fd);
     if (s->compressor) libdeflate_free_compressor(s->compressor);

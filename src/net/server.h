@@ -13,7 +13,8 @@
  *                     struct net_game (registered by game/game.c)
  *
  * Loop hooks (core/loop.h step 2) registered here: NET_HOOK_FLUSH writes
- * every pending output buffer (one write per connection per pass), then
+ * the output that is due (conn.h invariant 7: replies before PLAY, kicks
+ * and bulk at the end of the pass, the rest once per tick), then
  * NET_HOOK_FREE frees the connections closed during the pass. Modules that
  * queue output in their own hooks use an order below NET_HOOK_FLUSH.
  *
@@ -43,6 +44,14 @@
 #define NET_HOOK_FLUSH 90
 #define NET_HOOK_FREE  100
 
+/*
+ * Descriptors game connections leave free (server.max_conns is the limit
+ * minus this): region files (STORE_REGIONS_OPEN, 256), the admin clients
+ * (HTTP and RCON caps; admin/admin.c checks they fit), listeners, the log,
+ * epoll, eventfds, the session server's sockets and file writes (64).
+ */
+#define NET_FD_RESERVE 512
+
 /* What the game provides to net/ (game/game.c fills it in). */
 struct net_game {
     /* LOGIN, the identity settled: may this player join? false: refused
@@ -65,6 +74,8 @@ struct net_game {
 struct server_stats {
     uint64_t bytes_in, bytes_out;     /* socket bytes, as on the wire */
     uint64_t packets_in, packets_out; /* frames decoded / frames queued */
+    uint64_t writes;                  /* writev calls on game sockets */
+    int batch_ticks;                  /* k: ticks lazy output may wait (conn.h invariant 7) */
     uint64_t accepted, refused;       /* connections; refused: over the limit */
     uint64_t logins;                  /* connections that entered PLAY */
     uint64_t kicks[KR_COUNT];
@@ -79,7 +90,7 @@ struct server {
     loop_timer listen_resume; /* accept paused after EMFILE */
     list_node conns;          /* every connection until freed (conn.link) */
     list_node closed;         /* closed this pass (conn.closed_link) */
-    conn *flush_list;
+    list_node flush_list;     /* connections with output pending (conn.flush_link) */
     uint32_t next_conn_id;
     size_t conn_count; /* open (not closed) connections */
     size_t max_conns;

@@ -16,6 +16,7 @@
 
 #include "core/json.h"
 #include "core/log.h"
+#include "core/utf8.h"
 #include "data/packet_ids.h"
 #include "data/version.h"
 #include "net/server.h"
@@ -145,28 +146,13 @@ void status_dispatch(conn *c, int32_t id, rd_t *r)
 static size_t put_utf16(buf_t *b, const char *s)
 {
     size_t units = 0;
-    const uint8_t *p = (const uint8_t *)s;
-    while (*p) {
-        uint32_t cp = *p;
-        int n = 1;
-        if ((*p & 0xE0) == 0xC0 && p[1])
-            cp = (uint32_t)(*p & 0x1F) << 6 | (p[1] & 0x3F), n = 2;
-        else if ((*p & 0xF0) == 0xE0 && p[1] && p[2])
-            cp = (uint32_t)(*p & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F), n = 3;
-        else if ((*p & 0xF8) == 0xF0 && p[1] && p[2] && p[3])
-            cp = (uint32_t)(*p & 0x07) << 18 | (uint32_t)(p[1] & 0x3F) << 12 |
-                 (uint32_t)(p[2] & 0x3F) << 6 | (p[3] & 0x3F),
-            n = 4;
-        if (cp >= 0x10000) {
-            cp -= 0x10000;
-            wr_u16(b, (uint16_t)(0xD800 + (cp >> 10)));
-            wr_u16(b, (uint16_t)(0xDC00 + (cp & 0x3FF)));
-            units += 2;
-        } else {
-            wr_u16(b, (uint16_t)cp);
-            units++;
-        }
-        p += n;
+    for (const uint8_t *p = (const uint8_t *)s; *p;) {
+        uint32_t cp;
+        uint16_t u[2];
+        p += utf8_decode_lenient(p, &cp);
+        int n = utf8_utf16_units(cp, u);
+        for (int i = 0; i < n; i++) wr_u16(b, u[i]);
+        units += (size_t)n;
     }
     return units;
 }

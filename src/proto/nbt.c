@@ -39,41 +39,19 @@ void nbt_w_end(buf_t *b)
     wr_u8(b, NBT_END);
 }
 
-void nbt_w_byte(buf_t *b, const char *name, int8_t v)
-{
-    nbt_w_tag(b, NBT_BYTE, name);
-    wr_u8(b, (uint8_t)v);
-}
-
-void nbt_w_short(buf_t *b, const char *name, int16_t v)
-{
-    nbt_w_tag(b, NBT_SHORT, name);
-    wr_i16(b, v);
-}
-
-void nbt_w_int(buf_t *b, const char *name, int32_t v)
-{
-    nbt_w_tag(b, NBT_INT, name);
-    wr_i32(b, v);
-}
-
-void nbt_w_long(buf_t *b, const char *name, int64_t v)
-{
-    nbt_w_tag(b, NBT_LONG, name);
-    wr_i64(b, v);
-}
-
-void nbt_w_float(buf_t *b, const char *name, float v)
-{
-    nbt_w_tag(b, NBT_FLOAT, name);
-    wr_f32(b, v);
-}
-
-void nbt_w_double(buf_t *b, const char *name, double v)
-{
-    nbt_w_tag(b, NBT_DOUBLE, name);
-    wr_f64(b, v);
-}
+/* The scalar tags: the tag header, then the value big-endian. */
+#define NBT_SCALAR_WRITER(fn, tag, ctype, write)                                                   \
+    void fn(buf_t *b, const char *name, ctype v)                                                   \
+    {                                                                                              \
+        nbt_w_tag(b, tag, name);                                                                   \
+        write;                                                                                     \
+    }
+NBT_SCALAR_WRITER(nbt_w_byte, NBT_BYTE, int8_t, wr_u8(b, (uint8_t)v))
+NBT_SCALAR_WRITER(nbt_w_short, NBT_SHORT, int16_t, wr_i16(b, v))
+NBT_SCALAR_WRITER(nbt_w_int, NBT_INT, int32_t, wr_i32(b, v))
+NBT_SCALAR_WRITER(nbt_w_long, NBT_LONG, int64_t, wr_i64(b, v))
+NBT_SCALAR_WRITER(nbt_w_float, NBT_FLOAT, float, wr_f32(b, v))
+NBT_SCALAR_WRITER(nbt_w_double, NBT_DOUBLE, double, wr_f64(b, v))
 
 void nbt_w_string(buf_t *b, const char *name, const char *s, size_t len)
 {

@@ -93,6 +93,12 @@ void pkt_cb_system_chat(buf_t *b, const char *json, size_t len, bool action_bar)
     wr_bool(b, action_bar);
 }
 
+void pkt_cb_kick_disconnect(buf_t *b, const char *json, size_t len)
+{
+    wr_varint(b, PKT_PLAY_CB_KICK_DISCONNECT);
+    wr_string(b, json, len);
+}
+
 void pkt_cb_update_time(buf_t *b, int64_t age, int64_t time)
 {
     wr_varint(b, PKT_PLAY_CB_UPDATE_TIME);
@@ -194,6 +200,11 @@ void pkt_cb_player_remove(buf_t *b, const mc_uuid *uuids, size_t n)
     wr_varint(b, PKT_PLAY_CB_PLAYER_REMOVE);
     wr_varint(b, (int32_t)n);
     for (size_t i = 0; i < n; i++) wr_uuid(b, &uuids[i]);
+}
+
+void pkt_cb_bundle_delimiter(buf_t *b)
+{
+    wr_varint(b, PKT_PLAY_CB_BUNDLE_DELIMITER);
 }
 
 /* ------------------------------------------------------------ multiplayer */
@@ -380,6 +391,18 @@ void pkt_cb_respawn(buf_t *b, const struct pkt_respawn *r)
     wr_varint(b, r->portal_cooldown);
 }
 
+void pkt_sb_settings(rd_t *r, struct pkt_settings *s)
+{
+    s->locale = rd_string(r, 16, &s->locale_len);
+    s->view_distance = rd_i8(r);
+    s->chat_mode = rd_varint(r);
+    s->chat_colors = rd_bool(r);
+    s->skin_parts = rd_u8(r);
+    s->main_hand = rd_varint(r);
+    s->text_filtering = rd_bool(r);
+    s->server_listing = rd_bool(r);
+}
+
 int64_t hashed_seed(int64_t seed)
 {
     uint8_t in[8], md[EVP_MAX_MD_SIZE];
@@ -389,4 +412,105 @@ int64_t hashed_seed(int64_t seed)
     uint64_t v = 0;
     for (int i = 7; i >= 0; i--) v = v << 8 | md[i];
     return (int64_t)v;
+}
+
+/* ------------------------------------------------------ issue 17's commands */
+
+void pkt_cb_difficulty(buf_t *b, uint8_t difficulty, bool locked)
+{
+    wr_varint(b, PKT_PLAY_CB_DIFFICULTY);
+    wr_u8(b, difficulty);
+    wr_bool(b, locked);
+}
+
+void pkt_cb_initialize_world_border(buf_t *b, const struct pkt_border *w)
+{
+    wr_varint(b, PKT_PLAY_CB_INITIALIZE_WORLD_BORDER);
+    wr_f64(b, w->x);
+    wr_f64(b, w->z);
+    wr_f64(b, w->old_diameter);
+    wr_f64(b, w->new_diameter);
+    wr_varlong(b, w->speed_ms);
+    wr_varint(b, w->portal_teleport_boundary);
+    wr_varint(b, w->warning_blocks);
+    wr_varint(b, w->warning_time);
+}
+
+void pkt_cb_world_border_center(buf_t *b, double x, double z)
+{
+    wr_varint(b, PKT_PLAY_CB_WORLD_BORDER_CENTER);
+    wr_f64(b, x);
+    wr_f64(b, z);
+}
+
+void pkt_cb_world_border_lerp_size(buf_t *b, double old_diameter, double new_diameter,
+                                   int64_t speed_ms)
+{
+    wr_varint(b, PKT_PLAY_CB_WORLD_BORDER_LERP_SIZE);
+    wr_f64(b, old_diameter);
+    wr_f64(b, new_diameter);
+    wr_varlong(b, speed_ms);
+}
+
+void pkt_cb_world_border_size(buf_t *b, double diameter)
+{
+    wr_varint(b, PKT_PLAY_CB_WORLD_BORDER_SIZE);
+    wr_f64(b, diameter);
+}
+
+void pkt_cb_world_border_warning_delay(buf_t *b, int32_t seconds)
+{
+    wr_varint(b, PKT_PLAY_CB_WORLD_BORDER_WARNING_DELAY);
+    wr_varint(b, seconds);
+}
+
+void pkt_cb_world_border_warning_reach(buf_t *b, int32_t blocks)
+{
+    wr_varint(b, PKT_PLAY_CB_WORLD_BORDER_WARNING_REACH);
+    wr_varint(b, blocks);
+}
+
+static void text_packet(buf_t *b, int32_t id, const char *json, size_t len)
+{
+    wr_varint(b, id);
+    wr_string(b, json, len);
+}
+
+void pkt_cb_set_title_text(buf_t *b, const char *json, size_t len)
+{
+    text_packet(b, PKT_PLAY_CB_SET_TITLE_TEXT, json, len);
+}
+
+void pkt_cb_set_title_subtitle(buf_t *b, const char *json, size_t len)
+{
+    text_packet(b, PKT_PLAY_CB_SET_TITLE_SUBTITLE, json, len);
+}
+
+void pkt_cb_action_bar(buf_t *b, const char *json, size_t len)
+{
+    text_packet(b, PKT_PLAY_CB_ACTION_BAR, json, len);
+}
+
+void pkt_cb_set_title_time(buf_t *b, int32_t fade_in, int32_t stay, int32_t fade_out)
+{
+    wr_varint(b, PKT_PLAY_CB_SET_TITLE_TIME);
+    wr_i32(b, fade_in);
+    wr_i32(b, stay);
+    wr_i32(b, fade_out);
+}
+
+void pkt_cb_clear_titles(buf_t *b, bool reset)
+{
+    wr_varint(b, PKT_PLAY_CB_CLEAR_TITLES);
+    wr_bool(b, reset);
+}
+
+void pkt_cb_world_event(buf_t *b, int32_t event, int32_t x, int32_t y, int32_t z, int32_t data,
+                        bool global)
+{
+    wr_varint(b, PKT_PLAY_CB_WORLD_EVENT);
+    wr_i32(b, event);
+    wr_position(b, x, y, z);
+    wr_i32(b, data);
+    wr_bool(b, global);
 }

@@ -1,10 +1,15 @@
 /*
- * packets.h — clientbound PLAY packet encoders (protocol 763).
+ * packets.h — clientbound PLAY packet encoders and the few serverbound
+ * decoders that live outside their handlers (protocol 763).
  *
  * Each pkt_cb_* appends one whole packet, VarInt id then payload, to `b`
  * (no frame); the unit tests hold these byte-for-byte against captures of a
  * vanilla 1.20.1 server (minecraft-packets). Field layouts follow
- * minecraft-data's 1.20/protocol.json; names follow minecraft-data.
+ * minecraft-data's 1.20/protocol.json; names follow minecraft-data. The id
+ * written is the logical one (data/packet_ids.h: 763's numbering); framing
+ * translates it for the connection's version (proto/protocol.h). Encoders
+ * whose layout differs between versions are reached through the
+ * connection's protocol table (c->proto->cb_*), not called directly.
  */
 #ifndef MC_PACKETS_H
 #define MC_PACKETS_H
@@ -49,6 +54,8 @@ void pkt_cb_update_view_position(buf_t *b, int32_t cx, int32_t cz);
 void pkt_cb_unload_chunk(buf_t *b, int32_t cx, int32_t cz);
 void pkt_cb_abilities(buf_t *b, int8_t flags, float flying_speed, float walking_speed);
 void pkt_cb_system_chat(buf_t *b, const char *json, size_t len, bool action_bar);
+/* Disconnect (play): the reason as a JSON text component. */
+void pkt_cb_kick_disconnect(buf_t *b, const char *json, size_t len);
 void pkt_cb_update_time(buf_t *b, int64_t age, int64_t time);
 void pkt_cb_game_state_change(buf_t *b, uint8_t reason, float value);
 
@@ -81,6 +88,10 @@ struct pkt_player_entry {
     const struct pkt_property *props;
     size_t prop_count;
 };
+/* Entries mcserv puts in one Player Info Update or Remove: a tick's joins or
+ * leaves go out as one packet up to this many (256 skins stay far below the
+ * client's 2 MiB frame). */
+#define PKT_INFO_ENTRIES_MAX 256
 /* Writes every entry with 0 properties (props/prop_count are not read). */
 void pkt_cb_player_info_add(buf_t *b, const struct pkt_player_entry *e, size_t n);
 /* The same with each entry's properties (skins): what online mode and
@@ -91,6 +102,11 @@ void pkt_cb_player_info_add_props(buf_t *b, const struct pkt_player_entry *e, si
  * bool signed, [String signature]. */
 void pkt_write_properties(buf_t *b, const struct pkt_property *props, size_t n);
 void pkt_cb_player_remove(buf_t *b, const mc_uuid *uuids, size_t n);
+/* Bundle Delimiter (no payload): the client applies the packets between two
+ * delimiters in one go (vanilla pairs an entity's spawn packets this way);
+ * at most PKT_BUNDLE_MAX packets in between (vanilla PacketBundlePacker). */
+#define PKT_BUNDLE_MAX 4096
+void pkt_cb_bundle_delimiter(buf_t *b);
 
 /* --- multiplayer: entity tracking, tab list, chat, commands, respawn ---
  * Angles are protocol bytes (1/256 turn; vanilla floor(deg * 256 / 360));
@@ -165,7 +181,51 @@ struct pkt_respawn {
 };
 void pkt_cb_respawn(buf_t *b, const struct pkt_respawn *r);
 
+/* Client Information (serverbound settings), as read by pkt_sb_settings.
+ * locale points into the packet (not NUL-terminated). */
+struct pkt_settings {
+    const char *locale;
+    size_t locale_len;
+    int8_t view_distance;
+    int32_t chat_mode; /* 0 full, 1 commands only, 2 hidden */
+    bool chat_colors;
+    uint8_t skin_parts;
+    int32_t main_hand; /* 0 left, 1 right */
+    bool text_filtering;
+    bool server_listing;
+};
+/* Reads the payload after the id; a malformed packet sets r->err. */
+void pkt_sb_settings(rd_t *r, struct pkt_settings *s);
+
 /* Vanilla's obfuscated seed: first 8 bytes (LE) of SHA-256 of the LE seed. */
 int64_t hashed_seed(int64_t seed);
+
+/* ------------------------------------------------------ issue 17's commands */
+
+/* Change Difficulty: 0 peaceful .. 3 hard. */
+void pkt_cb_difficulty(buf_t *b, uint8_t difficulty, bool locked);
+/* The world border (vanilla writes the lerp time as a VarLong of ms;
+ * minecraft-data says varint, the same bytes below 2^31). */
+struct pkt_border {
+    double x, z, old_diameter, new_diameter;
+    int64_t speed_ms; /* 0: not moving */
+    int32_t portal_teleport_boundary, warning_blocks, warning_time;
+};
+void pkt_cb_initialize_world_border(buf_t *b, const struct pkt_border *w);
+void pkt_cb_world_border_center(buf_t *b, double x, double z);
+void pkt_cb_world_border_lerp_size(buf_t *b, double old_diameter, double new_diameter,
+                                   int64_t speed_ms);
+void pkt_cb_world_border_size(buf_t *b, double diameter);
+void pkt_cb_world_border_warning_delay(buf_t *b, int32_t seconds);
+void pkt_cb_world_border_warning_reach(buf_t *b, int32_t blocks);
+/* Titles: text is a JSON component. */
+void pkt_cb_set_title_text(buf_t *b, const char *json, size_t len);
+void pkt_cb_set_title_subtitle(buf_t *b, const char *json, size_t len);
+void pkt_cb_action_bar(buf_t *b, const char *json, size_t len);
+void pkt_cb_set_title_time(buf_t *b, int32_t fade_in, int32_t stay, int32_t fade_out);
+void pkt_cb_clear_titles(buf_t *b, bool reset);
+/* World Event (vanilla levelEvent), e.g. 2001 block break particles and sound, data the state. */
+void pkt_cb_world_event(buf_t *b, int32_t event, int32_t x, int32_t y, int32_t z, int32_t data,
+                        bool global);
 
 #endif

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "core/fileio.h"
 #include "core/log.h"
@@ -184,6 +186,8 @@ int region_open(region **out, const char *path, int32_t rx, int32_t rz, bool cre
         log_warn("%s: %d chunk locations point into the header, hold no sectors or lie past the "
                  "end of the file; those chunks cannot be read and are treated as absent",
                  path, dropped);
+    /* Invariant 4: the next header write repairs the file; a copy comes first. */
+    r->damaged = !r->read_only && (dropped > 0 || (size > 0 && size < REGION_HEADER));
     if (mark_live(r) < 0) {
         rc = -ENOMEM;
         goto fail;
@@ -330,6 +334,45 @@ static void header_bytes(const region *r, uint8_t *hdr)
     }
 }
 
+/*
+ * Invariant 4: keeps a copy of the damaged file before its header is
+ * rewritten (caller holds save_lock: no write to the file meanwhile). 0, or
+ * -errno when no copy could be made.
+ */
+static int keep_damaged_copy(region *r)
+{
+    char aside[600];
+    long long t = (long long)time(NULL);
+    struct stat st;
+    if (fio->fstat(r->fd, &st) < 0) return errno ? -errno : -EIO;
+    bool whole = st.st_size >= 0 && (uint64_t)st.st_size <= REGION_BACKUP_MAX;
+    size_t n = whole ? (size_t)st.st_size : REGION_HEADER;
+    uint8_t *p = malloc(n ? n : 1);
+    if (!p) return -ENOMEM;
+    int rc = n ? fio_pread_full(r->fd, p, n, 0) : 0;
+    if (rc == 0) {
+        snprintf(aside, sizeof aside, whole ? "%s.corrupt-%lld" : "%s.corrupt-header-%lld", r->path,
+                 t);
+        rc = fio_write_atomic(aside, p, n);
+    }
+    free(p);
+    if (rc < 0) {
+        log_error("%s: the header is damaged, but no copy of the %s can be kept (%s); not "
+                  "repairing it yet, retrying at the next save",
+                  r->path, whole ? "file" : "header", strerror(-rc));
+        return rc;
+    }
+    if (whole)
+        log_warn("%s: the header is damaged; a copy of the file as it was is in %s; rewriting the "
+                 "header without the broken entries",
+                 r->path, aside);
+    else
+        log_warn("%s: the header is damaged; a copy of it (the first 8 KiB of the file) is in %s; "
+                 "rewriting the header without the broken entries",
+                 r->path, aside);
+    return 0;
+}
+
 int region_write_batch(region *r, region_write *w, size_t n, uint32_t now)
 {
     uint32_t *newloc = calloc(n ? n : 1, sizeof *newloc);
@@ -350,6 +393,14 @@ int region_write_batch(region *r, region_write *w, size_t n, uint32_t now)
         goto out_nolock;
     }
     pthread_mutex_lock(&r->save_lock);
+    if (r->damaged) {
+        rc = keep_damaged_copy(r);
+        if (rc < 0) {
+            for (size_t i = 0; i < n; i++) w[i].result = rc;
+            goto out;
+        }
+        r->damaged = false;
+    }
 
     /* 1. Sectors for every payload, none of them live. */
     size_t ok = 0;

@@ -47,6 +47,14 @@
  *     a chunk's sectors are read, so a reader never sees sectors freed and
  *     reused under it. `save_lock` serialises write batches of one file.
  *  3. The region never interprets payload bytes beyond the 5-byte prefix.
+ *  4. A damaged header (entries dropped by region_open, or cut short) is
+ *     never rewritten before a copy is kept next to the file: the whole
+ *     file as r.X.Z.mca.corrupt-<time> when it is at most
+ *     REGION_BACKUP_MAX bytes, else its header (the first 8 KiB, to write
+ *     back over the file) as r.X.Z.mca.corrupt-header-<time>. The copy is
+ *     made by the first write batch, under save_lock; if it cannot be
+ *     made the batch fails (nothing is written) and the next one tries
+ *     again.
  */
 #ifndef MC_REGION_H
 #define MC_REGION_H
@@ -62,6 +70,7 @@
 #define REGION_MAX_COUNT    255
 #define REGION_MAX_PAYLOAD  ((size_t)REGION_MAX_COUNT * REGION_SECTOR - 5)
 #define REGION_MAX_EXTERNAL ((size_t)16 << 20)
+#define REGION_BACKUP_MAX   ((size_t)32 << 20) /* damaged files copied whole up to this */
 
 enum region_compression {
     REGION_GZIP = 1,
@@ -86,13 +95,15 @@ typedef struct region {
     uint32_t used_cap; /* sectors the bitmap covers (multiple of 8) */
     uint32_t nsectors; /* sectors in use or in the file: the next append goes here */
     bool header_dirty; /* a header write failed: the next batch rewrites it */
+    bool damaged;      /* region_open dropped entries: copy the file aside before a header write */
 } region;
 
 /*
  * Opens path. create: make the file (with an empty, fsynced header) when
  * absent; otherwise an absent file is -ENOENT. Returns 0 with *out, or
  * -errno. Locations that point into the header or have a zero count are
- * dropped from memory (they read as absent) and reported in the log.
+ * dropped from memory (they read as absent) and reported in the log; the
+ * file is then marked damaged (invariant 4).
  */
 int region_open(region **out, const char *path, int32_t rx, int32_t rz, bool create);
 void region_close(region *r);

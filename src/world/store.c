@@ -1,13 +1,17 @@
 /*
  * store.c — see store.h.
  *
- * Threads: the game thread owns every field of `S` below except the region
+ * Threads: the game thread owns every field of `store` below except the region
  * cache (rt_lock) and the stats counters workers add to (atomics). Workers
  * see only their job, the region cache and core/fileio.h.
  *
- * Round bookkeeping: `round_left` counts the chunks and files tagged with
- * the current round id that have not finished; it reaches 0 exactly once
- * per round (store_tick then reports the round and starts a pending one).
+ * Round bookkeeping: `round_left` counts the chunks tagged with the current
+ * round id and the tickets (store_round_join: level.dat, player files) that
+ * have not finished; it reaches 0 exactly once per round (store_tick then
+ * reports the round, answers its save-all requesters and starts a pending
+ * one). `rep` tallies the running round: successes, and failures by kind
+ * with the first errno; a failure ends its item's part in the round (the
+ * item is retried by the next round, not by this one).
  */
 #include "world/store.h"
 
@@ -55,7 +59,9 @@ static struct {
     bool flush;              /* the running round is not paced */
     bool pending_flush;
     size_t round_left;
-    size_t round_chunks, round_files, round_failed;
+    struct store_report rep;  /* the running round's tally */
+    struct store_report last; /* the last finished round */
+    int final_attempt;        /* store_final_save's round number (1..3) */
     int64_t round_start_ns;
     int64_t round_max_pump_ns; /* longest store_tick slice during the round */
     /* in flight */
@@ -64,7 +70,14 @@ static struct {
     struct save_batch *batches; /* in flight, for tagging at round start */
     int64_t error_backoff_ms;   /* unload saves wait after a write error */
     struct store_stats stats;
-} S = {.lock_fd = -1};
+    /* save-all requesters waiting for their round (store_save_all_notify) */
+    struct waiter {
+        store_done_fn fn;
+        void *arg;
+        uint32_t round;
+    } waiters[STORE_WAITERS_MAX];
+    size_t nwaiters;
+} store = {.lock_fd = -1};
 
 /* ------------------------------------------------------------ region cache */
 
@@ -82,7 +95,7 @@ static uint64_t use_clock;
 
 static void region_path(char *out, size_t cap, int32_t rx, int32_t rz)
 {
-    snprintf(out, cap, "%s/region/r.%d.%d.mca", S.dir, rx, rz);
+    snprintf(out, cap, "%s/region/r.%d.%d.mca", store.dir, rx, rz);
 }
 
 /*
@@ -180,92 +193,92 @@ static void stat_add(uint64_t *p, uint64_t v)
 int store_open(struct server_config *cfg, char *err, size_t errlen)
 {
     const char *name = cfg->level_name[0] ? cfg->level_name : "world";
-    if (strlen(name) >= sizeof S.dir - 32) {
+    if (strlen(name) >= sizeof store.dir - 32) {
         snprintf(err, errlen, "level-name is too long");
         return -1;
     }
-    snprintf(S.dir, sizeof S.dir, "%s", name);
-    int fd = level_lock(S.dir, err, errlen);
+    snprintf(store.dir, sizeof store.dir, "%s", name);
+    int fd = level_lock(store.dir, err, errlen);
     if (fd < 0) return -1;
-    S.lock_fd = fd;
+    store.lock_fd = fd;
     char path[512];
     const char *sub[] = {"region", "playerdata"};
     for (int i = 0; i < 2; i++) {
-        snprintf(path, sizeof path, "%s/%s", S.dir, sub[i]);
+        snprintf(path, sizeof path, "%s/%s", store.dir, sub[i]);
         int rc = fio_mkdir(path);
         if (rc < 0) {
             snprintf(err, errlen, "cannot create %s: %s", path, strerror(-rc));
             level_unlock(fd);
-            S.lock_fd = -1;
+            store.lock_fd = -1;
             return -1;
         }
         level_remove_stale_temps(path);
     }
-    level_remove_stale_temps(S.dir);
-    int lr = level_read(S.dir, &S.level);
+    level_remove_stale_temps(store.dir);
+    int lr = level_read(store.dir, &store.level);
     if (lr > 0) {
-        cfg->seed = S.level.seed;
-        if (S.level.has_generator) {
-            cfg->level_type = S.level.type;
-            if (S.level.type == LEVEL_FLAT)
+        cfg->seed = store.level.seed;
+        if (store.level.has_generator) {
+            cfg->level_type = store.level.type;
+            if (store.level.type == LEVEL_FLAT)
                 snprintf(cfg->generator_settings, sizeof cfg->generator_settings, "%s",
-                         S.level.flat_json);
+                         store.level.flat_json);
         }
-        log_info("Loading world %s (seed %lld, %s)", S.dir, (long long)cfg->seed,
+        log_info("Loading world %s (seed %lld, %s)", store.dir, (long long)cfg->seed,
                  cfg->level_type == LEVEL_FLAT ? "flat" : "normal");
     } else {
-        log_info("Creating world %s (seed %lld)", S.dir, (long long)cfg->seed);
+        log_info("Creating world %s (seed %lld)", store.dir, (long long)cfg->seed);
     }
-    S.level_time0 = S.level.time;
-    S.active = true;
-    S.autosave = true;
+    store.level_time0 = store.level.time;
+    store.active = true;
+    store.autosave = true;
     return 0;
 }
 
 void store_attach(world *w, const struct server_config *cfg)
 {
-    if (!S.active) return;
-    S.w = w;
-    S.cfg = cfg;
+    if (!store.active) return;
+    store.w = w;
+    store.cfg = cfg;
     w->persistent = true;
-    S.interval_ms = (int64_t)cfg->autosave_interval * 1000;
-    S.now_ms = clock_ms();
-    S.next_autosave_ms = S.now_ms + S.interval_ms;
+    store.interval_ms = (int64_t)cfg->autosave_interval * 1000;
+    store.now_ms = clock_ms();
+    store.next_autosave_ms = store.now_ms + store.interval_ms;
 }
 
 void store_set_hooks(const struct store_hooks *h)
 {
-    S.hooks = *h;
+    store.hooks = *h;
 }
 
 bool store_active(void)
 {
-    return S.active;
+    return store.active;
 }
 
 const char *store_dir(void)
 {
-    return S.dir;
+    return store.dir;
 }
 
 level_info *store_level(void)
 {
-    return &S.level;
+    return &store.level;
 }
 
 const struct store_stats *store_get_stats(void)
 {
-    return &S.stats;
+    return &store.stats;
 }
 
 bool store_autosave_enabled(void)
 {
-    return S.autosave;
+    return store.autosave;
 }
 
 bool store_saving(void)
 {
-    return S.round != ROUND_NONE || S.pending != ROUND_NONE;
+    return store.round != ROUND_NONE || store.pending != ROUND_NONE;
 }
 
 /* ------------------------------------------------------------------ load */
@@ -276,7 +289,7 @@ static void set_aside(int32_t x, int32_t z, const uint8_t *p, size_t n, const ch
     char rpath[512], path[640];
     region_path(rpath, sizeof rpath, x >> 5, z >> 5);
     snprintf(path, sizeof path, "%s.corrupt-%d-%d-%lld", rpath, x, z, (long long)time(NULL));
-    stat_add(&S.stats.chunks_corrupt, 1);
+    stat_add(&store.stats.chunks_corrupt, 1);
     if (!p || !n) {
         log_error("%s: chunk %d,%d is corrupt (%s); regenerating it", rpath, x, z, why);
         return;
@@ -297,18 +310,18 @@ int store_load_chunk(int32_t x, int32_t z, chunk *c, anvil_extra *extra)
     region *r;
     int rc = region_get(x >> 5, z >> 5, false, &r);
     if (rc == -ENOENT) {
-        stat_add(&S.stats.chunks_absent, 1);
+        stat_add(&store.stats.chunks_absent, 1);
         return 0;
     }
     if (rc < 0) {
-        stat_add(&S.stats.load_errors, 1);
+        stat_add(&store.stats.load_errors, 1);
         return rc;
     }
     region_chunk rc_chunk;
     rc = region_read(r, x & 31, z & 31, &rc_chunk);
     region_put(r);
     if (rc == 0) {
-        stat_add(&S.stats.chunks_absent, 1);
+        stat_add(&store.stats.chunks_absent, 1);
         return 0;
     }
     if (rc == REGION_E_CORRUPT) {
@@ -317,7 +330,7 @@ int store_load_chunk(int32_t x, int32_t z, chunk *c, anvil_extra *extra)
         return 0;
     }
     if (rc < 0) {
-        stat_add(&S.stats.load_errors, 1);
+        stat_add(&store.stats.load_errors, 1);
         return rc;
     }
     uint8_t *nbt;
@@ -349,11 +362,11 @@ int store_load_chunk(int32_t x, int32_t z, chunk *c, anvil_extra *extra)
     region_chunk_free(&rc_chunk);
     if (ar == ANVIL_NOT_FULL) {
         log_debug("chunk %d,%d: %s; generating it", x, z, why);
-        stat_add(&S.stats.chunks_absent, 1);
+        stat_add(&store.stats.chunks_absent, 1);
         return 0;
     }
-    stat_add(&S.stats.chunks_loaded, 1);
-    stat_add(&S.stats.load_ns, (uint64_t)(clock_ns() - t0));
+    stat_add(&store.stats.chunks_loaded, 1);
+    stat_add(&store.stats.load_ns, (uint64_t)(clock_ns() - t0));
     return 1;
 }
 
@@ -376,7 +389,7 @@ struct save_batch {
     int n;
     int64_t game_time;
     int64_t ns;
-    struct save_batch *prev, *next; /* S.batches */
+    struct save_batch *prev, *next; /* store.batches */
     struct save_item items[STORE_BATCH_MAX];
 };
 
@@ -423,7 +436,7 @@ static void run_batch(job *j, worker_ctx *ctx)
             if (rc < 0)
                 log_error("%s/region/r.%d.%d.mca: saving %zu of %zu chunks failed: %s (the "
                           "previous versions stay on disk; retrying at the next save)",
-                          S.dir, b->rx, b->rz, failed, nw, strerror(-rc));
+                          store.dir, b->rx, b->rz, failed, nw, strerror(-rc));
         } else {
             for (size_t k = 0; k < nw; k++) w[k].result = rc;
         }
@@ -432,7 +445,7 @@ static void run_batch(job *j, worker_ctx *ctx)
             struct save_item *it = &b->items[i];
             if (it->result) continue;
             it->result = w[k].result;
-            if (!it->result) stat_add(&S.stats.bytes_written, it->zlen);
+            if (!it->result) stat_add(&store.stats.bytes_written, it->zlen);
             k++;
         }
     }
@@ -443,10 +456,25 @@ static void run_batch(job *j, worker_ctx *ctx)
     b->ns = clock_ns() - t0;
 }
 
-static void round_one_done(bool failed)
+/* Counts a failure (rc < 0) of the running round; successes are counted by the caller. */
+static void round_note(enum store_item what, int rc)
 {
-    if (S.round_left > 0) S.round_left--;
-    if (failed) S.round_failed++;
+    struct store_report *r = &store.rep;
+    if (rc == 0) return;
+    if (!r->err) r->err = -rc;
+    if (what == STORE_ITEM_CHUNK)
+        r->failed_chunks++;
+    else if (what == STORE_ITEM_LEVEL)
+        r->failed_level++;
+    else
+        r->failed_players++;
+}
+
+/* One tagged chunk or file of the running round is finished (rc: 0 or -errno). */
+static void round_one_done(enum store_item what, int rc)
+{
+    if (store.round_left > 0) store.round_left--;
+    round_note(what, rc);
 }
 
 static void done_batch(job *j)
@@ -455,10 +483,10 @@ static void done_batch(job *j)
     if (b->prev)
         b->prev->next = b->next;
     else
-        S.batches = b->next;
+        store.batches = b->next;
     if (b->next) b->next->prev = b->prev;
-    stat_add(&S.stats.save_ns, (uint64_t)b->ns);
-    world *w = S.w;
+    stat_add(&store.stats.save_ns, (uint64_t)b->ns);
+    world *w = store.w;
     for (int i = 0; i < b->n; i++) {
         struct save_item *it = &b->items[i];
         chunk_entry *e = it->e;
@@ -469,31 +497,31 @@ static void done_batch(job *j)
         }
         e->jobs--;
         e->save.saving = false;
-        S.inflight_chunks--;
-        bool in_round = S.round != ROUND_NONE && e->save.round == S.round_id;
+        store.inflight_chunks--;
+        bool in_round = store.round != ROUND_NONE && e->save.round == store.round_id;
         if (it->result == 0) {
             e->save.saved_version = it->version;
-            S.stats.chunks_saved++;
+            store.stats.chunks_saved++;
             if (in_round) {
-                S.round_chunks++;
+                store.rep.chunks++;
                 if ((int32_t)(it->version - e->save.round_version) >= 0) {
                     e->save.round = 0;
-                    round_one_done(false);
+                    round_one_done(STORE_ITEM_CHUNK, 0);
                     in_round = false;
                 }
             }
         } else {
-            S.stats.save_errors++;
+            store.stats.save_errors++;
             if (it->result == -EFBIG) {
                 e->save.unsavable = true;
                 log_error("chunk %d,%d is larger than a region file can hold (1 MiB compressed); "
                           "mcserv cannot save it, its edits stay in memory until it unloads",
                           e->c.x, e->c.z);
             }
-            S.error_backoff_ms = S.now_ms + 10000;
+            store.error_backoff_ms = store.now_ms + 10000;
             if (in_round) {
                 e->save.round = 0;
-                round_one_done(true);
+                round_one_done(STORE_ITEM_CHUNK, it->result);
                 in_round = false;
             }
         }
@@ -511,13 +539,10 @@ static void submit_batches(struct save_batch **open, int *nopen)
         b->j.run = run_batch;
         b->j.done = done_batch;
         b->prev = NULL;
-        b->next = S.batches;
+        b->next = store.batches;
         if (b->next) b->next->prev = b;
-        S.batches = b;
-        if (workers_count() > 0)
-            workers_submit(&b->j);
-        else
-            workers_run_inline(&b->j);
+        store.batches = b;
+        workers_run(&b->j);
     }
     *nopen = 0;
 }
@@ -531,22 +556,22 @@ static void submit_batches(struct save_batch **open, int *nopen)
  */
 static void pump(bool unlimited)
 {
-    world *w = S.w;
+    world *w = store.w;
     if (!w || !w->save_head[SAVE_LIST_QUEUED]) return;
     int64_t t0 = clock_ns();
     struct save_batch *open[OPEN_BATCHES];
     int nopen = 0;
-    int64_t game_time = S.level_time0 + (int64_t)S.ticks;
+    int64_t game_time = store.level_time0 + (int64_t)store.ticks;
     unsigned n = 0;
-    while (w->save_head[SAVE_LIST_QUEUED] && S.inflight_chunks < STORE_INFLIGHT_MAX) {
+    while (w->save_head[SAVE_LIST_QUEUED] && store.inflight_chunks < STORE_INFLIGHT_MAX) {
         if (!unlimited && (++n & 3) == 0 && clock_ns() - t0 > STORE_PUMP_BUDGET_NS) break;
         chunk_entry *e = w->save_head[SAVE_LIST_QUEUED];
         world_save_list_move(w, e, SAVE_LIST_NONE);
         if (!world_entry_unsaved(e) || e->save.saving) {
             /* Saved meanwhile (or a save is in flight: its done() re-queues). */
-            if (!e->save.saving && S.round != ROUND_NONE && e->save.round == S.round_id) {
+            if (!e->save.saving && store.round != ROUND_NONE && e->save.round == store.round_id) {
                 e->save.round = 0;
-                round_one_done(false);
+                round_one_done(STORE_ITEM_CHUNK, 0);
             }
             continue;
         }
@@ -593,7 +618,7 @@ static void pump(bool unlimited)
         b->n++;
         e->save.saving = true;
         e->jobs++;
-        S.inflight_chunks++;
+        store.inflight_chunks++;
     }
     /* Drop empty batches (an allocation failed before the first item). */
     for (int i = 0; i < nopen; i++)
@@ -603,13 +628,14 @@ static void pump(bool unlimited)
         }
     submit_batches(open, &nopen);
     int64_t dt = clock_ns() - t0;
-    if (dt > S.stats.max_pump_ns) S.stats.max_pump_ns = dt;
-    if (dt > S.round_max_pump_ns) S.round_max_pump_ns = dt;
+    if (dt > store.stats.max_pump_ns) store.stats.max_pump_ns = dt;
+    if (dt > store.round_max_pump_ns) store.round_max_pump_ns = dt;
 }
 
 void store_unload_save(world *w, chunk_entry *e)
 {
-    if (!S.active || !S.autosave || e->save.saving || S.now_ms < S.error_backoff_ms) return;
+    if (!store.active || !store.autosave || e->save.saving || store.now_ms < store.error_backoff_ms)
+        return;
     world_save_list_move(w, e, SAVE_LIST_QUEUED);
 }
 
@@ -621,7 +647,8 @@ struct file_job {
     uint8_t *data;
     size_t len;
     bool gzip;
-    uint32_t round;
+    enum store_item what;
+    uint32_t ticket; /* store_round_join's, or 0 */
     int rc;
     void (*done)(void *arg, int rc);
     void *arg;
@@ -653,28 +680,41 @@ static void done_file(job *j)
 {
     struct file_job *f = (struct file_job *)j;
     if (j->cancelled) f->rc = -ECANCELED;
-    S.inflight_files--;
+    store.inflight_files--;
     if (f->rc == 0)
-        S.stats.files_written++;
+        store.stats.files_written++;
     else
-        S.stats.file_errors++;
-    if (f->round && S.round != ROUND_NONE && f->round == S.round_id) {
-        if (f->rc == 0) S.round_files++;
-        round_one_done(f->rc != 0);
-    }
+        store.stats.file_errors++;
+    store_round_leave(f->ticket, f->what, f->rc);
     if (f->done) f->done(f->arg, f->rc);
     free(f->data);
     free(f);
 }
 
-void store_write_file(const char *path, uint8_t *data, size_t len, bool gzip, bool in_round,
-                      void (*done)(void *arg, int rc), void *arg)
+uint32_t store_round_join(void)
+{
+    if (!store.active || store.round == ROUND_NONE) return 0;
+    store.round_left++;
+    return store.round_id;
+}
+
+void store_round_leave(uint32_t ticket, enum store_item what, int rc)
+{
+    if (!ticket || store.round == ROUND_NONE || ticket != store.round_id) return;
+    if (rc == 0) store.rep.files++;
+    round_one_done(what, rc);
+}
+
+void store_write_file(const char *path, uint8_t *data, size_t len, bool gzip, enum store_item what,
+                      uint32_t ticket, void (*done)(void *arg, int rc), void *arg)
 {
     struct file_job *f = calloc(1, sizeof *f);
-    if (!f || !S.active) {
+    if (!f || !store.active) {
+        int rc = store.active ? -ENOMEM : -ENODEV;
         free(f);
         free(data);
-        if (done) done(arg, S.active ? -ENOMEM : -ENODEV);
+        store_round_leave(ticket, what, rc);
+        if (done) done(arg, rc);
         return;
     }
     snprintf(f->path, sizeof f->path, "%s", path);
@@ -683,192 +723,269 @@ void store_write_file(const char *path, uint8_t *data, size_t len, bool gzip, bo
     f->gzip = gzip;
     f->done = done;
     f->arg = arg;
-    if (in_round && S.round != ROUND_NONE) {
-        f->round = S.round_id;
-        S.round_left++;
-    }
+    f->what = what;
+    f->ticket = ticket;
     f->j.run = run_file;
     f->j.done = done_file;
-    S.inflight_files++;
-    if (workers_count() > 0)
-        workers_submit(&f->j);
-    else
-        workers_run_inline(&f->j);
+    store.inflight_files++;
+    workers_run(&f->j);
 }
 
 /* ---------------------------------------------------------------- rounds */
 
 static void tag(chunk_entry *e)
 {
-    if (e->save.round == S.round_id) return;
-    e->save.round = S.round_id;
+    if (e->save.round == store.round_id) return;
+    e->save.round = store.round_id;
     e->save.round_version = e->version;
-    S.round_left++;
+    store.round_left++;
 }
 
 static void save_level(void)
 {
-    level_info *li = &S.level;
-    li->time = S.level_time0 + (int64_t)S.ticks;
-    if (S.hooks.fill_level) S.hooks.fill_level(li);
+    level_info *li = &store.level;
+    li->time = store.level_time0 + (int64_t)store.ticks;
+    if (store.hooks.fill_level) store.hooks.fill_level(li);
     buf_t b;
     buf_init(&b, STORE_FILE_MAX);
-    if (level_encode(li, S.cfg, S.w ? &S.w->terrain : NULL, clock_wall_ms(), &b) < 0 || b.failed) {
+    if (level_encode(li, store.cfg, store.w ? &store.w->terrain : NULL, clock_wall_ms(), &b) < 0 ||
+        b.failed) {
         log_error("level.dat: cannot encode it (out of memory)");
-        S.round_failed++;
+        round_note(STORE_ITEM_LEVEL, -ENOMEM);
         buf_free(&b);
         return;
     }
     char path[512];
-    snprintf(path, sizeof path, "%s/level.dat", S.dir);
-    store_write_file(path, b.data, b.len, true, true, NULL, NULL);
+    snprintf(path, sizeof path, "%s/level.dat", store.dir);
+    store_write_file(path, b.data, b.len, true, STORE_ITEM_LEVEL, store_round_join(), NULL, NULL);
 }
 
 static void round_start(enum round_kind kind, bool flush)
 {
-    world *w = S.w;
-    S.round = kind;
-    S.flush = flush;
-    S.round_id++;
-    if (S.round_id == 0) S.round_id = 1;
-    S.round_left = S.round_chunks = S.round_files = S.round_failed = 0;
-    S.round_start_ns = clock_ns();
-    S.round_max_pump_ns = 0;
+    world *w = store.w;
+    store.round = kind;
+    store.flush = flush;
+    store.round_id++;
+    if (store.round_id == 0) store.round_id = 1;
+    store.round_left = 0;
+    memset(&store.rep, 0, sizeof store.rep);
+    store.rep.round = store.round_id;
+    store.round_start_ns = clock_ns();
+    store.round_max_pump_ns = 0;
     if (kind == ROUND_SAVE_ALL) log_info("Saving the game (this may take a moment!)");
     if (w) {
         /* Unsaved → queued; everything queued or in flight belongs to this round. */
         while (w->save_head[SAVE_LIST_UNSAVED])
             world_save_list_move(w, w->save_head[SAVE_LIST_UNSAVED], SAVE_LIST_QUEUED);
         for (chunk_entry *e = w->save_head[SAVE_LIST_QUEUED]; e; e = e->save.next) tag(e);
-        for (struct save_batch *b = S.batches; b; b = b->next)
+        for (struct save_batch *b = store.batches; b; b = b->next)
             for (int i = 0; i < b->n; i++) tag(b->items[i].e);
     }
     save_level();
-    if (S.hooks.save_players) S.hooks.save_players();
-    S.stats.rounds++;
+    if (store.hooks.save_players) store.hooks.save_players();
+    store.stats.rounds++;
+}
+
+/* Calls the save-all requesters waiting for round `id` (all of them if id is 0). */
+static void notify_waiters(uint32_t id, const struct store_report *r)
+{
+    size_t k = 0;
+    struct waiter due[STORE_WAITERS_MAX];
+    size_t ndue = 0;
+    for (size_t i = 0; i < store.nwaiters; i++) {
+        if (!id || store.waiters[i].round == id)
+            due[ndue++] = store.waiters[i];
+        else
+            store.waiters[k++] = store.waiters[i];
+    }
+    store.nwaiters = k;
+    /* After the list is consistent: a callback may request another save. */
+    for (size_t i = 0; i < ndue; i++) due[i].fn(due[i].arg, r);
+}
+
+bool store_report_failed(const struct store_report *r)
+{
+    return r && (r->failed_chunks || r->failed_level || r->failed_players);
+}
+
+void store_report_describe(const struct store_report *r, char *out, size_t cap)
+{
+    char part[3][48];
+    int n = 0;
+    if (r->failed_chunks)
+        snprintf(part[n++], sizeof part[0], "%zu chunk%s", r->failed_chunks,
+                 r->failed_chunks == 1 ? "" : "s");
+    if (r->failed_level) snprintf(part[n++], sizeof part[0], "level.dat");
+    if (r->failed_players)
+        snprintf(part[n++], sizeof part[0], "%zu player file%s", r->failed_players,
+                 r->failed_players == 1 ? "" : "s");
+    if (n == 0) {
+        snprintf(out, cap, "nothing");
+        return;
+    }
+    const char *err = r->err ? strerror(r->err) : "unknown error";
+    if (n == 1)
+        snprintf(out, cap, "%s (%s)", part[0], err);
+    else if (n == 2)
+        snprintf(out, cap, "%s and %s (%s)", part[0], part[1], err);
+    else
+        snprintf(out, cap, "%s, %s and %s (%s)", part[0], part[1], part[2], err);
+}
+
+const struct store_report *store_last_report(void)
+{
+    return store.last.round ? &store.last : NULL;
 }
 
 static void round_finish(void)
 {
-    int64_t ms = (clock_ns() - S.round_start_ns) / 1000000;
-    S.stats.last_round_ms = ms;
-    S.stats.last_round_chunks = S.round_chunks;
-    if (S.round_failed) {
-        S.stats.round_failures++;
-        log_error("%s failed: %zu chunks or files could not be written (see the errors above); "
-                  "what was on disk before is intact, retrying at the next save",
-                  round_names[S.round], S.round_failed);
-    } else if (S.round == ROUND_AUTO) {
-        log_msg(S.round_chunks ? LOG_INFO : LOG_DEBUG,
+    int64_t ms = (clock_ns() - store.round_start_ns) / 1000000;
+    store.rep.ms = ms;
+    store.stats.last_round_ms = ms;
+    store.stats.last_round_chunks = store.rep.chunks;
+    if (store_report_failed(&store.rep)) {
+        char what[200];
+        store_report_describe(&store.rep, what, sizeof what);
+        store.stats.round_failures++;
+        if (store.round == ROUND_FINAL)
+            log_error("final save: could not save %s; %s", what,
+                      store.final_attempt < 3 ? "retrying"
+                                              : "giving up (what was on disk before is intact)");
+        else
+            log_error("%s failed: could not save %s; what was on disk before is intact, will retry "
+                      "at the next save",
+                      round_names[store.round], what);
+    } else if (store.round == ROUND_AUTO) {
+        log_msg(store.rep.chunks ? LOG_INFO : LOG_DEBUG,
                 "Autosave: %zu chunks and %zu files saved in %lld ms (longest tick slice %.2f "
                 "ms)",
-                S.round_chunks, S.round_files, (long long)ms, (double)S.round_max_pump_ns / 1e6);
+                store.rep.chunks, store.rep.files, (long long)ms,
+                (double)store.round_max_pump_ns / 1e6);
     } else {
-        log_info("Saved the game (%zu chunks and %zu files in %lld ms)", S.round_chunks,
-                 S.round_files, (long long)ms);
+        log_info("Saved the game (%zu chunks and %zu files in %lld ms)", store.rep.chunks,
+                 store.rep.files, (long long)ms);
     }
-    S.round = ROUND_NONE;
-    S.flush = false;
-    if (S.pending != ROUND_NONE) {
-        enum round_kind k = S.pending;
-        bool f = S.pending_flush;
-        S.pending = ROUND_NONE;
-        S.pending_flush = false;
+    store.last = store.rep;
+    store.round = ROUND_NONE;
+    store.flush = false;
+    notify_waiters(store.last.round, &store.last);
+    if (store.pending != ROUND_NONE) {
+        enum round_kind k = store.pending;
+        bool f = store.pending_flush;
+        store.pending = ROUND_NONE;
+        store.pending_flush = false;
         round_start(k, f);
     }
 }
 
 static void request_round(enum round_kind kind, bool flush)
 {
-    if (!S.active) return;
-    if (S.round == ROUND_NONE) {
+    if (!store.active) return;
+    if (store.round == ROUND_NONE) {
         round_start(kind, flush);
         return;
     }
     /* After the running one; a save-all outranks an autosave. */
-    if (kind > S.pending) S.pending = kind;
-    S.pending_flush = S.pending_flush || flush;
+    if (kind > store.pending) store.pending = kind;
+    store.pending_flush = store.pending_flush || flush;
 }
 
 void store_save_all(bool flush)
 {
-    if (!S.active) {
+    store_save_all_notify(flush, NULL, NULL);
+}
+
+bool store_save_all_notify(bool flush, store_done_fn done, void *arg)
+{
+    if (!store.active) {
         log_info("Saving is not available (no world folder)");
-        return;
+        return false;
+    }
+    /* A round running now has tagged its work already: the request is served by the next one. */
+    uint32_t id = store.round_id + 1;
+    if (id == 0) id = 1;
+    bool queued = false;
+    if (done && store.nwaiters < STORE_WAITERS_MAX) {
+        store.waiters[store.nwaiters++] = (struct waiter){done, arg, id};
+        queued = true;
     }
     request_round(ROUND_SAVE_ALL, flush);
+    return queued;
 }
 
 void store_set_autosave(bool on)
 {
-    S.autosave = on;
-    if (on) S.next_autosave_ms = S.now_ms + S.interval_ms;
+    store.autosave = on;
+    if (on) store.next_autosave_ms = store.now_ms + store.interval_ms;
     log_info("%s", on ? "Automatic saving is now enabled" : "Automatic saving is now disabled");
 }
 
 void store_tick(int64_t now_ms)
 {
-    if (!S.active) return;
-    S.now_ms = now_ms;
-    S.ticks++;
-    if (S.autosave && S.interval_ms > 0 && now_ms >= S.next_autosave_ms) {
-        S.next_autosave_ms = now_ms + S.interval_ms;
-        if (S.round == ROUND_NONE)
+    if (!store.active) return;
+    store.now_ms = now_ms;
+    store.ticks++;
+    if (store.autosave && store.interval_ms > 0 && now_ms >= store.next_autosave_ms) {
+        store.next_autosave_ms = now_ms + store.interval_ms;
+        if (store.round == ROUND_NONE)
             round_start(ROUND_AUTO, false);
         else
             log_debug("autosave skipped: the previous save is still running");
     }
     /* Outside rounds queued chunks are unload saves; pace everything but a flush. */
-    pump(S.flush);
-    if (S.round != ROUND_NONE && S.round_left == 0) round_finish();
+    pump(store.flush);
+    if (store.round != ROUND_NONE && store.round_left == 0) round_finish();
 }
 
 void store_final_save(void)
 {
-    if (!S.active || !S.w) return;
-    S.autosave = true; /* everything is saved on stop, even after save-off */
+    if (!store.active || !store.w) return;
+    store.autosave = true; /* everything is saved on stop, even after save-off */
     int64_t start = clock_ms();
     int64_t deadline = start + 600000; /* 10 minutes: a disk that slow is logged, not waited on */
     int64_t next_log = start + 5000;
     int rounds = 0;
     for (;;) {
-        if (S.round == ROUND_NONE) {
-            bool more = S.w->save_head[SAVE_LIST_UNSAVED] || S.w->save_head[SAVE_LIST_QUEUED];
+        if (store.round == ROUND_NONE) {
+            /* Again while chunks wait or the last round failed (a player file, level.dat). */
+            bool more = store.w->save_head[SAVE_LIST_UNSAVED] ||
+                        store.w->save_head[SAVE_LIST_QUEUED] || store_report_failed(&store.last);
             if (rounds >= 3 || (rounds > 0 && !more)) {
-                if (S.inflight_chunks == 0 && S.inflight_files == 0) break;
+                if (store.inflight_chunks == 0 && store.inflight_files == 0) break;
             } else {
-                S.pending = ROUND_NONE;
+                store.pending = ROUND_NONE;
+                store.final_attempt = ++rounds;
                 round_start(ROUND_FINAL, true);
-                rounds++;
             }
         }
         pump(true);
         workers_drain();
-        if (S.round != ROUND_NONE && S.round_left == 0) round_finish();
+        if (store.round != ROUND_NONE && store.round_left == 0) round_finish();
         int64_t now = clock_ms();
         if (now >= deadline) {
             log_error("final save: still %zu chunks and %zu files in flight after %lld s; "
                       "giving up (they stay as they were on disk)",
-                      S.inflight_chunks, S.inflight_files, (long long)(now - start) / 1000);
+                      store.inflight_chunks, store.inflight_files, (long long)(now - start) / 1000);
             break;
         }
         if (now >= next_log) {
             log_info("final save: %zu chunks queued, %zu in flight",
-                     S.w->save_count[SAVE_LIST_QUEUED], S.inflight_chunks);
+                     store.w->save_count[SAVE_LIST_QUEUED], store.inflight_chunks);
             next_log = now + 5000;
         }
-        if (S.round != ROUND_NONE || S.inflight_chunks || S.inflight_files) usleep(500);
+        if (store.round != ROUND_NONE || store.inflight_chunks || store.inflight_files) usleep(500);
     }
 }
 
 void store_close(void)
 {
-    if (!S.active) return;
+    if (!store.active) return;
     /* The world is freed by now (server_free): its lists are gone with it. */
+    notify_waiters(0, NULL); /* requesters of a round that never ran */
     regions_close_all();
-    level_info_free(&S.level);
-    level_unlock(S.lock_fd);
-    S.lock_fd = -1;
-    S.active = false;
-    S.w = NULL;
+    level_info_free(&store.level);
+    level_unlock(store.lock_fd);
+    store.lock_fd = -1;
+    store.active = false;
+    store.w = NULL;
 }

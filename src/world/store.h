@@ -22,10 +22,15 @@
  *
  * A save round (autosave timer, save-all, the final save) tags every chunk
  * that is unsaved, queued or being saved when it starts, plus level.dat and
- * each online player's file; it is complete when each tagged chunk has been
- * written at a version at least as new as at the start and each file is
- * written. Only then is "Saved the game" (save-all) or the autosave line
- * logged: an edit made before the round started is on disk.
+ * the player files the game joins to it (store_round_join: every online
+ * player's, and every file whose last write failed); it is complete when
+ * each tagged chunk has been written at a version at least as new as at the
+ * start, or has failed, and each tagged file is written or has failed. Only
+ * then is "Saved the game" (save-all) or the autosave line logged (an edit
+ * made before the round started is on disk), or, if anything failed, what
+ * could not be saved ("save-all failed: could not save 1 player file (No
+ * space left on device); ... will retry at the next save"). The round's
+ * tally is a store_report; save-all requesters get it (store_save_all_notify).
  *
  * Invariants:
  *  1. The game thread never does disk I/O after store_open, except in
@@ -58,6 +63,7 @@
 #define STORE_REGIONS_OPEN   256
 #define STORE_PUMP_BUDGET_NS 3000000           /* 3 ms of a 50 ms tick */
 #define STORE_FILE_MAX       ((size_t)8 << 20) /* a player or level file */
+#define STORE_WAITERS_MAX    32                /* save-all requesters waiting for a round */
 
 struct world;
 struct chunk_entry;
@@ -73,13 +79,30 @@ struct store_stats {
     int64_t max_pump_ns; /* longest game-thread slice spent queueing saves */
 };
 
+/* What a round writes, for its tally. */
+enum store_item { STORE_ITEM_CHUNK, STORE_ITEM_LEVEL, STORE_ITEM_PLAYER };
+
+/* A save round's tally: what was written, what could not be. */
+struct store_report {
+    uint32_t round; /* the round's id (never 0) */
+    size_t chunks, files;
+    size_t failed_chunks, failed_level, failed_players;
+    int err; /* the first failure's errno, or 0 */
+    int64_t ms;
+};
+
 /* Game-layer callbacks around a save round (set once by game/playerdata.c). */
 struct store_hooks {
     /* Copies game state (spawn, time, weather) into the level info before it is written. */
     void (*fill_level)(level_info *li);
-    /* Queues every online player's file with store_write_file(..., true). */
+    /* Queues the round's player files (every online player's, every one a failed write left
+     * unsaved), each with a ticket from store_round_join. */
     void (*save_players)(void);
 };
+
+/* Runs on the game thread when the round a save-all request joined is over;
+ * r is NULL if the store closed before that round ran. */
+typedef void (*store_done_fn)(void *arg, const struct store_report *r);
 
 /*
  * Startup, before the world is created: locks <level-name>/session.lock,
@@ -109,6 +132,15 @@ int store_load_chunk(int32_t x, int32_t z, chunk *c, anvil_extra *extra);
 void store_tick(int64_t now_ms);
 /* save-all: a round now (after the current one); flush: without the per-tick pacing. */
 void store_save_all(bool flush);
+/* store_save_all, and done(arg, report) when that round is over. false: done will not be
+ * called (no world folder, or STORE_WAITERS_MAX requests wait already). */
+bool store_save_all_notify(bool flush, store_done_fn done, void *arg);
+/* The last finished round's tally, or NULL before the first one. */
+const struct store_report *store_last_report(void);
+bool store_report_failed(const struct store_report *r);
+/* What a failed round could not save: "3 chunks, level.dat and 1 player file (No space left
+ * on device)". */
+void store_report_describe(const struct store_report *r, char *out, size_t cap);
 /* save-off / save-on: autosave and unload saves stop / resume. */
 void store_set_autosave(bool on);
 bool store_autosave_enabled(void);
@@ -116,13 +148,22 @@ bool store_autosave_enabled(void);
 bool store_saving(void);
 
 /*
- * Queues whole-file writes (player data, level.dat): takes ownership of
- * data (malloc'ed). gzip: compress on the worker first. in_round: part of
- * the round being started (only from store_hooks.save_players). done (may
- * be NULL) runs on the game thread with 0 or -errno.
+ * A ticket that holds the running round open until store_round_leave (or
+ * the write it is given to) ends it; 0 (nothing to leave) outside rounds.
+ * A ticket of a round that is over is ignored.
  */
-void store_write_file(const char *path, uint8_t *data, size_t len, bool gzip, bool in_round,
-                      void (*done)(void *arg, int rc), void *arg);
+uint32_t store_round_join(void);
+/* Ends a ticket: rc 0 counts a file written, -errno one that failed. */
+void store_round_leave(uint32_t ticket, enum store_item what, int rc);
+
+/*
+ * Queues whole-file writes (player data, level.dat): takes ownership of
+ * data (malloc'ed). gzip: compress on the worker first. ticket (from
+ * store_round_join, or 0) is ended with the write's result. done (may be
+ * NULL) runs on the game thread with 0 or -errno.
+ */
+void store_write_file(const char *path, uint8_t *data, size_t len, bool gzip, enum store_item what,
+                      uint32_t ticket, void (*done)(void *arg, int rc), void *arg);
 
 /* Called by world_sweep for an idle chunk with unsaved edits: queue it. */
 void store_unload_save(struct world *w, struct chunk_entry *e);

@@ -1,14 +1,21 @@
-/* world.c — see world.h. */
+/*
+ * world.c — see world.h. Four parts: the hash map of entries, the request
+ * queue (a min-heap on the game thread feeding at most gen_slots generation
+ * jobs to the pool), the jobs themselves, and the idle list the sweep
+ * unloads from (oldest first), with malloc_trim after large unloads.
+ */
 #include "world/world.h"
 
 #include <errno.h>
 #include <libdeflate.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/clock.h"
+#include "core/list.h"
 #include "core/log.h"
 #include "core/workers.h"
 #include "data/biomes.h"
@@ -87,6 +94,19 @@ static void entry_free(chunk_entry *e)
     free(e);
 }
 
+/* Generation jobs the pool may hold at once: two per worker thread, so a
+ * worker never waits for the game thread to hand it the next one, and the
+ * pool's FIFO (shared with saves) never holds a backlog. */
+static size_t gen_slots(void)
+{
+    int n = workers_count();
+    return n > 0 ? 2 * (size_t)n : 1;
+}
+
+/* Trimming (maybe_trim): after this many unloads, at most once per interval. */
+#define TRIM_AFTER_CHUNKS 256
+#define TRIM_INTERVAL_MS  5000
+
 /* debug-chunk-gen-delay-ms (fault injection for tests, docs/hardening.md):
  * set once before the workers start, read by them afterwards. */
 static int gen_delay_ms;
@@ -94,10 +114,15 @@ static int gen_delay_ms;
 int world_init(world *w, const struct server_config *cfg, char *err, size_t errlen)
 {
     memset(w, 0, sizeof *w);
+    list_init(&w->idle);
     gen_delay_ms = cfg->debug_chunk_gen_delay_ms;
     w->nbuckets = 1024;
     w->buckets = calloc(w->nbuckets, sizeof *w->buckets);
     w->compression_threshold = cfg->compression_threshold;
+    w->req_per_second = cfg->chunk_requests_per_second;
+    w->req_in_flight_max = cfg->chunk_requests_in_flight;
+    if (w->req_in_flight_max > WORLD_IN_FLIGHT_MAX) w->req_in_flight_max = WORLD_IN_FLIGHT_MAX;
+    w->idle_max = cfg->chunk_idle_max;
     if (!w->buckets) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -119,10 +144,11 @@ void world_free(world *w)
         }
     }
     free(w->buckets);
+    free(w->heap);
     memset(w, 0, sizeof *w);
 }
 
-/* ------------------------------------------------------------------ jobs */
+/* ------------------------------------------------------------------ job bodies */
 
 /* Encodes `c` into job->frame (framed at the threshold) with the worker's compressor. */
 static void encode_into(struct chunk_job *jb, const chunk *c, worker_ctx *ctx)
@@ -193,6 +219,209 @@ static void mark_dirty(world *w, chunk_entry *e)
     w->dirty = e;
 }
 
+/* ------------------------------------------------------------------ entries */
+
+static chunk_entry *entry_new(world *w, int32_t x, int32_t z)
+{
+    chunk_entry *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    chunk_init(&e->c, x, z, BLOCK_AIR, BIOME_PLAINS);
+    e->state = CHUNK_QUEUED;
+    e->heap_index = -1;
+    list_init(&e->idle_link);
+    buf_init(&e->frame, 0);
+    if (w->count >= w->nbuckets) grow(w);
+    size_t s = slot_of(w, x, z);
+    e->next = w->buckets[s];
+    w->buckets[s] = e;
+    w->count++;
+    return e;
+}
+
+/* Unlinks e from the hash map and frees it (invariants 3, 4, 6, 7: no job,
+ * no viewer, nobody waiting, off the heap and the idle list). */
+static void entry_drop(world *w, chunk_entry *e)
+{
+    chunk_entry **pp = &w->buckets[slot_of(w, e->c.x, e->c.z)];
+    while (*pp != e) pp = &(*pp)->next;
+    *pp = e->next;
+    entry_free(e);
+    w->count--;
+}
+
+/* ------------------------------------------------------------------ idle list */
+
+static void idle_remove(world *w, chunk_entry *e)
+{
+    if (!e->on_idle) return;
+    list_remove(&e->idle_link);
+    e->on_idle = false;
+    w->idle_count--;
+}
+
+/* Invariant 7 after viewers, wanted or state changed. A chunk that was never
+ * viewed goes to the front with idle_since 0 (the next sweep may unload it);
+ * a released one to the back, idle from now_ms. */
+static void idle_update(world *w, chunk_entry *e, int64_t now_ms, bool never_viewed)
+{
+    bool idle = e->state == CHUNK_READY && e->viewers == 0 && e->wanted == 0;
+    if (!idle) {
+        idle_remove(w, e);
+        return;
+    }
+    if (e->on_idle) return;
+    e->on_idle = true;
+    w->idle_count++;
+    e->idle_since_ms = never_viewed ? 0 : now_ms;
+    if (never_viewed)
+        list_push_front(&w->idle, &e->idle_link);
+    else
+        list_push_back(&w->idle, &e->idle_link);
+}
+
+/* ------------------------------------------------------------ request heap */
+
+static bool heap_less(const chunk_entry *a, const chunk_entry *b)
+{
+    if (a->key != b->key) return a->key < b->key;
+    return (int32_t)(a->seq - b->seq) < 0;
+}
+
+static void heap_set(world *w, size_t i, chunk_entry *e)
+{
+    w->heap[i] = e;
+    e->heap_index = (int32_t)i;
+}
+
+static void sift_up(world *w, size_t i)
+{
+    chunk_entry *e = w->heap[i];
+    while (i > 0 && heap_less(e, w->heap[(i - 1) / 2])) {
+        heap_set(w, i, w->heap[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    heap_set(w, i, e);
+}
+
+static void sift_down(world *w, size_t i)
+{
+    chunk_entry *e = w->heap[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= w->heap_len) break;
+        if (c + 1 < w->heap_len && heap_less(w->heap[c + 1], w->heap[c])) c++;
+        if (!heap_less(w->heap[c], e)) break;
+        heap_set(w, i, w->heap[c]);
+        i = c;
+    }
+    heap_set(w, i, e);
+}
+
+/* Queues e (QUEUED, no job) under e->key; -1 when out of memory. */
+static int heap_push(world *w, chunk_entry *e)
+{
+    if (w->heap_len == w->heap_cap) {
+        size_t ncap = w->heap_cap ? w->heap_cap * 2 : 256;
+        chunk_entry **n = realloc(w->heap, ncap * sizeof *n);
+        if (!n) return -1;
+        w->heap = n;
+        w->heap_cap = ncap;
+    }
+    e->seq = w->next_seq++;
+    heap_set(w, w->heap_len++, e);
+    sift_up(w, w->heap_len - 1);
+    return 0;
+}
+
+static void heap_remove(world *w, chunk_entry *e)
+{
+    size_t i = (size_t)e->heap_index;
+    chunk_entry *last = w->heap[--w->heap_len];
+    e->heap_index = -1;
+    if (i == w->heap_len) return;
+    heap_set(w, i, last);
+    sift_up(w, i);
+    sift_down(w, (size_t)last->heap_index);
+}
+
+static void heap_rekey(world *w, chunk_entry *e, uint32_t key)
+{
+    if (e->heap_index < 0 || key == e->key) return;
+    bool up = key < e->key;
+    e->key = key;
+    if (up)
+        sift_up(w, (size_t)e->heap_index);
+    else
+        sift_down(w, (size_t)e->heap_index);
+}
+
+/* ------------------------------------------------------------------ jobs */
+
+static void feed(world *w);
+
+static void done_generate(struct chunk_job *jb, bool cancelled)
+{
+    world *w = jb->w;
+    chunk_entry *e = jb->e;
+    w->generating--;
+    if (!cancelled && !jb->failed) {
+        e->state = CHUNK_READY;
+        e->pinned = false;
+        buf_free(&e->frame);
+        e->frame = jb->frame;
+        e->frame_version = e->version;
+        e->extra = jb->extra;
+        jb->extra = NULL;
+        e->save.saved_version = e->version;
+        if (jb->loaded) {
+            w->chunks_loaded++;
+        } else {
+            w->chunks_generated++;
+            if (w->persistent) {
+                /* Generated blocks are saved like edits (as vanilla does). */
+                e->save.saved_version = e->version - 1;
+                world_save_list_move(w, e, SAVE_LIST_UNSAVED);
+            }
+        }
+        w->chunks_encoded++;
+        w->gen_ns_total += (uint64_t)jb->gen_ns;
+        w->encode_ns_total += (uint64_t)jb->encode_ns;
+        w->encoded_bytes_raw += jb->raw_bytes;
+        w->encoded_bytes_framed += e->frame.len;
+        jb->frame.data = NULL;
+        idle_update(w, e, 0, true); /* nobody waits any more: first to go */
+        return;
+    }
+    bool load_failed = !cancelled && jb->load_rc < 0;
+    if (load_failed) {
+        /* Maybe transient (EIO): never generate over what may be good data. */
+        w->load_failures++;
+        e->retry_ms = clock_ms() + 2000;
+        if (w->load_failures < 20 || w->load_failures % 1000 == 0)
+            log_error("chunk %d,%d: cannot read it from its region file: %s; retrying "
+                      "in 2 s (%llu load failures so far)",
+                      e->c.x, e->c.z, strerror(-jb->load_rc), (unsigned long long)w->load_failures);
+    } else if (!cancelled) {
+        log_error("chunk %d,%d: generation failed (out of memory)", e->c.x, e->c.z);
+    }
+    if (jb->extra) {
+        anvil_extra_free(jb->extra);
+        free(jb->extra);
+        jb->extra = NULL;
+    }
+    /* Back to QUEUED with nothing in it; whoever still wants it starts over. */
+    chunk_free(&e->c);
+    chunk_init(&e->c, e->c.x, e->c.z, BLOCK_AIR, BIOME_PLAINS);
+    e->state = CHUNK_QUEUED;
+    if (cancelled) return; /* stopping: world_free takes it */
+    if (e->wanted == 0 && !e->pinned) {
+        entry_drop(w, e);
+    } else if (!load_failed && heap_push(w, e) < 0) {
+        e->retry_ms = clock_ms() + 1000; /* out of memory: world_request retries later */
+    }
+    /* A load failure waits out retry_ms off the heap (world_request requeues it). */
+}
+
 static void done_chunk_job(job *j)
 {
     struct chunk_job *jb = (struct chunk_job *)j;
@@ -200,55 +429,8 @@ static void done_chunk_job(job *j)
     chunk_entry *e = jb->e;
     e->jobs--;
     if (jb->kind == JOB_GENERATE) {
-        w->generating--;
-        if (!j->cancelled && !jb->failed) {
-            e->state = CHUNK_READY;
-            buf_free(&e->frame);
-            e->frame = jb->frame;
-            e->frame_version = e->version;
-            e->extra = jb->extra;
-            jb->extra = NULL;
-            e->save.saved_version = e->version;
-            if (jb->loaded) {
-                w->chunks_loaded++;
-            } else {
-                w->chunks_generated++;
-                if (w->persistent) {
-                    /* Generated blocks are saved like edits (as vanilla does). */
-                    e->save.saved_version = e->version - 1;
-                    world_save_list_move(w, e, SAVE_LIST_UNSAVED);
-                }
-            }
-            w->chunks_encoded++;
-            w->gen_ns_total += (uint64_t)jb->gen_ns;
-            w->encode_ns_total += (uint64_t)jb->encode_ns;
-            w->encoded_bytes_raw += jb->raw_bytes;
-            w->encoded_bytes_framed += e->frame.len;
-            jb->frame.data = NULL;
-        } else {
-            if (!j->cancelled && jb->load_rc < 0) {
-                /* Maybe transient (EIO): never generate over what may be good data. */
-                w->load_failures++;
-                e->retry_ms = clock_ms() + 2000;
-                if (w->load_failures < 20 || w->load_failures % 1000 == 0)
-                    log_error("chunk %d,%d: cannot read it from its region file: %s; retrying "
-                              "in 2 s (%llu load failures so far)",
-                              e->c.x, e->c.z, strerror(-jb->load_rc),
-                              (unsigned long long)w->load_failures);
-            } else if (!j->cancelled) {
-                log_error("chunk %d,%d: generation failed (out of memory)", e->c.x, e->c.z);
-            }
-            if (jb->extra) {
-                anvil_extra_free(jb->extra);
-                free(jb->extra);
-                jb->extra = NULL;
-            }
-            /* Leave it ABSENT: the next request starts over. */
-            chunk_free(&e->c);
-            chunk_init(&e->c, e->c.x, e->c.z, BLOCK_AIR, BIOME_PLAINS);
-            e->state = CHUNK_GENERATING;
-            e->idle_since_ms = 0;
-        }
+        done_generate(jb, j->cancelled);
+        if (!j->cancelled) feed(w); /* a slot is free (never while the pool stops) */
     } else {
         e->reencoding = false;
         chunk_free(&jb->snapshot);
@@ -281,7 +463,8 @@ static void submit(struct chunk_job *jb)
         workers_run_inline(&jb->j);
 }
 
-/* Queues a load-or-generate job for e; -1 when out of memory. */
+/* Starts the load-or-generate job for a QUEUED entry off the heap; -1 when
+ * out of memory. */
 static int submit_generate(world *w, chunk_entry *e)
 {
     struct chunk_job *jb = calloc(1, sizeof *jb);
@@ -289,79 +472,327 @@ static int submit_generate(world *w, chunk_entry *e)
     jb->w = w;
     jb->e = e;
     jb->kind = JOB_GENERATE;
+    e->state = CHUNK_GENERATING;
     w->generating++;
     submit(jb);
     return 0;
 }
 
-static chunk_entry *start_generation(world *w, int32_t x, int32_t z)
+/* Hands the nearest queued requests to the pool while it has free slots.
+ * Not re-entered: without a pool the job runs (and finishes) inside submit. */
+static void feed(world *w)
 {
-    chunk_entry *e = calloc(1, sizeof *e);
-    if (!e) return NULL;
-    chunk_init(&e->c, x, z, BLOCK_AIR, BIOME_PLAINS);
-    e->state = CHUNK_GENERATING;
-    buf_init(&e->frame, 0);
-    if (w->count >= w->nbuckets) grow(w);
-    size_t s = slot_of(w, x, z);
-    e->next = w->buckets[s];
-    w->buckets[s] = e;
-    w->count++;
-    /* Out of memory for the job: the entry stays GENERATING with no job and
-     * the next request retries, as after a failed generation. */
-    submit_generate(w, e);
-    return e;
+    if (w->feeding) return;
+    w->feeding = true;
+    while (w->heap_len > 0 && (size_t)w->generating < gen_slots()) {
+        chunk_entry *e = w->heap[0];
+        heap_remove(w, e);
+        if (submit_generate(w, e) < 0) {
+            heap_push(w, e); /* cannot fail: the slot was just freed */
+            break;
+        }
+    }
+    w->feeding = false;
+}
+
+/* A QUEUED entry off the heap (a failed load, or out of memory) goes back
+ * in once its retry time has passed. */
+static void requeue_due(world *w, chunk_entry *e)
+{
+    if (e->state != CHUNK_QUEUED || e->heap_index >= 0 || e->jobs > 0) return;
+    if (e->retry_ms && clock_ms() < e->retry_ms) return;
+    if (heap_push(w, e) == 0) feed(w);
+}
+
+/* One requester fewer for e; a QUEUED entry nobody wants is dropped before
+ * any work was done on it. */
+static void unwant(world *w, chunk_entry *e, int64_t now_ms)
+{
+    if (!e || e->wanted <= 0) return;
+    if (--e->wanted > 0) return;
+    if (e->state == CHUNK_QUEUED && !e->pinned && e->jobs == 0) {
+        if (e->heap_index >= 0) heap_remove(w, e);
+        w->requests_cancelled++;
+        entry_drop(w, e);
+        return;
+    }
+    idle_update(w, e, now_ms, false);
+}
+
+/* ------------------------------------------------------------------ requesters */
+
+static inline int req_bit(int dx, int dz)
+{
+    return (dx + WORLD_REQ_RADIUS) * WORLD_REQ_SIDE + (dz + WORLD_REQ_RADIUS);
+}
+
+static inline bool req_get(const uint8_t *bm, int i)
+{
+    return bm[i >> 3] & (1u << (i & 7));
+}
+
+static inline void req_flip(uint8_t *bm, int i)
+{
+    bm[i >> 3] ^= (uint8_t)(1u << (i & 7));
+}
+
+/* The heap key of a chunk dx, dz from r's centre: its squared distance,
+ * plus KEY_THROTTLED while r lives on its refill (a flyer): it then queues
+ * behind every requester still inside its burst (a join, a teleport, a
+ * walker), whatever the distances (dx² + dz² <= 2048). One penalty for all
+ * of r's requests, so r's own stay nearest first. */
+#define KEY_THROTTLED 4096u
+static uint32_t key_of(const world_requester *r, int dx, int dz)
+{
+    return (uint32_t)(dx * dx + dz * dz) + (r->throttled ? KEY_THROTTLED : 0);
+}
+
+/*
+ * Walks r's requests for a new centre (cx, cz) and view distance vd: those
+ * outside are given up, the others re-keyed (exact for a chunk only r waits
+ * for; else never raised).
+ */
+static void relist(world *w, world_requester *r, int32_t cx, int32_t cz, int vd, int64_t now_ms)
+{
+    uint8_t fresh[sizeof r->listed];
+    memset(fresh, 0, sizeof fresh);
+    if (vd > WORLD_REQ_RADIUS) vd = WORLD_REQ_RADIUS;
+    int32_t ocx = r->cx, ocz = r->cz;
+    r->cx = cx;
+    r->cz = cz;
+    for (size_t byte = 0; byte < sizeof r->listed && r->count > 0; byte++) {
+        if (!r->listed[byte]) continue;
+        for (int b = 0; b < 8; b++) {
+            int i = (int)byte * 8 + b;
+            if (!req_get(r->listed, i)) continue;
+            int32_t x = ocx + i / WORLD_REQ_SIDE - WORLD_REQ_RADIUS;
+            int32_t z = ocz + i % WORLD_REQ_SIDE - WORLD_REQ_RADIUS;
+            int ndx = x - cx, ndz = z - cz;
+            chunk_entry *e = find(w, x, z);
+            if (abs(ndx) <= vd && abs(ndz) <= vd) {
+                req_flip(fresh, req_bit(ndx, ndz));
+                uint32_t key = key_of(r, ndx, ndz);
+                if (e && (e->wanted == 1 || key < e->key)) heap_rekey(w, e, key);
+            } else {
+                r->count--;
+                unwant(w, e, now_ms);
+            }
+        }
+    }
+    memcpy(r->listed, fresh, sizeof fresh);
+}
+
+/* Tokens earned since the last look, up to the burst; r stops being
+ * throttled once half its burst is back (hysteresis: a flyer stays
+ * throttled while it flies). */
+static void refill(world *w, world_requester *r, int64_t now_ms)
+{
+    double t = r->tokens + (double)(now_ms - r->refill_ms) * w->req_per_second / 1000.0;
+    r->tokens = t < r->burst ? t : r->burst;
+    r->refill_ms = now_ms;
+    if (r->throttled && r->tokens >= r->burst / 2.0) {
+        r->throttled = false;
+        relist(w, r, r->cx, r->cz, WORLD_REQ_RADIUS, now_ms);
+    }
+}
+
+void world_requester_init(world_requester *r, int32_t cx, int32_t cz, int burst, int64_t now_ms)
+{
+    memset(r, 0, sizeof *r);
+    r->cx = cx;
+    r->cz = cz;
+    r->burst = burst;
+    r->tokens = burst;
+    r->refill_ms = now_ms;
+}
+
+enum world_req_result world_request(world *w, world_requester *r, int32_t x, int32_t z,
+                                    int64_t now_ms)
+{
+    int dx = x - r->cx, dz = z - r->cz;
+    if (dx < -WORLD_REQ_RADIUS || dx > WORLD_REQ_RADIUS || dz < -WORLD_REQ_RADIUS ||
+        dz > WORLD_REQ_RADIUS)
+        return WORLD_REQ_FULL;
+    int bit = req_bit(dx, dz);
+    chunk_entry *e = find(w, x, z);
+    if (req_get(r->listed, bit)) {
+        if (e) requeue_due(w, e);
+        return WORLD_REQ_WAITING;
+    }
+    if (r->count >= w->req_in_flight_max) return WORLD_REQ_FULL;
+    refill(w, r, now_ms);
+    uint32_t key = key_of(r, dx, dz);
+    if (!e) {
+        /* New work: it costs a token (refilled at req_per_second, up to burst). */
+        if (r->tokens < 1) {
+            w->requests_refused_budget++;
+            if (!r->throttled) {
+                r->throttled = true;
+                relist(w, r, r->cx, r->cz, WORLD_REQ_RADIUS, now_ms);
+            }
+            return WORLD_REQ_BUDGET;
+        }
+        e = entry_new(w, x, z);
+        if (!e) return WORLD_REQ_NOMEM;
+        e->key = key;
+        if (heap_push(w, e) < 0) {
+            entry_drop(w, e);
+            return WORLD_REQ_NOMEM;
+        }
+        r->tokens -= 1;
+        w->requests_total++;
+    } else if (e->heap_index >= 0) {
+        if (key < e->key) heap_rekey(w, e, key); /* a nearer requester */
+    } else {
+        e->key = key;
+        requeue_due(w, e);
+    }
+    e->wanted++;
+    idle_update(w, e, now_ms, false);
+    req_flip(r->listed, bit);
+    r->count++;
+    feed(w);
+    return WORLD_REQ_WAITING;
+}
+
+void world_request_done(world *w, world_requester *r, int32_t x, int32_t z, int64_t now_ms)
+{
+    int dx = x - r->cx, dz = z - r->cz;
+    if (dx < -WORLD_REQ_RADIUS || dx > WORLD_REQ_RADIUS || dz < -WORLD_REQ_RADIUS ||
+        dz > WORLD_REQ_RADIUS || !req_get(r->listed, req_bit(dx, dz)))
+        return;
+    req_flip(r->listed, req_bit(dx, dz));
+    r->count--;
+    unwant(w, find(w, x, z), now_ms);
+}
+
+void world_requester_move(world *w, world_requester *r, int32_t cx, int32_t cz, int vd, int burst,
+                          int64_t now_ms)
+{
+    r->burst = burst;
+    refill(w, r, now_ms);
+    relist(w, r, cx, cz, vd, now_ms);
+}
+
+void world_requester_clear(world *w, world_requester *r, int64_t now_ms)
+{
+    world_requester_move(w, r, r->cx, r->cz, -1, r->burst, now_ms);
 }
 
 /* ------------------------------------------------------------------ access */
 
-const buf_t *world_acquire_frame(world *w, int32_t x, int32_t z)
+const buf_t *world_take_frame(world *w, int32_t x, int32_t z)
 {
     chunk_entry *e = find(w, x, z);
-    if (!e) {
-        e = start_generation(w, x, z);
-        if (!e) return NULL;
-    } else if (e->state == CHUNK_GENERATING && e->jobs == 0 &&
-               (!e->retry_ms || clock_ms() >= e->retry_ms)) {
-        /* A failed generation: try again. */
-        if (submit_generate(w, e) < 0) return NULL;
-    }
-    if (e->state != CHUNK_READY || e->frame_version != e->version || e->frame.len == 0) return NULL;
-    e->viewers++;
+    if (!e || e->state != CHUNK_READY || e->frame_version != e->version || e->frame.len == 0)
+        return NULL;
+    if (e->viewers++ == 0) idle_remove(w, e);
     return &e->frame;
+}
+
+const buf_t *world_acquire_frame(world *w, int32_t x, int32_t z)
+{
+    const buf_t *f = world_take_frame(w, x, z);
+    if (f) return f;
+    chunk_entry *e = find(w, x, z);
+    if (!e) {
+        e = entry_new(w, x, z);
+        if (!e) return NULL;
+        if (heap_push(w, e) < 0) {
+            entry_drop(w, e);
+            return NULL;
+        }
+    }
+    if (e->state == CHUNK_QUEUED) {
+        e->pinned = true;
+        if (e->heap_index >= 0)
+            heap_rekey(w, e, 0);
+        else
+            requeue_due(w, e);
+        feed(w);
+    }
+    return world_take_frame(w, x, z);
 }
 
 void world_release(world *w, int32_t x, int32_t z, int64_t now_ms)
 {
     chunk_entry *e = find(w, x, z);
     if (!e || e->viewers <= 0) return;
-    if (--e->viewers == 0) e->idle_since_ms = now_ms;
+    if (--e->viewers == 0) idle_update(w, e, now_ms, false);
+}
+
+/* ------------------------------------------------------------------ unloading */
+
+/* malloc_trim on a worker: glibc keeps freed chunk memory in its arenas
+ * (the workers' ones hold what they generated) until asked to give back
+ * the free pages. */
+static struct trim_job {
+    job j;
+    world *w;
+    int64_t ns;
+} trim;
+
+static void run_trim(job *j, worker_ctx *ctx)
+{
+    (void)ctx;
+    struct trim_job *t = (struct trim_job *)j;
+    int64_t t0 = clock_ns();
+    malloc_trim(0);
+    t->ns = clock_ns() - t0;
+}
+
+static void done_trim(job *j)
+{
+    struct trim_job *t = (struct trim_job *)j;
+    t->w->trimming = false;
+    if (j->cancelled) return;
+    t->w->trims++;
+    log_debug("malloc_trim after unloading chunks: %.1f ms on a worker", (double)t->ns / 1e6);
+}
+
+/* After TRIM_AFTER_CHUNKS unloads, or after any once unloading has been
+ * quiet for TRIM_INTERVAL_MS (the tail of a large unload); never more often
+ * than every TRIM_INTERVAL_MS. */
+static void maybe_trim(world *w, size_t unloaded_now, int64_t now_ms)
+{
+    if (unloaded_now) w->last_unload_ms = now_ms;
+    bool due = w->unloaded_since_trim >= TRIM_AFTER_CHUNKS ||
+               (w->unloaded_since_trim > 0 && now_ms - w->last_unload_ms >= TRIM_INTERVAL_MS);
+    if (w->trimming || !due || now_ms - w->last_trim_ms < TRIM_INTERVAL_MS) return;
+    w->unloaded_since_trim = 0;
+    w->last_trim_ms = now_ms;
+    w->trimming = true;
+    trim.w = w;
+    trim.j.run = run_trim;
+    trim.j.done = done_trim;
+    if (workers_count() > 0)
+        workers_submit(&trim.j);
+    else
+        workers_run_inline(&trim.j);
 }
 
 size_t world_sweep(world *w, int64_t now_ms)
 {
     size_t n = 0;
-    for (size_t i = 0; i < w->nbuckets; i++) {
-        chunk_entry **pp = &w->buckets[i];
-        while (*pp) {
-            chunk_entry *e = *pp;
-            if (e->viewers == 0 && e->jobs == 0 && !e->dirty &&
-                now_ms - e->idle_since_ms >= WORLD_IDLE_UNLOAD_MS) {
-                if (w->persistent && (world_entry_unsaved(e) || e->save.list != SAVE_LIST_NONE)) {
-                    /* Saved first (or still queued); a later sweep unloads it. */
-                    if (world_entry_unsaved(e)) store_unload_save(w, e);
-                    pp = &e->next;
-                    continue;
-                }
-                *pp = e->next;
-                entry_free(e);
-                w->count--;
+    list_node *pos, *tmp;
+    list_for_each_safe (pos, tmp, &w->idle) {
+        chunk_entry *e = list_entry(pos, chunk_entry, idle_link);
+        bool expired = now_ms - e->idle_since_ms >= WORLD_IDLE_UNLOAD_MS;
+        if (!expired && w->idle_count <= (size_t)w->idle_max) break; /* the rest is younger */
+        if (e->jobs == 0 && !e->dirty) {
+            if (w->persistent && (world_entry_unsaved(e) || e->save.list != SAVE_LIST_NONE)) {
+                /* Saved first (or still queued); a later sweep unloads it. */
+                if (world_entry_unsaved(e)) store_unload_save(w, e);
+            } else {
+                idle_remove(w, e);
+                entry_drop(w, e);
                 w->chunks_unloaded++;
                 n++;
-            } else {
-                pp = &e->next;
             }
         }
     }
+    w->unloaded_since_trim += n;
+    maybe_trim(w, n, now_ms);
     return n;
 }
 

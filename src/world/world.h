@@ -1,17 +1,40 @@
 /*
  * world.h — the loaded world: a hash map of chunk columns by (x, z), the
- * generator, and the encode-once cache of Chunk Data packets. Generation,
- * light and encoding run on the worker pool (core/workers.h).
+ * generator, the encode-once cache of Chunk Data packets, and the queue of
+ * chunks players are waiting for. Generation, light and encoding run on the
+ * worker pool (core/workers.h).
  *
  * Chunk lifecycle:
  *
- *   ABSENT --world_acquire_frame--> GENERATING (worker: generate, light, encode)
+ *   ABSENT --world_request--> QUEUED (in the request heap, no job yet)
+ *   QUEUED --a generation slot frees, nearest first--> GENERATING
+ *          (worker: load or generate, light, encode)
+ *   QUEUED --every requester gave it up (moved away, left)--> ABSENT
  *   GENERATING --done--> READY (blocks and a framed packet cached)
+ *   GENERATING --failed--> QUEUED again if still wanted (a load error waits
+ *          retry_ms first, out of the heap), else ABSENT
  *   READY --world_set_block--> READY, frame stale, queued in the dirty list
  *   dirty --world_flush_edits--> re-encode of a snapshot on a worker --done-->
  *          frame replaced (if no newer edit), Update Light handed to on_relit
- *   READY with no viewers for WORLD_IDLE_UNLOAD_MS --world_sweep--> ABSENT
- *          (with unsaved edits: saved first, see world/store.h)
+ *   READY, no viewers, nobody waiting: on the idle list --world_sweep-->
+ *          ABSENT after WORLD_IDLE_UNLOAD_MS, or sooner, oldest first, while
+ *          more than idle_max are idle (with unsaved edits: saved first)
+ *
+ * The request queue (why it exists: issue 23). Players ask for the chunks
+ * of their window through a world_requester: a token bucket (requests per
+ * second, a burst of one whole window, so a join or a teleport is never
+ * slowed) and at most req_in_flight_max chunks asked for and not yet
+ * delivered. Requests wait in a binary min-heap on the game thread keyed by the
+ * squared distance (in chunks) from the requester's centre, plus 4096
+ * while the requester is throttled (its budget refused a request and half
+ * its burst has not come back since: see key_of), ties in request order; the pool only ever holds 2
+ * generation jobs per worker thread, refilled from the heap top as each one finishes. So a flyer's
+ * backlog never reaches the pool, a newcomer's chunks go ahead of those of
+ * a flyer living on its refill, nearest first among equals, and a chunk
+ * nobody waits for any more is dropped from the heap before any work is
+ * done. Keys are exact for a chunk with one requester (re-keyed when it
+ * moves); with several, the key is the smallest any of them gave since it
+ * was queued (never raised again).
  *
  * With a store attached (world/store.h), GENERATING first tries the
  * chunk's region file on the worker and generates only when it is absent;
@@ -25,9 +48,14 @@
  *     New viewers only get current frames; existing viewers get edits as
  *     Block Update packets (game layer).
  *  3. An entry with a job in flight is never freed (jobs counts them).
- *  4. viewers counts players holding the chunk.
+ *  4. viewers counts players holding the chunk; wanted counts requesters
+ *     listing it (world_requester.listed); an entry with either is never freed.
  *  5. save.saved_version == version ⇔ the blocks on disk are the current
  *     ones (or no store is attached); only such an entry is unloaded.
+ *  6. heap_index >= 0 ⇔ the entry is QUEUED in the heap; a QUEUED entry has
+ *     wanted > 0 (or is pinned) and no job.
+ *  7. on_idle ⇔ READY, viewers == 0 and wanted == 0; the idle list is in
+ *     the order entries became idle (never-viewed ones first).
  */
 #ifndef MC_WORLD_H
 #define MC_WORLD_H
@@ -37,12 +65,20 @@
 
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/list.h"
 #include "world/chunk.h"
 #include "world/terrain.h"
 
 #define WORLD_IDLE_UNLOAD_MS 30000
+/* Chunks one requester may have asked for and not yet received, at most
+ * (the cap of mcserv-chunk-requests-in-flight). */
+#define WORLD_IN_FLIGHT_MAX  256
+/* A requester's requests lie within this Chebyshev distance of its centre
+ * (= VIEW_DISTANCE_MAX). */
+#define WORLD_REQ_RADIUS     32
+#define WORLD_REQ_SIDE       (2 * WORLD_REQ_RADIUS + 1)
 
-enum chunk_state { CHUNK_GENERATING, CHUNK_READY };
+enum chunk_state { CHUNK_QUEUED, CHUNK_GENERATING, CHUNK_READY };
 
 struct anvil_extra;
 
@@ -67,10 +103,17 @@ typedef struct chunk_entry {
     uint32_t frame_version;
     int jobs; /* jobs in flight that point here */
     bool reencoding;
-    bool dirty; /* on the dirty list */
+    bool dirty;   /* on the dirty list */
+    bool pinned;  /* requested without a requester (world_acquire_frame): never dropped */
+    bool on_idle; /* on the idle list (invariant 7) */
     int viewers;
+    int wanted;         /* requesters listing it (invariant 4) */
+    int32_t heap_index; /* in the request heap, or -1 (invariant 6) */
+    uint32_t key;       /* heap order: squared distance to the nearest requester */
+    uint32_t seq;       /* ties: request order */
     int64_t idle_since_ms;
     struct chunk_entry *next;       /* hash chain */
+    list_node idle_link;            /* on world.idle (invariant 7) */
     struct chunk_entry *next_dirty; /* dirty list */
     struct chunk_save_state save;   /* world/store.c */
     struct anvil_extra *extra;      /* tags kept from disk (block entities...), or NULL; owned */
@@ -91,7 +134,20 @@ typedef struct world {
     uint64_t chunks_generated, chunks_encoded, chunks_unloaded;
     uint64_t gen_ns_total, encode_ns_total;
     uint64_t encoded_bytes_raw, encoded_bytes_framed;
-    int generating;
+    int generating; /* generation jobs in the pool (at most gen_slots) */
+    /* The request queue (see the top of this file). */
+    chunk_entry **heap;
+    size_t heap_len, heap_cap;
+    uint32_t next_seq;
+    bool feeding;                                    /* inside feed() (no re-entry) */
+    int req_per_second, req_in_flight_max, idle_max; /* from the config */
+    list_node idle; /* READY chunks nobody views or waits for, oldest first */
+    size_t idle_count;
+    uint64_t requests_total, requests_cancelled, requests_refused_budget;
+    /* Memory given back after large unloads (world.c, trim_job). */
+    uint64_t unloaded_since_trim, trims;
+    int64_t last_trim_ms, last_unload_ms;
+    bool trimming;
     /* world/store.c: true once a store is attached; the save lists. */
     bool persistent;
     chunk_entry *save_head[SAVE_LISTS], *save_tail[SAVE_LISTS];
@@ -99,16 +155,68 @@ typedef struct world {
     uint64_t chunks_loaded, load_failures;
 } world;
 
+/*
+ * One player's chunk requests (embedded in struct player; zeroed, then
+ * world_requester_init). `listed` marks the chunks asked for and not yet
+ * delivered over the square of side WORLD_REQ_SIDE around (cx, cz) (bit
+ * (dx + R) * SIDE + (dz + R)), so a scan asks "already requested?" in O(1);
+ * count is how many bits are set.
+ */
+typedef struct world_requester {
+    uint8_t listed[(WORLD_REQ_SIDE * WORLD_REQ_SIDE + 7) / 8];
+    int count;
+    int32_t cx, cz;
+    int burst;      /* token bucket capacity: the player's whole window */
+    double tokens;  /* requests allowed now */
+    bool throttled; /* refused for the budget, and not half refilled since */
+    int64_t refill_ms;
+} world_requester;
+
+/* What world_request did. */
+enum world_req_result {
+    WORLD_REQ_WAITING, /* asked for (now or before): it will come */
+    WORLD_REQ_FULL,    /* the requester has req_in_flight_max requests already */
+    WORLD_REQ_BUDGET,  /* no token left this second */
+    WORLD_REQ_NOMEM,
+};
+
 int world_init(world *w, const struct server_config *cfg, char *err, size_t errlen);
 void world_free(world *w);
 
 /*
  * The framed Chunk Data packet for (x, z) with a viewer reference taken, or
- * NULL when it is not ready yet (generation or re-encode is then underway).
+ * NULL when it is not ready yet. Never starts any work (see world_request).
+ */
+const buf_t *world_take_frame(world *w, int32_t x, int32_t z);
+/*
+ * world_take_frame, and when the chunk is not ready, a pinned request for it
+ * (nearest first, outside every budget, never dropped): tests and tools.
  */
 const buf_t *world_acquire_frame(world *w, int32_t x, int32_t z);
 void world_release(world *w, int32_t x, int32_t z, int64_t now_ms);
-/* Unloads chunks idle for WORLD_IDLE_UNLOAD_MS; returns how many. */
+
+/* Starts a requester centred on chunk (cx, cz) with a full bucket of `burst`. */
+void world_requester_init(world_requester *r, int32_t cx, int32_t cz, int burst, int64_t now_ms);
+/*
+ * Asks for the chunk at (x, z), within WORLD_REQ_RADIUS of r's centre, that
+ * world_take_frame just found not ready, on r's behalf. A chunk r already
+ * asked for costs nothing (a failed load is retried here once its retry
+ * time has passed); a new request costs a token and one of r's in-flight places.
+ */
+enum world_req_result world_request(world *w, world_requester *r, int32_t x, int32_t z,
+                                    int64_t now_ms);
+/* r got the chunk it asked for (world_take_frame succeeded): the request ends. */
+void world_request_done(world *w, world_requester *r, int32_t x, int32_t z, int64_t now_ms);
+/* r's centre moved to (cx, cz) with view distance vd: requests outside the
+ * new window are given up, the others re-keyed. burst: the new window area. */
+void world_requester_move(world *w, world_requester *r, int32_t cx, int32_t cz, int vd, int burst,
+                          int64_t now_ms);
+/* Gives up every request of r (the player leaves). */
+void world_requester_clear(world *w, world_requester *r, int64_t now_ms);
+
+/* Unloads chunks idle for WORLD_IDLE_UNLOAD_MS, and the oldest idle ones
+ * beyond idle_max; returns how many. After large unloads, hands freed memory
+ * back to the system (malloc_trim on a worker, at most every few seconds). */
 size_t world_sweep(world *w, int64_t now_ms);
 
 /* The READY entry at (x, z), or NULL; never generates. */

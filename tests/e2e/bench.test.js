@@ -18,6 +18,14 @@
 //      (failures over the tolerance), never by a signal.
 //   4. 10 bots against flying-squid: exit 0, 0 failures, and every bot
 //      gets (and answers) flying-squid's keep-alives.
+//   5. spread (issue 13): over RCON every bot is teleported to its own
+//      random point (the server's log shows the tp commands, the bots get
+//      the chunks there); op bots teleport themselves with /tp; bots that
+//      get no teleport walk after --spread-timeout; a wrong RCON password
+//      is a setup error (exit 2).
+//   6. bench/run.js on a tiny spread run: the server gets its own
+//      admin-http-port, /metrics is scraped during the hold, and the result
+//      carries MSPT p50/p99/max, egress and chunk generation.
 //
 // Env: MCSERV (server binary, via helpers.js), MCBENCH (default
 // <repo>/build/mcbench). Every process started here is killed by PID in
@@ -31,6 +39,7 @@ const net = require('node:net')
 const zlib = require('node:zlib')
 const { spawn, spawnSync } = require('node:child_process')
 const h = require('./helpers')
+const mp = require('./mp-helpers')
 
 const MCBENCH = process.env.MCBENCH
   ? path.resolve(h.REPO_ROOT, process.env.MCBENCH)
@@ -53,12 +62,12 @@ let runCount = 0
  * { code, signal, stdout, stderr, json, describe() }. Kills it (SIGKILL, by
  * PID) if it is still running after `timeout` ms.
  */
-function runBench (args, { timeout = 40000 } = {}) {
+function runBench (args, { timeout = 40000, env = null } = {}) {
   assert.ok(fs.existsSync(MCBENCH), `mcbench binary not found at ${MCBENCH} (set MCBENCH or run make)`)
   const jsonPath = path.join(tmp, `run${++runCount}.json`)
   const full = [...args, '--json', jsonPath, '--quiet']
   return new Promise((resolve) => {
-    const child = spawn(MCBENCH, full, { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(MCBENCH, full, { stdio: ['ignore', 'pipe', 'pipe'], env: Object.assign({}, process.env, env || {}) })
     children.add(child)
     let stdout = ''
     let stderr = ''
@@ -329,4 +338,130 @@ test('mcbench: 10 bots against flying-squid, 0 failures', { timeout: 60000 }, as
       .catch(() => { try { fsq.kill('SIGKILL') } catch (e) {} })
     children.delete(fsq)
   }
+})
+
+// ---------------------------------------------------------------------------
+// spread (issue 13).
+
+test('spread: over RCON each bot is teleported to its own point within ±R, gets the chunks there, then walks', { timeout: 60000 }, async () => {
+  const rconPort = await h.freePort()
+  await h.withServer({
+    name: 'benchspread',
+    props: { 'view-distance': 2, 'max-players': 100, 'enable-rcon': 'true', 'rcon.port': rconPort, 'rcon.password': 'spread-test-pw' }
+  }, async (srv) => {
+    const R = 300
+    const r = await runBench(['--port', String(srv.port), '--bots', '20', '--rate', '100', '--duration', '3', '--scenario', 'spread',
+      '--spread-radius', String(R), '--rcon-port', String(rconPort), '--name-prefix', 'spr'],
+    { env: { MCBENCH_RCON_PASSWORD: 'spread-test-pw' } })
+    assertCleanRun(r, 20, 'spread')
+    const sp = r.json.spread
+    assert.ok(sp, `a spread section\n${r.describe()}`)
+    assert.equal(sp.radius, R)
+    assert.equal(sp.rcon, true)
+    assert.equal(sp.asked_rcon, 20, JSON.stringify(sp))
+    assert.equal(sp.rcon_sent, 20)
+    assert.equal(sp.rcon_replies, 20)
+    assert.equal(sp.rcon_lost, null)
+    assert.match(sp.rcon_first_reply, /Teleported spr\d{4}/)
+    assert.equal(sp.teleported, 20, `every bot was teleported\n${JSON.stringify(sp)}`)
+    assert.equal(sp.timed_out, 0)
+    assert.equal(sp.arrived, 20, 'every bot got the chunk under it at its point')
+    assert.equal(sp.teleport.count, 20)
+    assert.equal(sp.arrival.count, 20)
+    assert.ok(sp.arrival.p50 >= sp.teleport.p50, 'the chunk there comes with or after the teleport')
+    // The server really moved them: one tp per bot, each to a point inside ±R of the spawn.
+    const tps = [...srv.output().matchAll(/\[RCON [^\]]+\] tp (spr\d{4}) (-?[\d.]+) (-?[\d.]+) (-?[\d.]+)/g)]
+    assert.equal(new Set(tps.map((m) => m[1])).size, 20, `20 tp commands in the server log\n${h.tail(srv.output(), 3000)}`)
+    for (const m of tps) assert.ok(Math.abs(Number(m[2])) <= R + 1 && Math.abs(Number(m[4])) <= R + 1, m[0])
+    // 20 points spread over 600 x 600 blocks: far more distinct chunks than one spawn area (25 at view 2).
+    assert.ok(r.json.chunks.distinct > 25 * 5, `distinct chunks ${r.json.chunks.distinct}`)
+    assert.equal(r.json.chunks.open_waits, 0, 'no bot still waiting for its chunk')
+    assert.equal(r.json.chunks.wait.count || 0, r.json.chunks.waits, 'every wait finished and was measured')
+    // Walking at 20 Hz once arrived: over a 3 s hold, well over 1 s of positions per bot.
+    assert.ok(r.json.moves_sent > 20 * 20, `they walk around their points (moves_sent=${r.json.moves_sent})`)
+    assert.ok(typeof r.json.result.hold_start_unix_ms === 'number' && r.json.result.hold_start_unix_ms >= r.json.result.started_unix_ms)
+    assert.ok(r.json.traffic.hold_rx_bytes > 0 && r.json.traffic.hold_rx_bytes <= r.json.traffic.rx_bytes)
+
+    const bad = await runBench(['--port', String(srv.port), '--bots', '1', '--duration', '1', '--scenario', 'spread',
+      '--rcon-port', String(rconPort), '--name-prefix', 'badpw'], { env: { MCBENCH_RCON_PASSWORD: 'not-the-password' } })
+    assert.equal(bad.code, 2, `a refused RCON login is a setup error\n${bad.describe()}`)
+    assert.match(bad.stderr, /RCON login refused/)
+    const nopw = spawnSync(MCBENCH, ['--scenario', 'spread', '--rcon-port', String(rconPort)],
+      { encoding: 'utf8', timeout: 5000, env: Object.assign({}, process.env, { MCBENCH_RCON_PASSWORD: '' }) })
+    assert.equal(nopw.status, 2)
+    assert.match(nopw.stderr, /needs a password/)
+  })
+})
+
+test('spread without RCON: op bots teleport themselves with /tp, the others walk after --spread-timeout', { timeout: 60000 }, async () => {
+  await h.withServer({ name: 'benchspread2', props: { 'view-distance': 2, 'max-players': 100 } }, async (srv) => {
+    for (const n of ['opb0001', 'opb0002']) mp.consoleCmd(srv, `op ${n}`)
+    await h.waitFor(() => (srv.output().match(/Made opb000\d a server operator/g) || []).length === 2,
+      { timeout: 5000, message: 'console op', detail: () => h.tail(srv.output(), 2000) })
+    const ops = await runBench(['--port', String(srv.port), '--bots', '2', '--duration', '2', '--scenario', 'spread',
+      '--spread-radius', '200', '--name-prefix', 'opb'])
+    assertCleanRun(ops, 2, 'spread by /tp')
+    assert.equal(ops.json.spread.rcon, false)
+    assert.equal(ops.json.spread.asked_command, 2, JSON.stringify(ops.json.spread))
+    assert.equal(ops.json.spread.teleported, 2, `op bots are teleported by their own /tp\n${JSON.stringify(ops.json.spread)}`)
+    assert.equal(ops.json.spread.arrived, 2)
+    assert.match(srv.output(), /opb0001 issued server command: \/tp -?\d+\.5 -?[\d.]+ -?\d+\.5/)
+
+    const walk = await runBench(['--port', String(srv.port), '--bots', '3', '--duration', '3', '--scenario', 'spread',
+      '--spread-timeout', '1', '--name-prefix', 'walkb'])
+    assertCleanRun(walk, 3, 'spread fallback')
+    const sp = walk.json.spread
+    assert.equal(sp.asked_command, 3)
+    assert.equal(sp.teleported, 0, 'not op: no teleport')
+    assert.equal(sp.timed_out, 3, JSON.stringify(sp))
+    assert.equal(sp.arrived, 0, '2,000 blocks are not walked in 3 s')
+    assert.ok(walk.json.moves_sent >= 3 * 20, `the timed-out bots walk towards their points (moves_sent=${walk.json.moves_sent})`)
+  })
+})
+
+test('bench/run.js: own admin-http-port, /metrics scraped during the hold, MSPT/egress/chunk figures in the result row', { timeout: 90000 }, async () => {
+  const dir = path.join(tmp, 'results')
+  const args = [path.join(h.REPO_ROOT, 'bench', 'run.js'), '--scenario', 'spread', '--bots', '10', '--rate', '50', '--duration', '7',
+    '--spread-radius', '300', '--results-dir', dir, '--mcbench', MCBENCH]
+  if (process.env.MCSERV) args.push('--mcserv', path.resolve(h.REPO_ROOT, process.env.MCSERV))
+  const res = await new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    children.add(child)
+    let out = ''
+    let err = ''
+    child.stdout.setEncoding('utf8')
+    child.stderr.setEncoding('utf8')
+    child.stdout.on('data', (d) => { out += d })
+    child.stderr.on('data', (d) => { err += d })
+    const timer = setTimeout(() => { try { child.kill('SIGTERM') } catch (e) {} }, 80000)
+    child.on('close', (code, signal) => { clearTimeout(timer); children.delete(child); resolve({ code, signal, out, err }) })
+  })
+  const describe = `run.js ${args.join(' ')}\nexit ${res.code} ${res.signal}\n--- stdout ---\n${h.tail(res.out, 3000)}\n--- stderr ---\n${h.tail(res.err, 3000)}`
+  assert.equal(res.code, 0, describe)
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('-spread-mcserv.json'))
+  assert.equal(files.length, 1, describe)
+  const r = JSON.parse(fs.readFileSync(path.join(dir, files[0]), 'utf8'))
+  assert.match(r.metrics.url, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
+  assert.notEqual(new URL(r.metrics.url).port, '25585', 'its own admin port, not the default')
+  assert.equal(r.metrics.failed_scrapes, 0)
+  assert.ok(r.metrics.scrapes >= 6, `scraped once a second (${r.metrics.scrapes})`)
+  assert.ok(r.metrics.hold.samples_in_hold >= 4, JSON.stringify(r.metrics.hold))
+  const d = r.derived
+  assert.ok(d.mspt_p50_ms > 0 && d.mspt_p99_ms >= d.mspt_p50_ms && d.mspt_max_ms >= d.mspt_p99_ms, JSON.stringify(d))
+  assert.ok(d.mspt_mean_ms > 0)
+  assert.ok(r.metrics.hold.mspt.windows >= 1)
+  assert.match(d.egress_source, /^server \/metrics/)
+  assert.ok(d.egress_mb_s > 0, 'the server sent bytes during the hold')
+  assert.ok(d.chunks_generated_run >= 10 * 25, `fresh chunks at 10 points (${d.chunks_generated_run})`)
+  assert.ok(d.chunks_generated_per_s >= 0)
+  assert.equal(r.params.level_type, 'normal', 'spread measures generation on real terrain by default')
+  assert.equal(r.mcbench.spread.teleported, 10, JSON.stringify(r.mcbench.spread))
+  const md = fs.readFileSync(path.join(dir, 'results.md'), 'utf8')
+  assert.match(md, /\| MSPT p50 ms \(hold\) \| MSPT p99 ms \(hold\) \| MSPT max ms \(hold\) \| egress MB\/s \(hold\) \|/)
+  const row = md.split('\n').find((l) => l.includes(files[0]))
+  assert.ok(row, md)
+  const cells = row.split('|').map((c) => c.trim())
+  assert.equal(cells[3], 'spread, normal world')
+  for (const i of [11, 12, 13, 14]) assert.match(cells[i], /^\d+\.\d+$/, `numeric MSPT/egress cell ${i}: ${row}`)
+  assert.ok(res.out.includes(row), 'the row is printed too')
 })

@@ -194,6 +194,9 @@ function propsText (props) {
  * opts.rawProps   exact server.properties text (overrides props).
  * opts.waitReady  false: don't wait for `Done (` (for startup-failure tests).
  * opts.readyTimeout  ms (default 10000).
+ * opts.args       extra command-line arguments; with `--port N` among them
+ *                 the returned port is N.
+ * opts.env        extra environment variables for the server.
  *
  * Returns { proc, pid, port, dir, output(), stdout(), stderr(), exited,
  *           exitInfo, waitExit(ms), stop(ms), kill(), propsPath }.
@@ -235,7 +238,10 @@ async function startServerOnce (opts) {
   else if (!opts.noProps) fs.writeFileSync(propsPath, propsText(props))
 
   const chunks = [] // { stream, text }
-  const proc = spawn(MCSERV, [], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] })
+  const args = opts.args || []
+  const portArg = args.indexOf('--port')
+  if (portArg >= 0) port = Number(args[portArg + 1])
+  const proc = spawn(MCSERV, args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...(opts.env || {}) } })
   const started = Date.now()
   const srv = {
     proc,

@@ -175,3 +175,32 @@ test('status with a bot online: online=1 and the sample names it', { timeout: 30
 })
 
 h.finalClientErrorCheck(test)
+
+/** Logs in with minecraft-protocol at `version`; resolves with the kick reason. */
+async function loginKickReason (port, version) {
+  const mc = require('minecraft-protocol')
+  const client = mc.createClient({ host: '127.0.0.1', port, username: 'OtherVer', version, auth: 'offline' })
+  try {
+    return await h.withTimeout(new Promise((resolve, reject) => {
+      // 'packet' comes before minecraft-protocol's own version check, which
+      // turns an outdated-server disconnect into an error of its own.
+      client.on('packet', (data, meta) => { if (meta.name === 'disconnect') resolve(data.reason) })
+      client.once('login', () => reject(new Error(`${version} joined a 1.20.1 server`)))
+      client.on('error', () => {})
+    }), 7000, `login kick at ${version}`)
+  } finally {
+    client.end()
+  }
+}
+
+test('a newer (1.21.1) or older (1.19.4) client is refused at the handshake with vanilla\'s outdated key', { timeout: 30000 }, async () => {
+  await h.withServer({ name: 'status-versions', props }, async (srv) => {
+    const newer = JSON.parse(await loginKickReason(srv.port, '1.21.1'))
+    assert.equal(newer.translate, 'multiplayer.disconnect.outdated_server')
+    assert.deepEqual(newer.with, ['1.20.1'])
+    assert.match(newer.fallback, /Outdated server! I'm still on 1\.20\.1/)
+    const older = JSON.parse(await loginKickReason(srv.port, '1.19.4'))
+    assert.equal(older.translate, 'multiplayer.disconnect.outdated_client')
+    assert.deepEqual(older.with, ['1.20.1'])
+  })
+})

@@ -1,6 +1,6 @@
 /*
  * fuzz_http.c — libFuzzer target for the HTTP admin endpoint's request-head
- * parser (admin/http.c, HTTP_CORE_ONLY).
+ * parser (admin/http_parse.c).
  *
  * The input arrives in pieces whose sizes come from its first byte, the way
  * a socket delivers it; each complete head is parsed and the rest treated
@@ -11,10 +11,11 @@
  * arrays, the path starting with '/') or returns one of the documented
  * statuses; never a crash, never a read past the head.
  */
-#define HTTP_CORE_ONLY 1
-#include "admin/http.c"
-
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "admin/http_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,6 @@
 /*
  * fuzz_lists.c — libFuzzer target for whitelist.json, banned-players.json
- * and banned-ips.json (game/lists.c, LISTS_CORE_ONLY). The first byte picks
+ * and banned-ips.json (game/lists_file.c). The first byte picks
  * the file kind; the rest is the file.
  *
  * Invariants: a file either loads (at most LISTS_MAX entries, names and
@@ -8,10 +8,11 @@
  * with a message; what loads dumps to text that loads again to the same
  * entries and dumps to the same text (the written file is stable).
  */
-#define LISTS_CORE_ONLY 1
-#include "game/lists.c"
-
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "game/lists_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

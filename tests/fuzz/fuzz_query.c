@@ -1,18 +1,19 @@
 /*
- * fuzz_query.c — libFuzzer target for Query (admin/query.c,
- * QUERY_CORE_ONLY): datagrams from a fixed sender at times taken from the
- * input. Half the time a stat request gets the sender's valid token
- * written in, so the stat paths are reached too.
+ * fuzz_query.c — libFuzzer target for Query (admin/query_packet.c):
+ * datagrams from a fixed sender at times taken from the input. Half the time a stat request gets
+ * the sender's valid token written in, so the stat paths are reached too.
  *
  * Invariants: no reply larger than the cap; before a valid token, no
  * reply larger than 16 bytes (no amplification); every reply starts with
  * the request's type and session id.
  */
-#define QUERY_CORE_ONLY 1
-#include "admin/query.c"
-
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "admin/query_packet.h"
 
 static const char *const names[] = {"Alice", "Bob", ""};
 

@@ -1,16 +1,24 @@
 /*
- * fuzz_rcon.c — libFuzzer target for the RCON codec (admin/rcon.c,
- * RCON_CORE_ONLY): the input is a client's byte stream.
+ * fuzz_rcon.c — libFuzzer target for the RCON codec (admin/rcon_packet.c):
+ * the input is a client's byte stream.
  *
  * Invariants: every decoded packet lies inside the input, with a body no
  * longer than RCON_MAX_LENGTH - 10 and free of NULs; re-encoding it and
  * decoding again gives the same packet; a reply built from the input as
  * text decodes into chunks of at most RCON_CHUNK bytes that add up to it.
  */
-#define RCON_CORE_ONLY 1
-#include "admin/rcon.c"
-
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "admin/rcon_packet.h"
+#include "core/buf.h"
+
+/* A packet's length field (little-endian). */
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -38,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t at = 0, total = 0;
     while (at < b.len) {
         if (b.len - at < 14) abort();
-        uint32_t len = rcon_le32(b.data + at);
+        uint32_t len = le32(b.data + at);
         if (len < 10 || len - 10 > RCON_CHUNK || at + 4 + len > b.len) abort();
         total += len - 10;
         at += 4 + len;

@@ -8,13 +8,13 @@ cd "$(dirname "$0")/../.."
 secs=${1:-5}
 out=build-fuzz
 mkdir -p "$out"
-LIB_SRC="src/core/buf.c src/core/log.c src/core/config.c src/proto/wire.c src/proto/nbt.c src/proto/frame.c src/core/fileio.c src/data/block_table.c src/world/anvil.c src/world/chunk.c src/world/light.c src/world/region.c src/world/level.c"
+LIB_SRC="src/core/buf.c src/core/log.c src/core/config.c src/core/utf8.c src/proto/wire.c src/proto/nbt.c src/proto/frame.c src/core/fileio.c src/data/block_table.c src/world/anvil.c src/world/chunk.c src/world/light.c src/world/region.c src/world/level.c src/game/lists_file.c src/admin/http_parse.c src/admin/rcon_packet.c src/admin/query_packet.c"
 FLAGS="-std=c17 -D_GNU_SOURCE -Isrc -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
-# fuzz_play links every server object but src/main.c, built with -DMCSERV_FUZZ
-# (tests/fuzz/fuzz_play.c); the objects are rebuilt only when a source, a
+# fuzz_play links every server object but src/main.c
+# (tests/fuzz/fuzz_play.c sets the server up itself); the objects are rebuilt only when a source, a
 # header or the flags change (a digest in $out/play-obj/stamp).
 PLAY_SRC=$(ls src/core/*.c src/proto/*.c src/data/*.c src/world/*.c src/game/*.c src/net/*.c src/admin/*.c)
-PLAY_CFLAGS="-std=c17 -D_GNU_SOURCE -DMCSERV_FUZZ -Isrc -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
+PLAY_CFLAGS="-std=c17 -D_GNU_SOURCE -Isrc -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 build_play() {
     local objdir="$out/play-obj" stamp
     stamp=$( (cat $PLAY_SRC src/*/*.h tests/fuzz/fuzz_play.c; echo "$PLAY_CFLAGS") | sha1sum | cut -c1-40)
@@ -23,8 +23,8 @@ build_play() {
     mkdir -p "$objdir"
     printf '%s\n' $PLAY_SRC | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} \
         sh -c 'clang '"$PLAY_CFLAGS"' -c "$1" -o "'"$objdir"'/$(echo "$1" | tr / _).o"' _ {}
-    clang $FLAGS -DMCSERV_FUZZ -o "$out/fuzz_play" tests/fuzz/fuzz_play.c "$objdir"/*.o \
-        -ldeflate -lcurl -lcrypto -ljansson -lpthread -lm
+    clang $FLAGS -o "$out/fuzz_play" tests/fuzz/fuzz_play.c "$objdir"/*.o \
+        -ledit -lsystemd -ldeflate -lcurl -lwslay -lssl -lcrypto -ljansson -lpthread -lm
     echo "$stamp" >"$objdir/stamp"
 }
 # The library sources are compiled once (in parallel) and linked into every
@@ -42,7 +42,7 @@ build_lib() {
 }
 build_lib
 rc=0
-for target in frame nbt config proxy anvil http rcon query lists play; do
+for target in frame nbt config proxy anvil http rcon query lists mgmt play; do
     if [ "$target" = play ]; then
         build_play
     else

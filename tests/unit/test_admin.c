@@ -1,31 +1,40 @@
 /*
- * test_admin.c — the pure cores of the operations surface, compiled in
- * here (the house style's "unit tests include the .c"):
+ * test_admin.c — the pure cores of the operations surface, linked from the
+ * shared library:
  *
- *  - admin/http.c (HTTP_CORE_ONLY): the request-head parser, byte by byte
- *    arrival, every refusal and its status, the Host guard;
- *  - admin/rcon.c (RCON_CORE_ONLY): packets both ways, the 4096-byte
- *    split at UTF-8 boundaries, the wrong-password backoff and block;
- *  - admin/query.c (QUERY_CORE_ONLY): exact reply bytes for the
- *    handshake, basic and full stat, tokens bound to the sender and their
- *    lifetime, rate limits, the 5 s full-stat cache;
- *  - game/lists.c (LISTS_CORE_ONLY): vanilla's whitelist / ban files
- *    round-trip byte for byte, timestamps, addresses, refusals;
- *  - core/config.c: the new keys' validation and config_replace_key.
+ *  - admin/http_parse.c: the request-head parser, byte by byte arrival,
+ *    every refusal and its status, the Host guard;
+ *  - admin/rcon_packet.c, admin/rcon_limiter.c: packets both ways, the
+ *    4096-byte split at UTF-8 boundaries, the wrong-password back-off (it
+ *    holds answers back, never refuses);
+ *  - admin/query_packet.c: exact reply bytes for the handshake, basic and
+ *    full stat, tokens bound to the sender and their lifetime, rate limits,
+ *    the 5 s full-stat cache;
+ *  - game/lists_file.c: vanilla's whitelist / ban files round-trip byte for
+ *    byte, timestamps, addresses, refusals;
+ *  - core/config.c: the new keys' validation, config_replace_key and the
+ *    Java string hash (core/utf8.c);
+ *  - core/log.c: log rotation at startup and by size (the rotated file is
+ *    read back as gzip), and the rate-limited kinds (a fake clock).
  */
-#define HTTP_CORE_ONLY  1
-#define RCON_CORE_ONLY  1
-#define QUERY_CORE_ONLY 1
-#define LISTS_CORE_ONLY 1
-#include "admin/http.c"
-#include "admin/query.c"
-#include "admin/rcon.c"
-#include "game/lists.c"
-
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <libdeflate.h>
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "admin/http_parse.h"
+#include "admin/query_packet.h"
+#include "admin/rcon_limiter.h"
+#include "admin/rcon_packet.h"
+#include "core/buf.h"
 #include "core/config.h"
+#include "core/log.h"
+#include "game/lists_file.h"
 #include "test.h"
 
 /* ================================================================== HTTP */
@@ -218,40 +227,41 @@ TEST(rcon_encodes_replies_split_at_4096_bytes_on_utf8_boundaries)
     buf_free(&b);
 }
 
-TEST(rcon_limiter_backs_off_then_blocks_and_forgives_a_good_login)
+TEST(rcon_limiter_holds_back_wrong_answers_and_never_refuses)
 {
     static struct rcon_limiter l;
     memset(&l, 0, sizeof l);
     uint8_t a[16], b[16], a2[16], v4[16], mapped[16];
     CHECK_EQ_INT(rcon_limiter_key("192.0.2.1", a), 0);
-    CHECK_EQ_INT(rcon_limiter_key("192.0.2.2", b), 0);
-    CHECK_EQ_INT(rcon_limiter_key("nonsense", b + 0) < 0, 1);
+    CHECK_EQ_INT(rcon_limiter_key("nonsense", b) < 0, 1);
     CHECK_EQ_INT(rcon_limiter_key("192.0.2.2", b), 0);
     int64_t t = 1000000;
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, t), RCON_OK);
-    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t), 1);
-    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t), 2);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, t), RCON_OK); /* free tries */
-    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t), 3);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, t + 999), RCON_WAIT);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, t + 1000), RCON_OK);
-    CHECK_EQ_INT(rcon_limiter_check(&l, b, t), RCON_OK); /* others unaffected */
-    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t + 1000), 4);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, t + 2999), RCON_WAIT); /* 2 s now */
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, t + 3000), RCON_OK);
-    int fails = 4;
-    int64_t now = t + 3000;
-    while (fails < RCON_BLOCK_AFTER) {
-        now += RCON_BACKOFF_MAX;
-        fails = rcon_limiter_fail(&l, a, now);
-    }
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, now + RCON_BLOCK_MS - 1), RCON_BLOCKED);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, now + RCON_BLOCK_MS), RCON_OK);
-    /* after a block, one more wrong password backs off again */
-    rcon_limiter_fail(&l, a, now + RCON_BLOCK_MS);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, now + RCON_BLOCK_MS + 1), RCON_WAIT);
-    rcon_limiter_ok(&l, a);
-    CHECK_EQ_INT(rcon_limiter_check(&l, a, now + RCON_BLOCK_MS + 1), RCON_OK);
+    int fails = -1;
+    CHECK_EQ_INT(rcon_limiter_fails(&l, a, t), 0);
+    /* the first RCON_FREE_TRIES wrong passwords are answered at once */
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t, &fails), 0);
+    CHECK_EQ_INT(fails, 1);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t, NULL), 0);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t, &fails), 0);
+    CHECK_EQ_INT(fails, RCON_FREE_TRIES);
+    /* then each answer waits 1 s, 2 s, 4 s ... at most RCON_BACKOFF_MAX */
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t + 10, &fails), RCON_BACKOFF_MS);
+    CHECK_EQ_INT(fails, 4);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t + 20, NULL), 2 * RCON_BACKOFF_MS);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t + 30, NULL), 4 * RCON_BACKOFF_MS);
+    int64_t hold = 0;
+    for (int i = 0; i < 40; i++) hold = rcon_limiter_fail(&l, a, t + 40 + i, &fails);
+    CHECK_EQ_INT(hold, RCON_BACKOFF_MAX);
+    CHECK_EQ_INT(fails, 6 + 40);
+    /* others are unaffected; nothing is ever refused or blocked: the
+     * caller checks every password and lets the right one in */
+    CHECK_EQ_INT(rcon_limiter_fails(&l, b, t + 100), 0);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, b, t + 100, NULL), 0);
+    CHECK_EQ_INT(rcon_limiter_fails(&l, a, t + 100), 46);
+    /* an hour without a wrong password: the count starts over */
+    CHECK_EQ_INT(rcon_limiter_fails(&l, a, t + 79 + RCON_FORGET_MS), 0);
+    CHECK_EQ_INT(rcon_limiter_fail(&l, a, t + 79 + RCON_FORGET_MS, &fails), 0);
+    CHECK_EQ_INT(fails, 1);
     /* IPv6: one /64 is one key; mapped IPv4 is that IPv4 address */
     CHECK_EQ_INT(rcon_limiter_key("2001:db8:1:2::1", a), 0);
     CHECK_EQ_INT(rcon_limiter_key("2001:db8:1:2:ffff::9", a2), 0);
@@ -261,20 +271,21 @@ TEST(rcon_limiter_backs_off_then_blocks_and_forgives_a_good_login)
     CHECK_EQ_INT(rcon_limiter_key("198.51.100.7", v4), 0);
     CHECK_EQ_INT(rcon_limiter_key("::ffff:198.51.100.7", mapped), 0);
     CHECK(memcmp(v4, mapped, 16) == 0);
-    /* a full table evicts the entry idle longest, never a blocked one first */
+    /* a full table gives the slot whose last failure is oldest to a new address */
     memset(&l, 0, sizeof l);
-    uint8_t k[16];
+    uint8_t k[16], first[16] = {10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4};
     rcon_limiter_key("203.0.113.1", k);
-    for (int i = 0; i < RCON_BLOCK_AFTER; i++) rcon_limiter_fail(&l, k, 5);
+    for (int i = 0; i < 5; i++) rcon_limiter_fail(&l, k, 100000, NULL);
     for (int i = 0; i < RCON_LIMITER_SLOTS + 10; i++) {
         uint8_t o[16] = {0};
         o[0] = 10;
         o[1] = (uint8_t)(i >> 8);
         o[2] = (uint8_t)i;
         o[15] = 4;
-        rcon_limiter_fail(&l, o, 100 + i);
+        rcon_limiter_fail(&l, o, 100 + i, NULL); /* all older than k's */
     }
-    CHECK_EQ_INT(rcon_limiter_check(&l, k, 1000), RCON_BLOCKED);
+    CHECK_EQ_INT(rcon_limiter_fails(&l, k, 100001), 5);
+    CHECK_EQ_INT(rcon_limiter_fails(&l, first, 100001), 0); /* the oldest went */
 }
 
 /* ================================================================= Query */
@@ -457,7 +468,7 @@ static const char *many_names[2000];
 static void many_info(struct query_info *in, void *arg)
 {
     test_info(in, arg);
-    static char store[2000][17];
+    static char store[2000][24]; /* room for any int: -Wformat-truncation at -O1 */
     for (int i = 0; i < 2000; i++) {
         snprintf(store[i], sizeof store[i], "Player%04d", i);
         many_names[i] = store[i];
@@ -649,6 +660,15 @@ TEST(lists_text_helpers)
 
 /* ================================================================ config */
 
+TEST(config_java_string_hash_matches_java)
+{
+    CHECK_EQ_INT(config_java_string_hash(""), 0);
+    CHECK_EQ_INT(config_java_string_hash("hello"), 99162322);            /* "hello".hashCode() */
+    CHECK_EQ_INT(config_java_string_hash("\xc3\xa9"), 233);              /* "é": one unit */
+    CHECK_EQ_INT(config_java_string_hash("\xf0\x9f\x98\x80"), 1772899);  /* U+1F600: a pair */
+    CHECK_EQ_INT(config_java_string_hash("\xe2\x82"), 31 * 0xe2 + 0x82); /* cut short: bytes */
+}
+
 TEST(config_operations_keys_defaults_and_validation)
 {
     struct server_config c;
@@ -665,12 +685,16 @@ TEST(config_operations_keys_defaults_and_validation)
     CHECK(!c.enable_rcon && !c.enable_query && !c.white_list && !c.enforce_whitelist);
     CHECK(c.broadcast_rcon_to_ops && c.pvp && c.allow_nether && c.enforce_secure_profile);
     CHECK(strcmp(c.initial_enabled_packs, "vanilla") == 0);
+    CHECK_EQ_INT(c.max_prelogin_connections, 15000);
+    CHECK_EQ_INT(c.handshake_timeout, 5000);
+    CHECK_EQ_INT(c.log_max_size, 100);
     static const char *const bad[] = {
         "rcon.port=0",           "rcon.port=65536",        "query.port=x",
         "enable-rcon=yes",       "white-list=1",           "rate-limit=-1",
         "max-world-size=0",      "spawn-protection=-1",    "player-idle-timeout=-5",
         "admin-http-port=70000", "resource-pack-sha1=abc", "function-permission-level=5",
-        "max-tick-time=-2"};
+        "max-tick-time=-2",      "handshake-timeout=-1",   "handshake-timeout=60001",
+        "log-max-size=-1",       "log-max-size=1048577"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = 0;
         int rc = config_parse(bad[i], strlen(bad[i]), &c, err, sizeof err);
@@ -723,14 +747,6 @@ TEST(config_replace_key_edits_one_line_and_keeps_the_rest)
 
 /* =================================================================== log */
 
-#include <fcntl.h>
-#include <libdeflate.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-
-#include "core/log.h"
-
 TEST(log_rotate_gzips_the_previous_log_under_its_date)
 {
     char dir[] = "/tmp/mcserv-logrot-XXXXXX";
@@ -777,5 +793,159 @@ TEST(log_rotate_gzips_the_previous_log_under_its_date)
                  tm.tm_mon + 1, tm.tm_mday, n);
         unlink(gz);
     }
+    CHECK_EQ_INT(rmdir(dir), 0);
+}
+
+static int64_t fake_now;
+static int64_t fake_clock(void)
+{
+    return fake_now;
+}
+
+/* Every gzip member of a file, inflated and concatenated (malloc'ed). */
+static char *gunzip_all(const char *path, size_t *out_len)
+{
+    size_t len;
+    unsigned char *z = test_read_file(path, &len);
+    if (!z) return NULL;
+    size_t cap = 1u << 22, o = 0, off = 0;
+    char *out = malloc(cap);
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    while (out && off < len) {
+        size_t in_used = 0, got = 0;
+        if (libdeflate_gzip_decompress_ex(d, z + off, len - off, out + o, cap - o, &in_used,
+                                          &got) != LIBDEFLATE_SUCCESS) {
+            free(out);
+            out = NULL;
+            break;
+        }
+        off += in_used;
+        o += got;
+    }
+    libdeflate_free_decompressor(d);
+    free(z);
+    *out_len = o;
+    return out;
+}
+
+static size_t count_in(const char *hay, size_t len, const char *needle)
+{
+    size_t n = 0, nl = strlen(needle);
+    for (size_t i = 0; i + nl <= len; i++)
+        if (memcmp(hay + i, needle, nl) == 0) n++;
+    return n;
+}
+
+TEST(log_kinds_write_a_burst_then_summaries_with_a_growing_window)
+{
+    char dir[] = "/tmp/mcserv-logkind-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_EQ_INT(log_open_file(dir, "latest.log"), 0);
+    log_set_clock(fake_clock);
+    static log_kind k = LOG_KIND;
+    uint64_t before = log_suppressed_total;
+    fake_now = 1000;
+    for (int i = 0; i < 25; i++) log_limited(&k, LOG_WARN, "[1.2.3.4:%d] refused", i);
+    CHECK_EQ_INT(log_suppressed_total - before, 15);
+    fake_now = 1999;
+    log_kinds_flush(); /* the window is not over */
+    fake_now = 2000;
+    log_kinds_flush(); /* summary of the first second; next window 2 s, no burst */
+    fake_now = 2500;
+    for (int i = 25; i < 30; i++) log_limited(&k, LOG_WARN, "[1.2.3.4:%d] refused", i);
+    fake_now = 4000;
+    log_kinds_flush(); /* "5 more ... in the last 2 s"; next window 4 s */
+    fake_now = 8000;
+    log_kinds_flush(); /* nothing suppressed in it: quiet again */
+    fake_now = 9000;
+    log_limited(&k, LOG_WARN, "[1.2.3.4:%d] refused", 99); /* a fresh burst: in full */
+    log_debug("debug lines are not counted");
+    log_set_clock(NULL);
+    log_close();
+    char path[256];
+    snprintf(path, sizeof path, "%s/latest.log", dir);
+    size_t len;
+    char *text = (char *)test_read_file(path, &len);
+    CHECK(text != NULL);
+    if (text) {
+        /* 10 in full, #99, and the two summaries' last lines */
+        CHECK_EQ_INT(count_in(text, len, "] refused\n"), 13);
+        CHECK_EQ_INT(count_in(text, len, "[1.2.3.4:9] refused\n"), 1);
+        CHECK_EQ_INT(count_in(text, len, "[1.2.3.4:10] refused\n"), 0);
+        CHECK_EQ_INT(count_in(text, len,
+                              "WARN] ... 15 more like this in the last second; the "
+                              "last: [1.2.3.4:24] refused\n"),
+                     1);
+        CHECK_EQ_INT(count_in(text, len,
+                              "WARN] ... 5 more like this in the last 2 s; the last: "
+                              "[1.2.3.4:29] refused\n"),
+                     1);
+        CHECK_EQ_INT(count_in(text, len, "more like this"), 2);
+        CHECK_EQ_INT(count_in(text, len, "[1.2.3.4:99] refused\n"), 1);
+    }
+    CHECK_EQ_INT(log_suppressed_total - before, 20);
+    free(text);
+    unlink(path);
+    CHECK_EQ_INT(rmdir(dir), 0);
+}
+
+TEST(log_rotates_by_size_into_readable_gzip_and_loses_no_line)
+{
+    char dir[] = "/tmp/mcserv-logsize-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_EQ_INT(log_open_file(dir, "latest.log"), 0);
+    log_set_max_size(8192);
+    for (int i = 0; i < 2000; i++) {
+        log_info("line %05d: some text so that each line is about a hundred bytes long ......", i);
+        /* pauses: a compression finishes, so a second rotation happens too */
+        if (i % 400 == 399) usleep(100000);
+    }
+    log_set_max_size(0);
+    log_close(); /* waits for the compression in progress */
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    size_t total = 0;
+    int files = 0;
+    char *all = calloc(1, 1u << 22);
+    for (int n = 1; n < 1000 && all; n++) {
+        char gz[300], plain[300];
+        snprintf(gz, sizeof gz, "%s/%04d-%02d-%02d-%d.log.gz", dir, tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, n);
+        snprintf(plain, sizeof plain, "%s/%04d-%02d-%02d-%d.log", dir, tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, n);
+        CHECK(access(plain, F_OK) != 0); /* compressed, the plain copy removed */
+        size_t len;
+        char *text = gunzip_all(gz, &len);
+        if (!text) break;
+        files++;
+        memcpy(all + total, text, len);
+        total += len;
+        free(text);
+        unlink(gz);
+    }
+    char latest[300];
+    snprintf(latest, sizeof latest, "%s/latest.log", dir);
+    size_t llen;
+    char *last = (char *)test_read_file(latest, &llen);
+    CHECK(last != NULL);
+    if (last && all) {
+        memcpy(all + total, last, llen);
+        total += llen;
+    }
+    CHECK(files >= 2);
+    CHECK(count_in(all, total, "reached log-max-size") >= (size_t)files);
+    for (int i = 0; i < 2000; i += 1) {
+        char want[32];
+        snprintf(want, sizeof want, "line %05d:", i);
+        if (count_in(all, total, want) != 1) {
+            fprintf(stderr, "    '%s' found %zu times\n", want, count_in(all, total, want));
+            test_failures++;
+            break;
+        }
+    }
+    free(last);
+    free(all);
+    unlink(latest);
     CHECK_EQ_INT(rmdir(dir), 0);
 }

@@ -11,6 +11,7 @@
  *    argument type (vec3 with ~ and ^, time units, selectors and options,
  *    game modes) and the error vanilla reports, with its cursor.
  *  - Golden bytes: the new pkt_cb_* encoders against vanilla captures.
+ *  - usercache.json's text, as vanilla's GameProfileCache writes and reads it.
  *
  * The tree and the parser (game/cmd_parser.c) are pure and part of the
  * shared library, so this test links them as they are, with no server.
@@ -19,9 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "data/block_table.h"
+#include "data/blocks.h"
 #include "data/packet_ids.h"
 #include "game/cmd_parser.h"
+#include "game/usercache.h"
 #include "proto/packets.h"
 #include "test.h"
 
@@ -166,6 +171,7 @@ static void compare_with_capture(int level, int capture, int want_commands)
             int c = root->children[k];
             const char *name = ours.n[c].name;
             if (strcmp(name, "mspt") == 0 || strcmp(name, "tps") == 0) continue; /* mcserv's own */
+            if (strcmp(name, "version") == 0) continue; /* vanilla 1.21.6's, not in 1.20.1 */
             int v = child_named(&vanilla, vanilla.root, name);
             if (v < 0) {
                 test_failures++;
@@ -173,6 +179,21 @@ static void compare_with_capture(int level, int capture, int want_commands)
                 continue;
             }
             char where[256] = "";
+            if (strcmp(name, "gamerule") == 0) {
+                /* only the rules mcserv acts on, each exactly as vanilla's */
+                for (int k2 = 0; k2 < ours.n[c].nchildren; k2++) {
+                    int oc = ours.n[c].children[k2];
+                    int vc = child_named(&vanilla, v, ours.n[oc].name);
+                    if (vc < 0 || !same_subtree(&ours, oc, &vanilla, vc, where, sizeof where)) {
+                        test_failures++;
+                        fprintf(stderr, "    /gamerule %s: %s\n", ours.n[oc].name,
+                                vc < 0 ? "not a vanilla rule" : where);
+                    }
+                }
+                CHECK(ours.n[c].nchildren >= 9 && ours.n[c].flags == vanilla.n[v].flags);
+                compared++;
+                continue;
+            }
             if (!same_subtree(&ours, c, &vanilla, v, where, sizeof where)) {
                 test_failures++;
                 fprintf(stderr, "    level %d /%s: %s\n", level, name, where);
@@ -191,8 +212,10 @@ TEST(commands_tree_matches_vanilla_for_operators)
 {
     /* help list me msg tell w say teleport tp gamemode time weather kill
      * setworldspawn seed kick op deop stop save-all save-off save-on
-     * whitelist ban ban-ip pardon pardon-ip banlist */
-    compare_with_capture(4, 2, 28);
+     * whitelist ban ban-ip pardon pardon-ip banlist, and issue 17's
+     * gamerule difficulty defaultgamemode setblock fill clone forceload
+     * worldborder tellraw title give clear spawnpoint */
+    compare_with_capture(4, 2, 41);
 }
 
 TEST(commands_tree_for_everyone_matches_vanilla_non_op_tree)
@@ -219,6 +242,13 @@ TEST(commands_tree_filters_by_level)
         /* redirects point at the right node after filtering */
         int tell = child_named(&t, t.root, "tell");
         CHECK(tell >= 0 && t.n[tell].redirect == child_named(&t, t.root, "msg"));
+        CHECK(tell >= 0 && !(t.n[tell].flags & 0x04)); /* msg needs arguments */
+        /* tps: an alias the client may run alone (executable + redirect) */
+        int tps = child_named(&t, t.root, "tps");
+        CHECK_EQ_INT(tps >= 0, level >= 2);
+        if (tps >= 0)
+            CHECK(t.n[tps].flags == (0x01 | 0x04 | 0x08) &&
+                  t.n[tps].redirect == child_named(&t, t.root, "mspt"));
         free(t.n);
     }
     buf_free(&b);
@@ -227,9 +257,10 @@ TEST(commands_tree_filters_by_level)
 TEST(commands_tree_build_rejects_bad_specs)
 {
     static cmd_tree t;
-    struct cmd_spec bad_redirect[] = {{0, CN_LITERAL, "a", 0, 0, 0, 1, 0, "nope"}};
+    struct cmd_spec bad_redirect[] = {
+        {.depth = 0, .kind = CN_LITERAL, .name = "a", .exec = 1, .redirect = "nope"}};
     CHECK_EQ_INT(cmd_tree_build(&t, bad_redirect, 1), -1);
-    struct cmd_spec orphan[] = {{2, CN_LITERAL, "a", 0, 0, 0, 1, 0, NULL}};
+    struct cmd_spec orphan[] = {{.depth = 2, .kind = CN_LITERAL, .name = "a", .exec = 1}};
     CHECK_EQ_INT(cmd_tree_build(&t, orphan, 1), -1);
 }
 
@@ -275,6 +306,21 @@ TEST(commands_parse_literals_redirects_and_levels)
     CHECK(err_is("command.unknown.argument", 5));
     CHECK_EQ_INT(parse("nosuch thing", 4), -1);
     CHECK(err_is("command.unknown.command", 0));
+    /* an alias of a command without arguments runs alone (issue 17: "tps"
+     * failed with "...tps<--[HERE]"); one of a command that needs arguments
+     * does not, and arguments after an alias go to its target */
+    CHECK_EQ_INT(parse("tps", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_MSPT);
+    CHECK_EQ_INT(parse("tps", 0), -1);
+    CHECK(err_is("command.unknown.command", 0));
+    CHECK_EQ_INT(parse("tps now", 2), -1);
+    CHECK(err_is("command.unknown.argument", 4));
+    CHECK_EQ_INT(parse("tell", 0), -1);
+    CHECK(err_is("command.unknown.command", 4));
+    CHECK_EQ_INT(parse("tp", 2), -1);
+    CHECK(err_is("command.unknown.command", 2));
+    CHECK_EQ_INT(parse("tp 1 2 3", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_TP);
 }
 
 TEST(commands_parse_teleport_forms)
@@ -372,8 +418,13 @@ TEST(commands_parse_selectors)
     /* one entity only: a tree where nothing else can take the word */
     static cmd_tree one;
     static const struct cmd_spec spec[] = {
-        {0, CN_LITERAL, "look", 0, 0, 0, X_NONE, SUG_NONE, NULL},
-        {1, CN_ARGUMENT, "at", CP_ENTITY, CMD_ENTITY_SINGLE, 0, X_TP, SUG_NONE, NULL},
+        {.depth = 0, .kind = CN_LITERAL, .name = "look"},
+        {.depth = 1,
+         .kind = CN_ARGUMENT,
+         .name = "at",
+         .parser = CP_ENTITY,
+         .prop = CMD_ENTITY_SINGLE,
+         .exec = X_TP},
     };
     CHECK_EQ_INT(cmd_tree_build(&one, spec, 2), 0);
     CHECK_EQ_INT(cmd_parse_line(&one, "look @a", 7, 0, &ps), -1);
@@ -686,4 +737,273 @@ TEST(encoders_without_capture_decode_as_protocol_json_says)
                                   0,    0,    0, 0, 0, 0, 0, 0, 0, 42};
     CHECK_MEM(b.data, b.len, lat, sizeof lat);
     buf_free(&b);
+}
+
+/* ---------------------------------------------------------- usercache.json */
+
+TEST(usercache_file_as_vanilla_writes_it)
+{
+    const char *tz = getenv("TZ");
+    char saved[64] = "";
+    if (tz) snprintf(saved, sizeof saved, "%s", tz);
+    setenv("TZ", "UTC", 1);
+    tzset();
+    /* Calendar.add(MONTH, 1): the day stays within the next month */
+    int32_t off;
+    CHECK_EQ_INT(usercache_month_after(1706702400, &off), 1709208000); /* Jan 31 → Feb 29 2024 */
+    CHECK_EQ_INT(off, 0);
+    CHECK_EQ_INT(usercache_month_after(1702468800, &off), 1705147200); /* Dec 13 → Jan 13 */
+    struct usercache_entry e[2] = {{.name = "Alice", .expires = 1709164800},
+                                   {.name = "Bob", .expires = 1705147200, .expires_offset = 3600}};
+    uuid_parse("10920508d5d83eed93d292f193afe7d7", 32, &e[0].uuid);
+    uuid_parse("00000000000040008000000000000001", 32, &e[1].uuid);
+    char *text = usercache_dump(e, 2);
+    const char *want = "[{\"name\":\"Alice\",\"uuid\":\"10920508-d5d8-3eed-93d2-92f193afe7d7\","
+                       "\"expiresOn\":\"2024-02-29 00:00:00 +0000\"},{\"name\":\"Bob\",\"uuid\":"
+                       "\"00000000-0000-4000-8000-000000000001\",\"expiresOn\":\"2024-01-13 "
+                       "13:00:00 +0100\"}]";
+    CHECK(text && strcmp(text, want) == 0);
+    if (text && strcmp(text, want) != 0) fprintf(stderr, "    got %s\n", text);
+    /* read back; entries vanilla skips (no date, bad UUID, a second Alice) are skipped */
+    struct usercache_entry back[8];
+    size_t n = 0;
+    char err[128];
+    const char *more = "[{\"name\":\"Alice\",\"uuid\":\"10920508-d5d8-3eed-93d2-92f193afe7d7\","
+                       "\"expiresOn\":\"2024-02-29 00:00:00 +0000\"},{\"name\":\"Carol\",\"uuid\":"
+                       "\"x\",\"expiresOn\":\"2024-02-29 00:00:00 +0000\"},{\"name\":\"Dave\","
+                       "\"uuid\":\"00000000-0000-4000-8000-000000000002\"},{\"name\":\"ALICE\","
+                       "\"uuid\":\"00000000-0000-4000-8000-000000000003\",\"expiresOn\":"
+                       "\"2024-02-29 00:00:00 +0000\"}, 5]";
+    CHECK_EQ_INT(usercache_parse(more, strlen(more), back, 8, &n, err, sizeof err), 0);
+    CHECK_EQ_INT(n, 1);
+    CHECK(strcmp(back[0].name, "Alice") == 0 && back[0].expires == 1709164800);
+    CHECK_EQ_INT(usercache_parse(text, strlen(text), back, 8, &n, err, sizeof err), 0);
+    CHECK(n == 2 && back[1].expires == 1705147200 && back[1].expires_offset == 3600);
+    CHECK_EQ_INT(usercache_parse("{}", 2, back, 8, &n, err, sizeof err), -1);
+    free(text);
+    if (tz)
+        setenv("TZ", saved, 1);
+    else
+        unsetenv("TZ");
+    tzset();
+}
+
+/* ---------------------------------------- issue 17's encoders, golden bytes */
+
+TEST(golden_difficulty_border_title_world_event)
+{
+    buf_t b;
+    buf_init(&b, 4096);
+    pkt_cb_difficulty(&b, 2, false);
+    CHECK(matches_capture("difficulty", 1, &b));
+    buf_reset(&b);
+    struct pkt_border w = {0, 0, 59999968, 59999968, 0, 29999984, 5, 15};
+    pkt_cb_initialize_world_border(&b, &w);
+    CHECK(matches_capture("initialize_world_border", 1, &b));
+    buf_reset(&b);
+    static const char title[] = "{\"color\":\"dark_red\",\"text\":\"Your Text\"}";
+    pkt_cb_set_title_text(&b, title, sizeof title - 1);
+    CHECK(matches_capture("set_title_text", 1, &b));
+    buf_reset(&b);
+    pkt_cb_world_event(&b, 1025, 2, 51, 11, 0, false);
+    CHECK(matches_capture("world_event", 1, &b));
+    /* a lerp longer than 2^31 ms is a VarLong, as vanilla writes it */
+    buf_reset(&b);
+    pkt_cb_world_border_lerp_size(&b, 10, 20, 3000000000LL);
+    rd_t r = rd_make(b.data, b.len);
+    CHECK_EQ_INT(rd_varint(&r), PKT_PLAY_CB_WORLD_BORDER_LERP_SIZE);
+    rd_f64(&r);
+    rd_f64(&r);
+    CHECK_EQ_INT(rd_varlong(&r), 3000000000LL);
+    CHECK_EQ_INT(rd_left(&r), 0);
+    buf_free(&b);
+}
+
+/* ------------------------------------------------- Minecraft's argument types */
+
+static int block_named(const char *name)
+{
+    for (int i = 0; i < BLOCK_COUNT; i++)
+        if (strcmp(block_info[i].name, name) == 0) return i;
+    return -1;
+}
+
+static bool err_args(const char *a0, const char *a1, const char *a2)
+{
+    const char *want[3] = {a0, a1, a2};
+    int n = a2 ? 3 : a1 ? 2 : a0 ? 1 : 0;
+    bool ok = ps.err_nargs == n;
+    for (int i = 0; ok && i < n; i++) ok = strcmp(ps.err_arg[i], want[i]) == 0;
+    if (!ok)
+        fprintf(stderr, "    got %d args: '%s' '%s' '%s'\n", ps.err_nargs, ps.err_arg[0],
+                ps.err_arg[1], ps.err_arg[2]);
+    return ok;
+}
+
+TEST(commands_parse_blocks_as_vanilla)
+{
+    CHECK_EQ_INT(parse("setblock 1 2 3 stone", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_SETBLOCK);
+    CHECK_EQ_INT(cmd_arg(&ps, "block")->u.block.state, BLOCK_STONE);
+    int log = block_named("oak_log");
+    CHECK(log >= 0);
+    /* axis = x, y, z: x is the first state, y the default */
+    CHECK_EQ_INT(parse("setblock ~ ~1 ~ minecraft:oak_log[axis=x] keep", 2), 0);
+    CHECK_EQ_INT(cmd_arg(&ps, "block")->u.block.state, block_info[log].min_state);
+    CHECK(cmd_has_literal(&ps, "keep"));
+    CHECK_EQ_INT(parse("setblock 1 2 3 oak_log[ axis = z ]", 2), 0);
+    CHECK_EQ_INT(cmd_arg(&ps, "block")->u.block.state, block_info[log].min_state + 2);
+    /* vanilla's errors, their arguments and cursors */
+    CHECK_EQ_INT(parse("setblock 1 2 3 stonex", 2), -1);
+    CHECK(err_is("argument.block.id.invalid", 15) && err_args("minecraft:stonex", NULL, NULL));
+    CHECK_EQ_INT(parse("setblock 1 2 3 oak_log[axis=w]", 2), -1);
+    CHECK(err_is("argument.block.property.invalid", 28) &&
+          err_args("minecraft:oak_log", "w", "axis"));
+    CHECK_EQ_INT(parse("setblock 1 2 3 oak_log[size=x]", 2), -1);
+    CHECK(err_is("argument.block.property.unknown", 23) &&
+          err_args("minecraft:oak_log", "size", NULL));
+    CHECK_EQ_INT(parse("setblock 1 2 3 oak_log[axis=x,axis=y]", 2), -1);
+    CHECK(err_is("argument.block.property.duplicate", 30) &&
+          err_args("axis", "minecraft:oak_log", NULL));
+    CHECK_EQ_INT(parse("setblock 1 2 3 oak_log[axis]", 2), -1);
+    CHECK(err_is("argument.block.property.novalue", 27) &&
+          err_args("minecraft:oak_log", "axis", NULL)); /* vanilla's order */
+    CHECK_EQ_INT(parse("setblock 1 2 3 oak_log[axis=x", 2), -1);
+    CHECK(err_is("argument.block.property.unclosed", 29));
+    CHECK_EQ_INT(parse("setblock 1 2 3 #minecraft:logs", 2), -1);
+    CHECK(err_is("argument.block.tag.disallowed", 15));
+    CHECK_EQ_INT(parse("setblock 1 2 3 a:b:c", 2), -1);
+    CHECK(err_is("argument.id.invalid", 15));
+    CHECK_EQ_INT(parse("setblock 1 2 3 chest{Items:[]}", 2), -1);
+    CHECK(ps.err_key && strstr(ps.err_key, "not supported") && ps.err_pos == 20);
+    /* predicates: tags are known to no one here, properties are partial */
+    CHECK_EQ_INT(parse("fill 0 0 0 1 1 1 stone replace #minecraft:logs", 2), -1);
+    CHECK(err_is("arguments.block.tag.unknown", 31) && err_args("minecraft:logs", NULL, NULL));
+    CHECK_EQ_INT(parse("fill 0 0 0 1 1 1 air replace oak_log[axis=x]", 2), 0);
+    const struct cmd_block *f = &cmd_arg(&ps, "filter")->u.block;
+    CHECK(cmd_block_matches(f, block_info[log].min_state));
+    CHECK(!cmd_block_matches(f, block_info[log].min_state + 1));
+    CHECK(!cmd_block_matches(f, BLOCK_STONE));
+    CHECK_EQ_INT(parse("fill 0 0 0 1 1 1 air replace oak_log", 2), 0);
+    CHECK(cmd_block_matches(&cmd_arg(&ps, "filter")->u.block, block_info[log].min_state + 1));
+    /* clone: the dimension forms reach the same executor */
+    CHECK_EQ_INT(parse("clone from minecraft:overworld 0 0 0 1 1 1 to overworld 5 5 5 "
+                       "filtered stone move",
+                       2),
+                 0);
+    CHECK_EQ_INT(ps.exec->exec, X_CLONE);
+    CHECK(cmd_has_literal(&ps, "move") && cmd_has_literal(&ps, "filtered"));
+    CHECK_EQ_INT(parse("clone 0 0 0 1 1 1 5 5 5 masked", 2), 0);
+}
+
+TEST(commands_numbers_as_java_prints_them)
+{
+    static const struct {
+        double v;
+        bool f;
+        const char *want;
+    } cases[] = {{0, false, "0.0"},
+                 {5.9999968e7, false, "5.9999968E7"},
+                 {-5.9999968e7, false, "-5.9999968E7"},
+                 {0.1, true, "0.1"},
+                 {1e7, false, "1.0E7"},
+                 {123.456, false, "123.456"},
+                 {1e-4, false, "1.0E-4"},
+                 {0.001, false, "0.001"},
+                 {2.9999984e7, false, "2.9999984E7"},
+                 {-1.5, true, "-1.5"},
+                 {9999999, false, "9999999.0"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[40];
+        cmd_java_number(out, sizeof out, cases[i].v, cases[i].f);
+        if (strcmp(out, cases[i].want) != 0) {
+            test_failures++;
+            fprintf(stderr, "    %g: got %s, wanted %s\n", cases[i].v, out, cases[i].want);
+        }
+    }
+}
+
+TEST(commands_fixed_decimals_as_java_formats_them)
+{
+    static const struct {
+        double v;
+        int prec;
+        const char *want;
+    } cases[] = {
+        {0.125, 2, "0.13"},   {2.5, 0, "3"},      {1.005, 2, "1.01"}, {59999968, 1, "59999968.0"},
+        {10, 1, "10.0"},      {0, 2, "0.00"},     {0.2, 2, "0.20"},   {-1.5, 0, "-2"},
+        {9.99, 1, "10.0"},    {0.004, 2, "0.00"}, {0.005, 2, "0.01"}, {123.456, 0, "123"},
+        {-0.001, 2, "-0.00"}, {1e-5, 1, "0.0"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[40];
+        cmd_java_fixed(out, sizeof out, cases[i].v, cases[i].prec);
+        if (strcmp(out, cases[i].want) != 0) {
+            test_failures++;
+            fprintf(stderr, "    %g (%d): got %s, wanted %s\n", cases[i].v, cases[i].prec, out,
+                    cases[i].want);
+        }
+    }
+}
+
+TEST(commands_parse_text_components)
+{
+    CHECK_EQ_INT(parse("tellraw @a {\"text\":\"hi\",\"color\":\"red\"}", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_TELLRAW);
+    const struct cmd_value *m = cmd_arg(&ps, "message");
+    CHECK(m && m->start == 11 && m->end == ps.len);
+    CHECK_EQ_INT(parse("tellraw @a \"hello there\"", 2), 0);
+    CHECK_EQ_INT(parse("tellraw @a [\"a\",{\"selector\":\"@p\"},5]", 2), 0);
+    CHECK_EQ_INT(parse("tellraw @a hello", 2), 0); /* a bare word, as vanilla's lenient reader */
+    /* after the component, nothing else is taken */
+    CHECK_EQ_INT(parse("tellraw @a {\"text\":\"hi\"} more", 2), -1);
+    CHECK(err_is("command.unknown.argument", 25));
+    CHECK_EQ_INT(parse("tellraw @a {\"text\":", 2), -1);
+    CHECK(ps.err_key && strcmp(ps.err_key, "argument.component.invalid") == 0 && ps.err_pos == 11);
+    CHECK_EQ_INT(parse("tellraw @a {\"bold\":true}", 2), -1);
+    CHECK(err_is("argument.component.invalid", 11) &&
+          err_args("Don't know how to turn {\"bold\":true} into a Component", NULL, NULL));
+    CHECK_EQ_INT(parse("tellraw @a []", 2), -1);
+    CHECK(err_args("Unexpected empty array of components", NULL, NULL));
+    CHECK_EQ_INT(parse("tellraw @a {\"text\":\"a\",\"extra\":[]}", 2), -1);
+    CHECK(err_args("Unexpected empty array of components", NULL, NULL));
+    CHECK_EQ_INT(parse("tellraw @a null", 2), -1);
+    CHECK(err_is("argument.component.invalid", 11) && err_args("empty", NULL, NULL));
+    /* title times: vanilla's time arguments (ticks, or with a unit) */
+    CHECK_EQ_INT(parse("title @a times 10 2s 5", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_TITLE);
+    CHECK(cmd_arg(&ps, "fadeIn")->u.i == 10 && cmd_arg(&ps, "stay")->u.i == 40 &&
+          cmd_arg(&ps, "fadeOut")->u.i == 5);
+    CHECK_EQ_INT(parse("title @a actionbar {\"text\":\"x\"}", 2), 0);
+    CHECK_EQ_INT(parse("title @a times -1 1 1", 2), -1);
+    CHECK(err_is("argument.time.tick_count_too_low", -1));
+}
+
+TEST(commands_parse_items_as_vanilla)
+{
+    /* a selector option's bad word is its argument (it was read after the rewind) */
+    CHECK_EQ_INT(parse("kill @a[gamemode=bogus]", 2), -1);
+    CHECK(err_is("argument.entity.options.mode.invalid", 17) && err_args("bogus", NULL, NULL));
+    CHECK_EQ_INT(parse("kill @a[sort=sideways]", 2), -1);
+    CHECK(err_is("argument.entity.options.sort.irreversible", 13) &&
+          err_args("sideways", NULL, NULL));
+    CHECK_EQ_INT(parse("give @a minecraft:diamond 5", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_GIVE);
+    CHECK(strcmp(item_info[cmd_arg(&ps, "item")->u.item.item].name, "diamond") == 0);
+    CHECK_EQ_INT(cmd_arg(&ps, "count")->u.i, 5);
+    CHECK_EQ_INT(parse("give @a diamondx", 2), -1);
+    CHECK(err_is("argument.item.id.invalid", 8) && err_args("minecraft:diamondx", NULL, NULL));
+    CHECK_EQ_INT(parse("give @a #minecraft:logs", 2), -1);
+    CHECK(err_is("argument.item.tag.disallowed", 8));
+    CHECK_EQ_INT(parse("give @a diamond{display:{}}", 2), -1);
+    CHECK(ps.err_key && strstr(ps.err_key, "not supported") && ps.err_pos == 15);
+    /* Brigadier's bounds: "Integer must not be less than 1, found 0" */
+    CHECK_EQ_INT(parse("give @a diamond 0", 2), -1);
+    CHECK(err_is("argument.integer.low", 16) && err_args("1", "0", NULL));
+    CHECK_EQ_INT(parse("clear @a #minecraft:logs", 2), -1);
+    CHECK(err_is("arguments.item.tag.unknown", 9) && err_args("minecraft:logs", NULL, NULL));
+    CHECK_EQ_INT(parse("clear", 2), 0);
+    CHECK_EQ_INT(parse("clear @s stone 0", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_CLEAR);
+    CHECK_EQ_INT(parse("spawnpoint @s ~ ~ ~ 90", 2), 0);
+    CHECK_EQ_INT(ps.exec->exec, X_SPAWNPOINT);
 }

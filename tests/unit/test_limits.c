@@ -1,17 +1,19 @@
 /*
- * test_limits.c — the pure core of net/limits.c (LIMITS_CORE_ONLY, the house
- * style's "unit tests include the .c"): the sliding-window counter, address
+ * test_limits.c — the pure parts of the abuse limits (net/ratelimit.c and
+ * net/ip_table.c, linked from the shared library): the sliding-window counter, address
  * keys and loopback detection, the per-IP table and its sweep, the
  * CraftBukkit throttle rule, the packet tables; and the NBT byte quota
  * (proto/nbt.c) that guards item NBT from the network.
  */
-#define LIMITS_CORE_ONLY 1
-#include "net/limits.c"
-
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/buf.h"
+#include "data/packet_ids.h"
+#include "net/ip_table.h"
+#include "net/ratelimit.h"
 #include "proto/nbt.h"
 #include "proto/wire.h"
 #include "test.h"

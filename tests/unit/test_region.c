@@ -564,6 +564,82 @@ static int count_files(const char *dir, const char *needle)
     return n;
 }
 
+/* Reads a whole file (at most 1 MiB) into out; its length, or -1. */
+static long slurp(const char *path, uint8_t *out, size_t cap)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return -1;
+    long n = (long)pread(fd, out, cap, 0);
+    close(fd);
+    return n;
+}
+
+TEST(region_damaged_header_is_copied_aside_before_it_is_rewritten)
+{
+    char path[512], dir[512];
+    region_file(path, sizeof path, "r.7.0.mca");
+    snprintf(dir, sizeof dir, "%s", tmpdir());
+    int fd = open(path, O_RDWR | O_CREAT, 0644);
+    uint8_t hdr[REGION_HEADER] = {0};
+    memcpy(hdr, "\x00\x00\x02\x01", 4);     /* entry 0: sector 2, a good chunk */
+    memcpy(hdr + 4, "\x00\x00\x01\x01", 4); /* entry 1: into the header */
+    memcpy(hdr + 8, "\x00\x00\x03\x00", 4); /* entry 2: no sectors */
+    CHECK(pwrite(fd, hdr, sizeof hdr, 0) == (ssize_t)sizeof hdr);
+    CHECK(pwrite(fd,
+                 "\0\0\0\x04\x02"
+                 "abc",
+                 8, 2 * 4096) == 8);
+    CHECK(pwrite(fd, "keep me", 7, 3 * 4096) == 7); /* what entry 2 may have meant */
+    close(fd);
+    static uint8_t before[1 << 20], copy[1 << 20];
+    long nbefore = slurp(path, before, sizeof before);
+    CHECK(nbefore > REGION_HEADER);
+
+    region *r;
+    CHECK_EQ_INT(region_open(&r, path, 7, 0, false), 0);
+    CHECK(r->damaged);
+    CHECK_EQ_INT(count_files(dir, "r.7.0.mca.corrupt"), 0); /* opening changes nothing */
+    /* No room for the copy: nothing is written, the damaged header stays. */
+    faults_reset();
+    F.fail_at = 0;
+    F.err = ENOSPC;
+    faults_on();
+    uint8_t data[3000] = {4, 5, 6};
+    region_write w = {1, 0, data, sizeof data, 0};
+    CHECK_EQ_INT(region_write_batch(r, &w, 1, 5), -ENOSPC);
+    fio_set(NULL);
+    CHECK_EQ_INT(count_files(dir, "r.7.0.mca.corrupt"), 0);
+    CHECK(slurp(path, copy, sizeof copy) == nbefore && memcmp(copy, before, (size_t)nbefore) == 0);
+    /* Room again: the copy is the file as it was, then the header is rewritten. */
+    faults_reset();
+    CHECK_EQ_INT(region_write_batch(r, &w, 1, 5), 0);
+    CHECK(!r->damaged);
+    CHECK_EQ_INT(count_files(dir, "r.7.0.mca.corrupt-[0-9]*$"), 1);
+    char cmd[700], aside[700] = "";
+    snprintf(cmd, sizeof cmd, "ls -d '%s'/r.7.0.mca.corrupt-* 2>/dev/null", dir);
+    FILE *ls = popen(cmd, "r");
+    CHECK(ls && fgets(aside, sizeof aside, ls));
+    if (ls) pclose(ls);
+    aside[strcspn(aside, "\n")] = 0;
+    CHECK(slurp(aside, copy, sizeof copy) == nbefore && memcmp(copy, before, (size_t)nbefore) == 0);
+    uint8_t now[12];
+    CHECK(slurp(path, now, sizeof now) == (long)sizeof now);
+    CHECK(memcmp(now + 4, "\0\0\0\0\0\0\0\0", 8) != 0); /* entry 1 is the new chunk */
+    CHECK(memcmp(now + 8, "\0\0\0\0", 4) == 0);         /* entry 2 is gone */
+    region_chunk c;
+    CHECK_EQ_INT(region_read(r, 0, 0, &c), 1);
+    CHECK(c.len == 3 && memcmp(c.data, "abc", 3) == 0);
+    region_chunk_free(&c);
+    /* Repaired: later batches make no more copies. */
+    CHECK_EQ_INT(region_write_batch(r, &w, 1, 6), 0);
+    CHECK_EQ_INT(count_files(dir, "r.7.0.mca.corrupt"), 1);
+    region_close(r);
+    /* Reopened, the file is sound: no copy either. */
+    CHECK_EQ_INT(region_open(&r, path, 7, 0, false), 0);
+    CHECK(!r->damaged);
+    region_close(r);
+}
+
 static void open_store(struct server_config *cfg, world *w, const char *name)
 {
     config_defaults(cfg);
@@ -687,6 +763,82 @@ TEST(store_write_errors_are_counted_and_retried_without_damage)
     CHECK_EQ_INT(world_get_block(&w, 1, 0, 1, &st), 0);
     CHECK_EQ_INT(st, BLOCK_STONE);
     store_final_save();
+    world_free(&w);
+    store_close();
+}
+
+/* A stand-in for game/playerdata.c: one "player file" per round, with a ticket. */
+static char hook_path[600];
+static int hook_writes, hook_rc = 1;
+static int heard_n;
+static struct store_report heard;
+
+static void hook_done(void *arg, int rc)
+{
+    (void)arg;
+    hook_rc = rc;
+}
+
+static void hook_save_players(void)
+{
+    hook_writes++;
+    uint8_t *d = malloc(4);
+    if (!d) return;
+    memcpy(d, "test", 4);
+    store_write_file(hook_path, d, 4, false, STORE_ITEM_PLAYER, store_round_join(), hook_done,
+                     NULL);
+}
+
+static void on_round_done(void *arg, const struct store_report *r)
+{
+    (void)arg;
+    heard_n++;
+    if (r) heard = *r;
+}
+
+TEST(store_reports_what_failed_and_the_final_save_retries_it)
+{
+    struct server_config cfg;
+    static world w;
+    open_store(&cfg, &w, "world-c");
+    snprintf(hook_path, sizeof hook_path, "%s/playerdata/p.dat", cfg.level_name);
+    static const struct store_hooks hooks = {NULL, hook_save_players};
+    store_set_hooks(&hooks);
+    CHECK(load(&w, 0, 0) != NULL);
+    /* The disk is full: the requester hears what could not be saved. */
+    faults_reset();
+    F.fail_at = 0;
+    F.err = ENOSPC;
+    faults_on();
+    CHECK(store_save_all_notify(false, on_round_done, NULL));
+    for (int i = 0; i < 5 && heard_n == 0; i++) store_tick(i + 1);
+    CHECK_EQ_INT(heard_n, 1);
+    CHECK(store_report_failed(&heard));
+    CHECK_EQ_INT(heard.failed_chunks, 1);
+    CHECK_EQ_INT(heard.failed_level, 1);
+    CHECK_EQ_INT(heard.failed_players, 1);
+    CHECK_EQ_INT(heard.err, ENOSPC);
+    CHECK(hook_rc == -ENOSPC);
+    char what[200];
+    store_report_describe(&heard, what, sizeof what);
+    CHECK(strcmp(what, "1 chunk, level.dat and 1 player file (No space left on device)") == 0);
+    CHECK(store_last_report() && store_last_report()->round == heard.round);
+    /* Still full at stop: three attempts, each one writing the player file again. */
+    hook_writes = 0;
+    store_final_save();
+    CHECK_EQ_INT(hook_writes, 3);
+    CHECK(store_report_failed(store_last_report()));
+    /* Space again: one round, everything written. */
+    fio_set(NULL);
+    faults_reset();
+    hook_writes = 0;
+    store_final_save();
+    CHECK_EQ_INT(hook_writes, 1);
+    CHECK(!store_report_failed(store_last_report()));
+    CHECK_EQ_INT(hook_rc, 0);
+    CHECK(access(hook_path, F_OK) == 0);
+    static const struct store_hooks none = {NULL, NULL};
+    store_set_hooks(&none);
     world_free(&w);
     store_close();
 }
