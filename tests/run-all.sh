@@ -6,8 +6,10 @@
 #   build with gcc (build/) and clang (build-clang/), -Wall -Wextra -Werror
 #   generated tables current (tools/gen_data.js), clang-format clean
 #   unit tests, end-to-end tests (real clients from npm) against build/
-#   the terrain against deepslate and the ore distributions (tests/worldgen)
-#   an ASan+UBSan build (build-asan/): unit and end-to-end tests again
+#   an ASan+UBSan build (build-asan/): unit and end-to-end tests again,
+#   its end-to-end pass concurrent with the gcc one
+#   the terrain against deepslate and the ore distributions (tests/worldgen),
+#   after the end-to-end passes (it is CPU-bound; they are timing-sensitive)
 #   fuzz targets over their committed corpora (clang libFuzzer), briefly
 # The last line is "N passed, N failed"; the exit status is 0 only if none failed.
 set -u
@@ -56,13 +58,17 @@ count_unit() { # count_unit BINARY — adds the binary's own pass/fail counts
     echo "=== $line"
 }
 
-count_e2e() { # count_e2e MCSERV MCBENCH LABEL — node's test runner, TAP counts
-    local server=$1 bench=$2 label=$3 log
-    log=$(mktemp)
-    echo "=== end-to-end tests ($label)"
+e2e_start() { # e2e_start MCSERV MCBENCH LOG — node's test runner in the background
+    local server=$1 bench=$2 log=$3
     MCSERV="$PWD/$server" MCBENCH="$PWD/$bench" node --test --test-reporter=tap \
-        --test-concurrency=1 tests/e2e/ >"$log" 2>&1
-    local rc=$?
+        --test-concurrency=1 tests/e2e/ >"$log" 2>&1 &
+}
+
+count_e2e() { # count_e2e PID LOG LABEL — waits for one e2e pass, adds its TAP counts
+    local pid=$1 log=$2 label=$3 rc
+    wait "$pid"
+    rc=$?
+    echo "=== end-to-end tests ($label)"
     grep -E '^(not ok|ok|# (pass|fail|skipped|duration))|^ +(not ok|ok) ' "$log" | grep -v '^ *ok .*# SKIP$' | sed 's/^/  /'
     if grep -q '^not ok' "$log"; then
         echo "--- failure details ($label)"
@@ -93,15 +99,33 @@ if [ -x tests/fuzz/run.sh ]; then
 fi
 
 if [ -x build/unit_tests ]; then count_unit build/unit_tests; fi
-if [ -x build/mcserv ]; then count_e2e build/mcserv build/mcbench "gcc -O2"; fi
-if [ -x build/worldgen ]; then
-    step "terrain vs deepslate, ores (gcc -O2)" env WORLDGEN=build/worldgen node --test tests/worldgen/
-fi
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 if [ -x build-asan/unit_tests ]; then count_unit build-asan/unit_tests; fi
-if [ -x build-asan/mcserv ]; then count_e2e build-asan/mcserv build-asan/mcbench "asan+ubsan"; fi
+
+# The two end-to-end passes run at the same time: most of a test's time is
+# waiting on a client or a timer, not CPU, so two passes on two cores take
+# little longer than one. Each test picks its own free ports and directories.
+gcc_log=$(mktemp)
+asan_log=$(mktemp)
+gcc_pid=
+asan_pid=
+if [ -x build/mcserv ]; then
+    e2e_start build/mcserv build/mcbench "$gcc_log"
+    gcc_pid=$!
+fi
+if [ -x build-asan/mcserv ]; then
+    e2e_start build-asan/mcserv build-asan/mcbench "$asan_log"
+    asan_pid=$!
+fi
+if [ -n "$gcc_pid" ]; then count_e2e "$gcc_pid" "$gcc_log" "gcc -O2"; fi
+if [ -n "$asan_pid" ]; then count_e2e "$asan_pid" "$asan_log" "asan+ubsan"; fi
+rm -f "$gcc_log" "$asan_log"
+
+if [ -x build/worldgen ]; then
+    step "terrain vs deepslate, ores (gcc -O2)" env WORLDGEN=build/worldgen node --test tests/worldgen/
+fi
 if [ -x build-asan/worldgen ]; then
     step "terrain vs deepslate (asan+ubsan, 200 columns)" env WORLDGEN=build-asan/worldgen \
         WORLDGEN_SAMPLES=200 node --test tests/worldgen/oracle.test.js
