@@ -130,6 +130,17 @@ static int can_reach(const struct carve *c, double x, double z, int index, int c
     return f * f + g * g - h * h <= i * i;
 }
 
+/* The random turn both carvers add each step: pitch change g, then yaw change f,
+ * in vanilla's draw order. */
+static void wander(wg_jrand *r, float *g, float *f)
+{
+    float a = wg_jrand_next_float(r), b = wg_jrand_next_float(r);
+    *g += (a - b) * wg_jrand_next_float(r) * 2.0f;
+    a = wg_jrand_next_float(r);
+    b = wg_jrand_next_float(r);
+    *f += (a - b) * wg_jrand_next_float(r) * 4.0f;
+}
+
 static void tunnel(struct carve *c, int64_t seed, double x, double y, double z, double hm,
                    double vm, float thickness, float yaw, float pitch, int index, int count,
                    double y_scale)
@@ -151,11 +162,7 @@ static void tunnel(struct carve *c, int64_t seed, double x, double y, double z, 
         yaw += f * 0.1f;
         g *= 0.9f;
         f *= 0.75f;
-        float a = wg_jrand_next_float(&r), b = wg_jrand_next_float(&r);
-        g += (a - b) * wg_jrand_next_float(&r) * 2.0f;
-        a = wg_jrand_next_float(&r);
-        b = wg_jrand_next_float(&r);
-        f += (a - b) * wg_jrand_next_float(&r) * 4.0f;
+        wander(&r, &g, &f);
         if (j == split && thickness > 1.0f) {
             int64_t s1 = wg_jrand_next_long(&r);
             float t1 = wg_jrand_next_float(&r) * 0.5f + 0.5f;
@@ -255,11 +262,7 @@ static void canyon(struct carve *c, wg_jrand *r, int32_t cx0, int32_t cz0)
         yaw += f * 0.05f;
         g *= 0.8f;
         f *= 0.5f;
-        float a = wg_jrand_next_float(&rr), b = wg_jrand_next_float(&rr);
-        g += (a - b) * wg_jrand_next_float(&rr) * 2.0f;
-        a = wg_jrand_next_float(&rr);
-        b = wg_jrand_next_float(&rr);
-        f += (a - b) * wg_jrand_next_float(&rr) * 4.0f;
+        wander(&rr, &g, &f);
         if (wg_jrand_next_int_bounded(&rr, 4) == 0) continue;
         if (!can_reach(c, x, z, i, count, th)) return;
         ellipsoid(c, x, y, z, dd, e);
