@@ -164,6 +164,7 @@ test('three flyers through fresh terrain: RSS and queues bounded, a newcomer get
     flyers.stdout.on('data', (d) => { flyersOut += d })
     flyers.stderr.on('data', (d) => { flyersOut += d })
     const flyersDone = new Promise((resolve) => flyers.on('exit', (code) => resolve(code)))
+    let rate = 0 // chunks/s the worker made while the flyers kept it busy
     try {
       // The worker's own rate while the flyers keep it busy (the 8 s before
       // the newcomer joins): vanilla's terrain (issue 24) costs about 10 ms
@@ -177,7 +178,7 @@ test('three flyers through fresh terrain: RSS and queues bounded, a newcomer get
       const tg0 = Date.now()
       await h.sleep(8000)
       const g1 = metric(await getText(mport, '/metrics'), 'minecraft_chunks_generated_total') || 0
-      const rate = (g1 - g0) / ((Date.now() - tg0) / 1000)
+      rate = (g1 - g0) / ((Date.now() - tg0) / 1000)
       const need = (2 * VIEW + 1) ** 2
       const bound = Math.max(NEWCOMER_MAX_MS, Math.round(rate > 0 ? 2 * need / rate * 1000 : Infinity))
       t.diagnostic(`worker rate with the flyers: ${rate.toFixed(1)} chunks/s; the newcomer's bound ${bound} ms`)
@@ -200,7 +201,10 @@ test('three flyers through fresh terrain: RSS and queues bounded, a newcomer get
     assert.equal(r.bots.joined, 3, `three flyers joined\n${flyersOut}`)
     assert.equal(r.bots.failed, 0, `no flyer failed\n${flyersOut}`)
     assert.ok(r.moves_sent >= 3 * FLY_S * 15, `the flyers flew (${r.moves_sent} position packets)`)
-    assert.ok(r.chunks.received >= 3 * 300, `the flyers kept receiving chunks on the way (${r.chunks.received})`)
+    // 300 each, or half of what the worker made at its measured rate over the
+    // flight when that is less (ASan with vanilla terrain: about 20 chunks/s).
+    const flyersMin = Math.min(3 * 300, Math.floor(rate * FLY_S / 2))
+    assert.ok(r.chunks.received >= flyersMin, `the flyers kept receiving chunks on the way (${r.chunks.received}, at least ${flyersMin})`)
     // (ASan's shadow memory and quarantine make RSS meaningless there.)
     if (!ASAN) assert.ok(seen.rss <= RSS_BOUND_KIB, `server RSS ${seen.rss} KiB stayed under ${RSS_BOUND_KIB} KiB`)
     assert.ok(seen.queued <= 4 * IN_FLIGHT, `at most ${seen.queued} chunk requests queued (bound: 4 players × ${IN_FLIGHT})`)
