@@ -26,9 +26,11 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/loop.h"
+#include "core/buildinfo.h"
 #include "data/version.h"
 #include "game/game.h"
 #include "game/playerdata.h"
+#include "game/pregen.h"
 #include "game/tick.h"
 #include "net/server.h"
 #include "world/store.h"
@@ -42,7 +44,7 @@ static int mkdir_p_dir(const char *dir)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: mcserv [--dir DIR] [--port PORT] [--help] [--version]\n"
+            "usage: mcserv [--dir DIR] [--port PORT] [--pregen RADIUS] [--help] [--version]\n"
             "\n"
             "A Minecraft Java Edition %s server (protocol %d).\n"
             "The working directory (or --dir) is the server directory: server.properties\n"
@@ -50,6 +52,8 @@ static void usage(FILE *f)
             "\n"
             "  --dir DIR    use DIR as the server directory (created if missing)\n"
             "  --port PORT  listen on PORT instead of server.properties' server-port\n"
+            "  --pregen RADIUS  generate and save every chunk within RADIUS blocks of the\n"
+            "               spawn (resuming an interrupted run first), then exit; no listener\n"
             "  --help       show this text\n"
             "  --version    show the version\n"
             "\n"
@@ -158,13 +162,14 @@ static int signals_watch(loop *l)
 int main(int argc, char **argv)
 {
     const char *dir = NULL;
-    long port = -1;
+    long port = -1, pregen_radius = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return 0;
         } else if (strcmp(argv[i], "--version") == 0) {
-            printf("mcserv for Minecraft %s (protocol %d)\n", MC_VERSION_NAME, MC_PROTOCOL_VERSION);
+            printf("mcserv for Minecraft %s (protocol %d), commit %s\n", MC_VERSION_NAME,
+                   MC_PROTOCOL_VERSION, mcserv_commit);
             return 0;
         } else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc) {
             dir = argv[++i];
@@ -173,6 +178,14 @@ int main(int argc, char **argv)
             port = strtol(argv[++i], &end, 10);
             if (*end || port < 0 || port > 65535) {
                 fprintf(stderr, "mcserv: --port: expected 0..65535, got '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--pregen") == 0 && i + 1 < argc) {
+            char *end;
+            pregen_radius = strtol(argv[++i], &end, 10);
+            if (*end || pregen_radius < 1 || pregen_radius > PREGEN_RADIUS_MAX) {
+                fprintf(stderr, "mcserv: --pregen: expected a radius of 1..%d blocks, got '%s'\n",
+                        PREGEN_RADIUS_MAX, argv[i]);
                 return 2;
             }
         } else if (strcmp(argv[i], "nogui") == 0 || strcmp(argv[i], "--nogui") == 0) {
@@ -189,6 +202,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    log_set_thread_name("Server thread"); /* the game thread, vanilla's name */
     const char *lvl = getenv("MCSERV_LOG_LEVEL");
     if (lvl && strcmp(lvl, "debug") == 0) log_set_level(LOG_DEBUG);
     char rotated[4600];
@@ -209,6 +223,7 @@ int main(int argc, char **argv)
     }
     if (port >= 0) follow_port(&cfg, (int)port);
     log_set_max_size((uint64_t)cfg.log_max_size << 20); /* log-max-size: rotation while running */
+    log_set_format(cfg.log_format);
     /* The world folder: session.lock (a second server stops here), level.dat's seed. */
     if (store_open(&cfg, err, sizeof err) < 0) {
         log_error("%s", err);
@@ -224,8 +239,11 @@ int main(int argc, char **argv)
         store_close();
         return 1;
     }
-    if (server_init(&s, &main_loop, &cfg) < 0 ||
-        game_init(&main_loop, &s.cfg, cfg.worker_threads) < 0) {
+    /* --pregen: nothing else runs; two threads per core, so one generates while the
+     * other waits for its region write's fsync. */
+    int nworkers = cfg.worker_threads;
+    if (pregen_radius && nworkers == 0) nworkers = 2 * (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (server_init(&s, &main_loop, &cfg) < 0 || game_init(&main_loop, &s.cfg, nworkers) < 0) {
         game_free();
         server_free(&s);
         store_close();
@@ -233,8 +251,23 @@ int main(int argc, char **argv)
     }
     store_attach(&game.world, &s.cfg);
     playerdata_init();
+    if (pregen_radius) { /* mcserv --pregen: no listener, no admin, no console */
+        if (signals_watch(&main_loop) < 0)
+            log_warn("cannot watch for signals: %s", strerror(errno));
+        pregen_init(&main_loop, true);
+        rc = pregen_cli(&main_loop, (int)pregen_radius);
+        store_final_save(); /* level.dat: the seed the chunks were made with */
+        game_free();
+        server_free(&s);
+        playerdata_free();
+        store_close();
+        loop_free(&main_loop);
+        log_close();
+        return rc;
+    }
     admin_start(&main_loop, &s.cfg); /* RCON, Query, the HTTP endpoint (docs/operations.md) */
     console_start(&main_loop);       /* commands on stdin */
+    pregen_init(&main_loop, false);  /* resumes an interrupted pre-generation */
     if (signals_watch(&main_loop) < 0) log_warn("cannot watch for signals: %s", strerror(errno));
     if (server_listen(&s) < 0) {
         rc = 1;
@@ -248,6 +281,7 @@ int main(int argc, char **argv)
         sd_notify(0, "STOPPING=1\nSTATUS=Stopping: saving the world");
         if (watchdog.loop) loop_timer_stop(&main_loop, &watchdog.timer);
         server_shutdown();
+        pregen_stop();      /* cells in flight written, the rest resumes at the next start */
         store_final_save(); /* blocking: every chunk, player and level.dat on disk */
     }
     console_stop();

@@ -7,7 +7,8 @@
 #   generated tables current (tools/gen_data.js), clang-format clean
 #   unit tests, end-to-end tests (real clients from npm) against build/
 #   an ASan+UBSan build (build-asan/): unit and end-to-end tests again,
-#   its end-to-end pass concurrent with the gcc one
+#   its end-to-end pass concurrent with the gcc one (SOLO_E2E files after,
+#   one build at a time)
 #   the terrain against deepslate and the ore distributions (tests/worldgen),
 #   after the end-to-end passes (it is CPU-bound; they are timing-sensitive)
 #   fuzz targets over their committed corpora (clang libFuzzer), briefly
@@ -58,10 +59,26 @@ count_unit() { # count_unit BINARY — adds the binary's own pass/fail counts
     echo "=== $line"
 }
 
-e2e_start() { # e2e_start MCSERV MCBENCH LOG — node's test runner in the background
-    local server=$1 bench=$2 log=$3
+# Files that load both cores on their own (a thousand clients logging in at
+# once): they run after the two concurrent passes, one build at a time, so
+# what they measure is the server and not the other pass.
+SOLO_E2E="tests/e2e/flashcrowd.test.js"
+
+e2e_files() { # e2e_files shared|solo — the end-to-end files of one phase
+    local f
+    for f in tests/e2e/*.test.js; do
+        case " $SOLO_E2E " in
+        *" $f "*) [ "$1" = solo ] && echo "$f" ;;
+        *) [ "$1" = shared ] && echo "$f" ;;
+        esac
+    done
+}
+
+e2e_start() { # e2e_start MCSERV MCBENCH LOG PHASE — node's test runner in the background
+    local server=$1 bench=$2 log=$3 phase=$4
+    # shellcheck disable=SC2046 # file names without spaces
     MCSERV="$PWD/$server" MCBENCH="$PWD/$bench" node --test --test-reporter=tap \
-        --test-concurrency=1 tests/e2e/ >"$log" 2>&1 &
+        --test-concurrency=1 $(e2e_files "$phase") >"$log" 2>&1 &
 }
 
 count_e2e() { # count_e2e PID LOG LABEL — waits for one e2e pass, adds its TAP counts
@@ -112,15 +129,23 @@ asan_log=$(mktemp)
 gcc_pid=
 asan_pid=
 if [ -x build/mcserv ]; then
-    e2e_start build/mcserv build/mcbench "$gcc_log"
+    e2e_start build/mcserv build/mcbench "$gcc_log" shared
     gcc_pid=$!
 fi
 if [ -x build-asan/mcserv ]; then
-    e2e_start build-asan/mcserv build-asan/mcbench "$asan_log"
+    e2e_start build-asan/mcserv build-asan/mcbench "$asan_log" shared
     asan_pid=$!
 fi
 if [ -n "$gcc_pid" ]; then count_e2e "$gcc_pid" "$gcc_log" "gcc -O2"; fi
 if [ -n "$asan_pid" ]; then count_e2e "$asan_pid" "$asan_log" "asan+ubsan"; fi
+if [ -x build/mcserv ]; then
+    e2e_start build/mcserv build/mcbench "$gcc_log" solo
+    count_e2e $! "$gcc_log" "gcc -O2, alone"
+fi
+if [ -x build-asan/mcserv ]; then
+    e2e_start build-asan/mcserv build-asan/mcbench "$asan_log" solo
+    count_e2e $! "$asan_log" "asan+ubsan, alone"
+fi
 rm -f "$gcc_log" "$asan_log"
 
 if [ -x build/worldgen ]; then

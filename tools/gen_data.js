@@ -17,6 +17,8 @@
  *   entities.h       ENTITY_TYPE_<NAME> ids
  *   registry_codec.c the Login (play) registry codec as network NBT (named empty
  *                    root), byte-identical to what a vanilla 1.20.1 server sends
+ *   map_colors.{c,h} per block, its colour seen from above for the live map, from
+ *                    vanilla's textures in minecraft-assets (tools/map_colors.js)
  *
  * `node tools/gen_data.js --diff [VERSION]` writes nothing: it prints, for
  * every packet mcserv names (the PKT_* constants in src/), its ids and
@@ -494,5 +496,28 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     'extern const struct material_tool material_tools[];',
     'extern const uint16_t material_tools_first[MATERIAL_COUNT + 1];',
     'extern const struct item_info item_info[ITEM_COUNT];',
+  ]);
+}
+
+// ------------------------------------------------------------------ map colours
+// map_colors.c: per block id, its colour seen from above (0xAARRGGBB; alpha =
+// how much it covers the block below), derived from vanilla's textures by
+// tools/map_colors.js. The live map (src/world/maprender.c) draws with it.
+{
+  const colours = require('./map_colors.js')(blocks);
+  const L = [HEADER('map_colors.c — block colours seen from above, for the live map (see map_colors.h).') +
+    '#include "data/map_colors.h"\n',
+    'const uint32_t block_map_argb[BLOCK_MAP_COUNT] = {'];
+  colours.forEach((c, id) => L.push(`    0x${c.argb.toString(16).padStart(8, '0')}, /* ${id} ${c.name}: ${c.source} */`));
+  L.push('};');
+  write('map_colors.c', L.join('\n') + '\n');
+  header('map_colors.h', 'map_colors.h — per block id, 0xAARRGGBB seen from above: the alpha-weighted mean of\n' +
+    ' * the texture of its top face in vanilla\'s assets (minecraft-assets), tinted as in plains;\n' +
+    ' * alpha is how much of the block below it hides (tools/map_colors.js).', [
+    '#include <stdint.h>',
+    '',
+    `#define BLOCK_MAP_COUNT ${colours.length}`,
+    '',
+    'extern const uint32_t block_map_argb[BLOCK_MAP_COUNT];',
   ]);
 }

@@ -12,7 +12,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-BUILD_PKGS="make gcc pkg-config libdeflate-dev libssl-dev openssl libwslay-dev libedit-dev libsystemd-dev liblua5.4-dev libjansson-dev libcurl4-openssl-dev"
+BUILD_PKGS="make gcc pkg-config libdeflate-dev libpng-dev libssl-dev openssl libwslay-dev libedit-dev libsystemd-dev liblua5.4-dev libjansson-dev libcurl4-openssl-dev"
 TEST_PKGS="clang libclang-rt-14-dev clang-format chromium tmux"
 
 mode=${1:-all}

@@ -1,9 +1,11 @@
 /*
  * worldgen.c — generates a square of chunks with mcserv's terrain generator
- * and reports the cost; optionally writes a top-down map (PPM) and a digest
- * of every section so two runs can be compared byte for byte.
+ * and reports the cost; optionally writes a top-down map (PPM or PNG, drawn
+ * by world/maprender.h as the live map draws it) and a digest of every
+ * section so two runs can be compared byte for byte.
  *
- *   build/worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm FILE] [--digest]
+ *   build/worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm FILE] [--png FILE]
+ *                  [--digest]
  *   build/worldgen --seed N --probe < columns
  *   build/worldgen --seed N --radius R --ores
  *   build/worldgen --seed N --survey BLOCKS --stride S [--ppm FILE]
@@ -48,6 +50,7 @@
 #include "world/overworld.h"
 #include "data/worldgen_biomes.h"
 #include "data/worldgen_ores.h"
+#include "world/maprender.h"
 #include "world/terrain.h"
 
 static size_t section_bytes(const section *s)
@@ -56,38 +59,6 @@ static size_t section_bytes(const section *s)
     if (s->bits) n += (4096 / (64 / s->bits) + 1) * 8;
     if (s->palette) n += 256 * 2;
     return n;
-}
-
-static void color_of(uint16_t st, int y, uint8_t rgb[3])
-{
-    const char *n = block_info[block_of_state[st]].name;
-    int r = 128, g = 128, b = 128;
-    if (strstr(n, "water"))
-        r = 40, g = 80, b = 200;
-    else if (strstr(n, "grass_block"))
-        r = 80, g = 160, b = 60;
-    else if (strstr(n, "leaves"))
-        r = 30, g = 110, b = 30;
-    else if (strstr(n, "sand"))
-        r = 220, g = 210, b = 150;
-    else if (strstr(n, "snow"))
-        r = 240, g = 240, b = 250;
-    else if (strstr(n, "ice"))
-        r = 170, g = 200, b = 250;
-    else if (strstr(n, "gravel"))
-        r = 140, g = 130, b = 130;
-    else if (strstr(n, "stone"))
-        r = 120, g = 120, b = 120;
-    else if (strstr(n, "log"))
-        r = 100, g = 70, b = 40;
-    else if (strstr(n, "grass") || strstr(n, "dandelion") || strstr(n, "poppy"))
-        r = 90, g = 170, b = 70;
-    double shade = 0.75 + (y - 63) / 200.0;
-    if (shade < 0.4) shade = 0.4;
-    if (shade > 1.3) shade = 1.3;
-    rgb[0] = (uint8_t)(r * shade > 255 ? 255 : r * shade);
-    rgb[1] = (uint8_t)(g * shade > 255 ? 255 : g * shade);
-    rgb[2] = (uint8_t)(b * shade > 255 ? 255 : b * shade);
 }
 
 static int probe(long long seed)
@@ -309,7 +280,7 @@ int main(int argc, char **argv)
 {
     long long seed = 12345;
     int radius = 8;
-    const char *ppm = NULL, *type = "normal";
+    const char *ppm = NULL, *png = NULL, *type = "normal";
     int digest = 0, probe_mode = 0, ores_mode = 0, survey_half = 0, stride = 16, threads = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc)
@@ -318,6 +289,8 @@ int main(int argc, char **argv)
             radius = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--ppm") && i + 1 < argc)
             ppm = argv[++i];
+        else if (!strcmp(argv[i], "--png") && i + 1 < argc)
+            png = argv[++i];
         else if (!strcmp(argv[i], "--type") && i + 1 < argc)
             type = argv[++i];
         else if (!strcmp(argv[i], "--digest"))
@@ -333,10 +306,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = atoi(argv[++i]);
         else {
-            fprintf(
-                stderr,
-                "usage: worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm "
-                "FILE] [--digest] [--probe] [--ores] [--survey BLOCKS --stride S] [--threads T]\n");
+            fprintf(stderr, "usage: worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm "
+                            "FILE] [--png FILE] [--digest] [--probe] [--ores] [--survey BLOCKS "
+                            "--stride S] [--threads T]\n");
             return 2;
         }
     }
@@ -352,7 +324,12 @@ int main(int argc, char **argv)
         return 1;
     }
     int side = 2 * radius;
-    uint8_t *img = ppm ? calloc((size_t)side * 16 * side * 16, 3) : NULL;
+    size_t width = (size_t)side * 16;
+    /* Colours and heights of every column, shaded once all are known. */
+    uint32_t *rgb = ppm || png ? calloc(width * width, sizeof *rgb) : NULL;
+    int16_t *height = rgb ? calloc(width * width, sizeof *height) : NULL;
+    uint8_t *water = rgb ? calloc(width * width, 1) : NULL;
+    static map_chunk mc;
     struct libdeflate_compressor *comp = libdeflate_alloc_compressor(6);
     buf_t raw, framed;
     buf_init(&raw, 0);
@@ -390,14 +367,15 @@ int main(int argc, char **argv)
                 for (size_t k = 0; k < sec.len; k++) hash = (hash ^ sec.data[k]) * 1099511628211ULL;
                 buf_free(&sec);
             }
-            if (img) {
+            if (height) {
+                maprender_chunk(&c, &mc);
                 for (int z = 0; z < 16; z++)
                     for (int x = 0; x < 16; x++) {
-                        int y = chunk_column_top(&c, x, z);
-                        uint16_t st = chunk_get_block(&c, x, y, z);
-                        size_t px = (size_t)((cz + radius) * 16 + z) * (size_t)side * 16 +
+                        size_t px = (size_t)((cz + radius) * 16 + z) * width +
                                     (size_t)((cx + radius) * 16 + x);
-                        color_of(st, y, img + px * 3);
+                        rgb[px] = mc.rgb[z * 16 + x];
+                        height[px] = mc.height[z * 16 + x];
+                        water[px] = mc.water[z * 16 + x];
                     }
             }
             chunk_free(&c);
@@ -422,17 +400,41 @@ int main(int argc, char **argv)
            (double)raw_total / (double)n, (double)z_total / (double)n);
     printf("memory: %.0f bytes of sections per chunk\n", (double)mem_total / (double)n);
     if (digest) printf("digest: %016llx\n", (unsigned long long)hash);
-    if (img) {
-        FILE *f = fopen(ppm, "wb");
-        if (!f) {
-            perror(ppm);
-            return 1;
+    if (height && water) {
+        uint8_t *img = malloc(width * width * 4);
+        for (size_t i = 0; img && i < width * width; i++) {
+            int hn = i >= width ? height[i - width] : MAPRENDER_NO_HEIGHT;
+            uint32_t v = maprender_shade(rgb[i], height[i], hn, water[i] > 0);
+            img[i * 4] = (uint8_t)(v >> 16), img[i * 4 + 1] = (uint8_t)(v >> 8);
+            img[i * 4 + 2] = (uint8_t)v, img[i * 4 + 3] = v ? 255 : 0;
         }
-        fprintf(f, "P6 %d %d 255\n", side * 16, side * 16);
-        fwrite(img, 3, (size_t)side * 16 * side * 16, f);
-        fclose(f);
+        if (img && ppm) {
+            FILE *f = fopen(ppm, "wb");
+            if (!f) {
+                perror(ppm);
+                return 1;
+            }
+            fprintf(f, "P6 %zu %zu 255\n", width, width);
+            for (size_t i = 0; i < width * width; i++) fwrite(img + i * 4, 1, 3, f);
+            fclose(f);
+        }
+        if (img && png) {
+            buf_t out;
+            buf_init(&out, 0);
+            FILE *f = fopen(png, "wb");
+            if (!f || maprender_png_encode(img, (int)width, (int)width, &out) < 0) {
+                perror(png);
+                return 1;
+            }
+            fwrite(out.data, 1, out.len, f);
+            fclose(f);
+            buf_free(&out);
+        }
+        free(img);
     }
-    free(img);
+    free(rgb);
+    free(height);
+    free(water);
     buf_free(&raw);
     buf_free(&framed);
     libdeflate_free_compressor(comp);

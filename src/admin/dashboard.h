@@ -1,10 +1,16 @@
 /*
  * dashboard.h — the page at / : a live view for operators, self-contained
- * (inline CSS and JS, no external assets, works offline). It polls
- * /api/status once a second and draws
- *   - a TPS / MSPT chart (canvas) from the status history,
- *   - the player list (name, position, game mode, ping),
- *   - a top-down map of loaded chunks with player positions (canvas).
+ * (inline CSS and JS, no external assets, works offline). Once a second it
+ * reads /api/status, /api/history and a page of /api/players and draws
+ *   - cards: TPS, MSPT, players, loaded chunks, memory, CPU, network;
+ *   - charts of the last 10 minutes or hour (canvas, auto-scaled; MSPT in
+ *     µs when small, with the 50 ms tick budget);
+ *   - the live map (canvas over /map/tiles: pan, zoom, players with their
+ *     facing and name on hover, the spawn, a scale; admin/map.h), and
+ *     pre-generation progress;
+ *   - the latest joins, leaves, kicks, warnings and errors;
+ *   - the player table, a page of 100 at a time (fast with 10,000 online).
+ * The page is made of fragments (dashboard.c): another panel is one more.
  *
  * Invariants:
  *  1. Data never becomes markup: the script writes names with textContent

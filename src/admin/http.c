@@ -15,6 +15,7 @@
 
 #include "admin/admin.h"
 #include "admin/dashboard.h"
+#include "admin/map.h"
 #include "admin/metrics.h"
 #include "admin/status_api.h"
 #include "core/addr.h"
@@ -67,6 +68,7 @@ static const char *status_text(int code)
 {
     switch (code) {
     case 200: return "OK";
+    case 202: return "Accepted";
     case 204: return "No Content";
     case 400: return "Bad Request";
     case 404: return "Not Found";
@@ -188,6 +190,34 @@ static void respond_error(http_client *c, const struct http_request *req, int co
             code == 405 ? "Allow: GET, HEAD\r\n" : NULL);
 }
 
+/* GET /map/tiles/{zoom}/{x}/{z}.png (admin/map.h): 200 the PNG, 204 nothing
+ * generated there, 202 + Retry-After while it is being drawn, 404 outside
+ * the world. true if path is a tile path (answered). */
+static bool route_tile(http_client *c, const struct http_request *req, const char *path)
+{
+    int zoom, n = 0;
+    long tx, tz;
+    if (sscanf(path, "/map/tiles/%d/%ld/%ld.png%n", &zoom, &tx, &tz, &n) != 3 || path[n]) {
+        respond_error(c, req, 404);
+        return true;
+    }
+    if (req->method == HTTP_OTHER) {
+        respond_error(c, req, 405);
+        return true;
+    }
+    const uint8_t *png = NULL;
+    size_t len = 0;
+    switch (map_tile(zoom, (int32_t)tx, (int32_t)tz, &png, &len)) {
+    case MAP_READY: respond(c, req, 200, "image/png", (const char *)png, len, NULL); break;
+    case MAP_EMPTY: respond(c, req, 204, "image/png", "", 0, NULL); break;
+    case MAP_PENDING: /* 202, not 503: a tile being drawn is no error (browsers log 5xx) */
+        respond(c, req, 202, "text/plain; charset=utf-8", "rendering\n", 10, "Retry-After: 1\r\n");
+        break;
+    default: respond_error(c, req, 404); break;
+    }
+    return true;
+}
+
 static void route(http_client *c, const struct http_request *req)
 {
     if (http.loopback && req->has_host && !http_host_is_local(req->host)) {
@@ -195,9 +225,24 @@ static void route(http_client *c, const struct http_request *req)
         return;
     }
     const char *path = req->path;
+    if (strncmp(path, "/map/tiles/", 11) == 0 && route_tile(c, req, path)) return;
+    if (strncmp(path, "/api/players/", 13) == 0) {
+        unsigned long page;
+        int n = 0;
+        if (sscanf(path, "/api/players/%lu%n", &page, &n) != 1 || path[n] || page > 1000000) {
+            respond_error(c, req, 404);
+        } else if (req->method == HTTP_OTHER) {
+            respond_error(c, req, 405);
+        } else {
+            size_t len;
+            const char *json = status_api_players_json(page, &len);
+            respond(c, req, 200, "application/json", json, len, NULL);
+        }
+        return;
+    }
     bool known = strcmp(path, "/") == 0 || strcmp(path, "/metrics") == 0 ||
-                 strcmp(path, "/api/status") == 0 || strcmp(path, "/healthz") == 0 ||
-                 strcmp(path, "/favicon.ico") == 0;
+                 strcmp(path, "/api/status") == 0 || strcmp(path, "/api/history") == 0 ||
+                 strcmp(path, "/healthz") == 0 || strcmp(path, "/favicon.ico") == 0;
     if (!known) {
         respond_error(c, req, 404);
         return;
@@ -212,6 +257,9 @@ static void route(http_client *c, const struct http_request *req)
         respond(c, req, 200, "text/plain; version=0.0.4; charset=utf-8", text, len, NULL);
     } else if (strcmp(path, "/api/status") == 0) {
         const char *json = status_api_json(&len);
+        respond(c, req, 200, "application/json", json, len, NULL);
+    } else if (strcmp(path, "/api/history") == 0) {
+        const char *json = status_api_history_json(&len);
         respond(c, req, 200, "application/json", json, len, NULL);
     } else if (strcmp(path, "/favicon.ico") == 0) { /* browsers ask; there is none */
         respond(c, req, 204, "image/x-icon", "", 0, NULL);
@@ -375,7 +423,7 @@ int http_start(const struct server_config *cfg)
         http.fd = -1;
         return -1;
     }
-    log_info("HTTP admin endpoint on http://%s:%d/ (/metrics, /api/status, /healthz)%s",
+    log_info("HTTP admin endpoint on http://%s:%d/ (/metrics, /api/status, /healthz, /map/tiles)%s",
              cfg->admin_http_address[0] ? cfg->admin_http_address : "0.0.0.0", cfg->admin_http_port,
              http.loopback ? "" : "; it is not on a loopback address: keep it behind a firewall");
     return 0;

@@ -6,7 +6,11 @@
  *   GET /            the dashboard (admin/dashboard.h)
  *   GET /metrics     Prometheus text format 0.0.4 (admin/metrics.h)
  *   GET /api/status  JSON (admin/status_api.h), rebuilt at most once per tick
+ *   GET /api/history the last hour of the dashboard's series (admin/status_api.h)
+ *   GET /api/players/{page}  100 players a page (admin/status_api.h)
  *   GET /healthz     "ok"
+ *   GET /map/tiles/{zoom}/{x}/{z}.png  a live map tile (admin/map.h): 200,
+ *                    204 (nothing generated there), 202 + Retry-After (drawing)
  *   GET /favicon.ico 204 (browsers ask for it)
  *   HEAD of each; anything else 404, other methods 405.
  *

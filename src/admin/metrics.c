@@ -4,6 +4,7 @@
 #include "admin/metrics.h"
 
 #include <dirent.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "admin/admin.h"
+#include "core/buildinfo.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/tickstat.h"
@@ -142,6 +144,32 @@ static void process_metrics(buf_t *b)
           start_time);
 }
 
+/* The names of the UnifiedMetrics exporter (Cubxity/UnifiedMetrics, common
+ * Metrics.kt), so its published Grafana dashboard works unchanged; its
+ * minecraft_tick_duration_seconds histogram is ours above. Events: login =
+ * login attempts (Login Start with a valid name), join and quit = players
+ * entering and leaving the game, chat = chat messages, ping = server list
+ * pings answered. Players are the only entities. */
+static void unified_metrics(buf_t *b, const char *world)
+{
+    const struct server_stats *ss = &srv->stats;
+    gauge(b, "minecraft_players_count", "Players online (UnifiedMetrics name).",
+          (double)game.player_count);
+    gauge(b, "minecraft_plugins", "Plugins loaded (UnifiedMetrics name).", 0);
+    head(b, "minecraft_world_players_count", "gauge", "Players in the world.");
+    sample1(b, "minecraft_world_players_count", "world", world, (double)game.player_count);
+    head(b, "minecraft_world_entities_count", "gauge", "Entities in the world.");
+    sample1(b, "minecraft_world_entities_count", "world", world, (double)game.player_count);
+    head(b, "minecraft_world_loaded_chunks", "gauge", "Chunk columns in memory.");
+    sample1(b, "minecraft_world_loaded_chunks", "world", world, (double)game.world.count);
+    counter(b, "minecraft_events_login_total", "Login attempts.", (double)ss->login_starts);
+    counter(b, "minecraft_events_join_total", "Players who joined the game.", (double)game.joins);
+    counter(b, "minecraft_events_quit_total", "Players who left the game.", (double)game.quits);
+    counter(b, "minecraft_events_chat_total", "Chat messages.", (double)game.chat_messages);
+    counter(b, "minecraft_events_ping_total", "Server list pings answered.",
+            (double)ss->status_requests);
+}
+
 /* Heap allocations per tick: only the counting build has them (core/tickstat.h). */
 static void quantiles(buf_t *b, const char *name, const char *help, const uint32_t v[3])
 {
@@ -189,11 +217,32 @@ static void limits_metrics(buf_t *b)
          "waiting: handshake done, not logged in).");
     sample1(b, n, "list", "fresh", (double)ls->evicted_fresh);
     sample1(b, n, "list", "waiting", (double)ls->evicted_waiting);
-    counter(b, "mcserv_handshake_timeouts_total",
-            "Connections closed for sending no complete handshake within handshake-timeout.",
-            (double)ls->handshake_timeouts);
-    counter(b, "mcserv_login_throttled_total", "Logins refused by connection-throttle.",
-            (double)ls->throttled);
+    static const struct {
+        const char *name, *help;
+        size_t at; /* offsetof(struct limits_stats, ...) */
+    } rules[] = {
+        {"mcserv_handshake_timeouts_total",
+         "Connections closed for sending no complete handshake within handshake-timeout.",
+         offsetof(struct limits_stats, handshake_timeouts)},
+        {"mcserv_login_throttled_total", "Logins refused by connection-throttle.",
+         offsetof(struct limits_stats, throttled)},
+        {"mcserv_packet_limit_kicks_total",
+         "Players kicked by packet-limit-max-rate (packets per interval).",
+         offsetof(struct limits_stats, rate_kicks)},
+        {"mcserv_packet_limit_drops_total",
+         "Packets dropped by a per-type rate (docs/hardening.md).",
+         offsetof(struct limits_stats, rate_drops)},
+        {"mcserv_slow_clients_total",
+         "Connections closed for not reading their output (slow-client-timeout or the output "
+         "cap).",
+         offsetof(struct limits_stats, slow_clients)},
+        {"mcserv_moved_too_quickly_total",
+         "Moves refused as vanilla's \"moved too quickly\" (the player is set back).",
+         offsetof(struct limits_stats, moved_too_quickly)},
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        counter(b, rules[i].name, rules[i].help,
+                (double)*(const uint64_t *)((const char *)ls + rules[i].at));
     head(b, "mcserv_prelogin_connections", "gauge",
          "Connections not yet playing (the pool of max-prelogin-connections); fresh: without a "
          "complete handshake.");
@@ -284,6 +333,7 @@ void metrics_build(buf_t *b)
     sample1(b, "minecraft_loaded_chunks", "world", world, (double)game.world.count);
     head(b, "minecraft_entities", "gauge", "Entities (players are the only entities).");
     sample1(b, "minecraft_entities", "world", world, (double)game.player_count);
+    unified_metrics(b, world);
     gauge(b, "minecraft_chunks_generating", "Chunks being loaded or generated on workers.",
           (double)game.world.generating);
     gauge(b, "minecraft_worker_jobs_pending", "Jobs queued or running on the worker threads.",
@@ -379,10 +429,12 @@ void metrics_build(buf_t *b)
             "Query datagrams dropped (malformed, bad challenge, over the rate).",
             (double)as->query_dropped);
 
-    char info[160];
-    snprintf(info, sizeof info, "mcserv_build_info{version=\"%s\",protocol=\"%d\"} 1\n",
-             MC_VERSION_NAME, MC_PROTOCOL_VERSION);
-    head(b, "mcserv_build_info", "gauge", "The Minecraft version served (value is always 1).");
+    char info[240];
+    snprintf(info, sizeof info,
+             "mcserv_build_info{version=\"%s\",protocol=\"%d\",commit=\"%.64s\"} 1\n",
+             MC_VERSION_NAME, MC_PROTOCOL_VERSION, mcserv_commit);
+    head(b, "mcserv_build_info", "gauge",
+         "The Minecraft version served and the commit built (value is always 1).");
     buf_append(b, info, strlen(info));
     gauge(b, "mcserv_uptime_seconds", "Seconds since the server started.",
           (double)(clock_ns() - srv->start_ns) / 1e9);

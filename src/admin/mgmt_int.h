@@ -71,10 +71,6 @@ struct conn;
 /* vanilla's getServerPlayer: the online player a {id?, name?} names (by
  * id, else by name in any case), or NULL. */
 struct conn *mgmt_online(json_t *player);
-/* vanilla kickUnlistedPlayers: with enforce-whitelist and the whitelist on,
- * players neither listed nor operators are kicked. */
-void mgmt_kick_unlisted(void);
-
 /* ------------------------------------------ settings (mgmt_server.c) */
 
 /* Writes pending server.properties changes on a worker (shutdown: inline). */

@@ -49,14 +49,6 @@ struct prof {
     conn *c; /* online, or NULL */
 };
 
-static const char not_whitelisted_json[] =
-    "{\"translate\":\"multiplayer.disconnect.not_whitelisted\","
-    "\"fallback\":\"You are not white-listed on this server!\"}";
-static const char banned_json[] = "{\"translate\":\"multiplayer.disconnect.banned\","
-                                  "\"fallback\":\"You are banned from this server\"}";
-static const char ip_banned_json[] = "{\"translate\":\"multiplayer.disconnect.ip_banned\","
-                                     "\"fallback\":\"You have been IP banned from this server\"}";
-
 /* ------------------------------------------------------------ players */
 
 static conn *online_by_uuid(const mc_uuid *u)
@@ -193,18 +185,6 @@ static int resolve_all(mgmt_call *call, json_t *a, const char *field, struct pro
     return MGMT_OK;
 }
 
-void mgmt_kick_unlisted(void)
-{
-    if (!srv->cfg.enforce_whitelist || !lists_whitelist_enabled()) return;
-    for (size_t i = game.player_count; i-- > 0;) {
-        if (i >= game.player_count) continue;
-        conn *c = game.players[i];
-        if (c->player->op_level > 0 || lists_whitelisted(&c->player->uuid)) continue;
-        conn_kick_reason(c, KR_NOT_WHITELISTED, not_whitelisted_json,
-                         "You are not white-listed on this server!");
-    }
-}
-
 /* Each resolved player of `param` (an array of players) through remove
  * (1 = was there: logged as "<verb> '<name>'", then after(uuid) if set). */
 static int remove_players(mgmt_call *call, json_t *param, int (*remove)(const mc_uuid *),
@@ -283,7 +263,7 @@ static int allowlist_edit(mgmt_call *call, json_t *param, json_t **result)
         }
     }
     free(p);
-    if (mode == REMOVE || mode == SET) mgmt_kick_unlisted();
+    if (mode == REMOVE || mode == SET) lists_kick_unlisted();
     *result = list_json(LIST_WHITELIST);
     return MGMT_OK;
 }
@@ -324,7 +304,7 @@ static void ban_one(mgmt_call *call, const struct prof *p, const char *source, c
     if (lists_ban_until(&p->uuid, p->name, source, reason, expires) <= 0) return;
     mgmt_log(call->client_id, "Ban '%s': %s", p->name, why);
     conn *c = online_by_uuid(&p->uuid);
-    if (c) conn_kick_reason(c, KR_BANNED, banned_json, "You are banned from this server");
+    if (c) lists_kick_banned(c);
 }
 
 /* What one element of a bans or operators request asks for. */
@@ -470,9 +450,7 @@ static void ban_ip(mgmt_call *call, const char *ip, const char *source, const ch
         if (i >= game.player_count) continue;
         char norm[LIST_IP_MAX];
         conn *c = game.players[i];
-        if (lists_normalize_ip(c->ip, norm) == 0 && strcmp(norm, ip) == 0)
-            conn_kick_reason(c, KR_IP_BANNED, ip_banned_json,
-                             "You have been IP banned from this server");
+        if (lists_normalize_ip(c->ip, norm) == 0 && strcmp(norm, ip) == 0) lists_kick_ip_banned(c);
     }
 }
 

@@ -304,7 +304,7 @@ static void set_enforce(long v, const char *s)
 {
     (void)s;
     srv->cfg.enforce_whitelist = v != 0;
-    mgmt_kick_unlisted();
+    lists_kick_unlisted();
 }
 static int get_use(void)
 {
@@ -314,7 +314,7 @@ static void set_use(long v, const char *s)
 {
     (void)s;
     lists_whitelist_set_enabled(v != 0); /* writes white-list itself (game/lists.c) */
-    mgmt_kick_unlisted();
+    lists_kick_unlisted();
 }
 #define INT_FIELD(fn, field, after)                                                                \
     static int get_##fn(void)                                                                      \

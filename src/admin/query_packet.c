@@ -13,21 +13,21 @@
 /* The sender's address bytes (IPv6 keeps the port: the token binds both). */
 static size_t query_addr_bytes(const struct sockaddr *from, socklen_t fromlen, uint8_t out[20])
 {
+    const void *ip, *port;
+    size_t n;
     if (from->sa_family == AF_INET && fromlen >= (socklen_t)sizeof(struct sockaddr_in)) {
         const struct sockaddr_in *a = (const struct sockaddr_in *)from;
-        out[0] = 4;
-        memcpy(out + 1, &a->sin_addr, 4);
-        memcpy(out + 5, &a->sin_port, 2);
-        return 7;
-    }
-    if (from->sa_family == AF_INET6 && fromlen >= (socklen_t)sizeof(struct sockaddr_in6)) {
+        ip = &a->sin_addr, port = &a->sin_port, n = 4;
+    } else if (from->sa_family == AF_INET6 && fromlen >= (socklen_t)sizeof(struct sockaddr_in6)) {
         const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)from;
-        out[0] = 6;
-        memcpy(out + 1, &a->sin6_addr, 16);
-        memcpy(out + 17, &a->sin6_port, 2);
-        return 19;
+        ip = &a->sin6_addr, port = &a->sin6_port, n = 16;
+    } else {
+        return 0;
     }
-    return 0;
+    out[0] = n == 4 ? 4 : 6;
+    memcpy(out + 1, ip, n);
+    memcpy(out + 1 + n, port, 2);
+    return n + 3;
 }
 
 int32_t query_token(const struct query_state *st, const struct sockaddr *from, socklen_t fromlen,

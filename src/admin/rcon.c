@@ -5,6 +5,7 @@
 #include "admin/rcon.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 #include <stdio.h>
@@ -31,6 +32,8 @@ typedef struct rcon_client {
     int64_t deadline_ms; /* login deadline, then the idle deadline */
     int64_t packet_ms;   /* first byte of a packet not yet complete; 0 none */
     int64_t held_until;  /* a wrong password's answer is held back until then; 0 none */
+    cmd_later later;     /* an answer due later (save-all): input waits for it */
+    int32_t later_id;    /* the request id it answers */
 } rcon_client;
 
 static int64_t idle_since(const admin_peer *p, int64_t now_ms);
@@ -62,7 +65,14 @@ static int64_t idle_since(const admin_peer *p, int64_t now_ms)
 
 static void client_close(rcon_client *c)
 {
+    cmd_later_cancel(&c->later);
     admin_peer_close(&rcon.peers, &c->peer);
+}
+
+/* Input is read only while no answer is due: RCON answers in order. */
+static uint32_t client_events(const rcon_client *c)
+{
+    return (c->later.pending ? 0 : EPOLLIN) | (c->writing ? EPOLLOUT : 0);
 }
 
 static void client_flush(rcon_client *c)
@@ -85,7 +95,7 @@ static void client_flush(rcon_client *c)
     bool want = c->peer.out.len > 0;
     if (want != c->writing) {
         c->writing = want;
-        loop_watch_mod(srv->loop, &c->peer.w, EPOLLIN | (want ? EPOLLOUT : 0));
+        loop_watch_mod(srv->loop, &c->peer.w, client_events(c));
     }
 }
 
@@ -134,6 +144,37 @@ static void login(rcon_client *c, const struct rcon_packet *p)
         log_info("RCON: %s logged in", c->peer.addr);
 }
 
+static void answer(rcon_client *c, int32_t id, buf_t *text)
+{
+    if (text->failed) { /* keep what fit, and say so */
+        static const char cut[] = "\n(output truncated)";
+        text->failed = 0;
+        if (text->len > RCON_CAPTURE_MAX - sizeof cut) text->len = RCON_CAPTURE_MAX - sizeof cut;
+        buf_append(text, cut, sizeof cut - 1);
+    }
+    rcon_encode_response(&c->peer.out, id, text->len ? (const char *)text->data : "", text->len);
+}
+
+static void client_parse(rcon_client *c);
+
+/* A deferred answer is ready (cmd_later): it goes out, then the input that
+ * waited is read. */
+static void answer_later(cmd_later *l, const char *text, size_t len)
+{
+    rcon_client *c = (rcon_client *)((char *)l - offsetof(rcon_client, later));
+    buf_t t;
+    buf_init(&t, RCON_CAPTURE_MAX);
+    buf_append(&t, text, len);
+    answer(c, c->later_id, &t);
+    buf_free(&t);
+    c->deadline_ms = srv->loop->now_ms + RCON_IDLE_MS;
+    client_parse(c);
+    if (!c->peer.closed) {
+        loop_watch_mod(srv->loop, &c->peer.w, client_events(c));
+        client_flush(c);
+    }
+}
+
 static void command(rcon_client *c, const struct rcon_packet *p)
 {
     c->deadline_ms = srv->loop->now_ms + RCON_IDLE_MS;
@@ -142,14 +183,13 @@ static void command(rcon_client *c, const struct rcon_packet *p)
              p->body);
     buf_t text;
     buf_init(&text, RCON_CAPTURE_MAX);
-    cmd_run_capture(p->body, p->body_len, "Rcon", &text);
-    if (text.failed) { /* keep what fit, and say so */
-        static const char cut[] = "\n(output truncated)";
-        text.failed = 0;
-        if (text.len > RCON_CAPTURE_MAX - sizeof cut) text.len = RCON_CAPTURE_MAX - sizeof cut;
-        buf_append(&text, cut, sizeof cut - 1);
+    cmd_run_capture_later(p->body, p->body_len, "Rcon", &text, &c->later);
+    if (c->later.pending) { /* answered by answer_later; input waits */
+        c->later_id = p->id;
+        loop_watch_mod(srv->loop, &c->peer.w, client_events(c));
+    } else {
+        answer(c, p->id, &text);
     }
-    rcon_encode_response(&c->peer.out, p->id, text.len ? (const char *)text.data : "", text.len);
     buf_free(&text);
 }
 
@@ -168,9 +208,47 @@ static void handle(rcon_client *c, const struct rcon_packet *p)
     }
 }
 
+/* Answers the complete packets in c->in, in order, until one defers its
+ * answer; keeps the rest. */
+static void client_parse(rcon_client *c)
+{
+    size_t off = 0;
+    while (!c->closing && !c->peer.closed && !c->held_until && !c->later.pending) {
+        struct rcon_packet p;
+        long used = rcon_decode(c->in + off, c->in_len - off, &p);
+        if (used == 0) break;
+        if (used < 0) {
+            log_limited(&k_malformed, LOG_WARN,
+                        "RCON: %s sent a malformed packet (length %u); closed", c->peer.addr,
+                        (unsigned)(c->in[off] | c->in[off + 1] << 8 | c->in[off + 2] << 16 |
+                                   (unsigned)c->in[off + 3] << 24));
+            client_close(c);
+            return;
+        }
+        handle(c, &p);
+        off += (size_t)used;
+        if (c->peer.out.failed) {
+            log_limited(&k_not_reading, LOG_WARN, "RCON: %s is not reading its output; closed",
+                        c->peer.addr);
+            client_close(c);
+            return;
+        }
+    }
+    if (c->held_until || c->peer.closed) return;
+    memmove(c->in, c->in + off, c->in_len - off);
+    c->in_len -= off;
+    /* RCON_READ_MS from the first byte of a packet to its last (not while
+     * the packet waits for an earlier answer). */
+    if (!c->in_len || c->later.pending)
+        c->packet_ms = 0;
+    else if (off || !c->packet_ms)
+        c->packet_ms = srv->loop->now_ms;
+}
+
 static void client_read(rcon_client *c)
 {
-    for (int rounds = 0; rounds < 8 && !c->peer.closed && !c->closing; rounds++) {
+    for (int rounds = 0; rounds < 8 && !c->peer.closed && !c->closing && !c->later.pending;
+         rounds++) {
         if (c->held_until) { /* input while an answer is held back is dropped */
             c->in_len = 0;
             c->packet_ms = 0;
@@ -188,36 +266,7 @@ static void client_read(rcon_client *c)
         }
         if (c->held_until) continue;
         c->in_len += (size_t)n;
-        size_t off = 0;
-        while (!c->closing && !c->peer.closed && !c->held_until) {
-            struct rcon_packet p;
-            long used = rcon_decode(c->in + off, c->in_len - off, &p);
-            if (used == 0) break;
-            if (used < 0) {
-                log_limited(&k_malformed, LOG_WARN,
-                            "RCON: %s sent a malformed packet (length %u); closed", c->peer.addr,
-                            (unsigned)(c->in[off] | c->in[off + 1] << 8 | c->in[off + 2] << 16 |
-                                       (unsigned)c->in[off + 3] << 24));
-                client_close(c);
-                return;
-            }
-            handle(c, &p);
-            off += (size_t)used;
-            if (c->peer.out.failed) {
-                log_limited(&k_not_reading, LOG_WARN, "RCON: %s is not reading its output; closed",
-                            c->peer.addr);
-                client_close(c);
-                return;
-            }
-        }
-        if (c->held_until) continue;
-        memmove(c->in, c->in + off, c->in_len - off);
-        c->in_len -= off;
-        /* RCON_READ_MS from the first byte of a packet to its last. */
-        if (!c->in_len)
-            c->packet_ms = 0;
-        else if (off || !c->packet_ms)
-            c->packet_ms = srv->loop->now_ms;
+        client_parse(c);
     }
 }
 
@@ -248,6 +297,7 @@ static void accept_event(loop_watch *w, uint32_t events)
                                                        RCON_OUT_MAX, client_event, EPOLLIN);
         if (!c) continue;
         if (rcon_limiter_key(ip, c->key) < 0) memset(c->key, 0, sizeof c->key);
+        c->later.done = answer_later;
         c->deadline_ms = srv->loop->now_ms + RCON_AUTH_MS;
         log_debug("RCON: %s connected", addr);
         /* A client sends its login with its first bytes: read it now

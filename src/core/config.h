@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/log.h"
+
 enum level_type { LEVEL_FLAT, LEVEL_NORMAL };
 /* How a proxy in front of mcserv hands over the player's identity. */
 enum forwarding_mode { FWD_NONE, FWD_VELOCITY, FWD_BUNGEECORD };
@@ -128,6 +130,7 @@ struct server_config {
     int chunk_requests_in_flight;  /* per player: asked for and not yet received */
     int chunk_idle_max;            /* chunks kept loaded with nobody viewing them */
     int log_max_size;              /* MiB: latest.log is rotated at this size; 0 at startup only */
+    enum log_format log_format;    /* log-format: vanilla's line prefix or mcserv's */
     /* Fault injection for tests (docs/hardening.md); 0 = off */
     int debug_chunk_gen_delay_ms;  /* sleep per generated chunk, on the worker */
     int debug_disk_latency_ms;     /* sleep before each file open/read/write/fsync/rename */

@@ -265,8 +265,21 @@ static size_t escape_line(char *dst, size_t cap, const char *src, size_t len)
     return o;
 }
 
-/* The whole line for `body` (timestamp, level, escaped text, newline) in
- * line[cap]; returns its length. */
+static _Atomic int line_format = LOG_FORMAT_VANILLA;
+static _Thread_local char thread_name[32];
+
+void log_set_format(enum log_format f)
+{
+    atomic_store(&line_format, f);
+}
+
+void log_set_thread_name(const char *name)
+{
+    snprintf(thread_name, sizeof thread_name, "%s", name);
+}
+
+/* The whole line for `body` (prefix, escaped text, newline) in line[cap];
+ * returns its length. */
 static size_t format_line(char *line, size_t cap, enum log_level level, const char *body,
                           size_t blen)
 {
@@ -274,7 +287,12 @@ static size_t format_line(char *line, size_t cap, enum log_level level, const ch
     gettimeofday(&tv, NULL);
     struct tm tm;
     localtime_r(&tv.tv_sec, &tm);
-    int h = snprintf(line, cap, "[%04d-%02d-%02d %02d:%02d:%02d.%03d %s] ", tm.tm_year + 1900,
+    int h;
+    if (atomic_load(&line_format) == LOG_FORMAT_VANILLA)
+        h = snprintf(line, cap, "[%02d:%02d:%02d] [%.40s/%s]: ", tm.tm_hour, tm.tm_min, tm.tm_sec,
+                     thread_name[0] ? thread_name : "main", level_names[level]);
+    else
+        h = snprintf(line, cap, "[%04d-%02d-%02d %02d:%02d:%02d.%03d %s] ", tm.tm_year + 1900,
                      tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
                      (int)(tv.tv_usec / 1000), level_names[level]);
     size_t len = (size_t)h + escape_line(line + h, cap - (size_t)h - 1, body, blen);
@@ -285,6 +303,7 @@ static size_t format_line(char *line, size_t cap, enum log_level level, const ch
 static void *gz_thread(void *arg)
 {
     (void)arg;
+    log_set_thread_name("Log4j2-AsyncLogger");
     int rc = gzip_file(gz.src, gz.dst);
     if (rc == 0 && fio->unlink(gz.src) < 0) rc = -errno;
     if (rc == 0)
@@ -361,6 +380,8 @@ static void rotate_locked(void)
     }
 }
 
+void (*log_tap)(enum log_level level, const char *text, size_t len); /* issue 18 */
+
 static void log_vmsg(enum log_level level, const char *fmt, va_list ap)
 {
     char body[2048], line[8192];
@@ -368,6 +389,10 @@ static void log_vmsg(enum log_level level, const char *fmt, va_list ap)
     if (n < 0) return;
     size_t blen = (size_t)n < sizeof body ? (size_t)n : sizeof body - 1;
     size_t len = format_line(line, sizeof line, level, body, blen);
+    if (log_tap) { /* issue 18: dashboard events; the escaped text, without either prefix */
+        char text[8192];
+        log_tap(level, text, escape_line(text, sizeof text, body, blen));
+    }
     if (log_to_stderr) {
         bool hooked = stderr_before && pthread_equal(pthread_self(), hooks_thread);
         if (hooked) stderr_before();

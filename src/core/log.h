@@ -33,6 +33,19 @@
 enum log_level { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR };
 
 /*
+ * The line prefix (log-format). Vanilla's log4j pattern
+ * `[%d{HH:mm:ss}] [%t/%level]: ` is the default: panels (Pterodactyl),
+ * chat bridges and log parsers read it. mcserv's adds the date and the
+ * milliseconds: `[2026-12-01 13:44:52.123 INFO] `.
+ */
+enum log_format { LOG_FORMAT_VANILLA, LOG_FORMAT_MCSERV };
+void log_set_format(enum log_format f);
+/* Names the calling thread in vanilla-format lines ("Server thread",
+ * "Worker-Main-1", as vanilla's; at most 31 bytes kept). A thread that has
+ * none is "main". */
+void log_set_thread_name(const char *name);
+
+/*
  * Startup, before log_open_file: moves last run's dir/file aside as vanilla
  * does (log4j's filePattern logs/%d{yyyy-MM-dd}-%i.log.gz), gzip-compressed
  * to dir/yyyy-MM-dd-N.log.gz (its modification date, N the first unused from
@@ -65,6 +78,9 @@ void log_set_stderr_hooks(void (*before)(void), void (*after)(void));
 void log_set_max_size(uint64_t max_bytes);
 
 void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Sees every line logged (its escaped text, any thread) when set: the dashboard's events (issue
+ * 18). */
+extern void (*log_tap)(enum log_level level, const char *text, size_t len);
 
 #define log_debug(...) log_msg(LOG_DEBUG, __VA_ARGS__)
 #define log_info(...)  log_msg(LOG_INFO, __VA_ARGS__)

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -77,6 +78,9 @@ static job *job_of(handoff_node *n)
 static void *worker_main(void *arg)
 {
     worker_ctx *ctx = arg;
+    char name[32];
+    snprintf(name, sizeof name, "Worker-Main-%d", ctx->index + 1); /* vanilla's pool name */
+    log_set_thread_name(name);
     for (;;) {
         pthread_mutex_lock(&pool.lock);
         while (!pool.todo_head && !pool.stopping) pthread_cond_wait(&pool.wake, &pool.lock);

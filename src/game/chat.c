@@ -427,5 +427,6 @@ void chat_sb_chat_message(conn *c, rd_t *r)
     buf_reset(j);
     chat_tr_plain(j, "chat.type.text", a, 2);
     if (!j->failed) log_info("[Not Secure] %.*s", (int)j->len, (const char *)j->data);
+    game.chat_messages++;
     chat_count_spam(c);
 }

@@ -606,10 +606,30 @@ static void save_all_done(void *arg, const struct store_report *r)
     send_red(&s, line);
 }
 
+/* An RCON save-all is over: its answer goes out with the outcome (vanilla's
+ * "Saved the game", or the failure and what could not be saved). r is NULL
+ * at shutdown for a round that never ran: the answer has what it has. */
+static void save_all_answer(void *arg, const struct store_report *r)
+{
+    struct cmd_pending *later = arg;
+    if (!r) {
+        cmd_pending_finish(later, NULL);
+    } else if (!store_report_failed(r)) {
+        cmd_pending_finish(later, chat_en("commands.save.success"));
+    } else {
+        char what[200], line[400];
+        store_report_describe(r, what, sizeof what);
+        snprintf(line, sizeof line, "%s\nCould not save %s; will retry at the next save",
+                 chat_en("commands.save.failed"), what);
+        cmd_pending_finish(later, line);
+    }
+}
+
 /* save-all [flush], save-off, save-on (world/store.h). The console reads the
  * store's own log lines (the round's outcome); a player gets vanilla's
- * messages, the outcome when the round is over; RCON (answered at once) gets
- * "Saving the game" and what the last attempts could not save. */
+ * messages, the outcome when the round is over; RCON gets "Saving the game",
+ * what the last attempts could not save, and the outcome in one answer sent
+ * when the round is over (commands.h, cmd_later). */
 static int ex_save(cmd_ctx *x, int exec)
 {
     bool player = x->src->c != NULL;
@@ -627,6 +647,13 @@ static int ex_save(cmd_ctx *x, int exec)
         }
         mc_uuid *u = player && store_active() ? malloc(sizeof *u) : NULL;
         if (u) *u = x->src->c->player->uuid;
+        /* RCON: the answer waits for the round, as vanilla's does. */
+        struct cmd_pending *later = !player && store_active() ? cmd_source_defer(x->src) : NULL;
+        if (later) {
+            if (!store_save_all_notify(flush, save_all_answer, later))
+                cmd_source_undefer(x->src, later);
+            return 0;
+        }
         if (!store_save_all_notify(flush, u ? save_all_done : NULL, u)) {
             /* Nobody will hear the outcome: say what is known now. */
             free(u);
@@ -636,41 +663,20 @@ static int ex_save(cmd_ctx *x, int exec)
     }
     bool on = exec == X_SAVE_ON;
     if (store_autosave_enabled() == on) {
-        if (player)
+        if (player || x->src->capture)
             cmd_failure0(x, on ? "commands.save.alreadyOn" : "commands.save.alreadyOff");
         else
             log_info("%s", on ? "Saving is already turned on" : "Saving is already turned off");
         return -1;
     }
-    if (player)
-        cmd_success(x, true, on ? "commands.save.enabled" : "commands.save.disabled", NULL, 0);
+    /* The store logs the change itself: RCON's answer is not logged again. */
+    if (player || x->src->capture)
+        cmd_success(x, player, on ? "commands.save.enabled" : "commands.save.disabled", NULL, 0);
     store_set_autosave(on);
     return 0;
 }
 
 /* ---------------------------------------------------- whitelist and bans */
-
-static const char not_whitelisted_json[] =
-    "{\"translate\":\"multiplayer.disconnect.not_whitelisted\","
-    "\"fallback\":\"You are not white-listed on this server!\"}";
-static const char banned_json[] = "{\"translate\":\"multiplayer.disconnect.banned\","
-                                  "\"fallback\":\"You are banned from this server\"}";
-static const char ip_banned_json[] = "{\"translate\":\"multiplayer.disconnect.ip_banned\","
-                                     "\"fallback\":\"You have been IP banned from this server\"}";
-
-/* vanilla kickUnlistedPlayers: with enforce-whitelist and the whitelist on,
- * online players not on it (operators excepted, as at login) are kicked. */
-static void enforce_whitelist(void)
-{
-    if (!srv->cfg.enforce_whitelist || !lists_whitelist_enabled()) return;
-    for (size_t i = game.player_count; i-- > 0;) {
-        if (i >= game.player_count) continue;
-        conn *c = game.players[i];
-        if (c->player->op_level > 0 || lists_whitelisted(&c->player->uuid)) continue;
-        conn_kick_reason(c, KR_NOT_WHITELISTED, not_whitelisted_json,
-                         "You are not white-listed on this server!");
-    }
-}
 
 static int ex_whitelist(cmd_ctx *x, int exec)
 {
@@ -687,7 +693,7 @@ static int ex_whitelist(cmd_ctx *x, int exec)
         lists_whitelist_set_enabled(on);
         cmd_success(x, true, on ? "commands.whitelist.enabled" : "commands.whitelist.disabled",
                     NULL, 0);
-        enforce_whitelist();
+        lists_kick_unlisted();
         return 0;
     }
     case X_WHITELIST_LIST: {
@@ -731,12 +737,12 @@ static int ex_whitelist(cmd_ctx *x, int exec)
                                 : "commands.whitelist.remove.failed");
             return -1;
         }
-        if (!add) enforce_whitelist();
+        if (!add) lists_kick_unlisted();
         return 0;
     }
     case X_WHITELIST_RELOAD:
         /* Read on a worker; the unlisted are kicked once the new list is in. */
-        lists_whitelist_reload(enforce_whitelist);
+        lists_whitelist_reload(lists_kick_unlisted);
         cmd_success(x, true, "commands.whitelist.reloaded", NULL, 0);
         return 0;
     }
@@ -771,8 +777,7 @@ static int ex_ban(cmd_ctx *x)
         for (size_t k = game.player_count; k-- > 0;) {
             if (k >= game.player_count) continue;
             conn *c = game.players[k];
-            if (memcmp(c->player->uuid.b, prof[i].uuid.b, 16) == 0)
-                conn_kick_reason(c, KR_BANNED, banned_json, "You are banned from this server");
+            if (memcmp(c->player->uuid.b, prof[i].uuid.b, 16) == 0) lists_kick_banned(c);
         }
     }
     buf_free(&rb);
@@ -836,9 +841,7 @@ static int ex_ban_ip(cmd_ctx *x)
         chat_arg b[2] = {chat_text(num), chat_textn((const char *)names.data, names.len)};
         if (!names.failed) cmd_success(x, true, "commands.banip.info", b, 2);
         buf_free(&names);
-        for (size_t i = 0; i < tl->n; i++)
-            conn_kick_reason(tl->c[i], KR_IP_BANNED, ip_banned_json,
-                             "You have been IP banned from this server");
+        for (size_t i = 0; i < tl->n; i++) lists_kick_ip_banned(tl->c[i]);
     }
     return 0;
 }
@@ -996,6 +999,9 @@ void cmd_builtin_exec(cmd_ctx *x)
     case X_GIVE:
     case X_CLEAR:
     case X_SPAWNPOINT: cmd_player_exec(x); break;
+    case X_PREGEN_START: cmd_pregen_start(x); break;
+    case X_PREGEN_STATUS: cmd_pregen_status(x); break;
+    case X_PREGEN_CANCEL: cmd_pregen_cancel(x); break;
     default: cmd_failure0(x, "command.failed"); break;
     }
 }

@@ -18,6 +18,7 @@
  *     47 bytes each; it never suggests for messages or greedy strings.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -92,6 +93,21 @@ static void run(struct cmd_source *s, const char *line, size_t len)
 
 void cmd_run_capture(const char *line, size_t len, const char *source_name, buf_t *out)
 {
+    cmd_run_capture_later(line, len, source_name, out, NULL);
+}
+
+/* ------------------------------------------------ answers that come later */
+
+/* A deferred answer (commands.h, cmd_later): its text so far, and who waits
+ * for it (NULL once cancelled). */
+struct cmd_pending {
+    cmd_later *later;
+    buf_t text;
+};
+
+void cmd_run_capture_later(const char *line, size_t len, const char *source_name, buf_t *out,
+                           cmd_later *later)
+{
     while (len && (*line == ' ' || *line == '/')) line++, len--;
     if (len > CMD_MAX_LEN) {
         buf_lit(out, "Command longer than 1024 bytes ignored");
@@ -101,7 +117,49 @@ void cmd_run_capture(const char *line, size_t len, const char *source_name, buf_
     cmd_source_console(&s);
     s.name = source_name;
     s.capture = out;
+    s.later = later && !later->pending ? later : NULL; /* one answer due at a time */
     run(&s, line, len);
+}
+
+struct cmd_pending *cmd_source_defer(struct cmd_source *s)
+{
+    if (!s->later || !s->capture || s->later->pending) return NULL;
+    struct cmd_pending *p = malloc(sizeof *p);
+    if (!p) return NULL;
+    p->later = s->later;
+    p->text = *s->capture; /* the buffer moves, its cap with it */
+    buf_init(s->capture, p->text.limit);
+    s->later->pending = p;
+    return p;
+}
+
+void cmd_source_undefer(struct cmd_source *s, struct cmd_pending *p)
+{
+    if (p->later) p->later->pending = NULL;
+    buf_free(s->capture);
+    *s->capture = p->text;
+    free(p);
+}
+
+void cmd_pending_finish(struct cmd_pending *p, const char *more)
+{
+    cmd_later *l = p->later;
+    if (l) {
+        if (more && more[0]) {
+            if (p->text.len) buf_lit(&p->text, "\n");
+            buf_append(&p->text, more, strlen(more));
+        }
+        l->pending = NULL;
+        l->done(l, p->text.len ? (const char *)p->text.data : "", p->text.len);
+    }
+    buf_free(&p->text);
+    free(p);
+}
+
+void cmd_later_cancel(cmd_later *l)
+{
+    if (l->pending) l->pending->later = NULL; /* finished later, delivered to nobody */
+    l->pending = NULL;
 }
 
 void console_execute(const char *line)

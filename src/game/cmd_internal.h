@@ -31,6 +31,7 @@
 #include "core/buf.h"
 #include "game/chat.h"
 #include "game/cmd_parser.h"
+#include "game/commands.h"
 #include "game/game.h"
 
 #define CMD_CONSOLE_LEVEL 4
@@ -43,7 +44,8 @@ struct cmd_source {
     int level;
     double x, y, z;
     float yaw, pitch;
-    buf_t *capture; /* RCON: feedback goes here as plain text, not to the log */
+    buf_t *capture;   /* RCON: feedback goes here as plain text, not to the log */
+    cmd_later *later; /* RCON: the answer may wait (commands.h); NULL: it may not */
 };
 
 /* What an executor gets: its source and the parsed line. */
@@ -77,6 +79,17 @@ void cmd_source_console(struct cmd_source *s);
 conn *cmd_source_player(cmd_ctx *x, bool entity);
 
 /* ---------------------------------------------- feedback (cmd_source.c) */
+
+/* Defers the source's answer (commands.h, cmd_later): what it captured so
+ * far moves into the pending answer. NULL if the source cannot wait (a
+ * player, the console) or out of memory: answer now. */
+struct cmd_pending *cmd_source_defer(struct cmd_source *s);
+/* Takes a deferred answer back (nothing will finish it): its text returns
+ * to the source's capture. */
+void cmd_source_undefer(struct cmd_source *s, struct cmd_pending *p);
+/* Ends a deferred answer: `more` (a line; may be NULL) is added and the
+ * whole answer delivered, unless it was cancelled. Frees p. */
+void cmd_pending_finish(struct cmd_pending *p, const char *more);
 
 /* A message to the source: json to a player, plain to RCON's capture or to
  * the log. */
@@ -152,5 +165,8 @@ int cmd_world_exec(cmd_ctx *x);      /* cmd_world.c: setblock, fill, clone, forc
 int cmd_worldborder(cmd_ctx *x);     /* cmd_border.c */
 int cmd_text_exec(cmd_ctx *x);       /* cmd_text.c: tellraw, title */
 int cmd_player_exec(cmd_ctx *x);     /* cmd_player.c: give, clear, spawnpoint */
+int cmd_pregen_start(cmd_ctx *x);    /* cmd_pregen.c: pregen <radius> [x z] (issue 18) */
+int cmd_pregen_status(cmd_ctx *x);   /* cmd_pregen.c: pregen status */
+int cmd_pregen_cancel(cmd_ctx *x);   /* cmd_pregen.c: pregen cancel */
 
 #endif

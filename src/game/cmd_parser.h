@@ -138,6 +138,10 @@ enum cmd_exec {
     X_GIVE,
     X_CLEAR,
     X_SPAWNPOINT,
+    /* issue 18: pre-generation (game/cmd_pregen.c) */
+    X_PREGEN_START,
+    X_PREGEN_STATUS,
+    X_PREGEN_CANCEL,
     X_COUNT
 };
 

@@ -224,7 +224,7 @@ static int ex_spawnpoint(cmd_ctx *x)
         angle =
             (float)cmd_wrap_degrees(av->u.pos.rel ? x->src->yaw + av->u.pos.v[0] : av->u.pos.v[0]);
     for (size_t i = 0; i < tl->n; i++)
-        spawnpoint_set(&tl->c[i]->player->uuid, b[0], b[1], b[2], angle);
+        spawnpoint_set(&tl->c[i]->player->uuid, b[0], b[1], b[2], angle, true);
     char s[3][16], ang[40], players[24];
     for (int i = 0; i < 3; i++) snprintf(s[i], sizeof s[i], "%d", b[i]);
     cmd_java_number(ang, sizeof ang, angle, true);

@@ -41,20 +41,23 @@
 void cmd_source_from_player(struct cmd_source *s, conn *c)
 {
     player *p = c->player;
-    *s = (struct cmd_source){c, p->name, p->op_level, p->x, p->y, p->z, p->yaw, p->pitch, NULL};
+    *s = (struct cmd_source){.c = c,
+                             .name = p->name,
+                             .level = p->op_level,
+                             .x = p->x,
+                             .y = p->y,
+                             .z = p->z,
+                             .yaw = p->yaw,
+                             .pitch = p->pitch};
 }
 
 void cmd_source_console(struct cmd_source *s)
 {
-    *s = (struct cmd_source){NULL,
-                             "Server",
-                             CMD_CONSOLE_LEVEL,
-                             floor(game.spawn_x),
-                             game.spawn_y,
-                             floor(game.spawn_z),
-                             0,
-                             0,
-                             NULL};
+    *s = (struct cmd_source){.name = "Server",
+                             .level = CMD_CONSOLE_LEVEL,
+                             .x = floor(game.spawn_x),
+                             .y = game.spawn_y,
+                             .z = floor(game.spawn_z)};
 }
 
 /* -------------------------------------------------------------- feedback */

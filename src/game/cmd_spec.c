@@ -256,6 +256,13 @@ static const struct cmd_spec builtin_spec[] = {
     ARG(1, "targets", CP_ENTITY, E_PLAYERS, X_SPAWNPOINT),
     ARG(2, "pos", CP_BLOCK_POS, 0, X_SPAWNPOINT),
     ARG(3, "angle", CP_ANGLE, 0, X_SPAWNPOINT),
+    /* issue 18: mcserv's pre-generation (game/pregen.h, game/cmd_pregen.c) */
+    LIT(0, "pregen", 4, X_NONE),
+    LIT(1, "status", 0, X_PREGEN_STATUS),
+    LIT(1, "cancel", 0, X_PREGEN_CANCEL),
+    ARG(1, "radius", CP_INTEGER, 0, X_PREGEN_START),
+    ARG(2, "x", CP_INTEGER, 0, X_NONE),
+    ARG(3, "z", CP_INTEGER, 0, X_PREGEN_START),
 };
 
 /* The game rules mcserv acts on (game/gamerules.h), vanilla's names,

@@ -33,7 +33,8 @@
  *     allows: a player its op level (read at join and after op/deop), the
  *     console and RCON 4. A hidden command is an unknown one, as in vanilla.
  *  2. Commands run on the game thread, one at a time, each to its end before
- *     the entry point returns.
+ *     the entry point returns; only their answer may come later (a
+ *     cmd_later: save-all over RCON answers when the save is on disk).
  */
 #ifndef MC_COMMANDS_H
 #define MC_COMMANDS_H
@@ -63,6 +64,25 @@ void cmd_refresh_permissions(conn *c);
  * broadcast-rcon-to-ops, to online operators.
  */
 void cmd_run_capture(const char *line, size_t len, const char *source_name, buf_t *out);
+
+/*
+ * An answer that may come after the command returned: vanilla's save-all
+ * answers "Saved the game" once the data is on disk, and backup scripts run
+ * `rcon save-all flush && tar ...` on that. The caller owns the struct and
+ * sets done; cmd_run_capture_later runs the line like cmd_run_capture, and
+ * if the command defers its answer, out's text moves into the pending answer
+ * (pending is set) and done(l, text, len) is called once, later, on the game
+ * thread, with everything the command said. cmd_later_cancel (the caller is
+ * going away) drops a pending answer without calling done.
+ */
+typedef struct cmd_later cmd_later;
+struct cmd_later {
+    void (*done)(cmd_later *l, const char *text, size_t len);
+    struct cmd_pending *pending; /* non-NULL while an answer is due */
+};
+void cmd_run_capture_later(const char *line, size_t len, const char *source_name, buf_t *out,
+                           cmd_later *later);
+void cmd_later_cancel(cmd_later *l);
 /* Runs one console line (stdin) at permission level 4; feedback goes to the log. */
 void console_execute(const char *line);
 /* English text of a key the commands send that chat.c's table lacks; the

@@ -36,6 +36,8 @@ struct game {
     bool raining, thundering;
     int64_t next_idle_check_ms;
     loop_watch workers_watch;
+    /* Counted for /metrics (UnifiedMetrics' minecraft_events_*_total). */
+    uint64_t joins, quits, chat_messages;
 };
 
 extern struct game game;

@@ -24,6 +24,8 @@
 #include "core/log.h"
 #include "core/saver.h"
 #include "core/workers.h"
+#include "game/game.h"
+#include "net/server.h"
 
 #define PROPERTIES_FILE "server.properties"
 
@@ -418,5 +420,37 @@ void lists_init(const struct server_config *cfg)
         lists[k].file.dump = dump_list;
         lists[k].file.arg = &lists[k];
         load_file((enum list_kind)k);
+    }
+}
+
+/* ------------------------------------------------------------- kicks */
+
+static const char not_whitelisted_json[] =
+    "{\"translate\":\"multiplayer.disconnect.not_whitelisted\","
+    "\"fallback\":\"You are not white-listed on this server!\"}";
+static const char banned_json[] = "{\"translate\":\"multiplayer.disconnect.banned\","
+                                  "\"fallback\":\"You are banned from this server\"}";
+static const char ip_banned_json[] = "{\"translate\":\"multiplayer.disconnect.ip_banned\","
+                                     "\"fallback\":\"You have been IP banned from this server\"}";
+
+void lists_kick_banned(conn *c)
+{
+    conn_kick_reason(c, KR_BANNED, banned_json, "You are banned from this server");
+}
+
+void lists_kick_ip_banned(conn *c)
+{
+    conn_kick_reason(c, KR_IP_BANNED, ip_banned_json, "You have been IP banned from this server");
+}
+
+void lists_kick_unlisted(void)
+{
+    if (!srv->cfg.enforce_whitelist || !lists_whitelist_enabled()) return;
+    for (size_t i = game.player_count; i-- > 0;) {
+        if (i >= game.player_count) continue;
+        conn *c = game.players[i];
+        if (c->player->op_level > 0 || lists_whitelisted(&c->player->uuid)) continue;
+        conn_kick_reason(c, KR_NOT_WHITELISTED, not_whitelisted_json,
+                         "You are not white-listed on this server!");
     }
 }

@@ -64,4 +64,15 @@ int lists_ban_ip_until(const char *ip, const char *source, const char *reason, i
 int lists_pardon(const mc_uuid *uuid);
 int lists_pardon_ip(const char *ip);
 
+/* Kicks with vanilla's messages: "You are banned from this server", "You
+ * have been IP banned from this server". */
+struct conn;
+void lists_kick_banned(struct conn *c);
+void lists_kick_ip_banned(struct conn *c);
+/* vanilla kickUnlistedPlayers: with enforce-whitelist and the whitelist on,
+ * online players neither listed nor operators (as at login) are kicked
+ * ("You are not white-listed on this server!"). Commands and the
+ * management protocol call it after a change. */
+void lists_kick_unlisted(void);
+
 #endif

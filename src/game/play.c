@@ -643,6 +643,8 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     ent_join(c); /* spawned for others next tick, after the Player Info (roster) */
     cmd_join(c); /* command tree, op level, tab list header, weather */
     playerdata_send_inventory(c);
+    log_info("%s joined the game", p->name); /* vanilla's line: panels and chat bridges watch it */
+    game.joins++;
     announce("multiplayer.player.joined", p->name);
     play_stream_chunks(c);
 }
@@ -664,6 +666,7 @@ void play_leave(conn *c)
     ent_leave(c);     /* Remove Entities to whoever saw the player: next tick */
     roster_remove(c); /* then Player Info Remove, in the same roster phase */
     log_info("%s left the game", p->name);
+    game.quits++;
     announce("multiplayer.player.left", p->name);
 }
 

@@ -14,6 +14,7 @@
 #include "data/block_table.h"
 #include "game/game.h"
 #include "game/level_tags.h"
+#include "game/spawnpoint.h"
 #include "proto/packets.h"
 #include "proto/nbt.h"
 #include "proto/wire.h"
@@ -166,6 +167,26 @@ static int nbt_slot_of(int window)
     return -1000;
 }
 
+/* vanilla ServerPlayer.readAdditionalSaveData: SpawnX/Y/Z (ints; all three
+ * or none), SpawnForced, SpawnAngle, SpawnDimension (the overworld when
+ * absent). Points in other dimensions or outside the world are ignored. */
+static void apply_spawn_point(const player *p, const nbt_node *root)
+{
+    const nbt_node *x = nbt_get(root, "SpawnX", NBT_INT), *y = nbt_get(root, "SpawnY", NBT_INT),
+                   *z = nbt_get(root, "SpawnZ", NBT_INT);
+    if (!x || !y || !z) return;
+    const nbt_node *dim = nbt_get(root, "SpawnDimension", NBT_STRING);
+    if (dim && !anvil_nbt_str_eq(dim, "minecraft:overworld")) return;
+    int64_t sx = x->v.i, sy = y->v.i, sz = z->v.i;
+    if (fabs((double)sx) > MAX_COORD || fabs((double)sz) > MAX_COORD ||
+        fabs((double)sy) > MAX_Y_COORD)
+        return;
+    float angle = (float)anvil_nbt_num(nbt_get(root, "SpawnAngle", NBT_END), 0);
+    if (!isfinite(angle)) angle = 0;
+    bool forced = anvil_nbt_int(nbt_get(root, "SpawnForced", NBT_END), 0) != 0;
+    spawnpoint_set(&p->uuid, (int32_t)sx, (int32_t)sy, (int32_t)sz, angle, forced);
+}
+
 static void apply(player *p, const uint8_t *nbt, size_t len)
 {
     nbt_doc doc;
@@ -201,6 +222,7 @@ static void apply(player *p, const uint8_t *nbt, size_t len)
     if (food >= 0 && food <= 20) p->food = (int32_t)food;
     int64_t held = anvil_nbt_int(nbt_get(root, "SelectedItemSlot", NBT_END), -1);
     if (held >= 0 && held <= 8) p->held_slot = (int)held;
+    apply_spawn_point(p, root);
     const nbt_node *inv = nbt_get(root, "Inventory", NBT_LIST);
     if (inv && inv->elem_type == NBT_COMPOUND) {
         for (const nbt_node *it = inv->v.kids.first; it; it = it->next) {
@@ -295,9 +317,10 @@ void playerdata_send_inventory(conn *c)
 /* ------------------------------------------------------------------ save */
 
 static const char *const ours[] = {
-    "DataVersion",    "Pos",       "Rotation",         "Motion", "OnGround",  "Dimension",
-    "playerGameType", "Inventory", "SelectedItemSlot", "Health", "foodLevel", "UUID",
-    "abilities",
+    "DataVersion",    "Pos",       "Rotation",         "Motion", "OnGround",   "Dimension",
+    "playerGameType", "Inventory", "SelectedItemSlot", "Health", "foodLevel",  "UUID",
+    "abilities",      "SpawnX",    "SpawnY",           "SpawnZ", "SpawnAngle", "SpawnForced",
+    "SpawnDimension",
 };
 
 static bool is_ours(const nbt_node *n)
@@ -363,6 +386,17 @@ static int encode(const player *p, const uint8_t *old, size_t old_len, buf_t *b)
     nbt_w_byte(b, "mayfly", creative || spectator);
     nbt_w_float(b, "walkSpeed", 0.1f);
     nbt_w_end(b);
+    int32_t sx, sy, sz;
+    float angle;
+    bool forced;
+    if (spawnpoint_get(&p->uuid, &sx, &sy, &sz, &angle, &forced)) { /* vanilla's tags */
+        nbt_w_int(b, "SpawnX", sx);
+        nbt_w_int(b, "SpawnY", sy);
+        nbt_w_int(b, "SpawnZ", sz);
+        nbt_w_byte(b, "SpawnForced", forced);
+        nbt_w_float(b, "SpawnAngle", angle);
+        nbt_w_string(b, "SpawnDimension", "minecraft:overworld", 19);
+    }
     if (root && root->type == NBT_COMPOUND)
         for (const nbt_node *c = root->v.kids.first; c; c = c->next)
             if (!is_ours(c)) anvil_nbt_copy_tag(b, c);
@@ -456,6 +490,7 @@ size_t playerdata_unsaved(int *err)
 void playerdata_leave(const player *p)
 {
     save_player(p, false);
+    if (store_active()) spawnpoint_forget(&p->uuid); /* in the file now */
     struct record *r = find(&p->uuid);
     if (r) r->online = false;
 }

@@ -15,6 +15,7 @@ struct point {
     mc_uuid uuid;
     int32_t x, y, z;
     float angle;
+    bool forced;     /* /spawnpoint's; false: a bed's (not used: no beds yet) */
     uint64_t set_at; /* larger = set later */
 };
 
@@ -29,7 +30,7 @@ static struct point *find(const mc_uuid *u)
     return NULL;
 }
 
-void spawnpoint_set(const mc_uuid *uuid, int32_t x, int32_t y, int32_t z, float angle)
+void spawnpoint_set(const mc_uuid *uuid, int32_t x, int32_t y, int32_t z, float angle, bool forced)
 {
     struct point *p = find(uuid);
     if (!p && count == SPAWNPOINT_MAX) {
@@ -39,7 +40,22 @@ void spawnpoint_set(const mc_uuid *uuid, int32_t x, int32_t y, int32_t z, float 
         points[old] = points[--count];
     }
     if (!p) p = &points[count++];
-    *p = (struct point){*uuid, x, y, z, angle, ++clock_n};
+    *p = (struct point){*uuid, x, y, z, angle, forced, ++clock_n};
+}
+
+bool spawnpoint_get(const mc_uuid *uuid, int32_t *x, int32_t *y, int32_t *z, float *angle,
+                    bool *forced)
+{
+    const struct point *p = find(uuid);
+    if (!p) return false;
+    *x = p->x, *y = p->y, *z = p->z, *angle = p->angle, *forced = p->forced;
+    return true;
+}
+
+void spawnpoint_forget(const mc_uuid *uuid)
+{
+    struct point *p = find(uuid);
+    if (p) *p = points[--count];
 }
 
 /* vanilla Block.isPossibleToRespawnInThis: not solid, not a liquid; a block
@@ -58,7 +74,7 @@ void spawnpoint_respawn(conn *c)
 {
     player *p = c->player;
     struct point *s = find(&p->uuid);
-    if (!s) return;
+    if (!s || !s->forced) return;
     if (free_block(s->x, s->y, s->z) && free_block(s->x, s->y + 1, s->z)) {
         p->x = s->x + 0.5;
         p->y = s->y + 0.1;

@@ -7,9 +7,14 @@
  * respawn anchor, or it was obstructed" (Game Event 0), and the point is
  * forgotten, as vanilla forgets it.
  *
- * Kept in memory by UUID for this run (at most SPAWNPOINT_MAX players; the
- * oldest set is dropped first). Not yet in playerdata/<uuid>.dat (vanilla's
- * SpawnX/Y/Z/Angle/Dimension/Forced tags): docs/commands.md says so.
+ * Saved in playerdata/<uuid>.dat with vanilla's tags (SpawnX, SpawnY,
+ * SpawnZ, SpawnAngle, SpawnForced, SpawnDimension; game/playerdata.c): read
+ * at join, written with the player, and dropped from memory when the player
+ * leaves (so memory holds the points of online players; without a world
+ * folder they stay for the run). At most SPAWNPOINT_MAX in memory, the
+ * oldest set dropped first. A point that is not forced (a bed's, from a
+ * vanilla world) is kept and saved as it is but not used: mcserv has no
+ * beds yet, so such a player respawns at the world spawn.
  */
 #ifndef MC_SPAWNPOINT_H
 #define MC_SPAWNPOINT_H
@@ -23,7 +28,13 @@
 
 struct conn;
 
-void spawnpoint_set(const mc_uuid *uuid, int32_t x, int32_t y, int32_t z, float angle);
+/* /spawnpoint (forced) or a point read from the player's file. */
+void spawnpoint_set(const mc_uuid *uuid, int32_t x, int32_t y, int32_t z, float angle, bool forced);
+/* The player's point, if it has one (for its file). */
+bool spawnpoint_get(const mc_uuid *uuid, int32_t *x, int32_t *y, int32_t *z, float *angle,
+                    bool *forced);
+/* The player left and its file has the point. */
+void spawnpoint_forget(const mc_uuid *uuid);
 /* The respawn flow (game/entities.c), after the player was put at the
  * world spawn: moves it to its own point, or tells it the point is gone. */
 void spawnpoint_respawn(struct conn *c);

@@ -162,6 +162,7 @@ static void end_transfer(auth_req *r)
 static void *auth_main(void *arg)
 {
     (void)arg;
+    log_set_thread_name("User Authenticator #1"); /* vanilla's name */
     auth_req *running = NULL;
     int active = 0;
     for (;;) {

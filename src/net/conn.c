@@ -405,6 +405,21 @@ static int conn_flush(conn *c)
     return flush_settle(c, &job);
 }
 
+/* Room for one more in a pair of parallel arrays (connections and their
+ * jobs) of *cap entries, doubling from 256; false when out of memory (the
+ * arrays are valid and unchanged in size). */
+static bool grow_pair(conn ***c, void **job, size_t job_size, size_t *cap)
+{
+    size_t n = *cap ? *cap * 2 : 256;
+    conn **a = realloc(*c, n * sizeof *a);
+    if (a) *c = a;
+    void *j = a ? realloc(*job, n * job_size) : NULL;
+    if (!j) return false;
+    *job = j;
+    *cap = n;
+    return true;
+}
+
 /* The tick's writes: on the I/O threads when there are enough of them. */
 static struct {
     conn **c;
@@ -414,17 +429,9 @@ static struct {
 
 static void due_add(conn *c)
 {
-    if (due.n == due.cap) {
-        size_t cap = due.cap ? due.cap * 2 : 256;
-        conn **a = realloc(due.c, cap * sizeof *a);
-        if (a) due.c = a;
-        struct io_job *j = a ? realloc(due.job, cap * sizeof *j) : NULL;
-        if (!j) {
-            conn_flush(c); /* no room to gather: write it at once */
-            return;
-        }
-        due.job = j;
-        due.cap = cap;
+    if (due.n == due.cap && !grow_pair(&due.c, (void **)&due.job, sizeof *due.job, &due.cap)) {
+        conn_flush(c); /* no room to gather: write it at once */
+        return;
     }
     due.job[due.n] = job_of(c);
     due.c[due.n++] = c;
@@ -868,17 +875,10 @@ static struct {
 static void queue_read(conn *c)
 {
     if (c->read_queued) return;
-    if (reads.n == reads.cap) {
-        size_t cap = reads.cap ? reads.cap * 2 : 256;
-        conn **a = realloc(reads.c, cap * sizeof *a);
-        if (a) reads.c = a;
-        struct io_read *j = a ? realloc(reads.job, cap * sizeof *j) : NULL;
-        if (!j) {
-            conn_read(c); /* no room to queue: read it here */
-            return;
-        }
-        reads.job = j;
-        reads.cap = cap;
+    if (reads.n == reads.cap &&
+        !grow_pair(&reads.c, (void **)&reads.job, sizeof *reads.job, &reads.cap)) {
+        conn_read(c); /* no room to queue: read it here */
+        return;
     }
     c->read_queued = true;
     reads.c[reads.n++] = c;

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -91,6 +92,9 @@ static void run_slice(int i, int n)
 static void *thread_main(void *arg)
 {
     int me = (int)(intptr_t)arg;
+    char name[32];
+    snprintf(name, sizeof name, "Netty Epoll Server IO #%d", (me + 1) & 0xffff); /* vanilla's */
+    log_set_thread_name(name);
     uint64_t seen = io.start_round; /* rounds before this thread are not its */
     pthread_mutex_lock(&io.lock);
     for (;;) {

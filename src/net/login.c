@@ -390,6 +390,7 @@ static void login_start(conn *c, rd_t *r)
     }
     memmove(c->name, name, nlen); /* name may be c->name itself */
     c->name[nlen] = 0;
+    srv->stats.login_starts++;
     limits_login_started(c); /* online mode: 30 s from connect to PLAY, as vanilla */
     if (srv->cfg.forwarding_mode == FWD_VELOCITY) {
         send_velocity_request(c);

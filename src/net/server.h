@@ -78,6 +78,8 @@ struct server_stats {
     int batch_ticks;                  /* k: ticks lazy output may wait (conn.h invariant 7) */
     uint64_t accepted, refused;       /* connections; refused: over the limit */
     uint64_t logins;                  /* connections that entered PLAY */
+    uint64_t login_starts;            /* Login Start with a valid name (login attempts) */
+    uint64_t status_requests;         /* server list pings answered */
     uint64_t kicks[KR_COUNT];
 };
 

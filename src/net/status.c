@@ -128,6 +128,7 @@ void status_dispatch(conn *c, int32_t id, rd_t *r)
         wr_string(b, json, strlen(json));
         conn_send_pkt(c);
         c->status_step = 1;
+        srv->stats.status_requests++;
         return;
     }
     if (id == PKT_STATUS_SB_PING && rd_left(r) == 8) {

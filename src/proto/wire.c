@@ -42,9 +42,9 @@ int varint_size(int32_t v)
     return n;
 }
 
-int varint_encode(uint8_t *p, int32_t v)
+/* LEB128 of u: 7 bits a byte, low first, the high bit says "more". */
+static int leb128_encode(uint8_t *p, uint64_t u)
 {
-    uint32_t u = (uint32_t)v;
     int n = 0;
     while (u >= 0x80) {
         p[n++] = (uint8_t)(u | 0x80);
@@ -52,6 +52,11 @@ int varint_encode(uint8_t *p, int32_t v)
     }
     p[n++] = (uint8_t)u;
     return n;
+}
+
+int varint_encode(uint8_t *p, int32_t v)
+{
+    return leb128_encode(p, (uint32_t)v); /* a negative VarInt is its 32 bits: 5 bytes */
 }
 
 /* ---------------------------------------------------------------- readers */
@@ -274,14 +279,7 @@ void wr_varint(buf_t *b, int32_t v)
 void wr_varlong(buf_t *b, int64_t v)
 {
     uint8_t p[VARLONG_MAX_BYTES];
-    uint64_t u = (uint64_t)v;
-    int n = 0;
-    while (u >= 0x80) {
-        p[n++] = (uint8_t)(u | 0x80);
-        u >>= 7;
-    }
-    p[n++] = (uint8_t)u;
-    buf_append(b, p, (size_t)n);
+    buf_append(b, p, (size_t)leb128_encode(p, (uint64_t)v));
 }
 
 void wr_string(buf_t *b, const char *s, size_t len)

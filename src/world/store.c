@@ -44,6 +44,7 @@ static struct {
     world *w;
     const struct server_config *cfg;
     struct store_hooks hooks;
+    bool (*held)(int32_t x, int32_t z); /* store_set_write_guard */
     level_info level;
     int64_t level_time0; /* level.dat's Time at startup */
     uint64_t ticks;      /* since store_attach */
@@ -370,6 +371,51 @@ int store_load_chunk(int32_t x, int32_t z, chunk *c, anvil_extra *extra)
     return 1;
 }
 
+int store_region_present(int32_t rx, int32_t rz, uint8_t present[1024])
+{
+    memset(present, 0, 1024);
+    region *r;
+    int rc = region_get(rx, rz, false, &r);
+    if (rc == -ENOENT) return 0;
+    if (rc < 0) return rc;
+    pthread_mutex_lock(&r->lock);
+    for (int i = 0; i < 1024; i++) present[i] = r->locations[i] != 0;
+    pthread_mutex_unlock(&r->lock);
+    region_put(r);
+    return 0;
+}
+
+int store_write_chunks(int32_t rx, int32_t rz, region_write *w, size_t n)
+{
+    int64_t t0 = clock_ns();
+    region *r;
+    int rc = region_get(rx, rz, true, &r);
+    if (rc < 0) {
+        for (size_t k = 0; k < n; k++) w[k].result = rc;
+        stat_add(&store.stats.save_errors, n);
+        return rc;
+    }
+    rc = region_write_batch(r, w, n, (uint32_t)time(NULL));
+    region_put(r);
+    for (size_t k = 0; k < n; k++) {
+        if (w[k].result == 0) {
+            stat_add(&store.stats.bytes_written, w[k].len);
+        } else {
+            stat_add(&store.stats.save_errors, 1);
+        }
+    }
+    if (rc < 0)
+        log_error("%s/region/r.%d.%d.mca: writing %zu generated chunks failed: %s", store.dir, rx,
+                  rz, n, strerror(-rc));
+    stat_add(&store.stats.save_ns, (uint64_t)(clock_ns() - t0));
+    return rc;
+}
+
+void store_set_write_guard(bool (*held)(int32_t x, int32_t z))
+{
+    store.held = held;
+}
+
 /* ------------------------------------------------------------ chunk saving */
 
 struct save_item {
@@ -563,10 +609,18 @@ static void pump(bool unlimited)
     int nopen = 0;
     int64_t game_time = store.level_time0 + (int64_t)store.ticks;
     unsigned n = 0;
+    chunk_entry *first_held = NULL;
     while (w->save_head[SAVE_LIST_QUEUED] && store.inflight_chunks < STORE_INFLIGHT_MAX) {
         if (!unlimited && (++n & 3) == 0 && clock_ns() - t0 > STORE_PUMP_BUDGET_NS) break;
         chunk_entry *e = w->save_head[SAVE_LIST_QUEUED];
         world_save_list_move(w, e, SAVE_LIST_NONE);
+        if (store.held && store.held(e->c.x, e->c.z)) {
+            /* Pre-generation is writing this chunk's region slot: save it after (to the back). */
+            world_save_list_move(w, e, SAVE_LIST_QUEUED);
+            if (e == first_held) break; /* every chunk left is held: next tick */
+            if (!first_held) first_held = e;
+            continue;
+        }
         if (!world_entry_unsaved(e) || e->save.saving) {
             /* Saved meanwhile (or a save is in flight: its done() re-queues). */
             if (!e->save.saving && store.round != ROUND_NONE && e->save.round == store.round_id) {

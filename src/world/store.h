@@ -67,6 +67,7 @@
 
 struct world;
 struct chunk_entry;
+struct region_write;
 
 struct store_stats {
     uint64_t chunks_loaded, chunks_absent, chunks_corrupt, load_errors;
@@ -127,6 +128,24 @@ const struct store_stats *store_get_stats(void);
  * (generate nothing; retry later).
  */
 int store_load_chunk(int32_t x, int32_t z, chunk *c, anvil_extra *extra);
+
+/*
+ * For pre-generation (game/pregen.c), which writes chunks nobody has loaded
+ * straight to their region files through the store's open regions:
+ *
+ * Worker thread: present[(x & 31) + (z & 31) * 32] = 1 for every chunk
+ * region (rx, rz) holds; 0 (an absent file: all 0), or -errno.
+ */
+int store_region_present(int32_t rx, int32_t rz, uint8_t present[1024]);
+/* Worker thread: writes w[0..n) (zlib chunk NBT) to region (rx, rz), creating
+ * it; region_write_batch's result, per chunk in w[k].result. */
+int store_write_chunks(int32_t rx, int32_t rz, struct region_write *w, size_t n);
+/*
+ * Game thread: while held(x, z) is true the store starts no save of chunk
+ * (x, z) (it stays queued), so a loaded chunk's save always lands after a
+ * pre-generation write of the same chunk that was in flight. NULL: none.
+ */
+void store_set_write_guard(bool (*held)(int32_t x, int32_t z));
 
 /* Game thread, once per tick: autosave timer, queued saves, round completion. */
 void store_tick(int64_t now_ms);

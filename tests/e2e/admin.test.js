@@ -430,6 +430,29 @@ test('/metrics parses as Prometheus text and counts 20 bots online during a 20-b
     assert.ok(metricValue(fam, 'process_open_fds') >= 20)
     assert.ok(metricValue(fam, 'process_cpu_seconds_total') > 0)
     for (const r of ['kicked', 'server_full', 'banned', 'other']) assert.equal(metricValue(fam, 'minecraft_kicks_total', { reason: r }), 0)
+    // UnifiedMetrics' names (its Grafana dashboard), beside ours
+    const world = { world: 'wor"ld\\1' }
+    assert.equal(metricValue(fam, 'minecraft_players_count'), 20)
+    assert.equal(metricValue(fam, 'minecraft_world_players_count', world), 20)
+    assert.ok(metricValue(fam, 'minecraft_world_entities_count', world) >= 20)
+    assert.equal(metricValue(fam, 'minecraft_world_loaded_chunks', world), metricValue(fam, 'minecraft_loaded_chunks', world))
+    assert.equal(metricValue(fam, 'minecraft_events_join_total'), 20)
+    assert.ok(metricValue(fam, 'minecraft_events_login_total') >= 20)
+    assert.equal(metricValue(fam, 'minecraft_events_quit_total'), 0)
+    assert.equal(metricValue(fam, 'minecraft_plugins'), 0)
+    bots[0].bot.chat('hello metrics')
+    await h.statusUtil(srv.port)
+    await h.waitFor(async () => {
+      const f = parsePrometheus((await httpGet(httpPort, '/metrics')).body)
+      return metricValue(f, 'minecraft_events_chat_total') === 1 && metricValue(f, 'minecraft_events_ping_total') >= 1
+    }, { timeout: 5000, interval: 200, message: 'a chat message and a server list ping counted' })
+    // the build: the Minecraft version and the commit mcserv --version names
+    const version = require('node:child_process').execFileSync(h.MCSERV, ['--version'], { encoding: 'utf8' })
+    const commit = /commit (\S+)/.exec(version)[1]
+    assert.equal(metricValue(fam, 'mcserv_build_info', { version: '1.20.1', protocol: '763', commit }), 1, version)
+    // the abuse limits' refusals by rule are exported
+    for (const rule of ['prelogin_full', 'per_ip', 'descriptors']) assert.equal(metricValue(fam, 'mcserv_connections_refused_total', { reason: rule }), 0, rule)
+    for (const n of ['mcserv_login_throttled_total', 'mcserv_packet_limit_kicks_total', 'mcserv_packet_limit_drops_total', 'mcserv_slow_clients_total', 'mcserv_moved_too_quickly_total']) assert.equal(typeof metricValue(fam, n), 'number', n)
     const st = JSON.parse((await httpGet(httpPort, '/api/status')).body)
     assert.equal(st.players.online, 20)
     assert.equal(st.players.list.length, 20)

@@ -10,11 +10,15 @@
 //  - clear: all, one item, a count, the test form (maxCount 0), "No items
 //    were found";
 //  - spawnpoint: a /kill'd player respawns there (vanilla's forced spawn,
-//    centred on the block); without a valid spot, the world spawn.
+//    centred on the block); without a valid spot, the world spawn; kept in
+//    playerdata/<uuid>.dat with vanilla's Spawn* tags across a rejoin.
 //
 // One server; bounded waits; 127.0.0.1 only.
 const { test, before, after } = require('node:test')
 const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const zlib = require('node:zlib')
 const h = require('./helpers')
 const mp = require('./mp-helpers')
 
@@ -139,6 +143,26 @@ test('spawnpoint: a killed player respawns there; an obstructed point falls back
   })
   assert.equal(await run('spawnpoint Alice 0 30000000 0'), 'That position is outside the allowed boundaries.')
   assert.equal(await run('spawnpoint'), 'A player is required to run this command here')
+})
+
+test('spawnpoint is kept in the player\'s file with vanilla\'s tags and used after a rejoin', { timeout: 30000 }, async () => {
+  assert.equal(await run('spawnpoint Bob 7 -60 -3 45'), 'Set spawn point to 7, -60, -3 [45.0] in minecraft:overworld for Bob')
+  await B.quit()
+  const uuid = h.offlineUuid('Bob').toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5')
+  const file = path.join(srv.dir, 'world', 'playerdata', `${uuid}.dat`)
+  const tags = await h.waitFor(async () => {
+    if (!fs.existsSync(file)) return null
+    const { parsed } = await require('prismarine-nbt').parse(zlib.gunzipSync(fs.readFileSync(file)))
+    return parsed.value.SpawnX ? parsed.value : null
+  }, { timeout: 5000, message: 'Bob\'s file with SpawnX' })
+  assert.deepEqual([tags.SpawnX.value, tags.SpawnY.value, tags.SpawnZ.value, tags.SpawnAngle.value, tags.SpawnForced.value, tags.SpawnDimension.value],
+    [7, -60, -3, 45, 1, 'minecraft:overworld'])
+  B = h.makeBot(srv.port, 'Bob')
+  await B.waitSpawn(15000)
+  await run('kill Bob')
+  await h.waitFor(() => B.bot.health > 0 && Math.abs(B.bot.entity.position.x - 7.5) < 0.01 && Math.abs(B.bot.entity.position.z + 2.5) < 0.01, {
+    timeout: 8000, message: 'respawned at the saved point', detail: () => `at ${B.bot.entity.position} health ${B.bot.health}`
+  })
 })
 
 test('the server stops cleanly, with no sanitizer report', { timeout: 15000 }, async () => {

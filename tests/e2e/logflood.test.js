@@ -21,10 +21,11 @@ const zlib = require('node:zlib')
 const h = require('./helpers')
 
 const ASAN = /asan/.test(process.env.MCSERV || '')
-const FLOOD_S = ASAN ? 10 : 20
+// LOGFLOOD_SECONDS=60 runs the issue's full minute (BENCHMARKS.md records it).
+const FLOOD_S = Number(process.env.LOGFLOOD_SECONDS) || (ASAN ? 10 : 20)
 const RATE = 1000 // garbage handshakes per second
 
-h.setFileDeadline(100000)
+h.setFileDeadline(100000 + FLOOD_S * 1000)
 const socks = new Set()
 after(async () => {
   for (const s of socks) s.destroy()
@@ -80,7 +81,7 @@ function logSize (srv) {
   return fs.statSync(path.join(srv.dir, 'logs', 'latest.log')).size
 }
 
-test(`${RATE} garbage handshakes a second for ${FLOOD_S} s add at most 4 KiB to the log`, { timeout: 60000 }, async (t) => {
+test(`${RATE} garbage handshakes a second for ${FLOOD_S} s add at most 4 KiB to the log`, { timeout: 40000 + FLOOD_S * 1000 }, async (t) => {
   const httpPort = await h.freePort()
   await h.withServer({ name: 'logflood', props: { 'admin-http-port': httpPort } }, async (srv) => {
     await h.sleep(300)

@@ -24,6 +24,32 @@ test('the ready line is vanilla\'s (a panel\'s pattern matches), mcserv\'s detai
   })
 })
 
+// Chat bridges and panels written for vanilla read its log4j prefix and its
+// join and leave lines, in logs/latest.log and on the console alike.
+test('log lines have vanilla\'s prefix and "X joined the game"; log-format=mcserv gives milliseconds', { timeout: 30000 }, async () => {
+  const vanillaLine = /^\[\d{2}:\d{2}:\d{2}\] \[Server thread\/INFO\]: Joiner joined the game$/m
+  await h.withServer({ name: 'logfmt', props }, async (srv) => {
+    const b = h.makeBot(srv.port, 'Joiner')
+    await b.waitSpawn(15000)
+    await h.waitFor(() => vanillaLine.test(srv.stderr()), { timeout: 5000, message: 'the joined line', detail: () => h.tail(srv.stderr(), 2000) })
+    await b.quit()
+    await h.waitFor(() => /^\[\d{2}:\d{2}:\d{2}\] \[Server thread\/INFO\]: Joiner left the game$/m.test(srv.stderr()), { timeout: 5000, message: 'the left line' })
+    const file = fs.readFileSync(path.join(srv.dir, 'logs', 'latest.log'), 'utf8')
+    assert.match(file, vanillaLine, 'latest.log has the same lines')
+    for (const line of file.split('\n').filter(Boolean)) assert.match(line, /^\[\d{2}:\d{2}:\d{2}\] \[[^\]/]+\/(INFO|WARN|ERROR|DEBUG)\]: /, line)
+  })
+  await h.withServer({ name: 'logfmt-mcserv', props: { ...props, 'log-format': 'mcserv' } }, async (srv) => {
+    const b = h.makeBot(srv.port, 'Joiner')
+    await b.waitSpawn(15000)
+    await h.waitFor(() => /^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} INFO\] Joiner joined the game$/m.test(srv.stderr()), { timeout: 5000, message: 'the joined line, mcserv format', detail: () => h.tail(srv.stderr(), 2000) })
+    await b.quit()
+  })
+  const bad = await h.startServer({ name: 'logfmt-bad', props: { ...props, 'log-format': 'json' }, waitReady: false })
+  const info = await bad.waitExit(10000)
+  assert.ok(info && info.code !== 0, `refuses to start: ${JSON.stringify(info)}`)
+  assert.match(bad.stderr(), /log-format: expected vanilla or mcserv, got 'json'/)
+})
+
 for (const sig of ['SIGHUP', 'SIGQUIT']) {
   test(`${sig} saves the world and stops cleanly (exit 0), like SIGTERM`, { timeout: 30000 }, async () => {
     const srv = await h.startServer({ name: `sig-${sig}`, props })

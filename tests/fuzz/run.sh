@@ -24,7 +24,7 @@ build_play() {
     printf '%s\n' $PLAY_SRC | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} \
         sh -c 'clang '"$PLAY_CFLAGS"' -c "$1" -o "'"$objdir"'/$(echo "$1" | tr / _).o"' _ {}
     clang $FLAGS -o "$out/fuzz_play" tests/fuzz/fuzz_play.c "$objdir"/*.o \
-        -ledit -lsystemd -ldeflate -lcurl -lwslay -lssl -lcrypto -ljansson -lpthread -lm
+        -ledit -lsystemd -lpng -ldeflate -lcurl -lwslay -lssl -lcrypto -ljansson -lpthread -lm
     echo "$stamp" >"$objdir/stamp"
 }
 # The library sources are compiled once (in parallel) and linked into every

@@ -873,17 +873,63 @@ TEST(log_kinds_write_a_burst_then_summaries_with_a_growing_window)
         CHECK_EQ_INT(count_in(text, len, "[1.2.3.4:9] refused\n"), 1);
         CHECK_EQ_INT(count_in(text, len, "[1.2.3.4:10] refused\n"), 0);
         CHECK_EQ_INT(count_in(text, len,
-                              "WARN] ... 15 more like this in the last second; the "
+                              "/WARN]: ... 15 more like this in the last second; the "
                               "last: [1.2.3.4:24] refused\n"),
                      1);
         CHECK_EQ_INT(count_in(text, len,
-                              "WARN] ... 5 more like this in the last 2 s; the last: "
+                              "/WARN]: ... 5 more like this in the last 2 s; the last: "
                               "[1.2.3.4:29] refused\n"),
                      1);
         CHECK_EQ_INT(count_in(text, len, "more like this"), 2);
         CHECK_EQ_INT(count_in(text, len, "[1.2.3.4:99] refused\n"), 1);
     }
     CHECK_EQ_INT(log_suppressed_total - before, 20);
+    free(text);
+    unlink(path);
+    CHECK_EQ_INT(rmdir(dir), 0);
+}
+
+TEST(log_lines_have_vanillas_prefix_or_mcserv_s)
+{
+    char dir[] = "/tmp/mcserv-logfmt-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_EQ_INT(log_open_file(dir, "latest.log"), 0);
+    log_set_thread_name("Server thread");
+    log_info("vanilla line");
+    log_warn("a warning");
+    log_set_format(LOG_FORMAT_MCSERV);
+    log_info("mcserv line");
+    log_set_format(LOG_FORMAT_VANILLA);
+    log_set_thread_name("");
+    log_error("unnamed thread");
+    log_close();
+    char path[256];
+    snprintf(path, sizeof path, "%s/latest.log", dir);
+    size_t len;
+    char *text = (char *)test_read_file(path, &len);
+    CHECK(text != NULL);
+    if (text) {
+        int h, m, sec, y, mo, d, ms, n = 0;
+        char *line = text;
+        /* [HH:MM:SS] [Server thread/INFO]: text (log4j's `[%d{HH:mm:ss}] [%t/%level]: `) */
+        CHECK_EQ_INT(
+            sscanf(line, "[%2d:%2d:%2d] [Server thread/INFO]: vanilla line\n%n", &h, &m, &sec, &n),
+            3);
+        CHECK(n > 0 && h < 24 && m < 60 && sec < 61);
+        line += n, n = 0;
+        CHECK_EQ_INT(
+            sscanf(line, "[%2d:%2d:%2d] [Server thread/WARN]: a warning\n%n", &h, &m, &sec, &n), 3);
+        CHECK(n > 0);
+        line += n, n = 0;
+        CHECK_EQ_INT(sscanf(line, "[%4d-%2d-%2d %2d:%2d:%2d.%3d INFO] mcserv line\n%n", &y, &mo, &d,
+                            &h, &m, &sec, &ms, &n),
+                     7);
+        CHECK(n > 0 && y >= 2024 && ms < 1000);
+        line += n, n = 0;
+        CHECK_EQ_INT(
+            sscanf(line, "[%2d:%2d:%2d] [main/ERROR]: unnamed thread\n%n", &h, &m, &sec, &n), 3);
+        CHECK(n > 0 && line + n == text + len);
+    }
     free(text);
     unlink(path);
     CHECK_EQ_INT(rmdir(dir), 0);
