@@ -122,14 +122,24 @@ e2e: $(MCSERV) $(MCBENCH)
 	MCSERV=$(abspath $(MCSERV)) MCBENCH=$(abspath $(MCBENCH)) node --test --test-reporter=spec --test-concurrency=1 tests/e2e/
 
 # Generated tables: rebuild them, or check the committed copies are current.
+# gen_data.js: protocol tables from minecraft-data; gen_biome_params.js: the
+# 1.20.1 multi-noise parameter list (data/worldgen/1.20.1); gen_worldgen.js:
+# the noise router and biome tree compiled from data/worldgen/1.20.1.
+BIOME_PARAMS = data/worldgen/1.20.1/multi_noise_biome_source_parameter_list/overworld.json
+
 generate:
 	node tools/gen_data.js src/data
+	node tools/gen_biome_params.js $(BIOME_PARAMS)
+	node tools/gen_worldgen.js src/data
 
 check-generated:
-	@tmp=$$(mktemp -d) && node tools/gen_data.js $$tmp && \
-	  if diff -r -q src/data $$tmp >/dev/null; then echo "generated tables: up to date"; rm -rf $$tmp; \
-	  else diff -r src/data $$tmp | head -20; rm -rf $$tmp; \
-	       echo "generated tables are stale: run 'make generate' and commit src/data"; exit 1; fi
+	@tmp=$$(mktemp -d) && node tools/gen_data.js $$tmp && node tools/gen_worldgen.js $$tmp && \
+	  node tools/gen_biome_params.js $$tmp/biome_params.json && \
+	  if diff -r -q src/data $$tmp -x biome_params.json >/dev/null && \
+	     cmp -s $(BIOME_PARAMS) $$tmp/biome_params.json; then \
+	    echo "generated tables: up to date"; rm -rf $$tmp; \
+	  else diff -r src/data $$tmp -x biome_params.json | head -20; rm -rf $$tmp; \
+	       echo "generated tables are stale: run 'make generate' and commit src/data and data/worldgen"; exit 1; fi
 
 C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null; \
             git ls-files --others --exclude-standard '*.c' '*.h' 2>/dev/null)
@@ -148,6 +158,10 @@ clean:
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-# Terrain generator tool: timing, sizes, digests and a top-down map (tools/worldgen.c).
+# World generation follows Java's floating point exactly: no fused multiply-add (wg_noise.h).
+$(BUILD)/obj/src/world/%.o $(BUILD)/obj/src/data/worldgen_%.o: CFLAGS += -ffp-contract=off
+
+# Terrain generator tool: timing, sizes, digests, a top-down map and the
+# deepslate comparison probe (tools/worldgen.c).
 $(BUILD)/worldgen: $(BUILD)/obj/tools/worldgen.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
