@@ -146,7 +146,7 @@ test('log-max-size=1: latest.log rotates by size to a readable yyyy-MM-dd-N.log.
       assert.equal(all.indexOf(key, at + 1), -1, `line ${i} is there once`)
       at = 0
     }
-    for (const l of rotated.split('\n').slice(0, -1)) assert.match(l, /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [A-Z]+\] /, 'whole lines only')
+    for (const l of rotated.split('\n').slice(0, -1)) assert.match(l, /^\[\d\d:\d\d:\d\d\] \[[^\]/]+\/[A-Z]+\]: /, 'whole lines only')
   })
 })
 

@@ -30,7 +30,7 @@ const FLOOD = ASAN ? 500 : 2000
 const JOIN_MS = ASAN ? 3000 : 2000
 const JOINS = 6
 
-h.setFileDeadline(170000)
+h.setFileDeadline(200000)
 after(async () => {
   sl.cleanup()
   await h.cleanupAll()
@@ -61,7 +61,7 @@ function fullLines (srv, from, re) {
   return srv.output().slice(from).split('\n').filter((l) => re.test(l) && !/more like this/.test(l))
 }
 
-test(`${FLOOD} slow connections from one address: a real client joins every time within ${JOIN_MS} ms`, { timeout: 60000 }, async (t) => {
+test(`${FLOOD} slow connections from one address: a real client joins every time within ${JOIN_MS} ms`, { timeout: 90000 }, async (t) => {
   const httpPort = await h.freePort()
   await h.withServer({ name: 'slowconn', props: { 'view-distance': 2, 'admin-http-port': httpPort } }, async (srv) => {
     const from = srv.output().length
@@ -84,9 +84,11 @@ test(`${FLOOD} slow connections from one address: a real client joins every time
     } finally {
       await flood.stop()
     }
-    // The summaries come once a second.
+    // A summary ends each window; the window doubles while the flood lasts
+    // (1, 2, 4, 8, 16 s...: core/log.h), so on a slow machine the last one
+    // may end well after the flood.
     await h.waitFor(() => /\.\.\. \d+ more like this in the last (second|\d+ s); the last: \[127\.0\.0\.1:\d+\] connection closed: no complete handshake/.test(srv.output().slice(from)),
-      { timeout: 5000, message: 'a summary of the handshake timeouts' })
+      { timeout: 35000, message: 'a summary of the handshake timeouts' })
     const lines = fullLines(srv, from, /no complete handshake within 5000 ms/)
     t.diagnostic(`log: ${lines.length} handshake-timeout lines in full, ${srv.output().slice(from).split('\n').filter((l) => /more like this/.test(l)).length} summaries`)
     assert.ok(lines.length >= 1 && lines.length <= 40, `a few lines in full, then summaries: ${lines.length}`)
