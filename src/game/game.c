@@ -14,6 +14,7 @@
 #include "core/log.h"
 #include "core/workers.h"
 #include "game/admission.h"
+#include "game/items.h"
 #include "game/play.h"
 #include "game/tick.h"
 #include "net/limits.h"
@@ -148,6 +149,7 @@ void game_free(void)
     loop_watch_del(srv->loop, &game.workers_watch);
     workers_stop();
     world_free(&game.world);
+    items_free();
     free(game.players);
     game.players = NULL;
     game.player_count = game.player_cap = 0;

@@ -36,6 +36,7 @@
 #include "data/blocks.h"
 #include "game/border.h"
 #include "game/game.h"
+#include "game/items.h"
 #include "game/loot.h"
 #include "proto/packets.h"
 #include "game/ops.h"
@@ -149,7 +150,8 @@ void interact_sb_block_dig(conn *c, rd_t *r)
     }
     if (status == DIG_START) {
         if (need == 0) {
-            play_set_block(x, y, z, BLOCK_AIR);
+            if (play_set_block(x, y, z, BLOCK_AIR) == 0)
+                items_drop_block(p, x, y, z, st, held_item(p, 0));
             return;
         }
         p->digging = true;
@@ -165,7 +167,7 @@ void interact_sb_block_dig(conn *c, rd_t *r)
         return;
     }
     p->digging = false;
-    play_set_block(x, y, z, BLOCK_AIR);
+    if (play_set_block(x, y, z, BLOCK_AIR) == 0) items_drop_block(p, x, y, z, st, held_item(p, 0));
 }
 
 static bool replaceable(uint16_t st)

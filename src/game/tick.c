@@ -21,6 +21,8 @@
  *                   and removals (game/entities.c)
  *   6. movement relay  what changed about each entity, encoded once per
  *                   cell, delivered to its viewers (game/entities.c)
+ *   6b. item entities  physics, pickups, despawns, tracking and position
+ *                   updates of dropped items (game/items.c)
  *   7. clock        day time and weather, chat spam decay, ops.json written
  *                   if it changed (game/daytime.c, chat.c, ops.c)
  *   8. idle players  player-idle-timeout kicks, checked once a second
@@ -55,6 +57,7 @@
 #include "game/daytime.h"
 #include "game/entities.h"
 #include "game/game.h"
+#include "game/items.h"
 #include "game/ops.h"
 #include "game/play.h"
 #include "net/limits.h"
@@ -113,6 +116,7 @@ void tick_run(void)
     play_tick_roster();             /* 4: leaves, then joins */
     ent_tick_tracking();            /* 5 */
     ent_tick_relay();               /* 6 */
+    items_tick();                   /* 6b */
     daytime_tick();                 /* 7: day time, Update Time, the weather timer */
     chat_tick();                    /*    chat spam decay */
     ops_flush();                    /*    a changed ops.json queued for saving */
