@@ -14,7 +14,13 @@
  *      ice 0.98, blue ice 0.989, slime 0.8), and a downward speed on the
  *      ground bounces at half. Age +1; at 6,000 ticks (5 minutes) the item
  *      despawns; 64 blocks under the world it is removed (vanilla's void).
- *   2. pickups (Player.touch → ItemEntity.playerTouch): once its pickup
+ *   2. merging (ItemEntity.mergeWithNeighbours): every 2 ticks for an item
+ *      that crossed a block boundary this tick, else every 40, an item
+ *      with room in its stack, younger than 6,000 ticks, takes in (or goes
+ *      into) any equal item whose box it touches grown by (0.5, 0, 0.5):
+ *      the smaller stack moves into the larger, the result keeps the
+ *      larger pickup delay and the lower age; an emptied item is removed.
+ *   3. pickups (Player.touch → ItemEntity.playerTouch): once its pickup
  *      delay is 0, an item whose box touches a living, non-spectator
  *      player's box grown by (1, 0.5, 1) goes into that player's inventory
  *      as vanilla's Inventory.add fills it: stacks with room first (the
@@ -22,18 +28,21 @@
  *      inventory), then empty slots (hotbar first). Take Item Entity to
  *      every viewer, Set Container Slot to the player per changed slot;
  *      what does not fit stays on the ground (its new count as metadata).
- *   3. tracking: viewer V has item I spawned ⇔ I is not removed, V's client
+ *   4. tracking: viewer V has item I spawned ⇔ I is not removed, V's client
  *      holds I's chunk, and I is horizontally within R of V, R = min(96 ×
  *      entity-broadcast-range-percentage / 100, view-distance × 16)
  *      (clientTrackingRange 6 chunks). A spawn is one Bundle: Spawn Entity
  *      (type item, with its velocity) and Set Entity Metadata (index 8, the
  *      item stack); removals are one Remove Entities per viewer.
- *   4. updates: every 20 ticks of an item's life (the item type's
+ *   5. updates: every 20 ticks of an item's life (the item type's
  *      updateInterval), one that moved gets Teleport Entity and, if its
  *      velocity changed, Set Entity Velocity; clients simulate in between.
- *   5. removed items free their slots.
+ *   6. removed items free their slots.
  *
- * Not yet (issue 14): merging nearby equal stacks, water and lava currents,
+ * Merging compares an item with every other one: items² / 40 box tests per
+ * tick at rest (the cap bounds it).
+ *
+ * Not yet (issue 14): water and lava currents,
  * pushing out of blocks, partial block shapes (every block with a collision
  * box counts as a full cube), hoppers, thrown items.
  *
@@ -41,7 +50,7 @@
  *  1. At most ITEM_ENTITIES_MAX items; a drop past the cap is not spawned
  *     and logged (once per 15 s with the count refused).
  *  2. Bit i of a player's items_seen ⇔ slot i's entity is spawned on that
- *     client; a slot is freed only after phase 3 cleared every bit of it
+ *     client; a slot is freed only after phase 4 cleared every bit of it
  *     (a removed item is visible to nobody), so a reused slot starts with
  *     no viewers.
  *  3. Only the game thread touches items; packets go out through
@@ -86,6 +95,7 @@ struct item_ent {
     int16_t pickup_delay;
     int32_t age;
     int32_t eid;
+    bool crossed; /* moved into another block this tick (merge every 2 ticks, else 40) */
     mc_uuid uuid;
     double x, y, z, vx, vy, vz;
     double sx, sy, sz, svx, svy, svz; /* what viewers were last told */
@@ -278,11 +288,15 @@ static void physics(struct item_ent *it)
     it->vy -= ITEM_GRAVITY;
     if (!it->on_ground || it->vx * it->vx + it->vz * it->vz > 1e-5 ||
         (it->age + it->eid) % 4 == 0) {
+        double ox = it->x, oy = it->y, oz = it->z;
         move(it);
+        it->crossed =
+            floor(ox) != floor(it->x) || floor(oy) != floor(it->y) || floor(oz) != floor(it->z);
         double f = it->on_ground ? friction_under(it) * ITEM_DRAG : ITEM_DRAG;
         it->vx *= f, it->vy *= ITEM_DRAG, it->vz *= f;
         if (it->on_ground && it->vy < 0) it->vy *= -0.5;
     } else {
+        it->crossed = false;
         /* Resting: vanilla lets the speed grow until the next move (every 4
          * ticks) cancels it on the ground; the same place, and no velocity
          * changes to send. */
@@ -291,14 +305,61 @@ static void physics(struct item_ent *it)
     if (++it->age >= ITEM_LIFETIME || it->y < CHUNK_MIN_Y - VOID_DEPTH) it->removed = true;
 }
 
+/* ------------------------------------------------------------------ merging */
+
+static int stack_max(int item)
+{
+    int max = item_info[item].stack_size;
+    return max > 0 ? max : 1;
+}
+
+static bool mergeable(const struct item_ent *it)
+{
+    return it->used && !it->removed && it->pickup_delay != 32767 && it->age < ITEM_LIFETIME &&
+           it->count < stack_max(it->item);
+}
+
+/* ItemEntity.merge: as much of `from` as fits into `to`. */
+static void merge_into(struct item_ent *to, struct item_ent *from)
+{
+    int room = stack_max(to->item) - to->count;
+    int moved = from->count < room ? from->count : room;
+    if (moved <= 0) return;
+    to->count = (int8_t)(to->count + moved);
+    from->count = (int8_t)(from->count - moved);
+    if (from->pickup_delay > to->pickup_delay) to->pickup_delay = from->pickup_delay;
+    if (from->age < to->age) to->age = from->age;
+    to->meta_dirty = true;
+    if (from->count <= 0)
+        from->removed = true;
+    else
+        from->meta_dirty = true;
+}
+
+static void merge_neighbours(uint32_t i)
+{
+    struct item_ent *it = &items[i];
+    for (uint32_t j = 0; j < top && mergeable(it); j++) {
+        struct item_ent *o = &items[j];
+        if (j == i || !mergeable(o) || o->item != it->item) continue;
+        if (fabs(o->x - it->x) >= 2 * ITEM_HALF_WIDTH + 0.5 ||
+            fabs(o->z - it->z) >= 2 * ITEM_HALF_WIDTH + 0.5 || o->y + ITEM_HEIGHT <= it->y ||
+            o->y >= it->y + ITEM_HEIGHT)
+            continue;
+        if (o->count < it->count)
+            merge_into(it, o);
+        else
+            merge_into(o, it);
+    }
+}
+
 /* ------------------------------------------------------------------ pickups */
 
 /* Vanilla Inventory.add for one stack, in player window slot numbers:
  * returns how many went in; changed[] gets the slots written. */
 static int inventory_add(player *p, int item, int count, int16_t *changed, int *nchanged)
 {
-    int max = item_info[item].stack_size;
-    if (max <= 0) max = 1;
+    int max = stack_max(item);
     int16_t order[2 + 9 + 27];
     int n = 0;
     order[n++] = (int16_t)(36 + p->held_slot);
@@ -458,6 +519,9 @@ void items_tick(void)
     if (!items || nitems == 0) return;
     for (uint32_t i = 0; i < top; i++)
         if (items[i].used && !items[i].removed) physics(&items[i]);
+    for (uint32_t i = 0; i < top; i++)
+        if (mergeable(&items[i]) && items[i].age % (items[i].crossed ? 2 : 40) == 0)
+            merge_neighbours(i);
     for (uint32_t i = 0; i < top; i++)
         if (items[i].used && !items[i].removed && items[i].pickup_delay == 0) pickup(i);
     track();

@@ -6,6 +6,7 @@
 //      Watcher; Digger walks over them and holds 3 oak logs, and both
 //      clients saw the items go (Take Item Entity, Remove Entities).
 //   2. Breaking stone by hand drops nothing: no item entity appears.
+//   3. Two equal drops lying together merge into one stack of 2.
 const { test, after } = require('node:test')
 const assert = require('node:assert/strict')
 const h = require('./helpers')
@@ -39,7 +40,7 @@ async function walkTo (bot, pos, timeout = 8000) {
   }
 }
 
-test('oak logs broken by hand drop items both bots see; walking over them gives 3 oak logs; stone by hand drops nothing', { timeout: 90000 }, async () => {
+test('oak logs broken by hand drop items both bots see; walking over them gives 3 oak logs; stone by hand drops nothing; equal drops merge', { timeout: 90000 }, async () => {
   const srv = await h.startServer({
     name: 'items',
     props: { 'level-type': 'flat', gamemode: 'survival', 'view-distance': '3', 'spawn-protection': '0' }
@@ -55,9 +56,10 @@ test('oak logs broken by hand drop items both bots see; walking over them gives 
   assert.equal(d.game.gameMode, 'survival')
   const base = d.entity.position.floored()
 
-  // Three logs in a row four blocks east (their items hop up to 1.5 blocks:
-  // still out of pickup reach), stone three blocks west.
-  const logs = [-1, 0, 1].map((dz) => new Vec3(base.x + 4, base.y, base.z + dz))
+  // Three logs four blocks east (their items hop up to 1.5 blocks: still out
+  // of pickup reach), five apart so that their items never merge, and stone
+  // three blocks west.
+  const logs = [-5, 0, 5].map((dz) => new Vec3(base.x + 4, base.y, base.z + dz))
   for (const p of logs) mp.consoleCmd(srv, `setblock ${p.x} ${p.y} ${p.z} minecraft:oak_log`)
   const stone = new Vec3(base.x - 3, base.y, base.z)
   mp.consoleCmd(srv, `setblock ${stone.x} ${stone.y} ${stone.z} minecraft:stone`)
@@ -114,6 +116,28 @@ test('oak logs broken by hand drop items both bots see; walking over them gives 
   assert.equal(collects.Watcher.length, 3, 'Watcher saw three pickups')
   for (const c of collects.Watcher) assert.equal(c.collectorEntityId, d.entity.id)
   assert.equal(w.inventory.count(logId), 0, 'Watcher took nothing')
+
+  // 4. Merging: two birch logs stacked in a pit one block wide (stone walls
+  //    three high, so their items cannot hop apart), broken top then bottom:
+  //    the two items lie in the same column and merge into one stack of 2.
+  const pit = new Vec3(base.x - 4, base.y, base.z + 4)
+  for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+    mp.consoleCmd(srv, `fill ${pit.x + dx} ${pit.y} ${pit.z + dz} ${pit.x + dx} ${pit.y + 2} ${pit.z + dz} minecraft:stone`)
+  }
+  const birch = [pit.offset(0, 1, 0), pit]
+  for (const p of birch) mp.consoleCmd(srv, `setblock ${p.x} ${p.y} ${p.z} minecraft:birch_log`)
+  await h.waitFor(() => birch.every((p) => d.blockAt(p) && d.blockAt(p).name === 'birch_log'), {
+    timeout: 5000, message: 'Digger sees the birch logs in the pit'
+  })
+  for (const p of birch) await h.withTimeout(d.dig(d.blockAt(p)), 10000, `dig the birch log at ${p}`)
+  const birches = (bot) => items(bot).filter((e) => itemName(e) === 'birch_log')
+  for (const [bot, who] of [[d, 'Digger'], [w, 'Watcher']]) {
+    await h.waitFor(() => birches(bot).length === 1 && birches(bot)[0].getDroppedItem().count === 2, {
+      timeout: 5000,
+      message: `${who} sees the two birch logs merged into one stack of 2`,
+      detail: () => `${who} sees ${birches(bot).map((e) => `${e.getDroppedItem().count}@${e.position}`).join(', ')}`
+    })
+  }
 
   await Promise.all([D.quit(), W.quit()])
   h.assertNoClientProtocolErrors(assert)
