@@ -21,7 +21,7 @@
  *                   and removals (game/entities.c)
  *   6. movement relay  what changed about each entity, encoded once per
  *                   cell, delivered to its viewers (game/entities.c)
- *   6b. item entities  physics, pickups, despawns, tracking and position
+ *   6b. item entities  physics, merging, pickups, despawns, tracking and position
  *                   updates of dropped items (game/items.c)
  *   7. clock        day time and weather, chat spam decay, ops.json written
  *                   if it changed (game/daytime.c, chat.c, ops.c)
