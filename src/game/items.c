@@ -17,9 +17,10 @@
  *   2. merging (ItemEntity.mergeWithNeighbours): every 2 ticks for an item
  *      that crossed a block boundary this tick, else every 40, an item
  *      with room in its stack, younger than 6,000 ticks, takes in (or goes
- *      into) any equal item whose box it touches grown by (0.5, 0, 0.5):
- *      the smaller stack moves into the larger, the result keeps the
- *      larger pickup delay and the lower age; an emptied item is removed.
+ *      into) any equal item whose box it touches grown by (0.5, 0, 0.5)
+ *      when both fit in one stack: the smaller stack moves into the larger,
+ *      which keeps the larger pickup delay and the lower age; the emptied
+ *      item is removed.
  *   3. pickups (Player.touch → ItemEntity.playerTouch): once its pickup
  *      delay is 0, an item whose box touches a living, non-spectator
  *      player's box grown by (1, 0.5, 1) goes into that player's inventory
@@ -35,8 +36,10 @@
  *      (type item, with its velocity) and Set Entity Metadata (index 8, the
  *      item stack); removals are one Remove Entities per viewer.
  *   5. updates: every 20 ticks of an item's life (the item type's
- *      updateInterval), one that moved gets Teleport Entity and, if its
- *      velocity changed, Set Entity Velocity; clients simulate in between.
+ *      updateInterval), and at once when its velocity changed by more than
+ *      0.1 in the tick (vanilla's hasImpulse: landing, a bounce), one that
+ *      moved gets Teleport Entity and, if its velocity changed, Set Entity
+ *      Velocity; clients simulate in between.
  *   6. removed items free their slots.
  *
  * Merging compares an item with every other one: items² / 40 box tests per
@@ -96,6 +99,7 @@ struct item_ent {
     int32_t age;
     int32_t eid;
     bool crossed; /* moved into another block this tick (merge every 2 ticks, else 40) */
+    bool impulse; /* its velocity changed by more than 0.1 this tick: update at once */
     mc_uuid uuid;
     double x, y, z, vx, vy, vz;
     double sx, sy, sz, svx, svy, svz; /* what viewers were last told */
@@ -285,6 +289,7 @@ static double friction_under(const struct item_ent *it)
 static void physics(struct item_ent *it)
 {
     if (it->pickup_delay > 0 && it->pickup_delay != 32767) it->pickup_delay--;
+    double ovx = it->vx, ovy = it->vy, ovz = it->vz;
     it->vy -= ITEM_GRAVITY;
     if (!it->on_ground || it->vx * it->vx + it->vz * it->vz > 1e-5 ||
         (it->age + it->eid) % 4 == 0) {
@@ -302,6 +307,8 @@ static void physics(struct item_ent *it)
          * changes to send. */
         it->vy = 0;
     }
+    double dx = it->vx - ovx, dy = it->vy - ovy, dz = it->vz - ovz;
+    it->impulse = dx * dx + dy * dy + dz * dz > 0.01; /* vanilla hasImpulse */
     if (++it->age >= ITEM_LIFETIME || it->y < CHUNK_MIN_Y - VOID_DEPTH) it->removed = true;
 }
 
@@ -341,7 +348,9 @@ static void merge_neighbours(uint32_t i)
     struct item_ent *it = &items[i];
     for (uint32_t j = 0; j < top && mergeable(it); j++) {
         struct item_ent *o = &items[j];
-        if (j == i || !mergeable(o) || o->item != it->item) continue;
+        if (j == i || !mergeable(o) || o->item != it->item ||
+            o->count + it->count > stack_max(it->item)) /* ItemEntity.areMergable */
+            continue;
         if (fabs(o->x - it->x) >= 2 * ITEM_HALF_WIDTH + 0.5 ||
             fabs(o->z - it->z) >= 2 * ITEM_HALF_WIDTH + 0.5 || o->y + ITEM_HEIGHT <= it->y ||
             o->y >= it->y + ITEM_HEIGHT)
@@ -496,7 +505,7 @@ static void update(uint32_t i)
         pkt_cb_entity_metadata_item(&srv->pkt, it->eid, ITEM_META_STACK, it->item, it->count);
         send_to_viewers(i);
     }
-    if (it->age % ITEM_UPDATE_TICKS != 0) return;
+    if (it->age % ITEM_UPDATE_TICKS != 0 && !it->impulse) return;
     if (it->x != it->sx || it->y != it->sy || it->z != it->sz) {
         it->sx = it->x, it->sy = it->y, it->sz = it->z;
         buf_reset(&srv->pkt);
