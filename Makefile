@@ -9,15 +9,22 @@
 #   make bench      the default benchmark set (see BENCHMARKS.md)
 #
 # Variables: CC (compiler), BUILD (output folder), SAN=1 (sanitizer build),
-# COUNT_ALLOC=1 (counting-allocator build, below).
+# COUNT_ALLOC=1 (counting-allocator build, below), FRAME_POINTERS=0 (build
+# without frame pointers: only to measure what they cost, BENCHMARKS.md;
+# the built-in profiler then sees only the innermost frame).
 
 CC      ?= cc
 BUILD   ?= build
 SAN     ?=
 COUNT_ALLOC ?=
+FRAME_POINTERS ?= 1
 RUN_DIR ?= run
 
 CFLAGS_COMMON = -std=c17 -D_GNU_SOURCE -Isrc -Wall -Wextra -Werror -g -MMD -MP
+# Frame pointers everywhere: the built-in profiler (core/profiler.c) unwinds by them.
+ifeq ($(FRAME_POINTERS),1)
+  CFLAGS_COMMON += -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
+endif
 ifeq ($(SAN),1)
   OPTFLAGS = -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
   LDSAN    = -fsanitize=address,undefined
@@ -35,7 +42,8 @@ LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 # The shared library of codecs and data structures (server, bench, tests):
 # core, proto, data and world, and the pure parts of game, net and admin
 # (parsers, codecs, rate limits) that the unit tests and fuzzers link.
-PURE_SRC   := src/game/cmd_parser.c src/game/cmd_spec.c src/game/cmd_args.c src/game/usercache.c src/game/cmd_complete.c src/game/lists_file.c src/game/loot.c src/net/ratelimit.c src/net/ip_table.c \
+PURE_SRC   := src/game/cmd_parser.c src/game/cmd_spec.c src/game/cmd_args.c src/game/usercache.c src/game/cmd_complete.c \
+              src/game/plugin_manifest.c src/game/lists_file.c src/game/loot.c src/net/ratelimit.c src/net/ip_table.c \
               src/net/outq.c src/net/iothreads.c \
               src/admin/http_parse.c src/admin/rcon_packet.c src/admin/rcon_limiter.c \
               src/admin/query_packet.c src/admin/mgmt_rpc.c src/admin/mgmt_handshake.c
@@ -57,7 +65,7 @@ all: $(MCSERV) $(MCBENCH) $(BUILD)/worldgen
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(if $(findstring src/bench/,$<),$(LUA_CFLAGS)) -c $< -o $@
+	$(CC) $(CFLAGS) $(if $(filter src/bench/% src/game/plugin% src/game/cmd_plugins.c,$<),$(LUA_CFLAGS)) -c $< -o $@
 
 $(LIB): $(call obj,$(LIB_SRC))
 	@rm -f $@
@@ -87,7 +95,7 @@ $(BUILD)/buildinfo.o: $(BUILD)/buildinfo.c
 FORCE:
 
 $(MCSERV): $(call obj,$(SERVER_SRC)) $(BUILD)/buildinfo.o $(COUNT_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(SERVER_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(SERVER_LIBS) $(LUA_LIBS) $(LDLIBS)
 
 $(MCBENCH): $(call obj,$(BENCH_SRC)) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LUA_LIBS) $(LDLIBS)
@@ -114,14 +122,24 @@ e2e: $(MCSERV) $(MCBENCH)
 	MCSERV=$(abspath $(MCSERV)) MCBENCH=$(abspath $(MCBENCH)) node --test --test-reporter=spec --test-concurrency=1 tests/e2e/
 
 # Generated tables: rebuild them, or check the committed copies are current.
+# gen_data.js: protocol tables from minecraft-data; gen_biome_params.js: the
+# 1.20.1 multi-noise parameter list (data/worldgen/1.20.1); gen_worldgen.js:
+# the noise router and biome tree compiled from data/worldgen/1.20.1.
+BIOME_PARAMS = data/worldgen/1.20.1/multi_noise_biome_source_parameter_list/overworld.json
+
 generate:
 	node tools/gen_data.js src/data
+	node tools/gen_biome_params.js $(BIOME_PARAMS)
+	node tools/gen_worldgen.js src/data
 
 check-generated:
-	@tmp=$$(mktemp -d) && node tools/gen_data.js $$tmp && \
-	  if diff -r -q src/data $$tmp >/dev/null; then echo "generated tables: up to date"; rm -rf $$tmp; \
-	  else diff -r src/data $$tmp | head -20; rm -rf $$tmp; \
-	       echo "generated tables are stale: run 'make generate' and commit src/data"; exit 1; fi
+	@tmp=$$(mktemp -d) && node tools/gen_data.js $$tmp && node tools/gen_worldgen.js $$tmp && \
+	  node tools/gen_biome_params.js $$tmp/biome_params.json && \
+	  if diff -r -q src/data $$tmp -x biome_params.json >/dev/null && \
+	     cmp -s $(BIOME_PARAMS) $$tmp/biome_params.json; then \
+	    echo "generated tables: up to date"; rm -rf $$tmp; \
+	  else diff -r src/data $$tmp -x biome_params.json | head -20; rm -rf $$tmp; \
+	       echo "generated tables are stale: run 'make generate' and commit src/data and data/worldgen"; exit 1; fi
 
 C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null; \
             git ls-files --others --exclude-standard '*.c' '*.h' 2>/dev/null)
@@ -140,6 +158,10 @@ clean:
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-# Terrain generator tool: timing, sizes, digests and a top-down map (tools/worldgen.c).
+# World generation follows Java's floating point exactly: no fused multiply-add (wg_noise.h).
+$(BUILD)/obj/src/world/%.o $(BUILD)/obj/src/data/worldgen_%.o: CFLAGS += -ffp-contract=off
+
+# Terrain generator tool: timing, sizes, digests, a top-down map and the
+# deepslate comparison probe (tools/worldgen.c).
 $(BUILD)/worldgen: $(BUILD)/obj/tools/worldgen.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

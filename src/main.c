@@ -30,6 +30,7 @@
 #include "data/version.h"
 #include "game/game.h"
 #include "game/playerdata.h"
+#include "game/plugins.h" /* plugins */
 #include "game/pregen.h"
 #include "game/tick.h"
 #include "net/server.h"
@@ -280,6 +281,7 @@ int main(int argc, char **argv)
         rc = 0;
         sd_notify(0, "STOPPING=1\nSTATUS=Stopping: saving the world");
         if (watchdog.loop) loop_timer_stop(&main_loop, &watchdog.timer);
+        plugins_stop(); /* plugins: the stop event, players still online */
         server_shutdown();
         pregen_stop();      /* cells in flight written, the rest resumes at the next start */
         store_final_save(); /* blocking: every chunk, player and level.dat on disk */

@@ -9,6 +9,8 @@
 #   an ASan+UBSan build (build-asan/): unit and end-to-end tests again,
 #   its end-to-end pass concurrent with the gcc one (SOLO_E2E files after,
 #   one build at a time)
+#   the terrain against deepslate and the ore distributions (tests/worldgen),
+#   after the end-to-end passes (it is CPU-bound; they are timing-sensitive)
 #   fuzz targets over their committed corpora (clang libFuzzer), briefly
 # The last line is "N passed, N failed"; the exit status is 0 only if none failed.
 set -u
@@ -145,6 +147,14 @@ if [ -x build-asan/mcserv ]; then
     count_e2e $! "$asan_log" "asan+ubsan, alone"
 fi
 rm -f "$gcc_log" "$asan_log"
+
+if [ -x build/worldgen ]; then
+    step "terrain vs deepslate, ores (gcc -O2)" env WORLDGEN=build/worldgen node --test tests/worldgen/
+fi
+if [ -x build-asan/worldgen ]; then
+    step "terrain vs deepslate (asan+ubsan, 200 columns)" env WORLDGEN=build-asan/worldgen \
+        WORLDGEN_SAMPLES=200 node --test tests/worldgen/oracle.test.js
+fi
 
 echo
 if [ ${#failures[@]} -gt 0 ]; then

@@ -14,6 +14,9 @@ cd "$(dirname "$0")/.."
 
 BUILD_PKGS="make gcc pkg-config libdeflate-dev libpng-dev libssl-dev openssl libwslay-dev libedit-dev libsystemd-dev liblua5.4-dev libjansson-dev libcurl4-openssl-dev"
 TEST_PKGS="clang libclang-rt-14-dev clang-format chromium tmux"
+# golang-go: `go tool pprof`, the reference reader of the profiler's output in
+# the tests (tests/e2e/profiler.test.js); only for testing, like chromium.
+TEST_PKGS="$TEST_PKGS golang-go"
 
 mode=${1:-all}
 PKGS=$BUILD_PKGS

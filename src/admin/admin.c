@@ -236,6 +236,20 @@ void admin_number(buf_t *b, double v, const char *fraction_fmt)
     if (n > 0) buf_append(b, t, (size_t)n < sizeof t ? (size_t)n : sizeof t - 1);
 }
 
+void admin_json_key(buf_t *b, const char *key)
+{
+    buf_lit(b, "\"");
+    buf_append(b, key, strlen(key));
+    buf_lit(b, "\":");
+}
+
+void admin_json_kv(buf_t *b, const char *key, double v, bool comma)
+{
+    admin_json_key(b, key);
+    admin_number(b, v, "%.3f");
+    if (comma) buf_lit(b, ",");
+}
+
 static void admin_pass(int64_t now_ms)
 {
     http_pass(now_ms);

@@ -141,6 +141,10 @@ void admin_peers_free_closed(admin_peers *set);
  * no fraction ("%.0f"), anything else in fraction_fmt (a printf format of
  * one double, e.g. "%.3f"), NaN and infinities as 0. */
 void admin_number(buf_t *b, double v, const char *fraction_fmt);
+/* JSON for /api/status and admin/perf_api.c: `"key":` (the caller writes
+ * the value), and `"key":v` (admin_number, "%.3f"), then a comma if asked. */
+void admin_json_key(buf_t *b, const char *key);
+void admin_json_kv(buf_t *b, const char *key, double v, bool comma);
 
 /* True for 127.0.0.0/8, ::1 and "localhost". */
 bool admin_is_loopback(const char *ip);

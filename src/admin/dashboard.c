@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "admin/flame.h"
 #include "admin/map.h"
 
 static const char page_head[] =
@@ -424,13 +425,14 @@ static const struct fragment {
     const char *markup, *style, *script;
 } fragments[] = {
     {main_markup, main_style, main_script},
+    {flame_section_html, "", flame_script}, /* issue 16: the Profile button (admin/flame.h) */
     /* more panels: {markup, style, script}, */
 };
 #define NFRAGMENTS (sizeof fragments / sizeof fragments[0])
 
 static char *page;
 static size_t page_len;
-static char headers[512];
+static char headers[768];
 
 /* "sha256-<base64>" of s into out. */
 static void csp_hash(const char *s, char *out, size_t cap)

@@ -17,6 +17,8 @@
 #include "admin/dashboard.h"
 #include "admin/map.h"
 #include "admin/metrics.h"
+#include "admin/perf_api.h"
+#include "admin/pprof_http.h"
 #include "admin/status_api.h"
 #include "core/addr.h"
 #include "core/buf.h"
@@ -35,6 +37,10 @@ typedef struct http_client {
     bool writing;       /* EPOLLOUT armed */
     int64_t active_ms;  /* last byte in or out */
     int64_t request_ms; /* first byte of the head being read (or accept); 0 none */
+    uint64_t serial;    /* the client's ticket for an answer given later */
+    bool deferred;      /* a request waits for http_answer: nothing else is read or timed out */
+    bool defer_keep;    /* ... its keep-alive and HEAD, for the answer */
+    bool defer_head;
 } http_client;
 
 static int64_t idle_since(const admin_peer *p, int64_t now_ms);
@@ -45,6 +51,7 @@ static struct {
     bool loopback;     /* the listener is on a loopback address: check Host */
     admin_peers peers; /* the clients; closed ones freed by http_pass */
     int64_t now_ms;
+    uint64_t next_serial;
 } http = {.fd = -1,
           .peers = ADMIN_PEERS_INIT(http.peers, "HTTP admin endpoint", HTTP_MAX_CLIENTS,
                                     HTTP_MAX_PER_ADDRESS, idle_since, &admin_stats.http)};
@@ -60,6 +67,7 @@ static int64_t idle_since(const admin_peer *p, int64_t now_ms)
     (void)now_ms;
     const http_client *c = (const http_client *)p;
     if (c->lingering) return 1;
+    if (c->deferred) return 0; /* its profile is being taken: busy (http.h invariant 6) */
     int64_t since = c->request_ms && !c->peer.out.len ? c->request_ms : c->active_ms;
     return since ? since : 1;
 }
@@ -73,6 +81,7 @@ static const char *status_text(int code)
     case 400: return "Bad Request";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
+    case 409: return "Conflict";
     case 413: return "Content Too Large";
     case 414: return "URI Too Long";
     case 421: return "Misdirected Request";
@@ -242,7 +251,8 @@ static void route(http_client *c, const struct http_request *req)
     }
     bool known = strcmp(path, "/") == 0 || strcmp(path, "/metrics") == 0 ||
                  strcmp(path, "/api/status") == 0 || strcmp(path, "/api/history") == 0 ||
-                 strcmp(path, "/healthz") == 0 || strcmp(path, "/favicon.ico") == 0;
+                 strcmp(path, "/healthz") == 0 || strcmp(path, "/favicon.ico") == 0 ||
+                 perf_api_route(path) || strcmp(path, "/debug/pprof/profile") == 0;
     if (!known) {
         respond_error(c, req, 404);
         return;
@@ -252,7 +262,21 @@ static void route(http_client *c, const struct http_request *req)
         return;
     }
     size_t len;
-    if (strcmp(path, "/metrics") == 0) {
+    if (strcmp(path, "/debug/pprof/profile") == 0) { /* issue 16: answered when it ends */
+        struct http_reply r = {0};
+        pprof_http_profile(req->query, c->serial, &r);
+        if (r.deferred) {
+            c->deferred = true;
+            c->defer_keep = req->keep_alive;
+            c->defer_head = req->method == HTTP_HEAD;
+        } else {
+            respond(c, req, r.code, r.type, r.body, r.len, r.headers);
+        }
+    } else if (perf_api_route(path)) { /* /api/tick, /api/health, /debug/conns */
+        struct http_reply r = {0};
+        perf_api_get(path, req->query, &r);
+        respond(c, req, r.code, r.type, r.body, r.len, r.headers);
+    } else if (strcmp(path, "/metrics") == 0) {
         const char *text = metrics_text(&len);
         respond(c, req, 200, "text/plain; version=0.0.4; charset=utf-8", text, len, NULL);
     } else if (strcmp(path, "/api/status") == 0) {
@@ -274,7 +298,7 @@ static void route(http_client *c, const struct http_request *req)
 /* Answers every complete head in c->in (pipelining), while output has room. */
 static void process(http_client *c)
 {
-    while (!c->peer.closed && !c->closing && c->peer.out.len < HTTP_OUT_PAUSE) {
+    while (!c->peer.closed && !c->closing && !c->deferred && c->peer.out.len < HTTP_OUT_PAUSE) {
         size_t end = http_head_end(c->in, c->in_len, &c->scan);
         if (!end) {
             if (c->in_len == sizeof c->in) {
@@ -373,10 +397,43 @@ static void accept_event(loop_watch *w, uint32_t events)
         c->active_ms = http.now_ms;
         c->request_ms = http.now_ms; /* HTTP_READ_MS for the first request, from accept */
         c->reading = true;
+        c->serial = ++http.next_serial; /* before the first read: a profile request needs it */
         /* The request usually came with the connection: answer it now
          * (admin.h invariant 3). */
         client_event(&c->peer.w, EPOLLIN);
     }
+}
+
+static http_client *client_by_ticket(http_ticket t)
+{
+    list_node *n, *tmp;
+    list_for_each_safe (n, tmp, &http.peers.live) {
+        http_client *c = (http_client *)list_entry(n, admin_peer, link);
+        if (c->serial == t && !c->peer.closed) return c;
+    }
+    return NULL;
+}
+
+bool http_ticket_alive(http_ticket t)
+{
+    http_client *c = client_by_ticket(t);
+    return c && c->deferred && !c->closing;
+}
+
+int http_answer(http_ticket t, int code, const char *type, const void *body, size_t len,
+                const char *extra_headers)
+{
+    http_client *c = client_by_ticket(t);
+    if (!c || !c->deferred) return -1;
+    static struct http_request req; /* only keep_alive and method matter to respond() */
+    req.keep_alive = c->defer_keep;
+    req.method = c->defer_head ? HTTP_HEAD : HTTP_GET;
+    c->deferred = false;
+    c->active_ms = http.now_ms = srv->loop->now_ms;
+    respond(c, &req, code, type, body, len, extra_headers);
+    if (!c->peer.closed) process(c); /* requests pipelined behind it */
+    if (!c->peer.closed) client_flush(c);
+    return 0;
 }
 
 void http_pass(int64_t now_ms)
@@ -388,6 +445,7 @@ void http_pass(int64_t now_ms)
         bool idle = !c->in_len && !c->request_ms && !c->peer.out.len &&
                     now_ms - c->active_ms > HTTP_IDLE_MS;
         bool slow_head = c->request_ms && !c->peer.out.len && now_ms - c->request_ms > HTTP_READ_MS;
+        if (c->deferred) idle = slow_head = false; /* its answer is being made */
         bool stuck = c->peer.out.len && now_ms - c->active_ms > HTTP_WRITE_MS;
         if (c->lingering) {
             idle = now_ms - c->active_ms > HTTP_LINGER_MS;
@@ -423,7 +481,8 @@ int http_start(const struct server_config *cfg)
         http.fd = -1;
         return -1;
     }
-    log_info("HTTP admin endpoint on http://%s:%d/ (/metrics, /api/status, /healthz, /map/tiles)%s",
+    log_info("HTTP admin endpoint on http://%s:%d/ (/metrics, /api/status, /api/tick, /api/health, "
+             "/healthz, /map/tiles, /debug/pprof/profile, /debug/conns)%s",
              cfg->admin_http_address[0] ? cfg->admin_http_address : "0.0.0.0", cfg->admin_http_port,
              http.loopback ? "" : "; it is not on a loopback address: keep it behind a firewall");
     return 0;
@@ -431,6 +490,8 @@ int http_start(const struct server_config *cfg)
 
 void http_stop(void)
 {
+    pprof_http_stop();
+    perf_api_free();
     for (admin_peer *p; (p = admin_peer_first(&http.peers));) client_close((http_client *)p);
     if (http.fd >= 0) {
         loop_watch_del(srv->loop, &http.w);

@@ -12,6 +12,9 @@
  *   GET /map/tiles/{zoom}/{x}/{z}.png  a live map tile (admin/map.h): 200,
  *                    204 (nothing generated there), 202 + Retry-After (drawing)
  *   GET /favicon.ico 204 (browsers ask for it)
+ *   GET /api/tick, /api/health, /debug/conns   admin/perf_api.h (issue 16)
+ *   GET /debug/pprof/profile   admin/pprof_http.h: answered when the
+ *                    profile ends (a deferred answer, below)
  *   HEAD of each; anything else 404, other methods 405.
  *
  * The request head is parsed by admin/http_parse.h (its grammar is there).
@@ -41,9 +44,16 @@
  *     JSON writer; the dashboard never puts data into HTML (textContent).
  *  5. With a loopback admin-http-address, a Host header must name a
  *     loopback host or an IP literal (DNS-rebinding guard): else 421.
+ *  6. A deferred request (a profile running) holds its client: nothing
+ *     after it is answered and no idle timeout applies until http_answer;
+ *     the answer finds the client by its ticket, so a client that left
+ *     meanwhile is simply not answered.
  */
 #ifndef MC_HTTP_H
 #define MC_HTTP_H
+
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "admin/http_parse.h"
 
@@ -55,6 +65,28 @@
 #define HTTP_READ_MS         5000
 #define HTTP_WRITE_MS        30000
 #define HTTP_LINGER_MS       2000 /* draining a refused request before closing */
+
+/* What a route module (admin/perf_api.c, admin/pprof_http.c) answers: a
+ * status, a content type and a body it keeps alive until the next request
+ * (its own static buffer), or deferred: the answer comes through
+ * http_answer later. */
+struct http_reply {
+    int code;
+    const char *type;
+    const char *body;
+    size_t len;
+    const char *headers; /* extra header lines ("Name: value\r\n"...), or NULL */
+    bool deferred;
+};
+
+/* A client waiting for a deferred answer. */
+typedef uint64_t http_ticket;
+/* True while that client is connected and still waiting. */
+bool http_ticket_alive(http_ticket t);
+/* Sends the deferred answer (the body is copied); 0, or -1 when the client
+ * is gone. Then reads what the client pipelined behind the request. */
+int http_answer(http_ticket t, int code, const char *type, const void *body, size_t len,
+                const char *extra_headers);
 
 struct server_config;
 /* Opens the listener; 0, or -1 (logged; the endpoint stays off). */

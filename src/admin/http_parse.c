@@ -70,6 +70,9 @@ int http_parse_head(const char *p, size_t len, struct http_request *req)
     while (plen < tlen && p[t + plen] != '?') plen++;
     memcpy(req->path, p + t, plen);
     req->path[plen] = 0;
+    size_t qlen = plen < tlen ? tlen - plen - 1 : 0;
+    memcpy(req->query, p + t + tlen - qlen, qlen);
+    req->query[qlen] = 0;
     i++;
     if (len - i < 10 || memcmp(p + i, "HTTP/", 5) != 0) return -400;
     char maj = p[i + 5], dot = p[i + 6], min = p[i + 7];

@@ -38,9 +38,10 @@ enum http_method { HTTP_GET, HTTP_HEAD, HTTP_OTHER };
 
 struct http_request {
     enum http_method method;
-    char path[HTTP_TARGET_MAX + 1]; /* the target up to '?' */
-    int minor;                      /* HTTP/1.minor */
-    bool keep_alive;                /* after this response */
+    char path[HTTP_TARGET_MAX + 1];  /* the target up to '?' */
+    char query[HTTP_TARGET_MAX + 1]; /* after the '?' ("" when none), not decoded */
+    int minor;                       /* HTTP/1.minor */
+    bool keep_alive;                 /* after this response */
     bool has_host;
     char host[HTTP_HOST_MAX + 1];
     int headers;

@@ -199,6 +199,37 @@ static void alloc_metrics(buf_t *b)
     sample1(b, n, "thread", "other", (double)a.other.allocs);
 }
 
+/* The tick breakdown (core/tickstat.h, issue 16): one histogram per phase. */
+static void phase_metrics(buf_t *b)
+{
+    const char *n = "mcserv_tick_phase_seconds";
+    head(b, n, "histogram",
+         "Time per tick in each phase of the tick (game/tick.c), and in the loop work between "
+         "ticks (net_read, chunk_stream, flush: the passes before each tick).");
+    char label[160];
+    for (int p = 0; p < tickstat_phase_count(); p++) {
+        uint64_t counts[TICKSTAT_PHASE_BUCKETS], count;
+        double sum;
+        tickstat_phase_histogram(p, counts, &sum, &count);
+        const char *phase = tickstat_phase_name(p);
+        for (int i = 0; i < TICKSTAT_PHASE_BUCKETS; i++) {
+            if (i == TICKSTAT_PHASE_BUCKETS - 1)
+                snprintf(label, sizeof label, "%s_bucket{phase=\"%s\",le=\"+Inf\"} ", n, phase);
+            else
+                snprintf(label, sizeof label, "%s_bucket{phase=\"%s\",le=\"%g\"} ", n, phase,
+                         tickstat_phase_bucket_le[i]);
+            buf_append(b, label, strlen(label));
+            num(b, (double)counts[i]);
+        }
+        snprintf(label, sizeof label, "%s_sum{phase=\"%s\"} ", n, phase);
+        buf_append(b, label, strlen(label));
+        num(b, sum);
+        snprintf(label, sizeof label, "%s_count{phase=\"%s\"} ", n, phase);
+        buf_append(b, label, strlen(label));
+        num(b, (double)count);
+    }
+}
+
 /* The game port's limits: refusals by reason, the pre-login pool. */
 static void limits_metrics(buf_t *b)
 {
@@ -323,6 +354,7 @@ void metrics_build(buf_t *b)
           "Game thread CPU time over wall time, last 5 seconds (1 = one core busy).",
           s5.cpu_pct / 100.0);
     counter(b, "minecraft_ticks_total", "Ticks run since start.", (double)game.tick_count);
+    phase_metrics(b);
     alloc_metrics(b);
 
     /* Players and the world */

@@ -221,24 +221,9 @@ static void jbool(buf_t *b, bool v)
     buf_append(b, v ? "true" : "false", v ? 4 : 5);
 }
 
-/* "key": (the caller writes the value) */
-static void jkey(buf_t *b, const char *key)
-{
-    buf_lit(b, "\"");
-    buf_append(b, key, strlen(key));
-    buf_lit(b, "\":");
-}
-
-static void jkv(buf_t *b, const char *key, double v, bool comma)
-{
-    jkey(b, key);
-    jnum(b, v);
-    if (comma) buf_lit(b, ",");
-}
-
 static void jstr(buf_t *b, const char *key, const char *s, bool comma)
 {
-    jkey(b, key);
+    admin_json_key(b, key);
     json_append_string(b, s, strlen(s));
     if (comma) buf_lit(b, ",");
 }
@@ -247,24 +232,24 @@ static void build_pregen(buf_t *b)
 {
     struct pregen_status st;
     pregen_get_status(&st);
-    jkey(b, "pregen");
+    admin_json_key(b, "pregen");
     buf_lit(b, "{");
-    jkey(b, "running");
+    admin_json_key(b, "running");
     jbool(b, st.running);
     buf_lit(b, ",");
-    jkey(b, "cancelling");
+    admin_json_key(b, "cancelling");
     jbool(b, st.cancelling);
     buf_lit(b, ",");
-    jkv(b, "center_x", st.center_x, true);
-    jkv(b, "center_z", st.center_z, true);
-    jkv(b, "radius", st.radius, true);
-    jkv(b, "done", (double)st.done, true);
-    jkv(b, "total", (double)st.total, true);
-    jkv(b, "generated", (double)st.generated, true);
-    jkv(b, "skipped", (double)st.skipped, true);
-    jkv(b, "failed", (double)st.failed, true);
-    jkv(b, "chunks_per_s", st.rate, true);
-    jkv(b, "eta_s", st.eta_s, false);
+    admin_json_kv(b, "center_x", st.center_x, true);
+    admin_json_kv(b, "center_z", st.center_z, true);
+    admin_json_kv(b, "radius", st.radius, true);
+    admin_json_kv(b, "done", (double)st.done, true);
+    admin_json_kv(b, "total", (double)st.total, true);
+    admin_json_kv(b, "generated", (double)st.generated, true);
+    admin_json_kv(b, "skipped", (double)st.skipped, true);
+    admin_json_kv(b, "failed", (double)st.failed, true);
+    admin_json_kv(b, "chunks_per_s", st.rate, true);
+    admin_json_kv(b, "eta_s", st.eta_s, false);
     buf_lit(b, "}");
 }
 
@@ -272,20 +257,20 @@ static void build_map(buf_t *b)
 {
     struct map_stats m;
     map_get_stats(&m);
-    jkey(b, "map");
+    admin_json_key(b, "map");
     buf_lit(b, "{");
-    jkv(b, "tiles", (double)m.tiles, true);
-    jkv(b, "bytes", (double)m.bytes, true);
-    jkv(b, "renders", (double)m.renders, true);
-    jkv(b, "chunks_drawn", (double)m.chunks_drawn, true);
-    jkv(b, "render_ms_total", (double)m.render_ns / 1e6, true);
-    jkey(b, "world_border");
+    admin_json_kv(b, "tiles", (double)m.tiles, true);
+    admin_json_kv(b, "bytes", (double)m.bytes, true);
+    admin_json_kv(b, "renders", (double)m.renders, true);
+    admin_json_kv(b, "chunks_drawn", (double)m.chunks_drawn, true);
+    admin_json_kv(b, "render_ms_total", (double)m.render_ns / 1e6, true);
+    admin_json_key(b, "world_border");
     buf_lit(b, "null}"); /* no world border on this server yet */
 }
 
 static void build_events(buf_t *b)
 {
-    jkey(b, "events");
+    admin_json_key(b, "events");
     buf_lit(b, "[");
     pthread_mutex_lock(&events.lock);
     for (size_t i = 0; i < events.count; i++) {
@@ -294,7 +279,7 @@ static void build_events(buf_t *b)
             &events.ring[(events.next + STATUS_API_EVENTS - 1 - i) % STATUS_API_EVENTS];
         if (i) buf_lit(b, ",");
         buf_lit(b, "{");
-        jkv(b, "unix_ms", (double)e->unix_ms, true);
+        admin_json_kv(b, "unix_ms", (double)e->unix_ms, true);
         jstr(b, "kind", e->kind, true);
         jstr(b, "text", e->text, false);
         buf_lit(b, "}");
@@ -313,21 +298,21 @@ static void build(buf_t *b)
     tickstat_summarize(TICKSTAT_WINDOW, &s60);
     buf_lit(b, "{\"server\":{");
     jstr(b, "version", MC_VERSION_NAME, true);
-    jkv(b, "protocol", MC_PROTOCOL_VERSION, true);
+    admin_json_kv(b, "protocol", MC_PROTOCOL_VERSION, true);
     jstr(b, "software", "mcserv", true);
     jstr(b, "motd", srv->cfg.motd, true);
-    jkv(b, "uptime_s", (double)(clock_ns() - srv->start_ns) / 1e9, true);
-    jkv(b, "tick", (double)game.tick_count, false);
+    admin_json_kv(b, "uptime_s", (double)(clock_ns() - srv->start_ns) / 1e9, true);
+    admin_json_kv(b, "tick", (double)game.tick_count, false);
     buf_lit(b, "},\"tps\":{");
-    jkv(b, "last_5s", s5.tps, true);
-    jkv(b, "last_60s", s60.tps, false);
+    admin_json_kv(b, "last_5s", s5.tps, true);
+    admin_json_kv(b, "last_60s", s60.tps, false);
     buf_lit(b, "},\"mspt\":{");
-    jkv(b, "median", s5.median_ms, true);
-    jkv(b, "p95", s5.p95_ms, true);
-    jkv(b, "max", s5.max_ms, false);
+    admin_json_kv(b, "median", s5.median_ms, true);
+    admin_json_kv(b, "p95", s5.p95_ms, true);
+    admin_json_kv(b, "max", s5.max_ms, false);
     buf_lit(b, "},\"players\":{");
-    jkv(b, "online", (double)game.player_count, true);
-    jkv(b, "max", srv->cfg.max_players, true);
+    admin_json_kv(b, "online", (double)game.player_count, true);
+    admin_json_kv(b, "max", srv->cfg.max_players, true);
     buf_lit(b, "\"list\":[");
     for (size_t i = 0; i < game.player_count && i < STATUS_API_PLAYERS; i++) {
         const player *p = game.players[i]->player;
@@ -337,21 +322,21 @@ static void build(buf_t *b)
         buf_lit(b, "{");
         jstr(b, "name", p->name, true);
         jstr(b, "uuid", id, true);
-        jkv(b, "x", p->x, true);
-        jkv(b, "y", p->y, true);
-        jkv(b, "z", p->z, true);
-        jkv(b, "yaw", p->yaw, true);
-        jkv(b, "gamemode", p->gamemode, true);
-        jkv(b, "ping_ms", p->latency_ms, true);
-        jkey(b, "op");
+        admin_json_kv(b, "x", p->x, true);
+        admin_json_kv(b, "y", p->y, true);
+        admin_json_kv(b, "z", p->z, true);
+        admin_json_kv(b, "yaw", p->yaw, true);
+        admin_json_kv(b, "gamemode", p->gamemode, true);
+        admin_json_kv(b, "ping_ms", p->latency_ms, true);
+        admin_json_key(b, "op");
         jbool(b, p->op_level > 0);
         buf_lit(b, "}");
     }
     buf_lit(b, "]},\"world\":{");
     jstr(b, "name", srv->cfg.level_name, true);
-    jkv(b, "loaded_chunks", (double)game.world.count, true);
-    jkv(b, "generating", game.world.generating, true);
-    jkey(b, "spawn");
+    admin_json_kv(b, "loaded_chunks", (double)game.world.count, true);
+    admin_json_kv(b, "generating", game.world.generating, true);
+    admin_json_key(b, "spawn");
     jnums(b, (const double[]){game.spawn_x, game.spawn_y, game.spawn_z}, 3);
     buf_lit(b, ",\"chunks\":[");
     size_t n = 0;
@@ -370,14 +355,15 @@ static void build(buf_t *b)
             n++;
         }
     buf_lit(b, "],");
-    jkey(b, "chunks_truncated");
+    admin_json_key(b, "chunks_truncated");
     jbool(b, truncated);
     buf_lit(b, "},\"connections\":{");
     double by_state[CONN_STATES] = {0};
     conn *c;
     server_for_each_conn (c, node)
         if ((int)c->state >= 0 && (int)c->state < CONN_STATES) by_state[c->state]++;
-    for (int i = 0; i < CONN_STATES; i++) jkv(b, state_names[i], by_state[i], i + 1 < CONN_STATES);
+    for (int i = 0; i < CONN_STATES; i++)
+        admin_json_kv(b, state_names[i], by_state[i], i + 1 < CONN_STATES);
     buf_lit(b, "},\"history\":[");
     size_t sent = history.fine.count < STATUS_API_SENT ? history.fine.count : STATUS_API_SENT;
     for (size_t i = 0; i < sent; i++) {
@@ -415,10 +401,10 @@ const char *status_api_json(size_t *len)
 
 static void series(buf_t *b, const char *name, const struct ring *r, int interval_s, bool comma)
 {
-    jkey(b, name);
+    admin_json_key(b, name);
     buf_lit(b, "{");
-    jkv(b, "interval_s", interval_s, true);
-    jkey(b, "rows");
+    admin_json_kv(b, "interval_s", interval_s, true);
+    admin_json_key(b, "rows");
     buf_lit(b, "[");
     for (size_t i = 0; i < r->count; i++) {
         const struct sample *s = ring_at(r, r->count, i);
@@ -453,22 +439,23 @@ const char *status_api_players_json(size_t page, size_t *len)
     buf_reset(&doc);
     size_t first = page * STATUS_API_PAGE;
     buf_lit(&doc, "{");
-    jkv(&doc, "online", (double)game.player_count, true);
-    jkv(&doc, "page", (double)page, true);
-    jkv(&doc, "page_size", STATUS_API_PAGE, true);
-    jkv(&doc, "pages", (double)((game.player_count + STATUS_API_PAGE - 1) / STATUS_API_PAGE), true);
+    admin_json_kv(&doc, "online", (double)game.player_count, true);
+    admin_json_kv(&doc, "page", (double)page, true);
+    admin_json_kv(&doc, "page_size", STATUS_API_PAGE, true);
+    admin_json_kv(&doc, "pages",
+                  (double)((game.player_count + STATUS_API_PAGE - 1) / STATUS_API_PAGE), true);
     buf_lit(&doc, "\"list\":[");
     for (size_t i = first; i < game.player_count && i < first + STATUS_API_PAGE; i++) {
         const player *p = game.players[i]->player;
         if (i > first) buf_lit(&doc, ",");
         buf_lit(&doc, "{");
         jstr(&doc, "name", p->name, true);
-        jkv(&doc, "x", p->x, true);
-        jkv(&doc, "y", p->y, true);
-        jkv(&doc, "z", p->z, true);
-        jkv(&doc, "yaw", p->yaw, true);
-        jkv(&doc, "gamemode", p->gamemode, true);
-        jkv(&doc, "ping_ms", p->latency_ms, false);
+        admin_json_kv(&doc, "x", p->x, true);
+        admin_json_kv(&doc, "y", p->y, true);
+        admin_json_kv(&doc, "z", p->z, true);
+        admin_json_kv(&doc, "yaw", p->yaw, true);
+        admin_json_kv(&doc, "gamemode", p->gamemode, true);
+        admin_json_kv(&doc, "ping_ms", p->latency_ms, false);
         buf_lit(&doc, "}");
     }
     buf_lit(&doc, "]}");

@@ -252,6 +252,7 @@ static void phase_mark(bot *b, enum phase ph)
     b->phases |= (uint8_t)(1u << ph);
     int64_t d = bench.loop.now_us - b->t0_us;
     hist_add(&bench.phase[ph], d > 0 ? (uint64_t)d : 0);
+    if (ph == PH_OWN_CHUNK) series_join(d > 0 ? (uint64_t)d : 0); /* the progress line's window */
 }
 
 static void settle_initial(bot *b)

@@ -90,6 +90,15 @@ static void usage(FILE *f)
         "                         it each bot sends /tp itself (works where bots are op)\n"
         "  --rcon-password PW     RCON password (visible in ps: prefer the variable)\n"
         "\n"
+        "reading the server and comparing runs:\n"
+        "  --metrics-url URL      scrape the server's Prometheus /metrics (http://) once a\n"
+        "                         second: its TPS, MSPT and tick phases go in the report\n"
+        "  --baseline OLD.json    compare every figure with an earlier --json report\n"
+        "  --max-regression PCT   exit 1 when a checked figure is worse by more (default 10)\n"
+        "  --regress-on LIST      the checked figures, comma-separated (default\n"
+        "                         phases.own_chunk.p99; with --metrics-url also\n"
+        "                         server.mspt.p99,server.tps)\n"
+        "\n"
         "network emulation (per bot, both directions, inside mcbench):\n"
         "  --latency MS           one-way delay added to each direction\n"
         "  --jitter MS            +- uniform jitter on that delay (order is kept)\n"
@@ -110,8 +119,9 @@ static void usage(FILE *f)
         "  --first-index N        number of the first bot (default 1)\n"
         "  --help, --version, --self-test (checks of mcbench's own data structures)\n"
         "\n"
-        "exit status: 0 ok, 1 failures over --max-failures, 2 usage/setup error,\n"
-        "3 the JSON report could not be written.\n",
+        "exit status: 0 ok, 1 failures over --max-failures or a checked figure\n"
+        "regressed past --max-regression, 2 usage/setup error, 3 the JSON report\n"
+        "could not be written.\n",
         MC_VERSION_NAME, MC_PROTOCOL_VERSION);
 }
 
@@ -189,6 +199,10 @@ enum {
     O_SEED,
     O_PREFIX,
     O_FIRST,
+    O_METRICS_URL,
+    O_BASELINE,
+    O_MAX_REGRESSION,
+    O_REGRESS_ON,
     O_HELP,
     O_VERSION,
     O_SELFTEST,
@@ -229,6 +243,10 @@ static int parse_args(int argc, char **argv)
         {"seed", required_argument, 0, O_SEED},
         {"name-prefix", required_argument, 0, O_PREFIX},
         {"first-index", required_argument, 0, O_FIRST},
+        {"metrics-url", required_argument, 0, O_METRICS_URL},
+        {"baseline", required_argument, 0, O_BASELINE},
+        {"max-regression", required_argument, 0, O_MAX_REGRESSION},
+        {"regress-on", required_argument, 0, O_REGRESS_ON},
         {"help", no_argument, 0, O_HELP},
         {"version", no_argument, 0, O_VERSION},
         {"self-test", no_argument, 0, O_SELFTEST},
@@ -261,6 +279,7 @@ static int parse_args(int argc, char **argv)
         .spread_radius = 2000,
         .spread_timeout = 10,
         .rcon_password = getenv("MCBENCH_RCON_PASSWORD"),
+        .max_regression = 10,
     };
     long l;
     int c, li = -1;
@@ -333,6 +352,12 @@ static int parse_args(int argc, char **argv)
             o->seed = (uint64_t)l;
             break;
         case O_PREFIX: o->prefix = optarg; break;
+        case O_METRICS_URL: o->metrics_url = optarg; break;
+        case O_BASELINE: o->baseline = optarg; break;
+        case O_MAX_REGRESSION:
+            rc = parse_double(optarg, 0, 1e9, &o->max_regression, "--max-regression");
+            break;
+        case O_REGRESS_ON: o->regress_on = optarg; break;
         case O_FIRST: rc = parse_int(optarg, 0, 99999999, &o->first_index, "--first-index"); break;
         case 'h':
         case O_HELP: usage(stdout); exit(0);
@@ -373,6 +398,10 @@ static int parse_args(int argc, char **argv)
             fprintf(stderr, "mcbench: --rcon-port is for --scenario spread\n");
             return -1;
         }
+    }
+    if (o->regress_on && !o->baseline) {
+        fprintf(stderr, "mcbench: --regress-on needs --baseline\n");
+        return -1;
     }
     if (o->stay_max < o->stay_min) {
         fprintf(stderr, "mcbench: --stay-max must be >= --stay-min\n");
@@ -561,7 +590,9 @@ static int run(void)
         loop_hook_add(l, HOOK_PROGRESS, on_progress, NULL) < 0)
         return -1;
     for (int i = 0; i < bench.o.bots; i++) bench_enqueue_join(&bench.bots[i]);
+    scrape_start();
     int rc = loop_run(l);
+    scrape_stop();
     if (rc < 0) {
         errno = -rc;
         perror("epoll_wait");
@@ -630,6 +661,10 @@ int main(int argc, char **argv)
     bench.seen.limit = SEEN_MAX;
     for (int i = 0; i < bench.o.bots; i++) bot_setup(&bench.bots[i], i);
     if (bench.o.script && script_load(bench.o.script) < 0) return 2;
+    if (bench.o.metrics_url && scrape_open(bench.o.metrics_url) < 0) return 2;
+    if (bench.o.baseline &&
+        baseline_open(bench.o.baseline, bench.o.regress_on, bench.o.metrics_url != NULL) < 0)
+        return 2;
     if (bench.o.rcon_port) {
         struct sockaddr_storage ra = *bench.addr;
         uint16_t port = htons((uint16_t)bench.o.rcon_port);
@@ -653,11 +688,27 @@ int main(int argc, char **argv)
 
     int code = (long long)bench.failed > (long long)bench.o.max_failures ? 1 : 0;
     report_write(stdout);
+    scrape_write_table(stdout);
+    if (baseline_on()) { /* this run's report, as --json writes it, against the old one */
+        char *doc = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&doc, &len);
+        if (m && report_write_json_to(m, code) == 0 && fclose(m) == 0) {
+            if (baseline_compare(doc, len, bench.o.max_regression, stdout) && code == 0) code = 1;
+        } else {
+            fprintf(stderr, "mcbench: the report for the baseline comparison could not be built\n");
+            if (code == 0) code = 1;
+        }
+        free(doc);
+    }
     fflush(stdout);
     if (bench.o.json && report_write_json(bench.o.json, code) < 0) code = 3;
 
     script_close();
     rcon_client_close();
+    scrape_free();
+    series_free();
+    baseline_close();
     chunkset_free(&bench.seen);
     libdeflate_free_compressor(bench.compressor);
     libdeflate_free_decompressor(bench.decompressor);

@@ -215,6 +215,10 @@ struct opts {
     double spread_timeout; /* spread: seconds to wait for the teleport, then walk */
     int rcon_port;         /* spread: teleport through RCON on --host:port; 0 = off */
     const char *rcon_password;
+    const char *metrics_url; /* --metrics-url: the server's /metrics, scraped once a second */
+    const char *baseline;    /* --baseline: an earlier JSON report to compare with */
+    double max_regression;   /* --max-regression: percent a checked figure may worsen */
+    const char *regress_on;  /* --regress-on: the checked figures (NULL: the default list) */
 };
 
 /* The spread scenario's figures (behave.c, rcon_client.c). */
@@ -366,10 +370,54 @@ void script_close(void);
 void report_progress(bool final);
 void report_write(FILE *f);
 int report_write_json(const char *path, int exit_code);
+/* The same document to an open stream; 0, or -1 on a write error. */
+int report_write_json_to(FILE *f, int exit_code);
 void record_fail(bot *b, enum fail_kind kind, const char *reason);
 double self_cpu_seconds(void);
 long self_rss_kib(void);
 long self_maxrss_kib(void);
+
+/* --- scrape.c: the server's /metrics during the run (--metrics-url) --- */
+/* Parses and resolves the URL (at start); 0, or -1 with the reason on stderr. */
+int scrape_open(const char *url);
+bool scrape_on(void);
+void scrape_start(void);
+void scrape_stop(void);
+void scrape_free(void);
+/* The latest scrape (valid false before the first; NaN where it had no figure). */
+struct server_now {
+    bool valid;
+    double tps, mspt_p50_ms, mspt_p99_ms, mspt_max_ms;
+};
+void scrape_latest(struct server_now *now);
+/* The server's figures over the hold (or the run; see scrape.c). */
+struct server_figures {
+    bool hold;
+    size_t samples;
+    double tps, mspt_p50, mspt_p99, mspt_max, mspt_mean; /* ms; NaN unknown */
+    int nphases;
+    const char *phase_name[24];
+    double phase_mean_ms[24];
+};
+void scrape_figures(struct server_figures *f);
+void scrape_write_table(FILE *f);
+void scrape_write_json(FILE *f); /* "server":{...} or "server":null */
+
+/* --- series.c: the windowed join p99 and the per-second series --- */
+void series_join(uint64_t us);
+double series_join_p99_5s_ms(void); /* NaN: no join in the window */
+void series_second(double t_s, double joins, double rx_mb, double tx_mb, double cpu_pct);
+void series_write_json(FILE *f); /* "series":{...} */
+void series_free(void);
+
+/* --- baseline.c: --baseline, --max-regression, --regress-on --- */
+/* Reads the baseline and the checked figures (at start); 0, or -1 (stderr). */
+int baseline_open(const char *path, const char *regress_on, bool with_metrics);
+bool baseline_on(void);
+/* Compares this run's JSON report with the baseline, printing to out:
+ * 1 when a checked figure regressed past max_regression %, else 0. */
+int baseline_compare(const char *report, size_t len, double max_regression, FILE *out);
+void baseline_close(void);
 
 /* --- selftest.c --- */
 int selftest_run(void);

@@ -33,10 +33,12 @@
  *     rest are counted under "(other reasons)") and FAIL_LIST_MAX per-bot
  *     records (the rest only counted in list_dropped).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench/mcbench.h"
@@ -130,15 +132,31 @@ void report_progress(bool final)
     bench.prog_rx = bench.rx_bytes;
     bench.prog_tx = bench.tx_bytes;
     bench.prog_cpu = cpu;
+    if (!final) series_second(t, joins, rx, tx, cpu_pct);
     if (bench.o.quiet) return;
-    double p99 = (double)hist_quantile(&bench.phase[PH_OWN_CHUNK], 0.99) / 1000.0;
-    fprintf(
-        stderr,
-        "[mcbench %6.1fs]%s connected %d (login %d, connecting %d) joined %llu failed %llu "
-        "left %llu | %.0f joins/s | join p99 %.1f ms | rx %.2f MB/s tx %.2f MB/s | cpu %.0f%%\n",
-        t, final ? " final:" : "", bench.in_play + bench.in_login, bench.in_login, bench.connecting,
-        (unsigned long long)bench.joined, (unsigned long long)bench.failed,
-        (unsigned long long)bench.left, joins, p99, rx, tx, cpu_pct);
+    double p99 = series_join_p99_5s_ms();
+    char p99_text[32] = "-", left[48], server[96] = "";
+    if (!isnan(p99)) snprintf(p99_text, sizeof p99_text, "%.1f ms", p99);
+    if (final)
+        snprintf(left, sizeof left, "done");
+    else if (bench.hold_start_ms)
+        snprintf(left, sizeof left, "%.0f s left",
+                 bench.o.duration - (double)(bench.loop.now_ms - bench.hold_start_ms) / 1000.0);
+    else
+        snprintf(left, sizeof left, "joining, then %g s (at most %.0f s left)", bench.o.duration,
+                 bench.o.max_time - t);
+    struct server_now sn;
+    scrape_latest(&sn);
+    if (sn.valid)
+        snprintf(server, sizeof server, " | server TPS %.1f MSPT p50 %.1f p99 %.1f ms", sn.tps,
+                 sn.mspt_p50_ms, sn.mspt_p99_ms);
+    fprintf(stderr,
+            "[mcbench %6.1fs]%s connected %d (login %d, connecting %d) joined %llu failed %llu "
+            "left %llu | %.0f joins/s | join p99 (5 s) %s | rx %.2f MB/s tx %.2f MB/s | cpu "
+            "%.0f%%%s | %s\n",
+            t, final ? " final:" : "", bench.in_play + bench.in_login, bench.in_login,
+            bench.connecting, (unsigned long long)bench.joined, (unsigned long long)bench.failed,
+            (unsigned long long)bench.left, joins, p99_text, rx, tx, cpu_pct, server, left);
 }
 
 /* ----------------------------------------------------------------- table */
@@ -304,9 +322,12 @@ static void jhist(FILE *f, const hist *h, double unit_div)
         fprintf(f, "{\"count\":0}");
         return;
     }
-    fprintf(f, "{\"count\":%llu,\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"max\":%.3f,\"mean\":%.3f}",
-            (unsigned long long)h->count, (double)hist_quantile(h, 0.50) / unit_div,
-            (double)hist_quantile(h, 0.90) / unit_div, (double)hist_quantile(h, 0.99) / unit_div,
+    fprintf(f,
+            "{\"count\":%llu,\"min\":%.3f,\"p50\":%.3f,\"p90\":%.3f,\"p95\":%.3f,\"p99\":%.3f,"
+            "\"max\":%.3f,\"mean\":%.3f}",
+            (unsigned long long)h->count, (double)h->min / unit_div,
+            (double)hist_quantile(h, 0.50) / unit_div, (double)hist_quantile(h, 0.90) / unit_div,
+            (double)hist_quantile(h, 0.95) / unit_div, (double)hist_quantile(h, 0.99) / unit_div,
             (double)h->max / unit_div, hist_mean(h) / unit_div);
 }
 
@@ -370,10 +391,27 @@ int report_write_json(const char *path, int exit_code)
         perror(path);
         return -1;
     }
+    bool err = report_write_json_to(f, exit_code) < 0;
+    if (f != stdout)
+        err = fclose(f) != 0 || err;
+    else
+        fflush(f);
+    return err ? -1 : 0;
+}
+
+int report_write_json_to(FILE *f, int exit_code)
+{
     double wall = wall_s(), cpu = self_cpu_seconds();
     const struct opts *o = &bench.o;
-    fprintf(f, "{\"mcbench\":{\"version\":\"%s\",\"protocol\":%d,\"game\":\"%s\"},\n",
-            MCBENCH_VERSION, MC_PROTOCOL_VERSION, MC_VERSION_NAME);
+    char started[40] = "";
+    time_t st = (time_t)(bench.start_wall_ms / 1000);
+    struct tm tm;
+    if (gmtime_r(&st, &tm)) strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    fprintf(f,
+            "{\"mcbench\":{\"version\":\"%s\",\"protocol\":%d,\"game\":\"%s\","
+            "\"started_unix_ms\":%lld,\"started\":\"%s\"},\n",
+            MCBENCH_VERSION, MC_PROTOCOL_VERSION, MC_VERSION_NAME, (long long)bench.start_wall_ms,
+            started);
     fprintf(f, "\"config\":{\"host\":");
     jstr(f, o->host);
     fprintf(f,
@@ -389,12 +427,22 @@ int report_write_json(const char *path, int exit_code)
             "\"bandwidth_kBps\":%g,\"radius\":%g,\"speed\":%g,\"chat_every\":%g,\"stay_min\":%g,"
             "\"stay_max\":%g,\"rejoin_pause\":%g,\"connect_timeout\":%g,\"join_timeout\":%g,"
             "\"silence_timeout\":%g,\"seed\":%llu,\"spread_radius\":%g,\"spread_timeout\":%g,"
-            "\"rcon_port\":%d,\"name_prefix\":",
+            "\"rcon_port\":%d,\"max_regression\":%g,\"name_prefix\":",
             o->view_distance, o->max_failures, o->latency_ms, o->jitter_ms, o->bandwidth_kBps,
             o->radius, o->speed, o->chat_every, o->stay_min, o->stay_max, o->rejoin_pause,
             o->connect_timeout, o->join_timeout, o->silence_timeout, (unsigned long long)o->seed,
-            o->spread_radius, o->spread_timeout, o->rcon_port);
+            o->spread_radius, o->spread_timeout, o->rcon_port, o->max_regression);
     jstr(f, o->prefix);
+    fputs(",\"metrics_url\":", f);
+    if (o->metrics_url)
+        jstr(f, o->metrics_url);
+    else
+        fputs("null", f);
+    fputs(",\"baseline\":", f);
+    if (o->baseline)
+        jstr(f, o->baseline);
+    else
+        fputs("null", f);
     fprintf(f, "},\n\"result\":{\"ok\":%s,\"exit_code\":%d,\"stop_reason\":",
             exit_code == 0 ? "true" : "false", exit_code);
     jstr(f, bench.stop_reason ? bench.stop_reason : "?");
@@ -499,11 +547,10 @@ int report_write_json(const char *path, int exit_code)
             (unsigned long long)bench.script_done, (unsigned long long)bench.script_left,
             (unsigned long long)bench.script_errors);
     jspread(f);
+    fputs(",\n", f);
+    scrape_write_json(f);
+    fputs(",\n", f);
+    series_write_json(f);
     fputs("}\n", f);
-    bool err = ferror(f);
-    if (f != stdout)
-        err = fclose(f) != 0 || err;
-    else
-        fflush(f);
-    return err ? -1 : 0;
+    return ferror(f) ? -1 : 0;
 }

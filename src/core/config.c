@@ -161,6 +161,8 @@ static const struct key_def keys[] = {
     INT("mcserv-chunk-requests-per-second", "50", chunk_requests_per_second, 1, 100000),
     INT("mcserv-chunk-requests-in-flight", "32", chunk_requests_in_flight, 1, 256),
     INT("mcserv-chunk-idle-max", "2048", chunk_idle_max, 0, 10000000),
+    INT("mcserv-slow-tick-ms", "100", slow_tick_ms, 0, 600000),
+    BOOL("mcserv-background-profiler", "false", background_profiler),
     INT("log-max-size", "100", log_max_size, 0, 1048576),
     {"log-format", "vanilla", K_LOG_FORMAT, OFF(log_format), 0, 0},
     INT("debug-chunk-gen-delay-ms", "0", debug_chunk_gen_delay_ms, 0, 60000),
@@ -217,6 +219,9 @@ static const char new_file_header[] =
     "# chunks one player may ask to load or generate per second (after a burst of\n"
     "# one whole view) and at once; mcserv-chunk-idle-max: chunks kept in memory\n"
     "# with nobody viewing them (docs/operations.md).\n"
+    "# mcserv-slow-tick-ms (mcserv): a tick this long is logged with its phase\n"
+    "# breakdown (0 = off); mcserv-background-profiler=true samples the game\n"
+    "# thread 50 times a second so that line names the tick's top stacks.\n"
     "# debug-* keys (fault injection for tests) are read when set, never written\n"
     "# here (docs/hardening.md).\n";
 

@@ -131,6 +131,9 @@ struct server_config {
     int chunk_idle_max;            /* chunks kept loaded with nobody viewing them */
     int log_max_size;              /* MiB: latest.log is rotated at this size; 0 at startup only */
     enum log_format log_format;    /* log-format: vanilla's line prefix or mcserv's */
+    /* Profiling (game/perf.c, core/profiler.c; docs/operations.md) */
+    int slow_tick_ms;         /* a tick this long is logged with its breakdown; 0 off */
+    bool background_profiler; /* sample the game thread always, for slow-tick stacks */
     /* Fault injection for tests (docs/hardening.md); 0 = off */
     int debug_chunk_gen_delay_ms;  /* sleep per generated chunk, on the worker */
     int debug_disk_latency_ms;     /* sleep before each file open/read/write/fsync/rename */

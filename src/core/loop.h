@@ -38,6 +38,12 @@
  *     the clock itself: every decision of a step sees one time.
  *  4. Every wait is bounded (LOOP_MAX_SLEEP_MS), so hooks run at least that
  *     often; work per pass is bounded by LOOP_MAX_EVENTS per poll.
+ *
+ * Timing (the tick breakdown, core/tickstat.h): the loop keeps running
+ * totals of the time spent in steps 5-7 (dispatch_ns: reading, decoding and
+ * handling what was ready, the after-dispatch hooks' reads included) and
+ * in each hook (loop_hook_ns by order). They cost two clock reads per pass
+ * plus one per hook; nothing reads them but whoever asks.
  */
 #ifndef MC_LOOP_H
 #define MC_LOOP_H
@@ -72,6 +78,7 @@ struct loop_hook {
     int order;
     void (*fn)(void *arg);
     void *arg;
+    int64_t ns; /* running total of the time spent in fn */
 };
 
 typedef struct loop {
@@ -87,6 +94,7 @@ typedef struct loop {
     struct loop_hook after[LOOP_MAX_AFTER]; /* step 7 */
     int nafter;
     uint64_t passes;
+    int64_t dispatch_ns; /* running total of steps 5-7 (ready watches dispatched, after-hooks) */
     struct epoll_event events[LOOP_MAX_EVENTS];
 } loop;
 
@@ -116,6 +124,8 @@ void loop_set_batch_interval(loop *l, int interval_ms);
 /* fn(arg) runs in step 2 of every pass, hooks ordered by `order` (equal
  * orders keep their registration order). -1 when LOOP_MAX_HOOKS are set. */
 int loop_hook_add(loop *l, int order, void (*fn)(void *arg), void *arg);
+/* Running total of the time (ns) spent in the hooks of that order. */
+int64_t loop_hook_ns(const loop *l, int order);
 /* fn(arg) runs in step 7 of every pass, after the watches were dispatched.
  * -1 when LOOP_MAX_AFTER are set. */
 int loop_after_hook_add(loop *l, void (*fn)(void *arg), void *arg);

@@ -1,7 +1,9 @@
 /* tickstat.c — see tickstat.h. */
 #include "core/tickstat.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "core/clock.h"
@@ -12,6 +14,28 @@
 
 const double tickstat_bucket_le[TICKSTAT_BUCKETS] = {0.001, 0.005, 0.010, 0.020, 0.035,
                                                      0.050, 0.100, 0.200, 1e300};
+
+const double tickstat_phase_bucket_le[TICKSTAT_PHASE_BUCKETS] = {
+    0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.010, 0.025, 0.050, 0.100, 1e300};
+
+_Atomic uint64_t tickstat_running_seq;
+
+/* The phases: names, per-tick times in the same ring slots as ts.us, and
+ * cumulative histograms. cur[] collects the running tick. */
+static struct {
+    const char *const *names;
+    int n, n_in;
+    uint32_t us[TICKSTAT_WINDOW][TICKSTAT_PHASES_MAX];
+    int64_t
+        cur[TICKSTAT_PHASES_MAX]; /* ns of the running tick (between: of the passes before it) */
+    int64_t mark_ns;              /* where the running phase began */
+    int64_t last_total[TICKSTAT_PHASES_MAX]; /* between-tick running totals at the last tick */
+    bool seen_total[TICKSTAT_PHASES_MAX];
+    uint64_t buckets[TICKSTAT_PHASES_MAX][TICKSTAT_PHASE_BUCKETS];
+    double sum_s[TICKSTAT_PHASES_MAX];
+    int slow_ms;
+    void (*on_slow)(uint64_t seq, int64_t ns);
+} ph;
 
 static struct {
     uint32_t us[TICKSTAT_WINDOW];
@@ -35,6 +59,12 @@ static struct {
     uint32_t tick_allocs;              /* in tick_run() of the tick whose period is open */
     struct tickstat_alloc_counts open; /* counts at the begin of that tick */
 } al;
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
 
 static uint32_t clamp_u32(uint64_t v)
 {
@@ -76,7 +106,27 @@ static int64_t thread_cpu_ns(void)
 void tickstat_begin(void)
 {
     if (tickstat_alloc_read) alloc_begin();
-    ts.start_ns = clock_ns();
+    memset(ph.cur, 0, sizeof ph.cur[0] * (size_t)ph.n_in); /* between-tick ones are set already */
+    atomic_store_explicit(&tickstat_running_seq, ts.total + 1, memory_order_relaxed);
+    ts.start_ns = ph.mark_ns = clock_ns();
+}
+
+static uint32_t us_of(int64_t ns)
+{
+    if (ns < 0) return 0;
+    return ns / 1000 > UINT32_MAX ? UINT32_MAX : (uint32_t)(ns / 1000);
+}
+
+/* The running tick's phases into ring slot i and the histograms. */
+static void phases_end(uint32_t i)
+{
+    for (int p = 0; p < ph.n; p++) {
+        ph.us[i][p] = us_of(ph.cur[p]);
+        double s = (double)ph.cur[p] / 1e9;
+        for (int b = 0; b < TICKSTAT_PHASE_BUCKETS; b++)
+            if (s <= tickstat_phase_bucket_le[b]) ph.buckets[p][b]++;
+        ph.sum_s[p] += s;
+    }
 }
 
 void tickstat_end(void)
@@ -85,7 +135,8 @@ void tickstat_end(void)
     int64_t d = now - ts.start_ns;
     if (d < 0) d = 0;
     uint32_t i = ts.next;
-    ts.us[i] = d / 1000 > UINT32_MAX ? UINT32_MAX : (uint32_t)(d / 1000);
+    ts.us[i] = us_of(d);
+    phases_end(i);
     ts.wall[i] = now;
     ts.cpu[i] = thread_cpu_ns();
     ts.next = (i + 1) % TICKSTAT_WINDOW;
@@ -95,13 +146,110 @@ void tickstat_end(void)
         if (s <= tickstat_bucket_le[b]) ts.buckets[b]++;
     ts.sum_s += s;
     ts.total++;
+    atomic_store_explicit(&tickstat_running_seq, 0, memory_order_relaxed);
     if (tickstat_alloc_read) alloc_end();
+    if (ph.on_slow && ph.slow_ms > 0 && d >= (int64_t)ph.slow_ms * 1000000) ph.on_slow(ts.total, d);
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* ------------------------------------------------------------ the phases */
+
+void tickstat_set_phases(const char *const *names, int n, int n_in)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
+    if (n > TICKSTAT_PHASES_MAX) n = TICKSTAT_PHASES_MAX;
+    if (n_in > n) n_in = n;
+    ph.names = names;
+    ph.n = n;
+    ph.n_in = n_in;
+}
+
+int tickstat_phase_count(void)
+{
+    return ph.n;
+}
+
+int tickstat_phase_count_in_tick(void)
+{
+    return ph.n_in;
+}
+
+const char *tickstat_phase_name(int id)
+{
+    return id >= 0 && id < ph.n ? ph.names[id] : "?";
+}
+
+void tickstat_phase_end(int id)
+{
+    int64_t now = clock_ns();
+    if (id >= 0 && id < ph.n) ph.cur[id] += now - ph.mark_ns;
+    ph.mark_ns = now;
+}
+
+void tickstat_between(int id, int64_t total_ns)
+{
+    if (id < ph.n_in || id >= ph.n) return;
+    ph.cur[id] = 0;
+    if (ph.seen_total[id]) ph.cur[id] = total_ns - ph.last_total[id];
+    ph.seen_total[id] = true; /* the first tick gets nothing: its period began at startup */
+    ph.last_total[id] = total_ns;
+}
+
+void tickstat_on_slow(int ms, void (*fn)(uint64_t seq, int64_t ns))
+{
+    ph.slow_ms = ms;
+    ph.on_slow = fn;
+}
+
+uint32_t tickstat_last_phase_us(int id)
+{
+    if (id < 0 || id >= ph.n || !ts.count) return 0;
+    return ph.us[(ts.next + TICKSTAT_WINDOW - 1) % TICKSTAT_WINDOW][id];
+}
+
+int64_t tickstat_tick_us(uint64_t seq)
+{
+    if (seq == 0 || seq > ts.total || ts.total - seq >= ts.count) return -1;
+    uint64_t back = ts.total - seq; /* 0: the newest */
+    return ts.us[(ts.next + TICKSTAT_WINDOW - 1 - back) % TICKSTAT_WINDOW];
+}
+
+uint32_t tickstat_recent_us(uint32_t n, uint32_t *out)
+{
+    if (n > ts.count) n = ts.count;
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = ts.us[(ts.next + TICKSTAT_WINDOW - 1 - i) % TICKSTAT_WINDOW];
+    return n;
+}
+
+void tickstat_phase_summarize(int id, uint32_t n, struct tickstat_phase_summary *out)
+{
+    static uint32_t tmp[TICKSTAT_WINDOW];
+    *out = (struct tickstat_phase_summary){0};
+    if (id < 0 || id >= ph.n) return;
+    if (n > ts.count) n = ts.count;
+    if (!n) return;
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        tmp[i] = ph.us[(ts.next + TICKSTAT_WINDOW - 1 - i) % TICKSTAT_WINDOW][id];
+        sum += tmp[i];
+    }
+    qsort(tmp, n, sizeof tmp[0], cmp_u32);
+    out->p50_ms = tmp[n / 2] / 1000.0;
+    out->p95_ms = tmp[(uint32_t)((n - 1) * 0.95)] / 1000.0;
+    out->p99_ms = tmp[(uint32_t)((n - 1) * 0.99)] / 1000.0;
+    out->max_ms = tmp[n - 1] / 1000.0;
+    out->mean_ms = (double)sum / n / 1000.0;
+    out->ticks = n;
+}
+
+void tickstat_phase_histogram(int id, uint64_t counts[TICKSTAT_PHASE_BUCKETS], double *sum_s,
+                              uint64_t *count)
+{
+    memset(counts, 0, sizeof(uint64_t) * TICKSTAT_PHASE_BUCKETS);
+    *sum_s = 0;
+    *count = ts.total;
+    if (id < 0 || id >= ph.n) return;
+    memcpy(counts, ph.buckets[id], sizeof(uint64_t) * TICKSTAT_PHASE_BUCKETS);
+    *sum_s = ph.sum_s[id];
 }
 
 void tickstat_summarize(uint32_t n, struct tickstat_summary *out)

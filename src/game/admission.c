@@ -21,6 +21,7 @@
 #include "game/game.h"
 #include "game/lists.h"
 #include "game/ops.h"
+#include "game/plugins.h" /* plugins */
 
 /* A ban's refusal: translate(key, reason) [+ expiration], with English fallbacks. */
 static void kick_banned(conn *c, const struct list_entry *e, bool ip)
@@ -90,6 +91,7 @@ static bool login_allowed(conn *c, const mc_uuid *uuid)
 bool admission_check(conn *c, const char *name, const mc_uuid *uuid)
 {
     if (!login_allowed(c, uuid)) return false;
+    if (!plugin_event_prelogin(c, name, uuid)) return false; /* plugins */
     size_t nlen = strlen(name);
     for (size_t i = 0; i < game.player_count; i++) {
         conn *o = game.players[i];

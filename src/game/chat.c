@@ -28,6 +28,7 @@
 #include "data/packet_ids.h"
 #include "game/commands.h"
 #include "game/game.h"
+#include "game/plugins.h" /* plugins */
 #include "proto/packets.h"
 #include "proto/frame.h"
 
@@ -417,6 +418,7 @@ void chat_sb_chat_message(conn *c, rd_t *r)
         if (!j->failed) send_always(c, (const char *)j->data, j->len);
         return;
     }
+    if (plugin_event_chat(c, &msg, &len)) return; /* plugins */
     chat_arg a[2] = {chat_player(p), chat_textn(msg, len)};
     buf_lit(j, "{\"translate\":\"chat.type.text\",\"with\":[");
     chat_name_json(j, p);

@@ -1002,6 +1002,7 @@ void cmd_builtin_exec(cmd_ctx *x)
     case X_PREGEN_START: cmd_pregen_start(x); break;
     case X_PREGEN_STATUS: cmd_pregen_status(x); break;
     case X_PREGEN_CANCEL: cmd_pregen_cancel(x); break;
+    case X_PLUGINS: cmd_plugins_exec(x); break; /* plugins */
     default: cmd_failure0(x, "command.failed"); break;
     }
 }

@@ -25,6 +25,7 @@
 #include "core/json.h"
 #include "core/log.h"
 #include "game/cmd_internal.h"
+#include "game/cmd_perf.h"
 #include "game/commands.h"
 #include "game/daytime.h"
 #include "game/border.h"
@@ -34,6 +35,7 @@
 #include "game/level_tags.h"
 #include "game/lists.h"
 #include "game/ops.h"
+#include "game/plugins.h" /* plugins */
 #include "game/usercache.h"
 #include "proto/packets.h"
 #include "proto/frame.h"
@@ -66,6 +68,12 @@ static void send_tree(conn *c)
     }
 }
 
+void cmd_tree_changed(void)
+{
+    for (int i = 0; i < 5; i++) buf_free(&tree_frames[i]); /* rebuilt by the next send_tree */
+    for (size_t i = 0; i < game.player_count; i++) send_tree(game.players[i]);
+}
+
 void cmd_refresh_permissions(conn *c)
 {
     player *p = c->player;
@@ -82,13 +90,14 @@ static void run(struct cmd_source *s, const char *line, size_t len)
 {
     while (len && (line[len - 1] == ' ' || line[len - 1] == '\r' || line[len - 1] == '\t')) len--;
     if (!len) return;
+    if (plugin_event_command(s->c, s->name, line, len)) return; /* plugins */
     static cmd_parse ps; /* big: one command runs at a time on the game thread */
     if (cmd_parse_line(cmd_builtin_tree(), line, len, s->level, &ps) < 0) {
         cmd_parse_failure(s, &ps);
         return;
     }
     cmd_ctx x = {s, &ps};
-    cmd_builtin_exec(&x);
+    if (!cmd_perf_exec(&x)) cmd_builtin_exec(&x);
 }
 
 void cmd_run_capture(const char *line, size_t len, const char *source_name, buf_t *out)

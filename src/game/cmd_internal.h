@@ -153,6 +153,8 @@ void cmd_count_arg(char out[24], size_t n);
 
 /* Runs the executor of x->ps->exec (a node of cmd_builtin_tree()). */
 void cmd_builtin_exec(cmd_ctx *x);
+/* X_PLUGINS nodes: the `plugins` command and plugins' commands (cmd_plugins.c). */
+void cmd_plugins_exec(cmd_ctx *x);
 
 /* ---------------------------------- issue 17's executors, by file (each
  * returns 0, or -1 after sending the failure, as cmd_builtin.c's) */

@@ -39,10 +39,12 @@ int cmd_tree_add(cmd_tree *t, int parent, const struct cmd_spec *s)
     if (t->count >= CMD_MAX_NODES || parent < 0 || parent >= t->count) return -1;
     int k = t->count++;
     cmd_node *nd = &t->n[k];
+    /* a line's level: the command's, or its own when higher */
+    uint8_t level = parent && t->n[parent].level > s->level ? t->n[parent].level : s->level;
     *nd = (cmd_node){.kind = s->kind,
                      .parser = s->parser,
                      .prop = s->prop,
-                     .level = parent ? t->n[parent].level : s->level,
+                     .level = level,
                      .exec = s->exec,
                      .suggest = s->suggest,
                      .range = s->range,
@@ -62,7 +64,6 @@ int cmd_tree_add(cmd_tree *t, int parent, const struct cmd_spec *s)
 
 int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n)
 {
-    int stack[CMD_MAX_DEPTH + 1];
     memset(t, 0, sizeof *t);
     t->count = 1;
     t->n[0] = (cmd_node){.kind = CN_ROOT,
@@ -71,21 +72,30 @@ int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n)
                          .next_sibling = -1,
                          .parent = -1,
                          .name = ""};
+    return cmd_tree_append(t, spec, n, NULL);
+}
+
+int cmd_tree_append(cmd_tree *t, const struct cmd_spec *spec, size_t n, int *first)
+{
+    int stack[CMD_MAX_DEPTH + 1];
+    int base = t->count;
     stack[0] = 0;
+    for (int d = 1; d <= CMD_MAX_DEPTH; d++) stack[d] = -1;
     for (size_t i = 0; i < n; i++) {
         const struct cmd_spec *s = &spec[i];
-        if (s->depth >= CMD_MAX_DEPTH) return -1;
+        if (s->depth >= CMD_MAX_DEPTH) goto undo;
         int k = cmd_tree_add(t, stack[s->depth], s);
-        if (k < 0) return -1;
+        if (k < 0) goto undo;
         stack[s->depth + 1] = k;
         for (int d = s->depth + 2; d <= CMD_MAX_DEPTH; d++) stack[d] = -1;
     }
-    for (size_t i = 0, k = 1; i < n; i++, k++) {
+    for (size_t i = 0; i < n; i++) {
         if (!spec[i].redirect) continue;
+        int k = base + (int)i;
         int target = -1;
         for (int c = t->n[0].first_child; c >= 0; c = t->n[c].next_sibling)
             if (strcmp(t->n[c].name, spec[i].redirect) == 0) target = c;
-        if (target < 0) return -1;
+        if (target < 0) goto undo;
         t->n[k].redirect = (int16_t)target;
         /* Brigadier follows a redirect only when more input comes after the
          * alias (its parser needs a space to read past it), so an alias that
@@ -94,7 +104,17 @@ int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n)
          * "tps" runs mspt, "tell" (msg needs arguments) still does not run. */
         if (!t->n[k].exec) t->n[k].exec = t->n[target].exec;
     }
+    if (first) *first = base;
     return 0;
+undo:
+    /* A node before base links to the new ones only as its first child (it
+     * had none) or as the next sibling of its last child: cut those links. */
+    for (int k = 0; k < base; k++) {
+        if (t->n[k].first_child >= base) t->n[k].first_child = -1;
+        if (t->n[k].next_sibling >= base) t->n[k].next_sibling = -1;
+    }
+    t->count = base;
+    return -1;
 }
 
 static bool node_visible(const cmd_tree *t, int i, int level)

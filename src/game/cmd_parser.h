@@ -10,7 +10,8 @@
  * dispatch) is game/commands.h and the other game/cmd_*.c.
  *
  * Invariants:
- *  1. One tree, built once from a static spec; a client sees exactly the
+ *  1. One tree, built from a static spec (plugins' commands appended after
+ *     the built-ins, cmd_builtin_extend); a client sees exactly the
  *     nodes its permission level allows (its own op level; the console is 4),
  *     and the parser uses the same filter, so a hidden command is an unknown
  *     one, as in vanilla.
@@ -29,7 +30,7 @@
 #include "core/buf.h"
 #include "proto/wire.h"
 
-#define CMD_MAX_NODES 1024 /* the built-in tree has about 500 (clone alone ~100) */
+#define CMD_MAX_NODES 1024 /* built-ins (about 500, clone alone ~100) and plugins' commands */
 #define CMD_MAX_DEPTH 16
 #define CMD_MAX_LEN   1024 /* bytes of one command line */
 
@@ -138,15 +139,20 @@ enum cmd_exec {
     X_GIVE,
     X_CLEAR,
     X_SPAWNPOINT,
+    X_TICK_QUERY, /* game/cmd_perf.c */
+    X_HEALTH,     /* game/cmd_perf.c */
     /* issue 18: pre-generation (game/cmd_pregen.c) */
     X_PREGEN_START,
     X_PREGEN_STATUS,
     X_PREGEN_CANCEL,
+    X_PLUGINS, /* the `plugins` command and the commands plugins register (game/cmd_plugins.c) */
     X_COUNT
 };
 
 /* One line of a tree spec: depth 0 = a command, deeper = child of the last
- * line one level up. level applies to depth-0 lines and their subtree. */
+ * line one level up. level applies to depth-0 lines and their subtree; a
+ * deeper line may raise it for its own subtree (plugins: /home for
+ * everyone, /home admin for level 2). */
 struct cmd_spec {
     uint8_t depth;
     uint8_t kind; /* CN_LITERAL, CN_ARGUMENT */
@@ -181,10 +187,24 @@ extern const char *const cmd_gamemode_names[4];
 
 /* Builds t from spec; -1 if it does not fit or a redirect names no command. */
 int cmd_tree_build(cmd_tree *t, const struct cmd_spec *spec, size_t n);
-/* Appends s (its depth ignored) as the last child of node parent; its index, or -1. */
+/* Appends s (its depth ignored) as the last child of node parent; its index,
+ * or -1. Its level: s's, or the parent's when that is higher (the root's
+ * children: s's). */
 int cmd_tree_add(cmd_tree *t, int parent, const struct cmd_spec *s);
-/* The built-in commands' tree (built on first use). */
+/* The built-in commands' tree (built on first use, game/cmd_spec.c), with
+ * the commands of the last cmd_builtin_extend after them. */
 const cmd_tree *cmd_builtin_tree(void);
+/*
+ * Appends spec's lines after t's nodes: depth 0 is a new command under the
+ * root, deeper lines as in cmd_tree_build; a redirect may name any command
+ * of the tree. Line i becomes node first + i (*first, may be NULL). -1 (t
+ * unchanged) if they do not fit, or a redirect names no command.
+ */
+int cmd_tree_append(cmd_tree *t, const struct cmd_spec *spec, size_t n, int *first);
+/* Rebuilds cmd_builtin_tree() as the built-ins followed by spec (plugins;
+ * n 0: the built-ins alone). -1 (the tree unchanged) as cmd_tree_append.
+ * Nodes of the previous tree must not be in use (no parse in progress). */
+int cmd_builtin_extend(const struct cmd_spec *spec, size_t n, int *first);
 /* Appends Declare Commands (id + payload) with the nodes visible at `level`. */
 void pkt_cb_declare_commands(buf_t *b, const cmd_tree *t, int level);
 

@@ -65,7 +65,8 @@
 #define E_PLAYERS  CMD_ENTITY_PLAYERS
 
 /* The built-in commands, shaped as vanilla 1.20.1 declares them (levels:
- * 0 everyone, 2 game masters, 3 admins, 4 owners); `mspt` is mcserv's. */
+ * 0 everyone, 2 game masters, 3 admins, 4 owners); `mspt` and `health` are
+ * mcserv's. */
 static const struct cmd_spec builtin_spec[] = {
     LIT(0, "help", 0, X_HELP),
     ARG(1, "command", CP_STRING, CMD_STRING_GREEDY, X_HELP),
@@ -256,6 +257,12 @@ static const struct cmd_spec builtin_spec[] = {
     ARG(1, "targets", CP_ENTITY, E_PLAYERS, X_SPAWNPOINT),
     ARG(2, "pos", CP_BLOCK_POS, 0, X_SPAWNPOINT),
     ARG(3, "angle", CP_ANGLE, 0, X_SPAWNPOINT),
+    /* Performance (game/cmd_perf.c): vanilla 1.20.3's `tick query` (level 3
+     * as vanilla; its other subcommands change the tick rate, which mcserv
+     * keeps at 20), and `health` (mcserv's, spark's habit). */
+    LIT(0, "tick", 3, X_NONE),
+    LIT(1, "query", 0, X_TICK_QUERY),
+    LIT(0, "health", 2, X_HEALTH),
     /* issue 18: mcserv's pre-generation (game/pregen.h, game/cmd_pregen.c) */
     LIT(0, "pregen", 4, X_NONE),
     LIT(1, "status", 0, X_PREGEN_STATUS),
@@ -296,15 +303,33 @@ static int add_gamerules(cmd_tree *t)
     return root >= 0 ? 0 : -1;
 }
 
+/* The built-ins: the spec, then the rules' literals. */
+static void build_builtins(cmd_tree *t)
+{
+    if (cmd_tree_build(t, builtin_spec, sizeof builtin_spec / sizeof builtin_spec[0]) < 0 ||
+        add_gamerules(t) < 0)
+        abort(); /* the static spec is wrong: a programming error */
+}
+
+/* The built-in tree, and what plugins appended (cmd_builtin_extend). */
+static cmd_tree builtin_tree;
+static bool builtin_built;
+
 const cmd_tree *cmd_builtin_tree(void)
 {
-    static cmd_tree t;
-    static bool built;
-    if (!built) {
-        if (cmd_tree_build(&t, builtin_spec, sizeof builtin_spec / sizeof builtin_spec[0]) < 0 ||
-            add_gamerules(&t) < 0)
-            abort(); /* the static spec is wrong: a programming error */
-        built = true;
+    if (!builtin_built) {
+        build_builtins(&builtin_tree);
+        builtin_built = true;
     }
-    return &t;
+    return &builtin_tree;
+}
+
+int cmd_builtin_extend(const struct cmd_spec *spec, size_t n, int *first)
+{
+    static cmd_tree next; /* big: built aside, so a failure leaves the tree as it was */
+    build_builtins(&next);
+    if (cmd_tree_append(&next, spec, n, first) < 0) return -1;
+    builtin_tree = next;
+    builtin_built = true;
+    return 0;
 }

@@ -56,6 +56,9 @@ void cmd_sb_chat_command(conn *c, rd_t *r);
 void cmd_sb_tab_complete(conn *c, rd_t *r);
 /* Re-sends the tree and the op level after an op/deop. */
 void cmd_refresh_permissions(conn *c);
+/* The tree changed (plugins, cmd_builtin_extend): every level's Declare
+ * Commands is framed again and sent to every player. */
+void cmd_tree_changed(void);
 /*
  * Runs a command line for a remote console (RCON): permission level 4,
  * named `source_name` ("Rcon" as vanilla). Its feedback is appended to out

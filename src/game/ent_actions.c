@@ -27,6 +27,7 @@
 #include "game/gamerules.h"
 #include "game/play.h"
 #include "game/playerdata.h"
+#include "game/plugins.h" /* plugins */
 #include "game/spawnpoint.h"
 #include "proto/packets.h"
 
@@ -167,6 +168,7 @@ bool ent_kill(conn *c)
     buf_reset(&srv->pkt);
     pkt_cb_update_health(&srv->pkt, 0.0f, p->food, 0.0f);
     conn_send_pkt(c);
+    plugin_event_death(c); /* plugins */
     return true;
 }
 

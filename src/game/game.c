@@ -16,6 +16,7 @@
 #include "game/admission.h"
 #include "game/items.h"
 #include "game/play.h"
+#include "game/plugins.h" /* plugins */
 #include "game/tick.h"
 #include "net/limits.h"
 
@@ -58,6 +59,7 @@ static void game_remove(conn *c)
 static void game_leave(conn *c)
 {
     if (!c->player || c->player->index < 0) return; /* the join failed */
+    plugin_event_leave(c);                          /* plugins: still in game.players */
     game_remove(c);
     play_leave(c);
     status_invalidate();
@@ -140,6 +142,7 @@ int game_init(loop *l, const struct server_config *cfg, int nworkers)
         log_error("event loop: no room for the chunk streaming hook");
         return -1;
     }
+    plugins_init(); /* plugins */
     return 0;
 }
 
@@ -148,6 +151,7 @@ void game_free(void)
     tick_stop();
     loop_watch_del(srv->loop, &game.workers_watch);
     workers_stop();
+    plugins_free(); /* plugins: after the pool, so the last storage writes run inline */
     world_free(&game.world);
     items_free();
     free(game.players);

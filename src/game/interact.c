@@ -41,6 +41,7 @@
 #include "proto/packets.h"
 #include "game/ops.h"
 #include "game/play.h"
+#include "game/plugins.h" /* plugins */
 #include "proto/nbt.h"
 
 #define REACH_SQ 64.0
@@ -140,6 +141,7 @@ void interact_sb_block_dig(conn *c, rd_t *r)
     }
     if (block_is_air(st)) return;
     if (p->gamemode == GM_CREATIVE) {
+        if (plugin_event_block_break(c, x, y, z, st)) return; /* plugins */
         if (status == DIG_START) play_set_block(x, y, z, BLOCK_AIR);
         return;
     }
@@ -150,6 +152,7 @@ void interact_sb_block_dig(conn *c, rd_t *r)
     }
     if (status == DIG_START) {
         if (need == 0) {
+            if (plugin_event_block_break(c, x, y, z, st)) return; /* plugins */
             if (play_set_block(x, y, z, BLOCK_AIR) == 0)
                 items_drop_block(p, x, y, z, st, held_item(p, 0));
             return;
@@ -167,6 +170,7 @@ void interact_sb_block_dig(conn *c, rd_t *r)
         return;
     }
     p->digging = false;
+    if (plugin_event_block_break(c, x, y, z, st)) return; /* plugins */
     if (play_set_block(x, y, z, BLOCK_AIR) == 0) items_drop_block(p, x, y, z, st, held_item(p, 0));
 }
 
@@ -204,6 +208,7 @@ void interact_sb_block_place(conn *c, rd_t *r)
     if (r->err) return;
     ack(p, seq);
     if (hand < 0 || hand > 1 || face < 0 || face > 5) return;
+    if (plugin_event_interact(c, hand, x, y, z, face)) return; /* plugins */
     int item = held_item(p, hand);
     if (item <= 0 || item >= ITEM_COUNT || item_info[item].block_state < 0 ||
         p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR)
@@ -229,6 +234,7 @@ void interact_sb_block_place(conn *c, rd_t *r)
         resync(c, tx, ty, tz);
         return;
     }
+    if (plugin_event_block_place(c, tx, ty, tz, state, target)) return; /* plugins */
     if (p->gamemode != GM_CREATIVE) {
         struct inv_slot *s = &p->inventory[hand == 1 ? 45 : 36 + p->held_slot];
         if (--s->count <= 0) s->item = 0, s->count = 0;

@@ -64,6 +64,7 @@
 #include "game/gamerules.h"
 #include "game/play.h"
 #include "game/playerdata.h"
+#include "game/plugins.h" /* plugins */
 #include "net/server.h"
 #include "proto/frame.h"
 #include "proto/packets.h"
@@ -646,6 +647,7 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     log_info("%s joined the game", p->name); /* vanilla's line: panels and chat bridges watch it */
     game.joins++;
     announce("multiplayer.player.joined", p->name);
+    plugin_event_join(c); /* plugins */
     play_stream_chunks(c);
 }
 
@@ -813,6 +815,7 @@ static void moved(conn *c, double x, double y, double z, bool has_pos, float yaw
         p->pitch = fminf(90.0f, fmaxf(-90.0f, wrap_degrees(pitch)));
     }
     p->on_ground = on_ground;
+    plugin_event_move(c); /* plugins */
     int32_t cx = chunk_of(p->x), cz = chunk_of(p->z);
     if (cx != p->center_x || cz != p->center_z) window_move(c, cx, cz, p->view_distance);
 }

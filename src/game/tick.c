@@ -4,11 +4,13 @@
  * between ticks (docs/design.md says why there is no input queue); a tick
  * then runs:
  *
+ *   0. debug stall  debug-tick-stall-ms sleeps here (fault injection, tests)
  *   1. connections  connections past their deadline are closed (10 s to Login
  *                   Start, 30 s to PLAY, 1 s to flush a kick); idle output
  *                   buffers are trimmed once a second (net/server.c)
  *   2. players      keep-alive sent or timed out, the movement check's
  *                   baseline reset (game/play.c play_tick)
+ *  2a. plugins      scheduled tasks, move and tick events (game/plugins.c)
  *   3. block updates  the tick's block changes as Block Update / Update
  *                   Section Blocks to every viewer, then the acknowledgements
  *                   (game/play.c)
@@ -40,6 +42,15 @@
  * sends each player chunks every loop pass, as its output drains, so a
  * join is paced by the client and not by the tick.
  *
+ * Tick breakdown (core/tickstat.h, game/perf.c): each phase call is wrapped
+ * in TICK_PHASE(id, call), which ends phase id after the call (the phases
+ * tile the tick: the first begins with it, each ends where the next
+ * begins, so they add up to the tick); the loop
+ * work between two ticks (network read and decode, chunk streaming, the
+ * flush) is taken from the loop's running totals at the start of the tick
+ * it fed. phase_names[] is the table /api/tick, /metrics and `tick query`
+ * print: one entry per phase above, then the three between ticks.
+ *
  * Scheduling (as vanilla's MinecraftServer.runServer): one tick every TICK_MS
  * on the loop's monotonic clock, at most one per loop pass so input and
  * output are served between ticks. A schedule more than 2 s behind skips
@@ -59,7 +70,9 @@
 #include "game/game.h"
 #include "game/items.h"
 #include "game/ops.h"
+#include "game/perf.h"
 #include "game/play.h"
+#include "game/plugins.h" /* plugins */
 #include "net/limits.h"
 #include "net/server.h"
 #include "world/store.h"
@@ -74,6 +87,42 @@ static struct {
     int64_t next_ms;          /* when the next tick is due */
     int64_t overload_warn_ms; /* the last "Can't keep up!" */
 } ticker;
+
+/* The phases of the breakdown, in the order of the list above; the last
+ * three are loop work between ticks (TP_IN_TICK of them are inside). */
+enum tick_phase {
+    TP_STALL,
+    TP_CONNECTIONS,
+    TP_PLAYERS,
+    TP_PLUGINS,
+    TP_BLOCKS,
+    TP_ROSTER,
+    TP_ENTITIES,
+    TP_RELAY,
+    TP_ITEMS,
+    TP_CLOCK,
+    TP_IDLE,
+    TP_LIMITS,
+    TP_WORLD,
+    TP_SAVING,
+    TP_IN_TICK,
+    TP_NET_READ = TP_IN_TICK, /* ready sockets read, decoded and handled (core/loop.c steps 5-7) */
+    TP_STREAM,                /* GAME_HOOK_STREAM: chunks into connections with room */
+    TP_FLUSH,                 /* NET_HOOK_FLUSH: one write per connection */
+    TP_COUNT
+};
+static const char *const phase_names[TP_COUNT] = {
+    "debug_stall", "connections",    "players",  "plugins",      "block_updates", "roster",
+    "entities",    "movement_relay", "items",    "clock",        "idle",          "limits",
+    "world",       "saving",         "net_read", "chunk_stream", "flush"};
+
+/* Runs the call (or block) as phase id of the breakdown: the phases tile
+ * the tick (each ends where the next begins; core/tickstat.h). */
+#define TICK_PHASE(id, ...)                                                                        \
+    do {                                                                                           \
+        __VA_ARGS__;                                                                               \
+        tickstat_phase_end(id);                                                                    \
+    } while (0)
 
 static const char idling_json[] = "{\"translate\":\"multiplayer.disconnect.idling\","
                                   "\"fallback\":\"You have been idle for too long!\"}";
@@ -102,29 +151,49 @@ static void idle_check(void)
     }
 }
 
-void tick_run(void)
+/* The loop passes since the last tick, for the breakdown. */
+static void between_ticks(void)
 {
-    tickstat_begin();
-    game.tick_count++;
-    limits_debug_tick(game.tick_count); /* debug-tick-stall-ms (tests only) */
-    server_expire();                    /* 1 */
-    /* 2: backwards, so a kick (which swaps the last player into the gap)
+    tickstat_between(TP_NET_READ, srv->loop->dispatch_ns);
+    tickstat_between(TP_STREAM, loop_hook_ns(srv->loop, GAME_HOOK_STREAM));
+    tickstat_between(TP_FLUSH, loop_hook_ns(srv->loop, NET_HOOK_FLUSH));
+}
+
+static void play_tick_all(void)
+{
+    /* backwards, so a kick (which swaps the last player into the gap)
      * never skips anyone */
     for (size_t i = game.player_count; i-- > 0;)
         if (i < game.player_count) play_tick(game.players[i]);
-    play_broadcast_blocks();        /* 3 */
-    play_tick_roster();             /* 4: leaves, then joins */
-    ent_tick_tracking();            /* 5 */
-    ent_tick_relay();               /* 6 */
-    items_tick();                   /* 6b */
-    daytime_tick();                 /* 7: day time, Update Time, the weather timer */
-    chat_tick();                    /*    chat spam decay */
-    ops_flush();                    /*    a changed ops.json queued for saving */
-    idle_check();                   /* 8 */
-    limits_tick(srv->loop->now_ms); /* 9 */
-    world_flush_edits(&game.world); /* 10 */
-    if (game.tick_count % 20 == 0) world_sweep(&game.world, srv->loop->now_ms);
-    store_tick(srv->loop->now_ms); /* 11 */
+}
+
+void tick_run(void)
+{
+    between_ticks();
+    tickstat_begin();
+    game.tick_count++;
+    TICK_PHASE(TP_STALL, limits_debug_tick(game.tick_count)); /* 0: tests only */
+    TICK_PHASE(TP_CONNECTIONS, server_expire());              /* 1 */
+    TICK_PHASE(TP_PLAYERS, play_tick_all());                  /* 2 */
+    TICK_PHASE(TP_PLUGINS, plugins_tick());                   /* 2a: plugins */
+    TICK_PHASE(TP_BLOCKS, play_broadcast_blocks());           /* 3 */
+    TICK_PHASE(TP_ROSTER, play_tick_roster());                /* 4: leaves, then joins */
+    TICK_PHASE(TP_ENTITIES, ent_tick_tracking());             /* 5 */
+    TICK_PHASE(TP_RELAY, ent_tick_relay());                   /* 6 */
+    TICK_PHASE(TP_ITEMS, items_tick());                       /* 6b */
+    TICK_PHASE(TP_CLOCK, {
+        daytime_tick(); /* 7: day time, Update Time, the weather timer */
+        chat_tick();    /*    chat spam decay */
+        ops_flush();    /*    a changed ops.json queued for saving */
+    });
+    TICK_PHASE(TP_IDLE, idle_check());                     /* 8 */
+    TICK_PHASE(TP_LIMITS, limits_tick(srv->loop->now_ms)); /* 9 */
+    TICK_PHASE(TP_WORLD, {                                 /* 10 */
+                           world_flush_edits(&game.world);
+                           if (game.tick_count % 20 == 0)
+                               world_sweep(&game.world, srv->loop->now_ms);
+    });
+    TICK_PHASE(TP_SAVING, store_tick(srv->loop->now_ms)); /* 11 */
     tickstat_end();
 }
 
@@ -151,6 +220,8 @@ static void tick_due(loop_timer *t)
 
 void tick_start(loop *l)
 {
+    tickstat_set_phases(phase_names, TP_COUNT, TP_IN_TICK);
+    perf_start(l); /* the slow-tick monitor, the background sampler (game/perf.h) */
     ticker.loop = l;
     loop_update_clock(l);
     ticker.next_ms = l->now_ms + TICK_MS;
@@ -161,4 +232,5 @@ void tick_start(loop *l)
 void tick_stop(void)
 {
     if (ticker.loop) loop_timer_stop(ticker.loop, &ticker.timer);
+    perf_stop();
 }

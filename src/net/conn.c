@@ -223,6 +223,7 @@ void conn_send_pkt_as(conn *c, unsigned flags)
     /* Encrypt in place, only the bytes just appended (the stream's order). */
     if (c->enc) mc_cfb8_update(c->enc, own->data + from, own->len - from);
     srv->stats.packets_out++;
+    c->io.packets_out++;
     queued(c, flags);
 }
 
@@ -260,7 +261,9 @@ static void send_ref(conn *c, shframe *f, size_t off, size_t n, unsigned flags)
         output_overflow(c);
         return;
     }
-    srv->stats.packets_out += count_frames(f->data + off, n);
+    uint64_t frames = count_frames(f->data + off, n);
+    srv->stats.packets_out += frames;
+    c->io.packets_out += frames;
     queued(c, flags);
 }
 
@@ -295,7 +298,9 @@ void conn_send_raw_as(conn *c, const void *p, size_t n, unsigned flags)
         output_overflow(c);
         return;
     }
-    srv->stats.packets_out += count_frames(p, n);
+    uint64_t frames = count_frames(p, n);
+    srv->stats.packets_out += frames;
+    c->io.packets_out += frames;
     queued(c, flags);
 }
 
@@ -366,6 +371,7 @@ static int flush_settle(conn *c, const struct io_job *job)
     if (job->written) {
         outq_consume(&c->out, job->written);
         srv->stats.bytes_out += job->written;
+        c->io.last_write_ms = srv->loop->now_ms;
         limits_output_progressed(c);
     }
     if (job->err == EAGAIN) {
@@ -724,6 +730,7 @@ static void dispatch(conn *c, const uint8_t *pkt, size_t len)
         return;
     }
     srv->stats.packets_in++;
+    c->io.packets_in++;
     /* Invariant 6: handlers see logical ids (-1: the version has no such
      * packet, which every state handler refuses as unknown). */
     if (!c->proto->identity) id = protocol_sb_logical(c->proto, proto_state_of[c->state], id);
@@ -791,6 +798,7 @@ static size_t conn_parse(conn *c, uint8_t *data, size_t len)
 static bool conn_input(conn *c, uint8_t *dst, size_t n, bool direct)
 {
     srv->stats.bytes_in += n;
+    c->io.last_read_ms = srv->loop->now_ms;
     if (direct) {
         size_t used = conn_parse(c, dst, n);
         if (!c->closed && c->state != CS_CLOSING && used < n) {

@@ -129,6 +129,16 @@ enum kick_reason {
 };
 extern const char *const kick_reason_names[KR_COUNT];
 
+/* One connection's traffic, for /debug/conns: conn.c stamps the last read
+ * and write and counts packets; game/perf.c turns the counts into rates
+ * once a second (mark_* are the counts at that moment). */
+struct conn_io {
+    int64_t last_read_ms, last_write_ms; /* loop clock; 0 = never */
+    uint64_t packets_in, packets_out;
+    uint64_t mark_in, mark_out;
+    float pps_in, pps_out; /* packets per second over the last second */
+};
+
 struct player;       /* game/player.h: net never looks inside */
 struct pkt_property; /* proto/packets.h */
 struct mc_cfb8;      /* proto/crypto.h */
@@ -179,6 +189,7 @@ typedef struct conn {
     uint32_t rate_count;
     float rate_avg;
     struct conn_limits lim; /* throttles, packet limiter, slow-client timer (net/limits.c) */
+    struct conn_io io;      /* last read/write, packet counts (issue 16: /debug/conns) */
 } conn;
 
 /* How soon queued output must be written (invariant 7). */

@@ -173,8 +173,11 @@ bool outq_ref(outq *q, shframe *f, size_t off, size_t n)
 {
     if (n == 0) return true;
     if (off > f->len || n > f->len - off || q->pending + n > q->limit) return false;
-    struct outq_seg *s = seg_push(q);
-    if (!s) return outq_append(q, f->data + off, n); /* invariant 4 */
+    /* Invariant 4: the last slot is kept for owned bytes, so a copy always
+     * has a segment to go into (a full array ending in a reference would
+     * refuse it, and the connection would be dropped far below its limit). */
+    struct outq_seg *s = q->count < OUTQ_SEGS_MAX - 1 ? seg_push(q) : NULL;
+    if (!s) return outq_append(q, f->data + off, n);
     *s = (struct outq_seg){shframe_ref(f), (uint32_t)off, (uint32_t)n};
     q->pending += n;
     q->refs_queued++;

@@ -23,9 +23,11 @@
  *     own_sent); owned bytes are moved down only when room is needed for an
  *     append. When everything is written the queue is empty (own.len = 0)
  *     but keeps its capacity.
- *  4. At most OUTQ_SEGS_MAX segments: past it a reference is queued as a
- *     copy (outq_ref falls back to outq_append), so the segment array is
- *     bounded whatever the caller does.
+ *  4. At most OUTQ_SEGS_MAX segments, references in at most all but the
+ *     last: past that a reference is queued as a copy (outq_ref falls back
+ *     to outq_append, which always has an owned segment to go into), so the
+ *     segment array is bounded whatever the caller does and only the byte
+ *     limit refuses an append.
  *  5. Not thread-safe: one thread at a time (the game thread, or the I/O
  *     thread it hands the queue to for the duration of a flush).
  */

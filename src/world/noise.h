@@ -1,28 +1,15 @@
 /*
- * noise.h — deterministic gradient noise for terrain (Perlin-style, 2D/3D)
- * and integer hashes for feature placement.
+ * noise.h — integer hashes for feature placement: a well-mixed 64-bit value
+ * per (seed, x, z, salt), used where a decision must come out the same from
+ * every chunk that asks (trees crossing borders, plants, ore discards).
+ * (The terrain's noises are vanilla's: see wg_noise.h.)
  *
- * Invariants:
- *  1. Everything is a pure function of the seed and the coordinates: the same
- *     seed gives the same values on every run and every x86-64/ARM64 machine
- *     (IEEE doubles, no fast-math, no platform random()).
- *  2. noise2/noise3 return values in about [-1, 1]; fbm sums octaves with
- *     halving amplitude and divides by the total amplitude.
+ * Invariant: pure functions; the same value on every run and machine.
  */
 #ifndef MC_NOISE_H
 #define MC_NOISE_H
 
 #include <stdint.h>
-
-typedef struct noise {
-    uint8_t perm[512];
-} noise;
-
-void noise_init(noise *n, uint64_t seed);
-double noise2(const noise *n, double x, double z);
-double noise3(const noise *n, double x, double y, double z);
-double fbm2(const noise *n, double x, double z, int octaves);
-double fbm3(const noise *n, double x, double y, double z, int octaves);
 
 static inline uint64_t splitmix64(uint64_t x)
 {

@@ -4,12 +4,9 @@
  *   flat:   layers from generator-settings (vanilla JSON shape:
  *           {"layers":[{"block":"minecraft:bedrock","height":1},...],
  *            "biome":"minecraft:plains"}); default bedrock, 2 dirt, grass.
- *   normal: continents and hills from multi-octave noise, mountains, oceans
- *           with water up to sea level, beaches, biomes (plains, forest, birch
- *           forest, taiga, desert, snowy plains/taiga, ocean, deep/frozen
- *           ocean, windswept hills, stony/jagged peaks) with matching surface
- *           blocks, trees, grass and flowers, caves, deepslate below y 0, a
- *           bedrock floor. Not vanilla's terrain; deterministic from the seed.
+ *   normal: vanilla 1.20.1's overworld from the same seed (overworld.h):
+ *           its noise router's terrain and caves, multi-noise biomes, surface
+ *           rules, deepslate and bedrock, ores, trees and plants.
  *
  * Invariants:
  *  1. terrain_generate is a pure function of (settings, seed, chunk x, z):
@@ -24,6 +21,7 @@
 
 #include "core/config.h"
 #include "world/chunk.h"
+#include "world/density.h"
 #include "world/noise.h"
 
 #define TERRAIN_MAX_LAYERS 64
@@ -41,8 +39,8 @@ typedef struct terrain {
     struct flat_layer layers[TERRAIN_MAX_LAYERS];
     int layer_count;
     uint8_t flat_biome;
-    /* normal */
-    noise continents, hills, detail, mountains, temperature, humidity, caves;
+    /* normal: the seeded noises (large, ~350 KB; built once by terrain_init) */
+    wg_state wg;
 } terrain;
 
 /*

@@ -544,7 +544,21 @@ static inline void req_flip(uint8_t *bm, int i)
 #define KEY_THROTTLED 4096u
 static uint32_t key_of(const world_requester *r, int dx, int dz)
 {
-    return (uint32_t)(dx * dx + dz * dz) + (r->throttled ? KEY_THROTTLED : 0);
+    return (uint32_t)(dx * dx + dz * dz) + (r->throttled || r->racing ? KEY_THROTTLED : 0);
+}
+
+/* r's pace after a move to (cx, cz): the moves of about the last second. */
+static void pace_update(world_requester *r, int32_t cx, int32_t cz, int64_t now_ms)
+{
+    int moved = abs(cx - r->cx) > abs(cz - r->cz) ? abs(cx - r->cx) : abs(cz - r->cz);
+    if (moved == 0) return;
+    double keep = 1.0 - (double)(now_ms - r->pace_ms) / 1000.0;
+    r->pace = (keep > 0 ? r->pace * keep : 0) + (moved < 2 ? moved : 2);
+    r->pace_ms = now_ms;
+    if (r->pace > WORLD_RACING_PACE)
+        r->racing = true;
+    else if (r->pace < WORLD_RACING_PACE / 2)
+        r->racing = false;
 }
 
 /*
@@ -584,16 +598,19 @@ static void relist(world *w, world_requester *r, int32_t cx, int32_t cz, int vd,
 
 /* Tokens earned since the last look, up to the burst; r stops being
  * throttled once half its burst is back (hysteresis: a flyer stays
- * throttled while it flies). */
+ * throttled while it flies), and racing after a second without a move. */
 static void refill(world *w, world_requester *r, int64_t now_ms)
 {
     double t = r->tokens + (double)(now_ms - r->refill_ms) * w->req_per_second / 1000.0;
     r->tokens = t < r->burst ? t : r->burst;
     r->refill_ms = now_ms;
-    if (r->throttled && r->tokens >= r->burst / 2.0) {
-        r->throttled = false;
-        relist(w, r, r->cx, r->cz, WORLD_REQ_RADIUS, now_ms);
+    bool was = r->throttled || r->racing;
+    if (r->throttled && r->tokens >= r->burst / 2.0) r->throttled = false;
+    if (r->racing && now_ms - r->pace_ms >= 1000) { /* stopped for a second */
+        r->racing = false;
+        r->pace = 0;
     }
+    if (was && !r->throttled && !r->racing) relist(w, r, r->cx, r->cz, WORLD_REQ_RADIUS, now_ms);
 }
 
 void world_requester_init(world_requester *r, int32_t cx, int32_t cz, int burst, int64_t now_ms)
@@ -604,6 +621,7 @@ void world_requester_init(world_requester *r, int32_t cx, int32_t cz, int burst,
     r->burst = burst;
     r->tokens = burst;
     r->refill_ms = now_ms;
+    r->pace_ms = now_ms;
 }
 
 enum world_req_result world_request(world *w, world_requester *r, int32_t x, int32_t z,
@@ -671,6 +689,7 @@ void world_requester_move(world *w, world_requester *r, int32_t cx, int32_t cz, 
 {
     r->burst = burst;
     refill(w, r, now_ms);
+    pace_update(r, cx, cz, now_ms);
     relist(w, r, cx, cz, vd, now_ms);
 }
 

@@ -170,7 +170,19 @@ typedef struct world_requester {
     double tokens;  /* requests allowed now */
     bool throttled; /* refused for the budget, and not half refilled since */
     int64_t refill_ms;
+    /* Centre moves per second (decaying over a second; one move counts at
+     * most 2, so a teleport is not a flight); racing: above
+     * WORLD_RACING_PACE, until below half of it. A racer outruns generation
+     * while inside its budget when chunks are slow to make (vanilla terrain),
+     * so it queues behind everyone else as a throttled one does. */
+    double pace;
+    int64_t pace_ms;
+    bool racing;
 } world_requester;
+
+/* Chunks per second of centre movement that make a requester a racer: above
+ * sprint-flying (1.7) and elytra cruising, below mcbench's flyers (11). */
+#define WORLD_RACING_PACE 4.0
 
 /* What world_request did. */
 enum world_req_result {

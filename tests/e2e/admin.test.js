@@ -153,22 +153,33 @@ function parsePrometheus (text) {
     assert.ok(f.type, `${name} has a TYPE`)
     if (f.type === 'counter') for (const s of f.samples) assert.ok(s.value >= 0, `${s.name} counter is not negative`)
     if (f.type === 'histogram') {
-      const buckets = f.samples.filter((s) => s.name === name + '_bucket')
-      assert.ok(buckets.length > 1, `${name} has buckets`)
-      let prev = -1
-      let prevLe = -Infinity
-      for (const b of buckets) {
-        const le = parseValue(b.labels.le, `le of ${name}`)
-        assert.ok(le > prevLe, `${name} buckets in increasing le`)
-        assert.ok(b.value >= prev, `${name} buckets are cumulative`)
-        prev = b.value
-        prevLe = le
+      // one series per label set besides le (mcserv_tick_phase_seconds{phase})
+      const series = new Map()
+      const idOf = (labels) => JSON.stringify(Object.entries(labels).filter(([k]) => k !== 'le').sort())
+      for (const s of f.samples) {
+        const id = idOf(s.labels)
+        if (!series.has(id)) series.set(id, [])
+        series.get(id).push(s)
       }
-      assert.equal(buckets[buckets.length - 1].labels.le, '+Inf', `${name} ends with +Inf`)
-      const count = f.samples.find((s) => s.name === name + '_count')
-      const sum = f.samples.find((s) => s.name === name + '_sum')
-      assert.ok(count && sum, `${name} has _count and _sum`)
-      assert.equal(count.value, prev, `${name}_count equals the +Inf bucket`)
+      assert.ok(series.size >= 1, `${name} has series`)
+      for (const [id, samples] of series) {
+        const buckets = samples.filter((s) => s.name === name + '_bucket')
+        assert.ok(buckets.length > 1, `${name}${id} has buckets`)
+        let prev = -1
+        let prevLe = -Infinity
+        for (const b of buckets) {
+          const le = parseValue(b.labels.le, `le of ${name}`)
+          assert.ok(le > prevLe, `${name}${id} buckets in increasing le`)
+          assert.ok(b.value >= prev, `${name}${id} buckets are cumulative`)
+          prev = b.value
+          prevLe = le
+        }
+        assert.equal(buckets[buckets.length - 1].labels.le, '+Inf', `${name}${id} ends with +Inf`)
+        const count = samples.find((s) => s.name === name + '_count')
+        const sum = samples.find((s) => s.name === name + '_sum')
+        assert.ok(count && sum, `${name}${id} has _count and _sum`)
+        assert.equal(count.value, prev, `${name}${id}_count equals the +Inf bucket`)
+      }
     }
   }
   return families

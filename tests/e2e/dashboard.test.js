@@ -95,7 +95,12 @@ test('the dashboard shows the players, live charts, events and the terrain map w
       assert.ok((await stats('c-mspt', [0x58, 0xa6, 0xff])).near > 20, 'the MSPT chart draws its median')
       assert.ok((await stats('c-players', [0xff, 0xdf, 0x5d])).near > 20, 'the players chart draws its line')
       assert.ok((await stats('c-rss', [0xbc, 0x8c, 0xff])).near > 20, 'the memory chart draws its line')
-      const map = await stats('map', [0xff, 0xdf, 0x5d])
+      // Vanilla terrain takes ~8 ms a chunk: the view fills in over seconds, and the page re-fetches its tiles.
+      let map = null
+      await h.waitFor(async () => {
+        map = await stats('map', [0xff, 0xdf, 0x5d])
+        return map.painted > 0.3 && map.colours > 40
+      }, { timeout: 30000, interval: 1000, message: 'terrain covers the map', detail: () => JSON.stringify(map) }).catch(() => {})
       t.diagnostic(`map: ${JSON.stringify(map)}`)
       assert.ok(map.painted > 0.3, `terrain covers the map (${map.painted})`)
       assert.ok(map.colours > 40, `the terrain is not uniform (${map.colours} colours)`)

@@ -14,7 +14,7 @@ FLAGS="-std=c17 -D_GNU_SOURCE -Isrc -g -O1 -fsanitize=fuzzer,address,undefined -
 # (tests/fuzz/fuzz_play.c sets the server up itself); the objects are rebuilt only when a source, a
 # header or the flags change (a digest in $out/play-obj/stamp).
 PLAY_SRC=$(ls src/core/*.c src/proto/*.c src/data/*.c src/world/*.c src/game/*.c src/net/*.c src/admin/*.c)
-PLAY_CFLAGS="-std=c17 -D_GNU_SOURCE -Isrc -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
+PLAY_CFLAGS="-std=c17 -D_GNU_SOURCE -Isrc $(pkg-config --cflags lua5.4 2>/dev/null) -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 build_play() {
     local objdir="$out/play-obj" stamp
     stamp=$( (cat $PLAY_SRC src/*/*.h tests/fuzz/fuzz_play.c; echo "$PLAY_CFLAGS") | sha1sum | cut -c1-40)
@@ -24,6 +24,7 @@ build_play() {
     printf '%s\n' $PLAY_SRC | xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} \
         sh -c 'clang '"$PLAY_CFLAGS"' -c "$1" -o "'"$objdir"'/$(echo "$1" | tr / _).o"' _ {}
     clang $FLAGS -o "$out/fuzz_play" tests/fuzz/fuzz_play.c "$objdir"/*.o \
+        $(pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4) \
         -ledit -lsystemd -lpng -ldeflate -lcurl -lwslay -lssl -lcrypto -ljansson -lpthread -lm
     echo "$stamp" >"$objdir/stamp"
 }

@@ -121,6 +121,52 @@ TEST(chunk_requests_nearest_first_across_players_and_dropped_when_nobody_waits)
     world_free(&w);
 }
 
+/* A requester whose centre moves more than WORLD_RACING_PACE chunks a second
+ * queues behind everyone even inside its budget (it outruns slow generation
+ * without ever running dry); a teleport is not a race; a second without a
+ * move ends it. */
+TEST(chunk_requests_racer_queues_behind_a_newcomer)
+{
+    struct server_config cfg;
+    flat_config(&cfg);
+    cfg.debug_chunk_gen_delay_ms = 150;
+    cfg.chunk_requests_in_flight = 16;
+    static world w;
+    char err[256];
+    CHECK_EQ_INT(world_init(&w, &cfg, err, sizeof err), 0);
+    int efd = workers_start(1, 6);
+    CHECK(efd >= 0);
+    int64_t now = 1000;
+    world_requester a, fl;
+    world_requester_init(&a, 0, 0, 100000, now);
+    world_requester_init(&fl, 1000, 0, 100000, now);
+    /* A's first two fill the pool's slots; its third waits at distance 1. */
+    CHECK_EQ_INT(world_request(&w, &a, 0, 0, now), WORLD_REQ_WAITING);
+    CHECK_EQ_INT(world_request(&w, &a, 0, 1, now), WORLD_REQ_WAITING);
+    CHECK_EQ_INT(world_request(&w, &a, 1, 0, now), WORLD_REQ_WAITING);
+    /* A teleport far away is one move: no race. */
+    world_requester_move(&w, &fl, 5000, 0, 6, 100000, now);
+    CHECK(!fl.racing);
+    /* Six chunks in 0.6 s: racing; its chunk at distance 0 queues behind A's. */
+    for (int i = 1; i <= 6; i++)
+        world_requester_move(&w, &fl, 5000 + i, 0, 6, 100000, now + 100 * i);
+    CHECK(fl.racing);
+    CHECK_EQ_INT(world_request(&w, &fl, 5006, 0, now + 600), WORLD_REQ_WAITING);
+    CHECK_EQ_INT(w.heap_len, 2);
+    CHECK_EQ_INT(w.heap[0]->c.x, 1);
+    CHECK_EQ_INT(w.heap[0]->key, 1);
+    /* A second later it has stopped: plain distance again. */
+    CHECK_EQ_INT(world_request(&w, &fl, 5006, 1, now + 1700), WORLD_REQ_WAITING);
+    CHECK(!fl.racing);
+    CHECK_EQ_INT(w.heap[0]->c.x, 5006);
+    CHECK_EQ_INT(w.heap[0]->key, 0);
+    world_requester_clear(&w, &fl, now + 1700);
+    world_requester_clear(&w, &a, now + 1700);
+    drain(&w, efd);
+    workers_stop();
+    world_free(&w);
+}
+
 TEST(chunk_requests_budget_per_second_and_in_flight)
 {
     struct server_config cfg;

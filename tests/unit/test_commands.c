@@ -170,8 +170,11 @@ static void compare_with_capture(int level, int capture, int want_commands)
         for (int k = 0; k < root->nchildren; k++) {
             int c = root->children[k];
             const char *name = ours.n[c].name;
-            if (strcmp(name, "mspt") == 0 || strcmp(name, "tps") == 0) continue; /* mcserv's own */
-            if (strcmp(name, "pregen") == 0) continue;  /* mcserv's own (issue 18) */
+            if (strcmp(name, "mspt") == 0 || strcmp(name, "tps") == 0 ||
+                strcmp(name, "health") == 0)
+                continue;                              /* mcserv's own */
+            if (strcmp(name, "pregen") == 0) continue; /* mcserv's own (issue 18) */
+            if (strcmp(name, "tick") == 0) continue; /* vanilla 1.20.3's, newer than the capture */
             if (strcmp(name, "version") == 0) continue; /* vanilla 1.21.6's, not in 1.20.1 */
             int v = child_named(&vanilla, vanilla.root, name);
             if (v < 0) {

@@ -228,6 +228,29 @@ TEST(outq_segment_bound_falls_back_to_copies)
     shframe_unref(f);
 }
 
+/* References only, past OUTQ_SEGS_MAX (a client that stopped reading
+ * while broadcasts are queued to it): the rest are copied, nothing is
+ * refused below the byte limit. */
+TEST(outq_refs_alone_past_the_segment_cap_are_copied)
+{
+    uint8_t data[900];
+    memset(data, 'y', sizeof data);
+    shframe *f = shframe_new(data, sizeof data);
+    outq q;
+    outq_init(&q, 8u << 20);
+    int n = OUTQ_SEGS_MAX * 3;
+    int refused = 0;
+    for (int i = 0; i < n; i++)
+        if (!outq_ref(&q, f, 0, sizeof data)) refused++;
+    CHECK_EQ_INT(refused, 0);
+    CHECK(q.count <= OUTQ_SEGS_MAX);
+    CHECK_EQ_INT(q.pending, (size_t)n * sizeof data);
+    CHECK_EQ_INT(f->refs, 1 + q.refs_queued);
+    outq_free(&q);
+    CHECK_EQ_INT(f->refs, 1);
+    shframe_unref(f);
+}
+
 TEST(outq_trim_gives_back_memory_only_when_idle)
 {
     outq q;

@@ -1,0 +1,228 @@
+/* wg_noise.c — see wg_noise.h. Follows vanilla's ImprovedNoise, PerlinNoise,
+ * NormalNoise and BlendedNoise operation for operation. */
+#include "world/wg_noise.h"
+
+#include <math.h>
+#include <string.h>
+
+/* SimplexNoise.GRADIENT as doubles: the same products Java forms from its ints. */
+static const double GRADIENT[16][3] = {
+    {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0}, {1, 0, 1}, {-1, 0, 1}, {1, 0, -1}, {-1, 0, -1},
+    {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1}, {1, 1, 0}, {0, -1, 1}, {-1, 1, 0}, {0, -1, -1},
+};
+
+void wg_improved_init(wg_improved *n, wg_xoro *r)
+{
+    n->xo = wg_xoro_next_double(r) * 256.0;
+    n->yo = wg_xoro_next_double(r) * 256.0;
+    n->zo = wg_xoro_next_double(r) * 256.0;
+    for (int i = 0; i < 256; i++) n->p[i] = (uint8_t)i;
+    for (int i = 0; i < 256; i++) {
+        int j = wg_xoro_next_int_bounded(r, 256 - i);
+        uint8_t b = n->p[i];
+        n->p[i] = n->p[i + j];
+        n->p[i + j] = b;
+    }
+}
+
+static inline double grad_dot(int hash, double x, double y, double z)
+{
+    const double *g = GRADIENT[hash & 15];
+    return g[0] * x + g[1] * y + g[2] * z;
+}
+
+static inline double smoothstep(double d)
+{
+    return d * d * d * (d * (d * 6.0 - 15.0) + 10.0);
+}
+
+static double sample_and_lerp(const wg_improved *n, int gx, int gy, int gz, double dx, double wdy,
+                              double dz, double dy)
+{
+    const uint8_t *p = n->p;
+    int i = p[gx & 0xFF], j = p[(gx + 1) & 0xFF];
+    int k = p[(i + gy) & 0xFF], l = p[(i + gy + 1) & 0xFF];
+    int m = p[(j + gy) & 0xFF], o = p[(j + gy + 1) & 0xFF];
+    double d = grad_dot(p[(k + gz) & 0xFF], dx, wdy, dz);
+    double e = grad_dot(p[(m + gz) & 0xFF], dx - 1.0, wdy, dz);
+    double f = grad_dot(p[(l + gz) & 0xFF], dx, wdy - 1.0, dz);
+    double g = grad_dot(p[(o + gz) & 0xFF], dx - 1.0, wdy - 1.0, dz);
+    double h = grad_dot(p[(k + gz + 1) & 0xFF], dx, wdy, dz - 1.0);
+    double q = grad_dot(p[(m + gz + 1) & 0xFF], dx - 1.0, wdy, dz - 1.0);
+    double s = grad_dot(p[(l + gz + 1) & 0xFF], dx, wdy - 1.0, dz - 1.0);
+    double t = grad_dot(p[(o + gz + 1) & 0xFF], dx - 1.0, wdy - 1.0, dz - 1.0);
+    double u = smoothstep(dx), v = smoothstep(dy), w = smoothstep(dz);
+    /* Mth.lerp3: lerp(z, lerp2(x, y, d, e, f, g), lerp2(x, y, h, q, s, t)) */
+    double a = wg_lerp(v, wg_lerp(u, d, e), wg_lerp(u, f, g));
+    double b = wg_lerp(v, wg_lerp(u, h, q), wg_lerp(u, s, t));
+    return wg_lerp(w, a, b);
+}
+
+double wg_improved_noise(const wg_improved *n, double x, double y, double z, double y_scale,
+                         double y_max)
+{
+    double d = x + n->xo, e = y + n->yo, f = z + n->zo;
+    int i = wg_floor(d), j = wg_floor(e), k = wg_floor(f);
+    double g = d - i, h = e - j, l = f - k;
+    double o = 0.0;
+    if (y_scale != 0.0) {
+        double m = y_max >= 0.0 && y_max < h ? y_max : h;
+        o = (double)wg_floor(m / y_scale + (double)1.0E-7f) * y_scale;
+    }
+    return sample_and_lerp(n, i, j, k, g, h - o, l, h);
+}
+
+double wg_perlin_wrap(double d)
+{
+    /* d / 2^25 is exactly d * 2^-25 */
+    return d - (double)wg_lfloor(d * (1.0 / 3.3554432E7) + 0.5) * 3.3554432E7;
+}
+
+static void perlin_factors(wg_perlin *p, int first_octave, const double *amplitudes, int count)
+{
+    p->count = count;
+    for (int i = 0; i < count; i++) p->amplitudes[i] = amplitudes[i];
+    p->lowest_freq_input_factor = ldexp(1.0, first_octave);
+    p->lowest_freq_value_factor = ldexp(1.0, count - 1) / (ldexp(1.0, count) - 1.0);
+}
+
+void wg_perlin_init(wg_perlin *p, wg_xoro *r, int first_octave, const double *amplitudes, int count,
+                    wg_octave_md5_fn octave_md5)
+{
+    memset(p, 0, sizeof *p);
+    perlin_factors(p, first_octave, amplitudes, count);
+    wg_xoro_factory f = wg_xoro_fork(r);
+    for (int i = 0; i < count; i++) {
+        if (amplitudes[i] == 0.0) continue;
+        uint64_t lo, hi;
+        octave_md5(first_octave + i, &lo, &hi);
+        wg_xoro o;
+        wg_xoro_from_hash(&o, &f, lo, hi);
+        wg_improved_init(&p->levels[i], &o);
+        p->present[i] = true;
+    }
+}
+
+void wg_perlin_init_legacy(wg_perlin *p, wg_xoro *r, int first_octave, const double *amplitudes,
+                           int count)
+{
+    memset(p, 0, sizeof *p);
+    perlin_factors(p, first_octave, amplitudes, count);
+    int j = -first_octave;
+    wg_improved first;
+    wg_improved_init(&first, r);
+    if (j >= 0 && j < count && amplitudes[j] != 0.0) {
+        p->levels[j] = first;
+        p->present[j] = true;
+    }
+    for (int l = j - 1; l >= 0; l--) {
+        if (l < count && amplitudes[l] != 0.0) {
+            wg_improved_init(&p->levels[l], r);
+            p->present[l] = true;
+        } else {
+            wg_xoro_consume(r, 262);
+        }
+    }
+}
+
+double wg_perlin_value(const wg_perlin *p, double x, double y, double z)
+{
+    double d = 0.0, e = p->lowest_freq_input_factor, f = p->lowest_freq_value_factor;
+    for (int i = 0; i < p->count; i++) {
+        if (p->present[i]) {
+            double g = wg_improved_noise(&p->levels[i], wg_perlin_wrap(x * e),
+                                         wg_perlin_wrap(y * e), wg_perlin_wrap(z * e), 0.0, 0.0);
+            d += p->amplitudes[i] * g * f;
+        }
+        e *= 2.0;
+        f /= 2.0;
+    }
+    return d;
+}
+
+const wg_improved *wg_perlin_octave(const wg_perlin *p, int i)
+{
+    int k = p->count - 1 - i;
+    return k >= 0 && p->present[k] ? &p->levels[k] : NULL;
+}
+
+void wg_normal_init(wg_normal *n, wg_xoro *r, int first_octave, const double *amplitudes, int count,
+                    wg_octave_md5_fn octave_md5)
+{
+    wg_perlin_init(&n->first, r, first_octave, amplitudes, count, octave_md5);
+    wg_perlin_init(&n->second, r, first_octave, amplitudes, count, octave_md5);
+    int lo = 1 << 30, hi = -(1 << 30);
+    for (int i = 0; i < count; i++)
+        if (amplitudes[i] != 0.0) {
+            if (i < lo) lo = i;
+            if (i > hi) hi = i;
+        }
+    double expected_deviation = 0.1 * (1.0 + 1.0 / (double)(hi - lo + 1));
+    n->value_factor = 0.16666666666666666 / expected_deviation;
+}
+
+double wg_normal_value(const wg_normal *n, double x, double y, double z)
+{
+    const double k = 1.0181268882175227;
+    double d = x * k, e = y * k, f = z * k;
+    return (wg_perlin_value(&n->first, x, y, z) + wg_perlin_value(&n->second, d, e, f)) *
+           n->value_factor;
+}
+
+void wg_blended_init(wg_blended *b, wg_xoro *r, double xz_scale, double y_scale, double xz_factor,
+                     double y_factor, double smear_scale_multiplier)
+{
+    static const double ones[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    wg_perlin_init_legacy(&b->min_limit, r, -15, ones, 16);
+    wg_perlin_init_legacy(&b->max_limit, r, -15, ones, 16);
+    wg_perlin_init_legacy(&b->main, r, -7, ones, 8);
+    b->xz_scale = xz_scale;
+    b->y_scale = y_scale;
+    b->xz_factor = xz_factor;
+    b->y_factor = y_factor;
+    b->smear_scale_multiplier = smear_scale_multiplier;
+    b->xz_multiplier = 684.412 * xz_scale;
+    b->y_multiplier = 684.412 * y_scale;
+}
+
+double wg_blended_value(const wg_blended *b, int32_t x, int32_t y, int32_t z)
+{
+    double d = x * b->xz_multiplier, e = y * b->y_multiplier, f = z * b->xz_multiplier;
+    double g = d / b->xz_factor, h = e / b->y_factor, i = f / b->xz_factor;
+    double j = b->y_multiplier * b->smear_scale_multiplier;
+    double k = j / b->y_factor;
+    double l = 0.0, m = 0.0, n = 0.0, o = 1.0;
+    for (int p = 0; p < 8; p++) {
+        const wg_improved *imp = wg_perlin_octave(&b->main, p);
+        if (imp)
+            n += wg_improved_noise(imp, wg_perlin_wrap(g * o), wg_perlin_wrap(h * o),
+                                   wg_perlin_wrap(i * o), k * o, h * o) /
+                 o;
+        o /= 2.0;
+    }
+    double q = (n / 10.0 + 1.0) / 2.0;
+    bool at_max = q >= 1.0, at_min = q <= 0.0;
+    o = 1.0;
+    for (int r = 0; r < 16; r++) {
+        double s = wg_perlin_wrap(d * o), t = wg_perlin_wrap(e * o), u = wg_perlin_wrap(f * o);
+        double v = j * o;
+        if (!at_max) {
+            const wg_improved *imp = wg_perlin_octave(&b->min_limit, r);
+            if (imp) l += wg_improved_noise(imp, s, t, u, v, e * o) / o;
+        }
+        if (!at_min) {
+            const wg_improved *imp = wg_perlin_octave(&b->max_limit, r);
+            if (imp) m += wg_improved_noise(imp, s, t, u, v, e * o) / o;
+        }
+        o /= 2.0;
+    }
+    /* Mth.clampedLerp(l / 512, m / 512, q) / 128 */
+    double lo = l / 512.0, hi = m / 512.0, res;
+    if (q < 0.0)
+        res = lo;
+    else if (q > 1.0)
+        res = hi;
+    else
+        res = wg_lerp(q, lo, hi);
+    return res / 128.0;
+}
