@@ -13,10 +13,15 @@
  *   4. Of the LOOT_ALT entries left, exactly one drops, weighted by chance
  *      (gravel: flint or gravel); every other entry drops with its chance.
  *   5. A count is uniform in the entry's range.
- * Fortune is not in the data (not applied). Vanilla's loot tables also
- * carry conditions minecraft-data drops (a slab broken double drops 2, a
- * single 1; leaves drop themselves only with shears or silk touch): those
- * drops are the data's, docs/design.md ("Item entities and drops") lists them.
+ *   6. Two conditions of vanilla's tables that minecraft-data loses would
+ *      make items out of nothing, so they are applied here: a slab drops 2
+ *      only when it is double (`type=double`; the data says 2 for every
+ *      slab), and leaves broken without shears drop nothing (the data says
+ *      a stick and an apple every time; vanilla's small sapling, stick and
+ *      apple chances are not in it).
+ * Fortune is not in the data (not applied). The data's other losses (its
+ * ranges for ores, gravel's flint 1 in 2) stay: docs/design.md ("Item
+ * entities and drops") lists them.
  *
  * Invariants: pure (no global state); at most `max` drops written; every
  * drop has an item id in range and a count of 1..64.
@@ -63,17 +68,40 @@ bool loot_can_harvest(int block, int item)
     return false;
 }
 
-/* The value index of the block's `age` property in state, or -1. */
-static int age_of(const struct block_info *b, uint16_t state)
+/* The property `name` of the block in state: its value index, and its
+ * value's text in *text (if not NULL); -1 if the block has none. */
+static int prop_of(const struct block_info *b, uint16_t state, const char *name, const char **text)
 {
     int rest = state - b->min_state;
     for (int i = b->prop_count; i-- > 0;) {
         const struct block_prop *p = &block_props[block_prop_index[b->prop_first + i]];
         int v = rest % p->count;
         rest /= p->count;
-        if (strcmp(block_prop_names[p->name], "age") == 0) return v;
+        if (strcmp(block_prop_names[p->name], name) != 0) continue;
+        if (text) *text = block_prop_values[p->first_value + v];
+        return v;
     }
     return -1;
+}
+
+static int age_of(const struct block_info *b, uint16_t state)
+{
+    return prop_of(b, state, "age", NULL);
+}
+
+/* Rule 6: a slab that is not double drops one. */
+static bool single_slab(const struct block_info *b, uint16_t state)
+{
+    const char *type = NULL;
+    size_t n = strlen(b->name);
+    return n > 5 && strcmp(b->name + n - 5, "_slab") == 0 &&
+           prop_of(b, state, "type", &type) >= 0 && type && strcmp(type, "double") != 0;
+}
+
+/* Rule 6: leaves (without shears: mcserv has no shears yet) drop nothing. */
+static bool leaves(const struct block_info *b)
+{
+    return strncmp(material_names[b->material], "leaves", 6) == 0;
 }
 
 static bool applies(const struct loot_entry *e, const struct block_info *b, uint16_t state,
@@ -85,10 +113,12 @@ static bool applies(const struct loot_entry *e, const struct block_info *b, uint
     return true;
 }
 
-static int emit(const struct loot_entry *e, uint64_t *rng, struct loot_drop *out, int n, int max)
+static int emit(const struct loot_entry *e, bool one, uint64_t *rng, struct loot_drop *out, int n,
+                int max)
 {
     if (n >= max || e->item <= 0 || e->item >= ITEM_COUNT) return n;
     int count = e->min + (int)below(rng, (uint32_t)(e->max - e->min + 1));
+    if (one && count > 1) count = 1;
     if (count <= 0) return n;
     if (count > 64) count = 64;
     out[n].item = (int16_t)e->item;
@@ -101,7 +131,8 @@ int loot_drops(uint16_t state, int item, bool silk, uint64_t *rng, struct loot_d
     if (state >= BLOCK_STATE_COUNT) return 0;
     int block = block_of_state[state];
     const struct block_info *b = &block_info[block];
-    if (!loot_can_harvest(block, item)) return 0;
+    if (!loot_can_harvest(block, item) || leaves(b)) return 0;
+    bool one = single_slab(b, state);
     int n = 0;
     uint32_t alt_total = 0;
     for (int i = loot_first[block]; i < loot_first[block + 1]; i++) {
@@ -112,7 +143,7 @@ int loot_drops(uint16_t state, int item, bool silk, uint64_t *rng, struct loot_d
             continue;
         }
         if (e->chance < 65535 && below(rng, 65535) >= e->chance) continue;
-        n = emit(e, rng, out, n, max);
+        n = emit(e, one, rng, out, n, max);
     }
     if (alt_total > 0) {
         uint32_t pick = below(rng, alt_total);
@@ -120,7 +151,7 @@ int loot_drops(uint16_t state, int item, bool silk, uint64_t *rng, struct loot_d
             const struct loot_entry *e = &loot_entries[i];
             if (!(e->flags & LOOT_ALT) || !applies(e, b, state, silk)) continue;
             if (pick < e->chance) {
-                n = emit(e, rng, out, n, max);
+                n = emit(e, one, rng, out, n, max);
                 break;
             }
             pick -= e->chance;

@@ -98,3 +98,19 @@ TEST(loot_bounds)
         for (int k = 0; k < n; k++) CHECK(d[k].item > 0 && d[k].count >= 1 && d[k].count <= 64);
     }
 }
+
+/* loot.c rule 6: what the data would make out of nothing. */
+TEST(loot_single_slab_drops_one_and_leaves_nothing_by_hand)
+{
+    uint64_t rng = 7;
+    struct loot_drop d[LOOT_MAX_DROPS];
+    /* oak_slab 11021..11026: type top/bottom/double x waterlogged true/false */
+    const int slab = item_id("oak_slab");
+    for (int s = BLOCK_OAK_SLAB - 3; s <= BLOCK_OAK_SLAB + 2; s++) {
+        CHECK_EQ_INT(loot_drops((uint16_t)s, 0, false, &rng, d, LOOT_MAX_DROPS), 1);
+        CHECK_EQ_INT(d[0].item, slab);
+        CHECK_EQ_INT(d[0].count, s >= BLOCK_OAK_SLAB + 1 ? 2 : 1); /* 11025, 11026: double */
+    }
+    for (int i = 0; i < 200; i++)
+        CHECK_EQ_INT(loot_drops(BLOCK_OAK_LEAVES, 0, false, &rng, d, LOOT_MAX_DROPS), 0);
+}
