@@ -17,6 +17,7 @@
  *   entities.h       ENTITY_TYPE_<NAME> ids
  *   registry_codec.c the Login (play) registry codec as network NBT (named empty
  *                    root), byte-identical to what a vanilla 1.20.1 server sends
+ *   loot_table.{c,h} per block, its drops (minecraft-data blockLoot) for game/loot.c
  *   map_colors.{c,h} per block, its colour seen from above for the live map, from
  *                    vanilla's textures in minecraft-assets (tools/map_colors.js)
  *
@@ -519,5 +520,74 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     `#define BLOCK_MAP_COUNT ${colours.length}`,
     '',
     'extern const uint32_t block_map_argb[BLOCK_MAP_COUNT];',
+  ]);
+}
+
+// ------------------------------------------------------------------ block loot
+// loot_table.c: per block id, what breaking it drops (minecraft-data's
+// blockLoot, a flattening of vanilla's loot tables), read by game/loot.c.
+// minecraft-data marks the silk-touch branch of a table (`silkTouch`) and the
+// other branch (`noSilkTouch`) but gives both a made-up chance of 1/n; a
+// branch is certain in vanilla, so here a branch's only entry drops always,
+// and several `noSilkTouch` entries (gravel: flint or gravel) are
+// alternatives (LOOT_ALT: one of them, weighted by the data's chances).
+// Entries in neither branch keep the data's chance (leaves, grass, snow:
+// approximations, docs/design.md "Item entities and drops"). Fortune is not in the data.
+{
+  const SILK_ONLY = 1, NO_SILK = 2, ALT = 4, AGE = 8;
+  const entries = [];
+  const first = [];
+  for (const b of blocks) {
+    first.push(entries.length);
+    const t = mcData.blockLoot[b.name];
+    if (!t) continue;
+    const noSilk = t.drops.filter((e) => e.noSilkTouch).length;
+    for (const e of t.drops) {
+      const it = mcData.itemsByName[e.item];
+      if (!it) throw new Error(`blockLoot ${b.name}: unknown item ${e.item}`);
+      let flags = 0, chance = e.dropChance;
+      if (e.silkTouch) { flags |= SILK_ONLY; chance = 1; }
+      if (e.noSilkTouch) { flags |= NO_SILK; if (noSilk === 1) chance = 1; else flags |= ALT; }
+      if (e.blockAge !== undefined) flags |= AGE;
+      // A few ranges are missing or negative in the data (mushroom blocks,
+      // melon: [0, null], [null, 1]; glow lichen: [-1, -1], one per face):
+      // a missing end is the other, and a range below 1 is 1.
+      const [a, z] = e.stackSizeRange;
+      let min = Number.isFinite(a) ? Math.max(0, a) : 0;
+      let max = Number.isFinite(z) ? z : Math.max(min, 1);
+      if (max < 1) { min = 1; max = 1; }
+      entries.push({ item: it.id, min, max, chance: Math.round(chance * 65535), flags, age: e.blockAge || 0, name: e.item });
+    }
+  }
+  first.push(entries.length);
+  const L = [HEADER('loot_table.c — block drops (see loot_table.h).') + '#include "data/loot_table.h"\n'];
+  L.push(`const struct loot_entry loot_entries[${Math.max(1, entries.length)}] = {`);
+  for (const e of entries) L.push(`    {${e.item}, ${e.min}, ${e.max}, ${e.chance}, ${e.flags}, ${e.age}}, /* ${e.name} */`);
+  L.push('};\n');
+  L.push(`const uint16_t loot_first[${first.length}] = {`);
+  for (let i = 0; i < first.length; i += 20) L.push('    ' + first.slice(i, i + 20).join(', ') + ',');
+  L.push('};');
+  write('loot_table.c', L.join('\n') + '\n');
+  header('loot_table.h', 'loot_table.h — per block id, its drops: loot_entries[loot_first[b] .. loot_first[b + 1]).\n' +
+    ' * From minecraft-data\'s blockLoot; the rules for reading it are in game/loot.c.', [
+    '#include <stdint.h>',
+    '',
+    '#include "data/block_table.h"',
+    '',
+    `#define LOOT_SILK_ONLY ${SILK_ONLY} /* only with silk touch */`,
+    `#define LOOT_NO_SILK ${NO_SILK}   /* only without silk touch */`,
+    `#define LOOT_ALT ${ALT}       /* one of the block's LOOT_ALT entries drops, weighted by chance */`,
+    `#define LOOT_AGE ${AGE}       /* only when the block's age property is \`age\` (crops) */`,
+    '',
+    'struct loot_entry {',
+    '    uint16_t item;',
+    '    uint8_t min, max;        /* stack size range, inclusive */',
+    '    uint16_t chance;         /* out of 65535; 65535 = always */',
+    '    uint8_t flags;',
+    '    uint8_t age;',
+    '};',
+    '',
+    `extern const struct loot_entry loot_entries[${Math.max(1, entries.length)}];`,
+    'extern const uint16_t loot_first[BLOCK_COUNT + 1];',
   ]);
 }

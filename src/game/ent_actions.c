@@ -23,6 +23,7 @@
 #include "game/ent_internal.h"
 #include "game/entities.h"
 #include "game/game.h"
+#include "game/items.h"
 #include "game/gamerules.h"
 #include "game/play.h"
 #include "game/playerdata.h"
@@ -193,6 +194,7 @@ static void respawn(conn *c)
     buf_reset(&srv->pkt);
     c->proto->cb_respawn(&srv->pkt, &rs);
     conn_send_pkt(c);
+    items_forget(p); /* the client dropped every entity */
 
     p->health = 20.0f;
     p->food = 20;

@@ -14,6 +14,7 @@
 #include "core/log.h"
 #include "core/workers.h"
 #include "game/admission.h"
+#include "game/items.h"
 #include "game/play.h"
 #include "game/plugins.h" /* plugins */
 #include "game/tick.h"
@@ -152,6 +153,7 @@ void game_free(void)
     workers_stop();
     plugins_free(); /* plugins: after the pool, so the last storage writes run inline */
     world_free(&game.world);
+    items_free();
     free(game.players);
     game.players = NULL;
     game.player_count = game.player_cap = 0;

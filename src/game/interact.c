@@ -36,6 +36,8 @@
 #include "data/blocks.h"
 #include "game/border.h"
 #include "game/game.h"
+#include "game/items.h"
+#include "game/loot.h"
 #include "proto/packets.h"
 #include "game/ops.h"
 #include "game/play.h"
@@ -93,21 +95,6 @@ static void resync(conn *c, int32_t x, int32_t y, int32_t z)
     conn_send_pkt(c);
 }
 
-static bool item_in_list(const char *list, int item)
-{
-    char key[16];
-    snprintf(key, sizeof key, "%d", item);
-    size_t kl = strlen(key);
-    for (const char *p = list; *p;) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        if (n == kl && memcmp(p, key, n) == 0) return true;
-        if (!comma) break;
-        p = comma + 1;
-    }
-    return false;
-}
-
 /* Vanilla break time in milliseconds; -1 = never breaks. */
 static int64_t break_time_ms(uint16_t state, int item, bool on_ground)
 {
@@ -117,8 +104,7 @@ static int64_t break_time_ms(uint16_t state, int item, bool on_ground)
     float speed = 1.0f;
     for (int i = material_tools_first[b->material]; i < material_tools_first[b->material + 1]; i++)
         if (material_tools[i].item == item) speed = material_tools[i].multiplier;
-    bool harvest = !harvest_tool_sets[b->harvest_tools][0] ||
-                   item_in_list(harvest_tool_sets[b->harvest_tools], item);
+    bool harvest = loot_can_harvest(block_of_state[state], item);
     if (!on_ground) speed /= 5.0f;
     float damage = speed / b->hardness / (harvest ? 30.0f : 100.0f);
     if (damage >= 1.0f) return 0;
@@ -167,7 +153,8 @@ void interact_sb_block_dig(conn *c, rd_t *r)
     if (status == DIG_START) {
         if (need == 0) {
             if (plugin_event_block_break(c, x, y, z, st)) return; /* plugins */
-            play_set_block(x, y, z, BLOCK_AIR);
+            if (play_set_block(x, y, z, BLOCK_AIR) == 0)
+                items_drop_block(p, x, y, z, st, held_item(p, 0));
             return;
         }
         p->digging = true;
@@ -184,7 +171,7 @@ void interact_sb_block_dig(conn *c, rd_t *r)
     }
     p->digging = false;
     if (plugin_event_block_break(c, x, y, z, st)) return; /* plugins */
-    play_set_block(x, y, z, BLOCK_AIR);
+    if (play_set_block(x, y, z, BLOCK_AIR) == 0) items_drop_block(p, x, y, z, st, held_item(p, 0));
 }
 
 static bool replaceable(uint16_t st)

@@ -24,6 +24,7 @@
 #define KEEPALIVE_INTERVAL 15000
 #define KEEPALIVE_TIMEOUT  30000
 #define CHUNK_SEND_WINDOW  (256u << 10) /* stream chunks while less is queued */
+#define ITEM_ENTITIES_MAX  4096         /* item entities in the world (game/items.c) */
 
 struct pkt_property; /* proto/packets.h */
 struct ent;          /* game/entities.c */
@@ -70,7 +71,9 @@ typedef struct player {
     size_t prop_count;
     /* Multiplayer (game/entities.c, chat.c, commands.c). */
     struct ent *ent; /* tracking and relay state; owned by entities.c */
-    float health;    /* 0 = dead (waiting for the respawn request) */
+    /* Item entities spawned on this client: bit i = item slot i (game/items.c). */
+    uint64_t items_seen[ITEM_ENTITIES_MAX / 64];
+    float health; /* 0 = dead (waiting for the respawn request) */
     int32_t food;
     int32_t latency_ms; /* keep-alive round trip, smoothed as vanilla (3/4 old + 1/4 new) */
     int op_level;       /* 0..4 from ops.json */

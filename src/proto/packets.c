@@ -312,6 +312,65 @@ void pkt_cb_entity_metadata(buf_t *b, int32_t eid, const struct pkt_meta *m, siz
     wr_u8(b, 0xff);
 }
 
+static int16_t velocity_of(double v)
+{
+    if (v < -3.9) v = -3.9;
+    if (v > 3.9) v = 3.9;
+    return (int16_t)(v * 8000.0);
+}
+
+void pkt_cb_spawn_entity(buf_t *b, int32_t eid, const mc_uuid *uuid, int32_t type, double x,
+                         double y, double z, int32_t data, double vx, double vy, double vz)
+{
+    wr_varint(b, PKT_PLAY_CB_SPAWN_ENTITY);
+    wr_varint(b, eid);
+    wr_uuid(b, uuid);
+    wr_varint(b, type);
+    wr_f64(b, x);
+    wr_f64(b, y);
+    wr_f64(b, z);
+    wr_u8(b, 0); /* pitch */
+    wr_u8(b, 0); /* yaw */
+    wr_u8(b, 0); /* head yaw */
+    wr_varint(b, data);
+    wr_i16(b, velocity_of(vx));
+    wr_i16(b, velocity_of(vy));
+    wr_i16(b, velocity_of(vz));
+}
+
+void pkt_cb_entity_velocity(buf_t *b, int32_t eid, double vx, double vy, double vz)
+{
+    wr_varint(b, PKT_PLAY_CB_ENTITY_VELOCITY);
+    wr_varint(b, eid);
+    wr_i16(b, velocity_of(vx));
+    wr_i16(b, velocity_of(vy));
+    wr_i16(b, velocity_of(vz));
+}
+
+void pkt_cb_entity_metadata_item(buf_t *b, int32_t eid, uint8_t index, int32_t item, int8_t count)
+{
+    wr_varint(b, PKT_PLAY_CB_ENTITY_METADATA);
+    wr_varint(b, eid);
+    wr_u8(b, index);
+    wr_varint(b, 7); /* item_stack */
+    bool present = item != 0 && count > 0;
+    wr_bool(b, present);
+    if (present) {
+        wr_varint(b, item);
+        wr_u8(b, (uint8_t)count);
+        wr_u8(b, 0); /* no NBT */
+    }
+    wr_u8(b, 0xff);
+}
+
+void pkt_cb_collect(buf_t *b, int32_t collected, int32_t collector, int32_t count)
+{
+    wr_varint(b, PKT_PLAY_CB_COLLECT);
+    wr_varint(b, collected);
+    wr_varint(b, collector);
+    wr_varint(b, count);
+}
+
 void pkt_cb_entity_equipment(buf_t *b, int32_t eid, const struct pkt_equipment *e, size_t n)
 {
     wr_varint(b, PKT_PLAY_CB_ENTITY_EQUIPMENT);

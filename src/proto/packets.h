@@ -137,6 +137,19 @@ struct pkt_meta {
 };
 void pkt_cb_entity_metadata(buf_t *b, int32_t eid, const struct pkt_meta *m, size_t n);
 
+/* --- item entities (game/items.c) ---
+ * Spawn Entity: type an ENTITY_TYPE_*, angles as bytes, `data` the
+ * type's object data (0 for an item), velocity in blocks per tick, sent as
+ * i16 of 1/8000 block clamped to ±3.9 (vanilla ClientboundAddEntityPacket). */
+void pkt_cb_spawn_entity(buf_t *b, int32_t eid, const mc_uuid *uuid, int32_t type, double x,
+                         double y, double z, int32_t data, double vx, double vy, double vz);
+/* Set Entity Velocity, the same units. */
+void pkt_cb_entity_velocity(buf_t *b, int32_t eid, double vx, double vy, double vz);
+/* Set Entity Metadata with one item stack entry (type 7, without NBT). */
+void pkt_cb_entity_metadata_item(buf_t *b, int32_t eid, uint8_t index, int32_t item, int8_t count);
+/* Take Item Entity: the collect animation of `count` items flying to the collector. */
+void pkt_cb_collect(buf_t *b, int32_t collected, int32_t collector, int32_t count);
+
 /* One Set Equipment entry: slot 0 main hand, 1 off hand, 2 feet .. 5 head;
  * item 0 = empty. Items are sent without NBT. */
 struct pkt_equipment {

@@ -1,0 +1,563 @@
+/*
+ * items.c — item entities (see items.h), as vanilla 1.20.1's ItemEntity.
+ *
+ * Spawning (Block.popResource): a broken block's drops (game/loot.c) appear
+ * at its centre ± 0.25 on each axis (y lowered by half the item's height,
+ * 0.125), with velocity (±0.1, 0.2, ±0.1) and a pickup delay of 10 ticks.
+ *
+ * One tick (items_tick, phase 6b of game/tick.c), in this order:
+ *   1. physics (ItemEntity.tick): gravity 0.04; the item moves unless it
+ *      rests (on the ground, horizontal speed² ≤ 1e-5, and not its 4th
+ *      tick), colliding with full blocks axis by axis (Y, then the larger
+ *      of X and Z first), a blocked axis losing its speed; then drag: 0.98
+ *      in the air, block friction × 0.98 horizontally on the ground (0.6,
+ *      ice 0.98, blue ice 0.989, slime 0.8), and a downward speed on the
+ *      ground bounces at half. Age +1; at 6,000 ticks (5 minutes) the item
+ *      despawns; 64 blocks under the world it is removed (vanilla's void).
+ *   2. merging (ItemEntity.mergeWithNeighbours): every 2 ticks for an item
+ *      that crossed a block boundary this tick, else every 40, an item
+ *      with room in its stack, younger than 6,000 ticks, takes in (or goes
+ *      into) any equal item whose box it touches grown by (0.5, 0, 0.5)
+ *      when both fit in one stack: the smaller stack moves into the larger,
+ *      which keeps the larger pickup delay and the lower age; the emptied
+ *      item is removed.
+ *   3. pickups (Player.touch → ItemEntity.playerTouch): once its pickup
+ *      delay is 0, an item whose box touches a living, non-spectator
+ *      player's box grown by (1, 0.5, 1) goes into that player's inventory
+ *      as vanilla's Inventory.add fills it: stacks with room first (the
+ *      selected hotbar slot, the off hand, then the hotbar and the main
+ *      inventory), then empty slots (hotbar first). Take Item Entity to
+ *      every viewer, Set Container Slot to the player per changed slot;
+ *      what does not fit stays on the ground (its new count as metadata).
+ *   4. tracking: viewer V has item I spawned ⇔ I is not removed, V's client
+ *      holds I's chunk, and I is horizontally within R of V, R = min(96 ×
+ *      entity-broadcast-range-percentage / 100, view-distance × 16)
+ *      (clientTrackingRange 6 chunks). A spawn is one Bundle: Spawn Entity
+ *      (type item, with its velocity) and Set Entity Metadata (index 8, the
+ *      item stack); removals are one Remove Entities per viewer.
+ *   5. updates: every 20 ticks of an item's life (the item type's
+ *      updateInterval), and at once when its velocity changed by more than
+ *      0.1 in the tick (vanilla's hasImpulse: landing, a bounce), one that
+ *      moved gets Teleport Entity and, if its velocity changed, Set Entity
+ *      Velocity; clients simulate in between.
+ *   6. removed items free their slots.
+ *
+ * Merging compares an item with every other one: items² / 40 box tests per
+ * tick at rest (the cap bounds it).
+ *
+ * Not yet (issue 14): water and lava currents,
+ * pushing out of blocks, partial block shapes (every block with a collision
+ * box counts as a full cube), hoppers, thrown items.
+ *
+ * Invariants:
+ *  1. At most ITEM_ENTITIES_MAX items; a drop past the cap is not spawned
+ *     and logged (once per 15 s with the count refused).
+ *  2. Bit i of a player's items_seen ⇔ slot i's entity is spawned on that
+ *     client; a slot is freed only after phase 4 cleared every bit of it
+ *     (a removed item is visible to nobody), so a reused slot starts with
+ *     no viewers.
+ *  3. Only the game thread touches items; packets go out through
+ *     conn_send_pkt, iterating game.players so that a viewer dropped for a
+ *     full output buffer (which moves the last player into its index)
+ *     skips nobody.
+ */
+#include "game/items.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "data/block_table.h"
+#include "data/blocks.h"
+#include "data/entities.h"
+#include "game/game.h"
+#include "game/loot.h"
+#include "game/play.h"
+#include "proto/packets.h"
+#include "world/chunk.h"
+
+#define ITEM_HALF_WIDTH   0.125 /* EntityType.ITEM: 0.25 x 0.25 */
+#define ITEM_HEIGHT       0.25
+#define ITEM_GRAVITY      0.04
+#define ITEM_DRAG         0.98
+#define ITEM_PICKUP_DELAY 10   /* ItemEntity.setDefaultPickUpDelay */
+#define ITEM_LIFETIME     6000 /* ItemEntity.LIFETIME */
+#define ITEM_UPDATE_TICKS 20   /* EntityType.ITEM updateInterval */
+#define ITEM_TRACKING     96.0 /* clientTrackingRange 6 chunks, in blocks */
+#define ITEM_META_STACK   8    /* ItemEntity.DATA_ITEM (after Entity's 0..7) */
+#define CAP_LOG_MS        15000
+#define VOID_DEPTH        64
+#define MAX_STEP          10.0 /* blocks per tick an item may move (bounds the block scan) */
+
+struct item_ent {
+    bool used, removed;
+    bool on_ground, meta_dirty;
+    int16_t item;
+    int8_t count;
+    int16_t pickup_delay;
+    int32_t age;
+    int32_t eid;
+    bool crossed; /* moved into another block this tick (merge every 2 ticks, else 40) */
+    bool impulse; /* its velocity changed by more than 0.1 this tick: update at once */
+    mc_uuid uuid;
+    double x, y, z, vx, vy, vz;
+    double sx, sy, sz, svx, svy, svz; /* what viewers were last told */
+};
+
+static struct item_ent *items; /* ITEM_ENTITIES_MAX, allocated at the first drop */
+static uint32_t nitems;        /* used slots */
+static uint32_t top;           /* 1 + the highest used slot */
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static int32_t *destroy; /* phase 3 scratch: ids to remove for one viewer */
+static int64_t cap_log_ms = -CAP_LOG_MS;
+static uint32_t cap_refused;
+
+static double rnd(void) /* uniform in [0, 1) */
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static inline bool seen(const player *p, uint32_t i)
+{
+    return p->items_seen[i >> 6] >> (i & 63) & 1;
+}
+
+static inline void set_seen(player *p, uint32_t i, bool on)
+{
+    if (on)
+        p->items_seen[i >> 6] |= 1ull << (i & 63);
+    else
+        p->items_seen[i >> 6] &= ~(1ull << (i & 63));
+}
+
+/* Sends srv->pkt to every player that has item slot i spawned (invariant 3). */
+static void send_to_viewers(uint32_t i)
+{
+    for (size_t k = 0; k < game.player_count;) {
+        conn *o = game.players[k];
+        if (seen(o->player, i)) conn_send_pkt(o);
+        if (k < game.player_count && game.players[k] != o) continue;
+        k++;
+    }
+}
+
+/* ------------------------------------------------------------------ spawning */
+
+int32_t items_spawn(double x, double y, double z, double vx, double vy, double vz, int item,
+                    int count, int pickup_delay)
+{
+    if (item <= 0 || item >= ITEM_COUNT || count <= 0) return -1;
+    if (count > 64) count = 64;
+    if (!items) {
+        items = calloc(ITEM_ENTITIES_MAX, sizeof *items);
+        destroy = calloc(ITEM_ENTITIES_MAX, sizeof *destroy);
+        if (!items || !destroy) {
+            free(items), free(destroy);
+            items = NULL, destroy = NULL;
+            log_error("item entities: out of memory; drop not spawned");
+            return -1;
+        }
+    }
+    uint32_t i = 0;
+    if (nitems < ITEM_ENTITIES_MAX)
+        while (items[i].used) i++;
+    if (nitems >= ITEM_ENTITIES_MAX) {
+        cap_refused++;
+        int64_t now = srv->loop->now_ms;
+        if (now - cap_log_ms >= CAP_LOG_MS) {
+            log_warn("item entities: the cap of %d is reached; %u drop(s) not spawned",
+                     ITEM_ENTITIES_MAX, cap_refused);
+            cap_log_ms = now;
+            cap_refused = 0;
+        }
+        return -1;
+    }
+    struct item_ent *it = &items[i];
+    memset(it, 0, sizeof *it);
+    it->used = true;
+    it->item = (int16_t)item;
+    it->count = (int8_t)count;
+    it->pickup_delay = (int16_t)pickup_delay;
+    it->eid = game.next_entity_id++;
+    for (int k = 0; k < 16; k++) it->uuid.b[k] = (uint8_t)(rnd() * 256.0);
+    it->uuid.b[6] = (uint8_t)((it->uuid.b[6] & 0x0f) | 0x40); /* version 4 */
+    it->uuid.b[8] = (uint8_t)((it->uuid.b[8] & 0x3f) | 0x80);
+    it->x = it->sx = x, it->y = it->sy = y, it->z = it->sz = z;
+    it->vx = it->svx = vx, it->vy = it->svy = vy, it->vz = it->svz = vz;
+    nitems++;
+    if (i + 1 > top) top = i + 1;
+    return it->eid;
+}
+
+void items_drop_block(const player *p, int32_t x, int32_t y, int32_t z, uint16_t state, int item)
+{
+    (void)p; /* silk touch and fortune will come from the held item's enchantments */
+    struct loot_drop d[LOOT_MAX_DROPS];
+    int n = loot_drops(state, item, false, &rng, d, LOOT_MAX_DROPS);
+    for (int k = 0; k < n; k++) {
+        double px = x + 0.5 + (rnd() * 0.5 - 0.25);
+        double py = y + 0.5 + (rnd() * 0.5 - 0.25) - ITEM_HEIGHT / 2;
+        double pz = z + 0.5 + (rnd() * 0.5 - 0.25);
+        double vx = rnd() * 0.2 - 0.1, vz = rnd() * 0.2 - 0.1;
+        items_spawn(px, py, pz, vx, 0.2, vz, d[k].item, d[k].count, ITEM_PICKUP_DELAY);
+    }
+}
+
+/* ------------------------------------------------------------------ physics */
+
+static bool solid_at(int32_t x, int32_t y, int32_t z)
+{
+    if (y < CHUNK_MIN_Y || y >= CHUNK_MIN_Y + CHUNK_HEIGHT) return false;
+    uint16_t st;
+    if (world_get_block(&game.world, x, y, z, &st) < 0) return true; /* unloaded: rest there */
+    return block_info[block_of_state[st]].flags & BLOCK_FLAG_SOLID;
+}
+
+static bool solid_cell(int axis, int32_t c, int32_t u, int32_t v)
+{
+    /* (c on axis, u and v on the next two axes in x, y, z order) */
+    int32_t p[3];
+    p[axis] = c, p[(axis + 1) % 3] = u, p[(axis + 2) % 3] = v;
+    return solid_at(p[0], p[1], p[2]);
+}
+
+/* How far of d the box lo..hi may move along axis before a full block. */
+static double clip(int axis, const double lo[3], const double hi[3], double d)
+{
+    if (d == 0) return 0;
+    int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+    int32_t u0 = (int32_t)floor(lo[a1]), u1 = (int32_t)ceil(hi[a1]) - 1;
+    int32_t v0 = (int32_t)floor(lo[a2]), v1 = (int32_t)ceil(hi[a2]) - 1;
+    if (d > 0) {
+        for (int32_t c = (int32_t)ceil(hi[axis] - 1e-7); c <= (int32_t)floor(hi[axis] + d); c++)
+            for (int32_t u = u0; u <= u1; u++)
+                for (int32_t v = v0; v <= v1; v++)
+                    if (solid_cell(axis, c, u, v)) return fmax(0.0, fmin(d, c - hi[axis]));
+    } else {
+        for (int32_t c = (int32_t)floor(lo[axis] + 1e-7) - 1; c + 1 >= (int32_t)ceil(lo[axis] + d);
+             c--)
+            for (int32_t u = u0; u <= u1; u++)
+                for (int32_t v = v0; v <= v1; v++)
+                    if (solid_cell(axis, c, u, v)) return fmin(0.0, fmax(d, c + 1 - lo[axis]));
+    }
+    return d;
+}
+
+static void move(struct item_ent *it)
+{
+    double lo[3] = {it->x - ITEM_HALF_WIDTH, it->y, it->z - ITEM_HALF_WIDTH};
+    double hi[3] = {it->x + ITEM_HALF_WIDTH, it->y + ITEM_HEIGHT, it->z + ITEM_HALF_WIDTH};
+    double want[3] = {fmax(-MAX_STEP, fmin(MAX_STEP, it->vx)),
+                      fmax(-MAX_STEP, fmin(MAX_STEP, it->vy)),
+                      fmax(-MAX_STEP, fmin(MAX_STEP, it->vz))};
+    double got[3];
+    int order[3] = {1, 0, 2};
+    if (fabs(want[0]) < fabs(want[2])) order[1] = 2, order[2] = 0;
+    for (int k = 0; k < 3; k++) {
+        int a = order[k];
+        got[a] = clip(a, lo, hi, want[a]);
+        lo[a] += got[a], hi[a] += got[a];
+    }
+    it->x = lo[0] + ITEM_HALF_WIDTH, it->y = lo[1], it->z = lo[2] + ITEM_HALF_WIDTH;
+    bool vertical = got[1] != want[1];
+    it->on_ground = vertical && want[1] < 0;
+    if (got[0] != want[0]) it->vx = 0;
+    if (got[2] != want[2]) it->vz = 0;
+    if (vertical) it->vy = 0; /* Block.updateEntityAfterFallOn */
+}
+
+/* Block.getFriction of the block under the item (vanilla: 0.5 below its feet). */
+static double friction_under(const struct item_ent *it)
+{
+    uint16_t st;
+    if (world_get_block(&game.world, (int32_t)floor(it->x), (int32_t)floor(it->y - 0.5000001),
+                        (int32_t)floor(it->z), &st) < 0)
+        return 0.6;
+    int b = block_of_state[st];
+    if (b == block_of_state[BLOCK_ICE] || b == block_of_state[BLOCK_PACKED_ICE] ||
+        b == block_of_state[BLOCK_FROSTED_ICE])
+        return 0.98;
+    if (b == block_of_state[BLOCK_BLUE_ICE]) return 0.989;
+    if (b == block_of_state[BLOCK_SLIME_BLOCK]) return 0.8;
+    return 0.6;
+}
+
+static void physics(struct item_ent *it)
+{
+    if (it->pickup_delay > 0 && it->pickup_delay != 32767) it->pickup_delay--;
+    double ovx = it->vx, ovy = it->vy, ovz = it->vz;
+    it->vy -= ITEM_GRAVITY;
+    if (!it->on_ground || it->vx * it->vx + it->vz * it->vz > 1e-5 ||
+        (it->age + it->eid) % 4 == 0) {
+        double ox = it->x, oy = it->y, oz = it->z;
+        move(it);
+        it->crossed =
+            floor(ox) != floor(it->x) || floor(oy) != floor(it->y) || floor(oz) != floor(it->z);
+        double f = it->on_ground ? friction_under(it) * ITEM_DRAG : ITEM_DRAG;
+        it->vx *= f, it->vy *= ITEM_DRAG, it->vz *= f;
+        if (it->on_ground && it->vy < 0) it->vy *= -0.5;
+    } else {
+        it->crossed = false;
+        /* Resting: vanilla lets the speed grow until the next move (every 4
+         * ticks) cancels it on the ground; the same place, and no velocity
+         * changes to send. */
+        it->vy = 0;
+    }
+    double dx = it->vx - ovx, dy = it->vy - ovy, dz = it->vz - ovz;
+    it->impulse = dx * dx + dy * dy + dz * dz > 0.01; /* vanilla hasImpulse */
+    if (++it->age >= ITEM_LIFETIME || it->y < CHUNK_MIN_Y - VOID_DEPTH) it->removed = true;
+}
+
+/* ------------------------------------------------------------------ merging */
+
+static int stack_max(int item)
+{
+    int max = item_info[item].stack_size;
+    return max > 0 ? max : 1;
+}
+
+static bool mergeable(const struct item_ent *it)
+{
+    return it->used && !it->removed && it->pickup_delay != 32767 && it->age < ITEM_LIFETIME &&
+           it->count < stack_max(it->item);
+}
+
+/* ItemEntity.merge: as much of `from` as fits into `to`. */
+static void merge_into(struct item_ent *to, struct item_ent *from)
+{
+    int room = stack_max(to->item) - to->count;
+    int moved = from->count < room ? from->count : room;
+    if (moved <= 0) return;
+    to->count = (int8_t)(to->count + moved);
+    from->count = (int8_t)(from->count - moved);
+    if (from->pickup_delay > to->pickup_delay) to->pickup_delay = from->pickup_delay;
+    if (from->age < to->age) to->age = from->age;
+    to->meta_dirty = true;
+    if (from->count <= 0)
+        from->removed = true;
+    else
+        from->meta_dirty = true;
+}
+
+static void merge_neighbours(uint32_t i)
+{
+    struct item_ent *it = &items[i];
+    for (uint32_t j = 0; j < top && mergeable(it); j++) {
+        struct item_ent *o = &items[j];
+        if (j == i || !mergeable(o) || o->item != it->item ||
+            o->count + it->count > stack_max(it->item)) /* ItemEntity.areMergable */
+            continue;
+        if (fabs(o->x - it->x) >= 2 * ITEM_HALF_WIDTH + 0.5 ||
+            fabs(o->z - it->z) >= 2 * ITEM_HALF_WIDTH + 0.5 || o->y + ITEM_HEIGHT <= it->y ||
+            o->y >= it->y + ITEM_HEIGHT)
+            continue;
+        if (o->count < it->count)
+            merge_into(it, o);
+        else
+            merge_into(o, it);
+    }
+}
+
+/* ------------------------------------------------------------------ pickups */
+
+/* Vanilla Inventory.add for one stack, in player window slot numbers:
+ * returns how many went in; changed[] gets the slots written. */
+static int inventory_add(player *p, int item, int count, int16_t *changed, int *nchanged)
+{
+    int max = stack_max(item);
+    int16_t order[2 + 9 + 27];
+    int n = 0;
+    order[n++] = (int16_t)(36 + p->held_slot);
+    order[n++] = 45;
+    for (int s = 36; s <= 44; s++) order[n++] = (int16_t)s;
+    for (int s = 9; s <= 35; s++) order[n++] = (int16_t)s;
+    int left = count;
+    for (int k = 0; k < n && left > 0; k++) { /* stacks with room */
+        struct inv_slot *s = &p->inventory[order[k]];
+        if (s->item != item || s->count <= 0 || s->count >= max) continue;
+        int put = max - s->count < left ? max - s->count : left;
+        s->count = (int8_t)(s->count + put);
+        left -= put;
+        changed[(*nchanged)++] = order[k];
+    }
+    for (int k = 2; k < n && left > 0; k++) { /* empty slots, hotbar first */
+        struct inv_slot *s = &p->inventory[order[k]];
+        if (s->count > 0 && s->item != 0) continue;
+        int put = max < left ? max : left;
+        s->item = (int16_t)item, s->count = (int8_t)put;
+        left -= put;
+        changed[(*nchanged)++] = order[k];
+    }
+    return count - left;
+}
+
+static bool touches(const player *p, const struct item_ent *it)
+{
+    return it->x + ITEM_HALF_WIDTH > p->x - 1.3 && it->x - ITEM_HALF_WIDTH < p->x + 1.3 &&
+           it->z + ITEM_HALF_WIDTH > p->z - 1.3 && it->z - ITEM_HALF_WIDTH < p->z + 1.3 &&
+           it->y + ITEM_HEIGHT > p->y - 0.5 && it->y < p->y + 1.8 + 0.5;
+}
+
+static void pickup(uint32_t i)
+{
+    struct item_ent *it = &items[i];
+    for (size_t k = 0; k < game.player_count && !it->removed; k++) {
+        conn *c = game.players[k];
+        player *p = c->player;
+        if (p->health <= 0 || p->gamemode == GM_SPECTATOR || !touches(p, it)) continue;
+        int16_t changed[2 + 9 + 27 + 2 + 9 + 27];
+        int nchanged = 0;
+        int before = it->count;
+        int took = inventory_add(p, it->item, it->count, changed, &nchanged);
+        if (took <= 0) continue;
+        buf_reset(&srv->pkt);
+        pkt_cb_collect(&srv->pkt, it->eid, p->entity_id, before); /* vanilla: the count before */
+        send_to_viewers(i);
+        for (int s = 0; s < nchanged; s++) {
+            const struct inv_slot *sl = &p->inventory[changed[s]];
+            buf_reset(&srv->pkt);
+            c->proto->cb_set_slot(&srv->pkt, 0, ++p->inventory_state, changed[s], sl->item,
+                                  sl->count);
+            conn_send_pkt(c);
+        }
+        it->count = (int8_t)(it->count - took);
+        if (it->count <= 0)
+            it->removed = true;
+        else
+            it->meta_dirty = true;
+        /* a drop may have moved another player into index k: look at it too */
+        if (k < game.player_count && game.players[k] != c) k--;
+    }
+}
+
+/* ------------------------------------------------------------------ tracking */
+
+static double tracking_range(void)
+{
+    double r = ITEM_TRACKING * srv->cfg.entity_broadcast_range_percentage / 100.0;
+    double v = srv->cfg.view_distance * 16.0;
+    return r < v ? r : v;
+}
+
+static bool visible(const player *p, const struct item_ent *it, double range)
+{
+    if (it->removed) return false;
+    double dx = p->x - it->x, dz = p->z - it->z;
+    if (dx * dx + dz * dz > range * range) return false;
+    return play_sees_chunk(p, (int32_t)floor(it->x / 16.0), (int32_t)floor(it->z / 16.0));
+}
+
+static void spawn_for(conn *c, const struct item_ent *it)
+{
+    buf_reset(&srv->pkt);
+    pkt_cb_bundle_delimiter(&srv->pkt);
+    conn_send_pkt(c);
+    buf_reset(&srv->pkt);
+    pkt_cb_spawn_entity(&srv->pkt, it->eid, &it->uuid, ENTITY_TYPE_ITEM, it->x, it->y, it->z, 0,
+                        it->vx, it->vy, it->vz);
+    conn_send_pkt(c);
+    buf_reset(&srv->pkt);
+    pkt_cb_entity_metadata_item(&srv->pkt, it->eid, ITEM_META_STACK, it->item, it->count);
+    conn_send_pkt(c);
+    buf_reset(&srv->pkt);
+    pkt_cb_bundle_delimiter(&srv->pkt);
+    conn_send_pkt(c);
+}
+
+static void track(void)
+{
+    double range = tracking_range();
+    for (size_t k = 0; k < game.player_count;) {
+        conn *c = game.players[k];
+        player *p = c->player;
+        uint32_t ndestroy = 0;
+        for (uint32_t i = 0; i < top; i++) {
+            const struct item_ent *it = &items[i];
+            if (!it->used) continue;
+            bool has = seen(p, i), vis = visible(p, it, range);
+            if (has == vis) continue;
+            set_seen(p, i, vis);
+            if (vis)
+                spawn_for(c, it);
+            else
+                destroy[ndestroy++] = it->eid;
+        }
+        if (ndestroy > 0) {
+            buf_reset(&srv->pkt);
+            pkt_cb_entity_destroy(&srv->pkt, destroy, ndestroy);
+            conn_send_pkt(c);
+        }
+        if (k < game.player_count && game.players[k] != c) continue;
+        k++;
+    }
+}
+
+static void update(uint32_t i)
+{
+    struct item_ent *it = &items[i];
+    if (it->meta_dirty) {
+        it->meta_dirty = false;
+        buf_reset(&srv->pkt);
+        pkt_cb_entity_metadata_item(&srv->pkt, it->eid, ITEM_META_STACK, it->item, it->count);
+        send_to_viewers(i);
+    }
+    if (it->age % ITEM_UPDATE_TICKS != 0 && !it->impulse) return;
+    if (it->x != it->sx || it->y != it->sy || it->z != it->sz) {
+        it->sx = it->x, it->sy = it->y, it->sz = it->z;
+        buf_reset(&srv->pkt);
+        pkt_cb_entity_teleport(&srv->pkt, it->eid, it->x, it->y, it->z, 0, 0, it->on_ground);
+        send_to_viewers(i);
+    }
+    double dvx = it->vx - it->svx, dvy = it->vy - it->svy, dvz = it->vz - it->svz;
+    double d2 = dvx * dvx + dvy * dvy + dvz * dvz;
+    bool stopped = it->vx == 0 && it->vy == 0 && it->vz == 0;
+    if (d2 > 1e-7 || (d2 > 0 && stopped)) { /* vanilla ServerEntity.sendChanges */
+        it->svx = it->vx, it->svy = it->vy, it->svz = it->vz;
+        buf_reset(&srv->pkt);
+        pkt_cb_entity_velocity(&srv->pkt, it->eid, it->vx, it->vy, it->vz);
+        send_to_viewers(i);
+    }
+}
+
+void items_tick(void)
+{
+    if (!items || nitems == 0) return;
+    for (uint32_t i = 0; i < top; i++)
+        if (items[i].used && !items[i].removed) physics(&items[i]);
+    for (uint32_t i = 0; i < top; i++)
+        if (mergeable(&items[i]) && items[i].age % (items[i].crossed ? 2 : 40) == 0)
+            merge_neighbours(i);
+    for (uint32_t i = 0; i < top; i++)
+        if (items[i].used && !items[i].removed && items[i].pickup_delay == 0) pickup(i);
+    track();
+    for (uint32_t i = 0; i < top; i++)
+        if (items[i].used && !items[i].removed) update(i);
+    for (uint32_t i = 0; i < top; i++) {
+        if (!items[i].used || !items[i].removed) continue;
+        items[i].used = false;
+        nitems--;
+    }
+    while (top > 0 && !items[top - 1].used) top--;
+}
+
+void items_forget(player *p)
+{
+    memset(p->items_seen, 0, sizeof p->items_seen);
+}
+
+uint32_t items_count(void)
+{
+    return nitems;
+}
+
+void items_free(void)
+{
+    free(items);
+    free(destroy);
+    items = NULL, destroy = NULL;
+    nitems = top = 0;
+}

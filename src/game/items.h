@@ -1,0 +1,32 @@
+/*
+ * items.h — item entities: drops lying in the world, falling, sliding,
+ * picked up by players and despawning, as vanilla 1.20.1's ItemEntity
+ * (see items.c for the rules and invariants).
+ */
+#ifndef MC_ITEMS_H
+#define MC_ITEMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game/player.h"
+
+/* The block at (x, y, z) was broken by p in survival, in `state`, with
+ * `item` held: its drops (game/loot.h) spawn as item entities there. */
+void items_drop_block(const player *p, int32_t x, int32_t y, int32_t z, uint16_t state, int item);
+/* Spawns one item entity at (x, y, z) (its feet) with velocity (vx, vy, vz)
+ * in blocks per tick and a pickup delay in ticks. Returns its entity id, or
+ * -1 when the cap is reached (logged) or the stack is empty. */
+int32_t items_spawn(double x, double y, double z, double vx, double vy, double vz, int item,
+                    int count, int pickup_delay);
+/* Tick phase 6b, after the movement relay: physics, pickups, despawns,
+ * then tracking (spawns and removals per viewer) and the position updates. */
+void items_tick(void);
+/* p's client dropped every entity (Respawn): spawn them again. */
+void items_forget(player *p);
+/* Item entities in the world (for /status, tests). */
+uint32_t items_count(void);
+/* Frees everything (server shutdown). */
+void items_free(void);
+
+#endif

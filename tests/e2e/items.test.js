@@ -1,0 +1,144 @@
+'use strict'
+// Issue 14, acceptance 1: item entities and block drops, with two mineflayer
+// bots in survival on a flat world.
+//   1. Digger breaks three oak logs by hand (bot.dig): three item entities
+//      (mineflayer name 'item', holding oak_log) appear for it and for
+//      Watcher; Digger walks over them and holds 3 oak logs, and both
+//      clients saw the items go (Take Item Entity, Remove Entities).
+//   2. Breaking stone by hand drops nothing: no item entity appears.
+//   3. Two equal drops lying together merge into one stack of 2.
+const { test, after } = require('node:test')
+const assert = require('node:assert/strict')
+const h = require('./helpers')
+const mp = require('./mp-helpers')
+const { Vec3 } = require('vec3')
+
+after(h.cleanupAll)
+
+const items = (bot) => Object.values(bot.entities).filter((e) => e.name === 'item')
+const itemName = (e) => {
+  const it = e.getDroppedItem && e.getDroppedItem()
+  return it ? it.name : null
+}
+
+/** Walks (no jumping needed on a flat floor) until the bot stands within 0.3 of pos. */
+async function walkTo (bot, pos, timeout = 8000) {
+  const deadline = Date.now() + timeout
+  try {
+    for (;;) {
+      const p = bot.entity.position
+      const dx = pos.x - p.x
+      const dz = pos.z - p.z
+      if (Math.hypot(dx, dz) < 0.3) return
+      if (Date.now() > deadline) throw new Error(`${bot.username} did not reach ${pos} (at ${p})`)
+      await bot.lookAt(new Vec3(pos.x, p.y + 1.62, pos.z), true)
+      bot.setControlState('forward', true)
+      await h.sleep(50)
+    }
+  } finally {
+    bot.setControlState('forward', false)
+  }
+}
+
+test('oak logs broken by hand drop items both bots see; walking over them gives 3 oak logs; stone by hand drops nothing; equal drops merge', { timeout: 90000 }, async () => {
+  const srv = await h.startServer({
+    name: 'items',
+    props: { 'level-type': 'flat', gamemode: 'survival', 'view-distance': '3', 'spawn-protection': '0' }
+  })
+  const D = h.makeBot(srv.port, 'Digger')
+  const W = h.makeBot(srv.port, 'Watcher')
+  await Promise.all([D.waitSpawn(15000), W.waitSpawn(15000)])
+  const d = D.bot
+  const w = W.bot
+  const collects = { Digger: [], Watcher: [] }
+  d._client.on('collect', (p) => collects.Digger.push(p))
+  w._client.on('collect', (p) => collects.Watcher.push(p))
+  assert.equal(d.game.gameMode, 'survival')
+  const base = d.entity.position.floored()
+
+  // Three logs four blocks east (their items hop up to 1.5 blocks: still out
+  // of pickup reach), five apart so that their items never merge, and stone
+  // three blocks west.
+  const logs = [-5, 0, 5].map((dz) => new Vec3(base.x + 4, base.y, base.z + dz))
+  for (const p of logs) mp.consoleCmd(srv, `setblock ${p.x} ${p.y} ${p.z} minecraft:oak_log`)
+  const stone = new Vec3(base.x - 3, base.y, base.z)
+  mp.consoleCmd(srv, `setblock ${stone.x} ${stone.y} ${stone.z} minecraft:stone`)
+  await h.waitFor(() => logs.every((p) => d.blockAt(p) && d.blockAt(p).name === 'oak_log') &&
+    d.blockAt(stone) && d.blockAt(stone).name === 'stone', {
+    timeout: 5000, message: 'Digger sees the logs and the stone'
+  })
+  assert.equal(d.heldItem, null, 'Digger digs by hand')
+  assert.equal(d.inventory.count(d.registry.itemsByName.oak_log.id), 0)
+
+  // 1. Dig the logs by hand; each drops one item entity, seen by both bots.
+  for (const p of logs) {
+    await h.withTimeout(d.dig(d.blockAt(p)), 10000, `dig the log at ${p}`)
+  }
+  for (const [bot, who] of [[d, 'Digger'], [w, 'Watcher']]) {
+    await h.waitFor(() => items(bot).length === 3, {
+      timeout: 5000,
+      message: `${who} sees three item entities`,
+      detail: () => `${who} sees ${items(bot).map((e) => `${itemName(e)}@${e.position}`).join(', ')}\n${srv.describe()}`
+    })
+    assert.deepEqual(items(bot).map(itemName), ['oak_log', 'oak_log', 'oak_log'], `${who}: the items are oak logs`)
+  }
+  // They fell to the floor, near the blocks they came from.
+  await h.sleep(1500)
+  for (const e of items(w)) {
+    assert.ok(Math.abs(e.position.y - base.y) < 0.05, `the item rests on the floor (y ${e.position.y}, floor ${base.y})`)
+    assert.ok(Math.abs(e.position.x - (base.x + 4.5)) < 1.6, `the item lies by its log (x ${e.position.x})`)
+  }
+  assert.equal(d.inventory.count(d.registry.itemsByName.oak_log.id), 0, 'nothing picked up from afar')
+
+  // 2. Stone by hand: it breaks, but nothing drops.
+  await h.withTimeout(d.dig(d.blockAt(stone)), 15000, 'dig the stone')
+  await h.waitFor(() => w.blockAt(stone) && w.blockAt(stone).name === 'air', { timeout: 5000, message: 'Watcher sees the stone gone' })
+  await h.sleep(1000)
+  assert.equal(items(d).length, 3, 'no item entity for stone broken by hand (Digger)')
+  assert.equal(items(w).length, 3, 'no item entity for stone broken by hand (Watcher)')
+
+  // 3. Walk over the items: Digger holds 3 oak logs, both clients see them collected.
+  for (const e of items(d).slice()) {
+    if (!d.entities[e.id]) continue // already collected on the way
+    await walkTo(d, e.position)
+  }
+  const logId = d.registry.itemsByName.oak_log.id
+  await h.waitFor(() => d.inventory.count(logId) === 3, {
+    timeout: 5000,
+    message: 'Digger holds 3 oak logs',
+    detail: () => `inventory: ${d.inventory.items().map((i) => `${i.name}x${i.count}@${i.slot}`).join(', ')}`
+  })
+  assert.ok(d.inventory.slots.slice(36, 45).some((s) => s && s.name === 'oak_log' && s.count === 3), 'the logs stack in the hotbar')
+  await h.waitFor(() => items(d).length === 0 && items(w).length === 0, {
+    timeout: 5000, message: 'the items are gone for both bots'
+  })
+  assert.equal(collects.Digger.length, 3, 'Digger saw three pickups')
+  assert.equal(collects.Watcher.length, 3, 'Watcher saw three pickups')
+  for (const c of collects.Watcher) assert.equal(c.collectorEntityId, d.entity.id)
+  assert.equal(w.inventory.count(logId), 0, 'Watcher took nothing')
+
+  // 4. Merging: two birch logs stacked in a pit one block wide (stone walls
+  //    three high, so their items cannot hop apart), broken top then bottom:
+  //    the two items lie in the same column and merge into one stack of 2.
+  const pit = new Vec3(base.x - 4, base.y, base.z + 4)
+  for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+    mp.consoleCmd(srv, `fill ${pit.x + dx} ${pit.y} ${pit.z + dz} ${pit.x + dx} ${pit.y + 2} ${pit.z + dz} minecraft:stone`)
+  }
+  const birch = [pit.offset(0, 1, 0), pit]
+  for (const p of birch) mp.consoleCmd(srv, `setblock ${p.x} ${p.y} ${p.z} minecraft:birch_log`)
+  await h.waitFor(() => birch.every((p) => d.blockAt(p) && d.blockAt(p).name === 'birch_log'), {
+    timeout: 5000, message: 'Digger sees the birch logs in the pit'
+  })
+  for (const p of birch) await h.withTimeout(d.dig(d.blockAt(p)), 10000, `dig the birch log at ${p}`)
+  const birches = (bot) => items(bot).filter((e) => itemName(e) === 'birch_log')
+  for (const [bot, who] of [[d, 'Digger'], [w, 'Watcher']]) {
+    await h.waitFor(() => birches(bot).length === 1 && birches(bot)[0].getDroppedItem().count === 2, {
+      timeout: 5000,
+      message: `${who} sees the two birch logs merged into one stack of 2`,
+      detail: () => `${who} sees ${birches(bot).map((e) => `${e.getDroppedItem().count}@${e.position}`).join(', ')}`
+    })
+  }
+
+  await Promise.all([D.quit(), W.quit()])
+  h.assertNoClientProtocolErrors(assert)
+})
