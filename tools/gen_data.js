@@ -18,6 +18,8 @@
  *   registry_codec.c the Login (play) registry codec as network NBT (named empty
  *                    root), byte-identical to what a vanilla 1.20.1 server sends
  *   loot_table.{c,h} per block, its drops (minecraft-data blockLoot) for game/loot.c
+ *   combat_table.{c,h} damage types (registry codec), foods, death message texts,
+ *                    weapon damage and speed, armour (game/health_rules.c)
  *   map_colors.{c,h} per block, its colour seen from above for the live map, from
  *                    vanilla's textures in minecraft-assets (tools/map_colors.js)
  *
@@ -589,5 +591,144 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     '',
     `extern const struct loot_entry loot_entries[${Math.max(1, entries.length)}];`,
     'extern const uint16_t loot_first[BLOCK_COUNT + 1];',
+  ]);
+}
+
+// ------------------------------------------------------------------ combat (issue 14: health, combat, death)
+// combat_table.{c,h} for game/health.c, game/combat.c and game/hurt.c:
+//   * the damage types of the registry codec (the ids Damage Event carries),
+//     with their message_id, food exhaustion and death message type;
+//   * the foods (minecraft-data foods: food points, saturation points);
+//   * the English text of every death.* key (language.json), for the log line;
+//   * weapon attack damage and speed, armour points and toughness. minecraft-data
+//     1.20 has neither (its items carry no attributes), so they are computed
+//     here the way vanilla builds them: a tool's damage is its kind's base plus
+//     its tier's bonus, its speed the kind's (Tiers and the Item constructors
+//     in vanilla's Items.java); armour from ArmorMaterials. The item ids still
+//     come from minecraft-data; a name this rule does not know stays a fist.
+{
+  const dt = mcData.loginPacket.dimensionCodec.value['minecraft:damage_type'].value.value.value.value
+    .map((e) => ({ id: e.id.value, name: e.name.value, el: e.element.value }))
+    .sort((a, b) => a.id - b.id);
+  dt.forEach((d, i) => { if (d.id !== i) throw new Error('damage type ids are not dense'); });
+  const DMT = { default: 0, fall_variants: 1, intentional_game_design: 2 };
+  const foods = mcData.foodsArray.slice().sort((a, b) => a.id - b.id);
+  const deathKeys = Object.keys(mcData.language).filter((k) => k.startsWith('death.')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // Tiers: attack damage bonus (vanilla Tiers enum).
+  const TIER = { wooden: 0, stone: 1, iron: 2, diamond: 3, golden: 0, netherite: 4 };
+  // Per kind: base damage (before the tier bonus) and attack speed modifier,
+  // per tier where vanilla gives each tier its own (axes, hoes).
+  const KIND = {
+    sword: () => [3, -2.4],
+    shovel: () => [1.5, -3.0],
+    pickaxe: () => [1, -2.8],
+    axe: (t) => ({ wooden: [6, -3.2], stone: [7, -3.2], iron: [6, -3.1], diamond: [5, -3.0], golden: [6, -3.0], netherite: [5, -3.0] })[t],
+    hoe: (t) => ({ wooden: [0, -3.0], stone: [-1, -2.0], iron: [-2, -1.0], diamond: [-3, 0], golden: [0, -3.0], netherite: [-4, 0] })[t],
+  };
+  const weapons = [];
+  for (const it of mcData.itemsArray.slice().sort((a, b) => a.id - b.id)) {
+    const m = /^(wooden|stone|iron|diamond|golden|netherite)_(sword|shovel|pickaxe|axe|hoe)$/.exec(it.name);
+    let dmg, speed;
+    if (m) {
+      const [base, sp] = KIND[m[2]](m[1]);
+      dmg = base + TIER[m[1]];
+      speed = sp;
+    } else if (it.name === 'trident') {
+      [dmg, speed] = [8, -2.9];
+    } else continue;
+    // The player's attributes: attack damage 1 + modifier, attack speed 4 + modifier.
+    weapons.push({ item: it.id, damage: 1 + dmg, speed: 4 + speed, name: it.name });
+  }
+  // ArmorMaterials: defense per slot (boots, leggings, chestplate, helmet), toughness, knockback resistance.
+  const MAT = {
+    leather: [[1, 2, 3, 1], 0, 0], chainmail: [[1, 4, 5, 2], 0, 0], iron: [[2, 5, 6, 2], 0, 0],
+    golden: [[1, 3, 5, 2], 0, 0], diamond: [[3, 6, 8, 3], 2, 0], netherite: [[3, 6, 8, 3], 3, 0.1],
+  };
+  const PIECE = { boots: 0, leggings: 1, chestplate: 2, helmet: 3 };
+  const armour = [];
+  for (const it of mcData.itemsArray.slice().sort((a, b) => a.id - b.id)) {
+    const m = /^(leather|chainmail|iron|golden|diamond|netherite)_(boots|leggings|chestplate|helmet)$/.exec(it.name);
+    if (m) {
+      const [def, tough, kb] = MAT[m[1]];
+      armour.push({ item: it.id, slot: PIECE[m[2]], points: def[PIECE[m[2]]], tough, kb, name: it.name });
+    } else if (it.name === 'turtle_helmet') {
+      armour.push({ item: it.id, slot: 3, points: 2, tough: 0, kb: 0, name: it.name });
+    }
+  }
+  const cstr = (s) => JSON.stringify(s);
+  const L = [HEADER('combat_table.c — damage types, foods, death messages, weapons and armour (see combat_table.h).') +
+    '#include "data/combat_table.h"\n'];
+  L.push(`const struct damage_type_info damage_types[DAMAGE_TYPE_COUNT] = {`);
+  for (const d of dt) {
+    const ex = d.el.exhaustion ? Math.fround(d.el.exhaustion.value) : 0;
+    const dm = d.el.death_message_type ? DMT[d.el.death_message_type.value] : 0;
+    if (dm === undefined) throw new Error('unknown death_message_type ' + d.el.death_message_type.value);
+    L.push(`    {${cstr(d.el.message_id.value)}, ${ex.toPrecision(3)}f, ${dm}}, /* ${d.name} */`);
+  }
+  L.push('};\n');
+  L.push(`const struct food_info food_table[FOOD_COUNT] = {`);
+  for (const f of foods) L.push(`    {${f.id}, ${f.foodPoints}, ${Math.fround(f.saturation).toPrecision(4)}f}, /* ${f.name} */`);
+  L.push('};\n');
+  L.push(`const struct death_text death_texts[DEATH_TEXT_COUNT] = {`);
+  for (const k of deathKeys) L.push(`    {${cstr(k)}, ${cstr(mcData.language[k])}},`);
+  L.push('};\n');
+  L.push(`const struct weapon_info weapon_table[WEAPON_COUNT] = {`);
+  for (const w of weapons) L.push(`    {${w.item}, ${w.damage.toFixed(1)}f, ${w.speed.toFixed(1)}f}, /* ${w.name} */`);
+  L.push('};\n');
+  L.push(`const struct armour_info armour_table[ARMOUR_COUNT] = {`);
+  for (const a of armour) L.push(`    {${a.item}, ${a.slot}, ${a.points}, ${a.tough}, ${a.kb.toFixed(1)}f}, /* ${a.name} */`);
+  L.push('};');
+  write('combat_table.c', L.join('\n') + '\n');
+  header('combat_table.h', 'combat_table.h — per damage type (the registry codec\'s minecraft:damage_type ids),\n' +
+    ' * its message id, food exhaustion and death message type; the foods; the en_us text\n' +
+    ' * of the death.* keys (sorted by key); weapons\' attack damage and speed; armour.\n' +
+    ' * Every table but damage_types and death_texts is sorted by item id.', [
+    '#include <stdint.h>',
+    '',
+    ...dt.map((d) => `#define DAMAGE_TYPE_${ident(d.name)} ${d.id}`),
+    `#define DAMAGE_TYPE_COUNT ${dt.length}`,
+    `#define FOOD_COUNT ${foods.length}`,
+    `#define DEATH_TEXT_COUNT ${deathKeys.length}`,
+    `#define WEAPON_COUNT ${weapons.length}`,
+    `#define ARMOUR_COUNT ${armour.length}`,
+    '',
+    '#define DEATH_MSG_DEFAULT 0',
+    '#define DEATH_MSG_FALL_VARIANTS 1',
+    '#define DEATH_MSG_INTENTIONAL 2',
+    '',
+    'struct damage_type_info {',
+    '    const char *message_id; /* death.attack.<message_id> */',
+    '    float exhaustion;       /* food exhaustion when it hurts */',
+    '    uint8_t death_message;  /* DEATH_MSG_* */',
+    '};',
+    '',
+    'struct food_info {',
+    '    uint16_t item;',
+    '    uint8_t points;   /* food level restored */',
+    '    float saturation; /* saturation points restored (points x modifier x 2) */',
+    '};',
+    '',
+    'struct death_text {',
+    '    const char *key, *en;',
+    '};',
+    '',
+    'struct weapon_info {',
+    '    uint16_t item;',
+    '    float damage; /* the player\'s attack damage holding it (1 + the item\'s modifier) */',
+    '    float speed;  /* attacks per second holding it (4 + the modifier) */',
+    '};',
+    '',
+    'struct armour_info {',
+    '    uint16_t item;',
+    '    uint8_t slot; /* 0 boots, 1 leggings, 2 chestplate, 3 helmet */',
+    '    uint8_t points, toughness;',
+    '    float knockback_resistance;',
+    '};',
+    '',
+    'extern const struct damage_type_info damage_types[DAMAGE_TYPE_COUNT];',
+    'extern const struct food_info food_table[FOOD_COUNT];',
+    'extern const struct death_text death_texts[DEATH_TEXT_COUNT];',
+    'extern const struct weapon_info weapon_table[WEAPON_COUNT];',
+    'extern const struct armour_info armour_table[ARMOUR_COUNT];',
   ]);
 }
