@@ -19,12 +19,14 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "data/combat_table.h"
 #include "game/chat.h"
 #include "game/ent_internal.h"
 #include "game/entities.h"
 #include "game/game.h"
 #include "game/items.h"
 #include "game/gamerules.h"
+#include "game/health.h"
 #include "game/play.h"
 #include "game/playerdata.h"
 #include "game/plugins.h" /* plugins */
@@ -134,10 +136,16 @@ void ent_teleport(conn *c, double x, double y, double z, float yaw, float pitch)
 
 bool ent_kill(conn *c)
 {
+    return health_kill(c,
+                       DAMAGE_TYPE_GENERIC_KILL); /* issue 14: drops, the message (game/health.c) */
+}
+
+void ent_die(conn *c, const char *json, size_t json_len, const char *plain, size_t plain_len)
+{
     player *p = c->player;
     struct ent *e = p->ent;
-    if (!e || p->health <= 0) return false;
     p->health = 0;
+    if (!e) return;
     e->death_ticks = 0;
     e->death_x = (int32_t)floor(p->x);
     e->death_y = (int32_t)floor(p->y);
@@ -149,27 +157,19 @@ bool ent_kill(conn *c)
         e->pose = ENT_POSE_STANDING;
         e->meta_dirty = true;
     }
-    chat_arg who = chat_player(p);
-    buf_t j;
-    buf_init(&j, 4096);
-    chat_tr_json(&j, NULL, "death.attack.genericKill", &who, 1);
-    if (!j.failed) {
+    bool show = gamerule_on(GR_SHOW_DEATH_MESSAGES); /* issue 17: game/gamerules.h */
+    if (json) {
         buf_reset(&srv->pkt);
-        c->proto->cb_death_combat_event(&srv->pkt, p->entity_id, (const char *)j.data, j.len);
+        c->proto->cb_death_combat_event(&srv->pkt, p->entity_id, show ? json : "{\"text\":\"\"}",
+                                        show ? json_len : 11);
         conn_send_pkt(c);
-        if (gamerule_on(GR_SHOW_DEATH_MESSAGES)) /* issue 17: game/gamerules.h */
-            chat_broadcast((const char *)j.data, j.len, false);
+        if (show) chat_broadcast(json, json_len, false);
     }
-    buf_reset(&j);
-    chat_tr_plain(&j, "death.attack.genericKill", &who, 1);
-    if (!j.failed && gamerule_on(GR_SHOW_DEATH_MESSAGES)) /* issue 17 */
-        log_info("%.*s", (int)j.len, (const char *)j.data);
-    buf_free(&j);
+    if (show && plain) log_info("%.*s", (int)plain_len, plain);
     buf_reset(&srv->pkt);
     pkt_cb_update_health(&srv->pkt, 0.0f, p->food, 0.0f);
     conn_send_pkt(c);
     plugin_event_death(c); /* plugins */
-    return true;
 }
 
 /* The respawn flow (vanilla PlayerList.respawn, same dimension). */
@@ -198,6 +198,7 @@ static void respawn(conn *c)
 
     p->health = 20.0f;
     p->food = 20;
+    health_respawn(c); /* issue 14: saturation, air, timers (game/health.c) */
     p->x = game.spawn_x;
     p->y = game.spawn_y;
     p->z = game.spawn_z;
@@ -208,7 +209,7 @@ static void respawn(conn *c)
     if (gamerule_on(GR_KEEP_INVENTORY)) /* issue 17: game/gamerules.h */
         playerdata_send_inventory(c);   /* the client's new player starts empty */
     else
-        memset(p->inventory, 0, sizeof p->inventory); /* nothing drops yet */
+        memset(p->inventory, 0, sizeof p->inventory); /* dropped at death (game/health.c) */
     p->held_slot = 0;
     /* The client starts a new level: it is sent its chunks again. */
     play_reset_window(c);
@@ -240,7 +241,7 @@ static void respawn(conn *c)
     pkt_cb_entity_status(&srv->pkt, p->entity_id, (int8_t)(24 + p->op_level));
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
-    pkt_cb_update_health(&srv->pkt, p->health, p->food, 5.0f);
+    pkt_cb_update_health(&srv->pkt, p->health, p->food, p->hp.saturation);
     conn_send_pkt(c);
 
     e->death_ticks = -1;

@@ -62,8 +62,14 @@ void ent_sb_client_command(conn *c, rd_t *r);
 void ent_set_gamemode(conn *c, int gamemode);
 /* Moves the player (Synchronize Player Position); others see a teleport. */
 void ent_teleport(conn *c, double x, double y, double z, float yaw, float pitch);
-/* Kills the player (vanilla /kill: death.attack.genericKill). False if already dead. */
+/* Kills the player (vanilla /kill: death.attack.genericKill; game/health.c
+ * health_kill drops the inventory). False if already dead. */
 bool ent_kill(conn *c);
+/* The death itself (game/health.c die()): health 0, the death animation for
+ * everyone, Combat Death with `json` to the player, the message to everyone
+ * and `plain` to the log (unless showDeathMessages is off: then an empty
+ * death screen), Set Health 0. */
+void ent_die(conn *c, const char *json, size_t json_len, const char *plain, size_t plain_len);
 /* The ability flags byte for a game mode (Player Abilities). */
 int8_t ent_ability_flags(int gamemode);
 

@@ -62,6 +62,8 @@
 #include "game/entities.h"
 #include "game/game.h"
 #include "game/gamerules.h"
+#include "game/combat.h" /* issue 14 */
+#include "game/health.h" /* issue 14 */
 #include "game/play.h"
 #include "game/playerdata.h"
 #include "game/plugins.h" /* plugins */
@@ -358,7 +360,7 @@ static void send_spawn(conn *c)
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
     /* Health and food as loaded or set by ent_join (full for a new player). */
-    pkt_cb_update_health(&srv->pkt, p->health > 0 ? p->health : 20.0f, p->food, 5.0f);
+    pkt_cb_update_health(&srv->pkt, p->health > 0 ? p->health : 20.0f, p->food, p->hp.saturation);
     conn_send_pkt(c);
     buf_reset(&srv->pkt);
     p->teleport_id++;
@@ -641,8 +643,9 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     uuid_format(&uuid, id);
     log_info("%s[/%s] logged in with entity id %d at (%.1f, %.1f, %.1f), uuid %s", p->name, c->addr,
              p->entity_id, p->x, p->y, p->z, id);
-    ent_join(c); /* spawned for others next tick, after the Player Info (roster) */
-    cmd_join(c); /* command tree, op level, tab list header, weather */
+    ent_join(c);    /* spawned for others next tick, after the Player Info (roster) */
+    health_join(c); /* issue 14: hunger, air, spawn protection (game/health.c) */
+    cmd_join(c);    /* command tree, op level, tab list header, weather */
     playerdata_send_inventory(c);
     log_info("%s joined the game", p->name); /* vanilla's line: panels and chat bridges watch it */
     game.joins++;
@@ -716,6 +719,7 @@ static void play_sb_teleport_confirm(conn *c, rd_t *r)
     player *p = c->player;
     if (r->err || !p->teleport_pending || id != p->teleport_id) return; /* invariant 3 */
     p->teleport_pending = false;
+    health_teleported(c); /* issue 14: a fall starts again here */
     /* The client is where it was sent: the speed check measures from there. */
     p->first_good_x = p->x;
     p->first_good_y = p->y;
@@ -804,6 +808,7 @@ static void moved(conn *c, double x, double y, double z, bool has_pos, float yaw
     if (!speed_ok(c, has_pos ? x : p->x, has_pos ? y : p->y, has_pos ? z : p->z)) return;
     if (has_pos && !border_move_ok(c, x, z)) return; /* issue 17: the world border (border.h) */
     if (on_ground) p->fall_flying = false;
+    double ox = p->x, oy = p->y, oz = p->z; /* issue 14: falls (game/health.c) */
     if (has_pos) {
         p->x = x;
         p->y = y;
@@ -815,6 +820,8 @@ static void moved(conn *c, double x, double y, double z, bool has_pos, float yaw
         p->pitch = fminf(90.0f, fmaxf(-90.0f, wrap_degrees(pitch)));
     }
     p->on_ground = on_ground;
+    health_moved(c, ox, oy, oz, on_ground); /* issue 14 */
+    if (c->closed) return;
     plugin_event_move(c); /* plugins */
     int32_t cx = chunk_of(p->x), cz = chunk_of(p->z);
     if (cx != p->center_x || cz != p->center_z) window_move(c, cx, cz, p->view_distance);
@@ -864,6 +871,7 @@ static void play_sb_entity_action(conn *c, rd_t *r)
     player *p = c->player;
     if (!peek.err && action == 8 && !p->on_ground && elytra > 0 && p->inventory[6].item == elytra)
         p->fall_flying = true; /* start flying with elytra */
+    if (!peek.err && (action == 3 || action == 4)) health_sprinting(c, action == 3); /* issue 14 */
     ent_sb_entity_action(c, r);
 }
 
@@ -890,6 +898,25 @@ static void play_sb_custom_payload(conn *c, rd_t *r)
     rd_skip(r, rd_left(r));
 }
 
+/* Issue 14: an arm swing starts the attack strength again (game/health.c);
+ * Player Action tells health.c of a finished break (exhaustion) and of the
+ * use button released (eating stops). The modules then read the packet. */
+static void play_sb_arm_animation(conn *c, rd_t *r)
+{
+    if (c->player->health > 0) health_swing(c);
+    ent_sb_arm_animation(c, r);
+}
+
+static void play_sb_block_dig(conn *c, rd_t *r)
+{
+    rd_t peek = *r;
+    int32_t status = rd_varint(&peek);
+    player *p = c->player;
+    if (!peek.err && status == 5) health_release_item(c);
+    if (!peek.err && status == 2 && (p->gamemode == 0 || p->gamemode == 2)) health_mined(c);
+    interact_sb_block_dig(c, r);
+}
+
 static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
     [PKT_PLAY_SB_TELEPORT_CONFIRM] = play_sb_teleport_confirm,
     [PKT_PLAY_SB_KEEP_ALIVE] = play_sb_keep_alive,
@@ -898,7 +925,7 @@ static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
     [PKT_PLAY_SB_POSITION_LOOK] = play_sb_position_look,
     [PKT_PLAY_SB_LOOK] = play_sb_look,
     [PKT_PLAY_SB_FLYING] = play_sb_flying,
-    [PKT_PLAY_SB_BLOCK_DIG] = interact_sb_block_dig,
+    [PKT_PLAY_SB_BLOCK_DIG] = play_sb_block_dig,
     [PKT_PLAY_SB_BLOCK_PLACE] = interact_sb_block_place,
     [PKT_PLAY_SB_SET_CREATIVE_SLOT] = interact_sb_set_creative_slot,
     [PKT_PLAY_SB_HELD_ITEM_SLOT] = interact_sb_held_item_slot,
@@ -906,7 +933,9 @@ static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
     [PKT_PLAY_SB_CHAT_COMMAND] = cmd_sb_chat_command,
     [PKT_PLAY_SB_TAB_COMPLETE] = cmd_sb_tab_complete,
     [PKT_PLAY_SB_ENTITY_ACTION] = play_sb_entity_action,
-    [PKT_PLAY_SB_ARM_ANIMATION] = ent_sb_arm_animation,
+    [PKT_PLAY_SB_ARM_ANIMATION] = play_sb_arm_animation,
+    [PKT_PLAY_SB_USE_ENTITY] = combat_sb_use_entity, /* issue 14: attacks */
+    [PKT_PLAY_SB_USE_ITEM] = health_sb_use_item,     /* issue 14: eating */
     [PKT_PLAY_SB_CLIENT_COMMAND] = ent_sb_client_command,
     [PKT_PLAY_SB_CUSTOM_PAYLOAD] = play_sb_custom_payload,
 };

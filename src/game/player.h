@@ -75,6 +75,28 @@ typedef struct player {
     uint64_t items_seen[ITEM_ENTITIES_MAX / 64];
     float health; /* 0 = dead (waiting for the respawn request) */
     int32_t food;
+    /* Health, hunger, combat, death (game/health.c, game/combat.c). */
+    struct player_health {
+        float saturation, exhaustion; /* vanilla FoodData (food is p->food) */
+        int food_timer;
+        float fall_distance;  /* blocks fallen since last on the ground */
+        int air;              /* 300 full; -1 a tick with the eyes in water */
+        int fire_ticks;       /* > 0 burning */
+        int invuln;           /* ticks left of the last hit's invulnerability */
+        float last_hurt;      /* that hit's amount (the half-damage rule) */
+        int spawn_invuln;     /* ticks after a join or respawn with no damage */
+        int attack_ticks;     /* ticks since the last swing (attack strength) */
+        int held_item;        /* main-hand item the ticker last saw */
+        int32_t attacker_eid; /* last player to hurt this one, for 100 ticks; 0 none */
+        uint64_t attacked_tick;
+        bool was_on_ground, in_water, sprinting;
+        float sent_health, sent_saturation; /* last Set Health */
+        int32_t sent_food;
+        int sent_air;
+        int eating_ticks; /* > 0: eating the held food, ticks left */
+        int eating_hand;
+        bool from_file; /* the hunger state was read from playerdata */
+    } hp;
     int32_t latency_ms; /* keep-alive round trip, smoothed as vanilla (3/4 old + 1/4 new) */
     int op_level;       /* 0..4 from ops.json */
     int chat_mode;      /* client setting: 0 full, 1 commands only, 2 hidden */

@@ -187,6 +187,28 @@ static void apply_spawn_point(const player *p, const nbt_node *root)
     spawnpoint_set(&p->uuid, (int32_t)sx, (int32_t)sy, (int32_t)sz, angle, forced);
 }
 
+/* Issue 14: hunger, air, fire and the fall as vanilla writes them (a value
+ * out of range is ignored: game/health.c health_join starts it afresh). */
+static void apply_health(player *p, const nbt_node *root)
+{
+    struct player_health *h = &p->hp;
+    double sat = anvil_nbt_num(nbt_get(root, "foodSaturationLevel", NBT_END), -1);
+    double ex = anvil_nbt_num(nbt_get(root, "foodExhaustionLevel", NBT_END), -1);
+    int64_t timer = anvil_nbt_int(nbt_get(root, "foodTickTimer", NBT_END), 0);
+    int64_t air = anvil_nbt_int(nbt_get(root, "Air", NBT_END), 300);
+    int64_t fire = anvil_nbt_int(nbt_get(root, "Fire", NBT_END), 0);
+    double fall = anvil_nbt_num(nbt_get(root, "FallDistance", NBT_END), 0);
+    if (sat >= 0 && sat <= 20) {
+        h->saturation = (float)sat;
+        h->from_file = true;
+    }
+    if (ex >= 0 && ex <= 40) h->exhaustion = (float)ex;
+    if (timer >= 0 && timer <= 80) h->food_timer = (int)timer;
+    if (air >= -20 && air <= 300) h->air = air > 0 ? (int)air : 1;
+    if (fire > 0 && fire <= 32767) h->fire_ticks = (int)fire;
+    if (fall >= 0 && fall <= 1.0e6) h->fall_distance = (float)fall;
+}
+
 static void apply(player *p, const uint8_t *nbt, size_t len)
 {
     nbt_doc doc;
@@ -220,6 +242,7 @@ static void apply(player *p, const uint8_t *nbt, size_t len)
     if (alive && health <= 1024) p->health = health;
     int64_t food = anvil_nbt_int(nbt_get(root, "foodLevel", NBT_END), -1);
     if (food >= 0 && food <= 20) p->food = (int32_t)food;
+    apply_health(p, root); /* issue 14 */
     int64_t held = anvil_nbt_int(nbt_get(root, "SelectedItemSlot", NBT_END), -1);
     if (held >= 0 && held <= 8) p->held_slot = (int)held;
     apply_spawn_point(p, root);
@@ -317,10 +340,31 @@ void playerdata_send_inventory(conn *c)
 /* ------------------------------------------------------------------ save */
 
 static const char *const ours[] = {
-    "DataVersion",    "Pos",       "Rotation",         "Motion", "OnGround",   "Dimension",
-    "playerGameType", "Inventory", "SelectedItemSlot", "Health", "foodLevel",  "UUID",
-    "abilities",      "SpawnX",    "SpawnY",           "SpawnZ", "SpawnAngle", "SpawnForced",
+    "DataVersion",
+    "Pos",
+    "Rotation",
+    "Motion",
+    "OnGround",
+    "Dimension",
+    "playerGameType",
+    "Inventory",
+    "SelectedItemSlot",
+    "Health",
+    "foodLevel",
+    "UUID",
+    "abilities",
+    "SpawnX",
+    "SpawnY",
+    "SpawnZ",
+    "SpawnAngle",
+    "SpawnForced",
     "SpawnDimension",
+    "foodSaturationLevel",
+    "foodExhaustionLevel",
+    "foodTickTimer",
+    "Air",
+    "Fire",
+    "FallDistance",
 };
 
 static bool is_ours(const nbt_node *n)
@@ -370,6 +414,12 @@ static int encode(const player *p, const uint8_t *old, size_t old_len, buf_t *b)
     nbt_w_int(b, "SelectedItemSlot", p->held_slot);
     nbt_w_float(b, "Health", p->health > 0 ? p->health : 0.0f);
     nbt_w_int(b, "foodLevel", p->food);
+    nbt_w_float(b, "foodSaturationLevel", p->hp.saturation); /* issue 14: vanilla's tags */
+    nbt_w_float(b, "foodExhaustionLevel", p->hp.exhaustion);
+    nbt_w_int(b, "foodTickTimer", p->hp.food_timer);
+    nbt_w_short(b, "Air", (int16_t)p->hp.air);
+    nbt_w_short(b, "Fire", (int16_t)(p->hp.fire_ticks > 0 ? p->hp.fire_ticks : -20));
+    nbt_w_float(b, "FallDistance", p->hp.fall_distance);
     int32_t uuid[4];
     for (int i = 0; i < 4; i++)
         uuid[i] =

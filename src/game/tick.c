@@ -25,6 +25,9 @@
  *                   cell, delivered to its viewers (game/entities.c)
  *   6b. item entities  physics, merging, pickups, despawns, tracking and position
  *                   updates of dropped items (game/items.c)
+ *   6c. health      the void, air, lava and fire, suffocation, hunger and
+ *                   regeneration, eating; Set Health where it changed
+ *                   (game/health.c)
  *   7. clock        day time and weather, chat spam decay, ops.json written
  *                   if it changed (game/daytime.c, chat.c, ops.c)
  *   8. idle players  player-idle-timeout kicks, checked once a second
@@ -68,6 +71,7 @@
 #include "game/daytime.h"
 #include "game/entities.h"
 #include "game/game.h"
+#include "game/health.h"
 #include "game/items.h"
 #include "game/ops.h"
 #include "game/perf.h"
@@ -100,6 +104,7 @@ enum tick_phase {
     TP_ENTITIES,
     TP_RELAY,
     TP_ITEMS,
+    TP_HEALTH,
     TP_CLOCK,
     TP_IDLE,
     TP_LIMITS,
@@ -112,9 +117,9 @@ enum tick_phase {
     TP_COUNT
 };
 static const char *const phase_names[TP_COUNT] = {
-    "debug_stall", "connections",    "players",  "plugins",      "block_updates", "roster",
-    "entities",    "movement_relay", "items",    "clock",        "idle",          "limits",
-    "world",       "saving",         "net_read", "chunk_stream", "flush"};
+    "debug_stall", "connections",    "players", "plugins",  "block_updates", "roster",
+    "entities",    "movement_relay", "items",   "health",   "clock",         "idle",
+    "limits",      "world",          "saving",  "net_read", "chunk_stream",  "flush"};
 
 /* Runs the call (or block) as phase id of the breakdown: the phases tile
  * the tick (each ends where the next begins; core/tickstat.h). */
@@ -181,6 +186,7 @@ void tick_run(void)
     TICK_PHASE(TP_ENTITIES, ent_tick_tracking());             /* 5 */
     TICK_PHASE(TP_RELAY, ent_tick_relay());                   /* 6 */
     TICK_PHASE(TP_ITEMS, items_tick());                       /* 6b */
+    TICK_PHASE(TP_HEALTH, health_tick());                     /* 6c */
     TICK_PHASE(TP_CLOCK, {
         daytime_tick(); /* 7: day time, Update Time, the weather timer */
         chat_tick();    /*    chat spam decay */

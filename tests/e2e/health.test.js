@@ -1,0 +1,264 @@
+'use strict'
+// Issue 14, acceptance 3, 4, 5 and 7: health, combat, death and eating, with
+// mineflayer bots in survival on a flat world (game/health.c, game/combat.c).
+//   3. Falling 10 blocks onto stone costs 7 health; into water, none.
+//   4. A second bot attacks the first: its health drops (Damage Event seen
+//      by both), it is knocked back (Set Entity Velocity, its position
+//      moves); with pvp=false nothing happens.
+//   5. The first bot dies (a fall, then a sword): the death message reaches
+//      the other bot, its items lie where it died, it respawns at the spawn
+//      with an empty inventory and full health, and the second bot walks
+//      over the items and holds them.
+//   7. Sprinting drains food (exhaustion: saturation, then food); eating
+//      bread restores 5 food and 6 saturation (minecraft-data foods).
+const { test, after } = require('node:test')
+const assert = require('node:assert/strict')
+const h = require('./helpers')
+const mp = require('./mp-helpers')
+const { Vec3 } = require('vec3')
+
+after(h.cleanupAll)
+
+const PROPS = { 'level-type': 'flat', gamemode: 'survival', 'view-distance': '3', 'spawn-protection': '0', difficulty: 'normal' }
+
+/**
+ * mineflayer 4.25 reads Set Entity Velocity as velocityX/Y/Z, but the
+ * minecraft-data installed with it decodes the packet as { velocity: {x, y, z} }:
+ * the bot's own velocity becomes NaN, and so does the position it sends (which
+ * the server refuses as an invalid move). The fields are copied over before
+ * mineflayer's listener sees the packet.
+ */
+function fixVelocityPackets (bot) {
+  bot._client.prependListener('entity_velocity', (p) => {
+    if (p.velocity && p.velocityX === undefined) {
+      p.velocityX = p.velocity.x
+      p.velocityY = p.velocity.y
+      p.velocityZ = p.velocity.z
+    }
+  })
+}
+
+const items = (bot) => Object.values(bot.entities).filter((e) => e.name === 'item')
+
+/** Walks on a flat floor until the bot stands within 0.3 of pos. */
+async function walkTo (bot, pos, timeout = 8000) {
+  const deadline = Date.now() + timeout
+  try {
+    for (;;) {
+      const p = bot.entity.position
+      if (Math.hypot(pos.x - p.x, pos.z - p.z) < 0.3) return
+      if (Date.now() > deadline) throw new Error(`${bot.username} did not reach ${pos} (at ${p})`)
+      await bot.lookAt(new Vec3(pos.x, p.y + 1.62, pos.z), true)
+      bot.setControlState('forward', true)
+      await h.sleep(50)
+    }
+  } finally {
+    bot.setControlState('forward', false)
+  }
+}
+
+/** Teleports the bot (console /tp) and waits until its client is there. */
+async function tp (srv, bot, x, y, z) {
+  mp.consoleCmd(srv, `tp ${bot.username} ${x} ${y} ${z}`)
+  await h.waitFor(() => Math.abs(bot.entity.position.x - x) < 0.01 && Math.abs(bot.entity.position.z - z) < 0.01 &&
+    Math.abs(bot.entity.position.y - y) < 1.5, { timeout: 5000, message: `${bot.username} teleported to ${x} ${y} ${z}` })
+}
+
+/** Waits until the bot stands on the ground again and its health settled. */
+async function landed (bot, timeout = 6000) {
+  await h.sleep(300)
+  await h.waitFor(() => bot.entity.onGround, { timeout, message: `${bot.username} landed` })
+  await h.sleep(300)
+}
+
+test('falls: 10 blocks onto stone cost 7 health, into water none', { timeout: 60000 }, async () => {
+  const srv = await h.startServer({ name: 'health-fall', props: PROPS })
+  const A = await h.makeBot(srv.port, 'Faller').waitSpawn(15000)
+  const a = A.bot
+  await landed(a)
+  const base = a.entity.position.floored()
+  assert.equal(a.health, 20)
+
+  // Into water: a water block on the floor where it lands.
+  const wet = new Vec3(base.x + 3, base.y, base.z)
+  mp.consoleCmd(srv, `setblock ${wet.x} ${wet.y} ${wet.z} minecraft:water`)
+  await h.waitFor(() => a.blockAt(wet) && a.blockAt(wet).name === 'water', { timeout: 5000, message: 'the water is there' })
+  await tp(srv, a, wet.x + 0.5, base.y + 10, wet.z + 0.5)
+  await landed(a)
+  await h.sleep(500)
+  assert.equal(a.health, 20, 'landing in water costs nothing')
+
+  // Onto stone.
+  const dry = new Vec3(base.x - 3, base.y - 1, base.z)
+  mp.consoleCmd(srv, `setblock ${dry.x} ${dry.y} ${dry.z} minecraft:stone`)
+  await h.waitFor(() => a.blockAt(dry) && a.blockAt(dry).name === 'stone', { timeout: 5000, message: 'the stone is there' })
+  const hurts = []
+  a.on('entityHurt', (e) => { if (e === a.entity) hurts.push(Date.now()) })
+  await tp(srv, a, dry.x + 0.5, base.y + 10, dry.z + 0.5)
+  await h.waitFor(() => a.health < 20, { timeout: 6000, message: 'the fall hurts' })
+  assert.equal(a.health, 13, 'a 10-block fall costs 7 health')
+  assert.ok(hurts.length >= 1, 'the client was told of the hit (Damage Event)')
+  h.assertNoClientProtocolErrors(assert)
+})
+
+test('combat: a second bot attacks, the victim loses health and is knocked back; pvp=false stops it', { timeout: 90000 }, async () => {
+  for (const pvp of [true, false]) {
+    const srv = await h.startServer({ name: `health-pvp-${pvp}`, props: Object.assign({}, PROPS, { pvp: String(pvp) }) })
+    const V = await h.makeBot(srv.port, 'Victim').waitSpawn(15000)
+    const K = await h.makeBot(srv.port, 'Knight').waitSpawn(15000)
+    const v = V.bot
+    const k = K.bot
+    fixVelocityPackets(v)
+    fixVelocityPackets(k)
+    await landed(v)
+    const base = v.entity.position.floored()
+    await tp(srv, k, base.x + 2.5, base.y, base.z + 0.5)
+    await tp(srv, v, base.x + 0.5, base.y, base.z + 0.5)
+    await h.waitFor(() => k.entities[v.entity.id], { timeout: 5000, message: 'Knight sees Victim' })
+    await h.sleep(3200) // past the 60 ticks of spawn protection
+    const velocities = []
+    v._client.on('entity_velocity', (p) => { if (p.entityId === v.entity.id) velocities.push(p) })
+    const seenHurt = []
+    k.on('entityHurt', (e) => { if (e && e.id === v.entity.id) seenHurt.push(e) })
+    const before = v.entity.position.clone()
+    assert.equal(v.health, 20)
+    await k.lookAt(v.entity.position.offset(0, 1.6, 0), true)
+    k.attack(k.entities[v.entity.id])
+    if (pvp) {
+      await h.waitFor(() => v.health < 20, { timeout: 3000, message: 'the victim is hurt' })
+      assert.equal(v.health, 19, 'a full-strength bare-hand hit does 1')
+      await h.waitFor(() => velocities.length > 0, { timeout: 3000, message: 'Set Entity Velocity to the victim' })
+      const kb = velocities[0].velocity || { x: velocities[0].velocityX, y: velocities[0].velocityY, z: velocities[0].velocityZ }
+      assert.equal(kb.x, -3200, `pushed 0.4 block/tick away from the attacker (west): ${JSON.stringify(kb)}`)
+      assert.equal(kb.y, 3200, 'and 0.4 up (on the ground)')
+      assert.equal(kb.z, 0)
+      await h.waitFor(() => v.entity.position.x < before.x - 0.3, { timeout: 3000, message: `the victim moved back (from ${before} to ${v.entity.position})` })
+      await h.waitFor(() => seenHurt.length > 0, { timeout: 3000, message: 'the attacker saw the hurt (Damage Event)' })
+      // Out of reach: nothing.
+      await landed(v)
+      await tp(srv, k, base.x + 10.5, base.y, base.z + 0.5)
+      await h.sleep(700)
+      const hp = v.health
+      k.attack(k.entities[v.entity.id])
+      await h.sleep(1000)
+      assert.ok(v.health >= hp, 'an attack from 10 blocks away does nothing')
+    } else {
+      await h.sleep(1500)
+      assert.equal(v.health, 20, 'pvp=false: no damage')
+      assert.equal(velocities.length, 0, 'pvp=false: no knockback')
+      assert.equal(seenHurt.length, 0, 'pvp=false: no hurt')
+    }
+    h.assertNoClientProtocolErrors(assert)
+    await V.quit()
+    await K.quit()
+    await srv.stop()
+  }
+})
+
+test('death: message to everyone, items where it died, respawn at spawn empty, the other bot picks them up', { timeout: 90000 }, async () => {
+  const srv = await h.startServer({ name: 'health-death', props: PROPS })
+  const V = await h.makeBot(srv.port, 'Doomed').waitSpawn(15000)
+  const K = await h.makeBot(srv.port, 'Reaper').waitSpawn(15000)
+  const v = V.bot
+  const k = K.bot
+  fixVelocityPackets(v)
+  fixVelocityPackets(k)
+  await landed(v)
+  const spawn = v.entity.position.clone()
+  const base = spawn.floored()
+  const rec = mp.recorder(K, ['system_chat'])
+  mp.consoleCmd(srv, 'give Doomed minecraft:cobblestone 5')
+  mp.consoleCmd(srv, 'give Reaper minecraft:diamond_sword 1')
+  const cobble = v.registry.itemsByName.cobblestone.id
+  await h.waitFor(() => v.inventory.count(cobble) === 5, { timeout: 5000, message: 'Doomed holds 5 cobblestone' })
+  await h.waitFor(() => k.heldItem && k.heldItem.name === 'diamond_sword', { timeout: 5000, message: 'Reaper holds the sword' })
+  // A fall of 21 blocks leaves 2 health; then the sword (7) kills.
+  const place = new Vec3(base.x + 6.5, base.y, base.z + 0.5)
+  await tp(srv, v, place.x, base.y + 21, place.z)
+  await h.waitFor(() => v.health < 20, { timeout: 8000, message: 'the fall hurts' })
+  assert.equal(v.health, 2, 'a 21-block fall costs 18')
+  await landed(v)
+  const deathPos = v.entity.position.clone()
+  await tp(srv, k, deathPos.x + 2, base.y, deathPos.z)
+  await h.waitFor(() => k.entities[v.entity.id], { timeout: 5000, message: 'Reaper sees Doomed' })
+  await h.sleep(800) // the sword's full strength (12.5 ticks)
+  let died = false
+  v.once('death', () => { died = true })
+  k.attack(k.entities[v.entity.id])
+  await h.waitFor(() => died, { timeout: 3000, message: 'Doomed dies' })
+  await h.waitFor(() => rec.packets.system_chat.some((p) => /death\.attack\.player/.test(p.content)), {
+    timeout: 3000, message: 'Reaper got the death message', detail: () => JSON.stringify(rec.packets.system_chat)
+  })
+  const msg = JSON.parse(rec.packets.system_chat.find((p) => /death\.attack\.player/.test(p.content)).content)
+  assert.equal(msg.translate, 'death.attack.player')
+  assert.match(JSON.stringify(msg.with), /Doomed.*Reaper/, 'victim, then killer')
+  await h.waitFor(() => srv.output().includes('Doomed was slain by Reaper'), { timeout: 3000, message: 'the log line' })
+
+  // The items lie where it died (Reaper sees them).
+  await h.waitFor(() => items(k).length >= 1, { timeout: 5000, message: 'Reaper sees the dropped items' })
+  await h.sleep(1500)
+  for (const e of items(k)) {
+    // Player.drop(dropAround): up to 0.5 block/tick sideways and 0.2 up, from
+    // eye height: a death's items land within about 5 blocks.
+    const d = Math.hypot(e.position.x - deathPos.x, e.position.z - deathPos.z)
+    assert.ok(d < 6, `the item lies by the death spot (${e.position} vs ${deathPos})`)
+    assert.ok(Math.abs(e.position.y - deathPos.y) < 0.1, `on the floor (${e.position})`)
+    assert.equal(e.getDroppedItem().name, 'cobblestone')
+  }
+
+  // Respawn (mineflayer answers the death screen) at the spawn, empty, full health.
+  await h.waitFor(() => v.health === 20 && v.entity.position.distanceTo(spawn) < 1.5, {
+    timeout: 8000, message: `Doomed respawned at the spawn (at ${v.entity.position}, health ${v.health})`
+  })
+  assert.equal(v.inventory.items().length, 0, 'the respawned inventory is empty')
+  assert.equal(v.food, 20)
+
+  // Reaper walks over the items and holds 5 cobblestone.
+  for (const e of items(k).slice()) {
+    if (!k.entities[e.id]) continue
+    await walkTo(k, e.position)
+  }
+  await h.waitFor(() => k.inventory.count(cobble) === 5, {
+    timeout: 6000, message: 'Reaper holds the 5 cobblestone', detail: () => k.inventory.items().map((i) => `${i.name}x${i.count}`).join(', ')
+  })
+  h.assertNoClientProtocolErrors(assert)
+})
+
+test('hunger: sprinting drains food, bread restores it by vanilla amounts', { timeout: 90000 }, async () => {
+  const srv = await h.startServer({ name: 'health-food', props: PROPS })
+  const A = await h.makeBot(srv.port, 'Runner').waitSpawn(15000)
+  const a = A.bot
+  await landed(a)
+  assert.equal(a.food, 20)
+  assert.equal(a.foodSaturation, 5)
+  // Sprint back and forth until food drops (saturation 5 = 20 exhaustion =
+  // 200 m sprinting first; vanilla sends Set Health when the food changes
+  // or saturation reaches 0).
+  const start = a.entity.position.clone()
+  const deadline = Date.now() + 45000
+  let dir = 1
+  a.setControlState('sprint', true)
+  try {
+    while (a.food >= 20 && Date.now() < deadline) {
+      const target = start.offset(dir * 12, 0, 0)
+      await a.lookAt(target.offset(0, 1.62, 0), true)
+      a.setControlState('forward', true)
+      const t0 = Date.now()
+      while (Math.abs(a.entity.position.x - target.x) > 1 && Date.now() - t0 < 4000) await h.sleep(50)
+      dir = -dir
+    }
+  } finally {
+    a.setControlState('forward', false)
+    a.setControlState('sprint', false)
+  }
+  assert.ok(a.food < 20, `sprinting drained food (food ${a.food}, saturation ${a.foodSaturation})`)
+  assert.equal(a.foodSaturation, 0, 'saturation went first')
+  const food = a.food
+  mp.consoleCmd(srv, 'give Runner minecraft:bread 1')
+  await h.waitFor(() => a.heldItem && a.heldItem.name === 'bread', { timeout: 5000, message: 'holding bread' })
+  await a.consume()
+  await h.waitFor(() => a.food === Math.min(20, food + 5), { timeout: 3000, message: `bread restores 5 food (from ${food}: ${a.food})` })
+  assert.equal(a.foodSaturation, Math.min(6, a.food), 'and 6 saturation (5 × 0.6 × 2)')
+  await h.waitFor(() => !a.heldItem, { timeout: 3000, message: 'the bread is eaten' })
+  h.assertNoClientProtocolErrors(assert)
+})
