@@ -559,9 +559,10 @@ static int dried_kelp = -1;
 void health_sb_use_item(conn *c, rd_t *r)
 {
     int32_t hand = rd_varint(r);
-    rd_varint(r); /* sequence */
+    int32_t seq = rd_varint(r);
     if (r->err) return;
     player *p = c->player;
+    if (seq > p->ack_sequence) p->ack_sequence = seq; /* acknowledged with the block changes */
     if (!(p->health > 0) || hand < 0 || hand > 1 || p->gamemode == 3) return;
     const struct inv_slot *s = &p->inventory[hand ? 45 : 36 + p->held_slot];
     const struct food_info *f = s->count > 0 ? hr_food_of(s->item) : NULL;
@@ -623,7 +624,7 @@ static void tick_player(conn *c)
         h->attack_ticks = 0;
         if (!h->eating_hand) h->eating_ticks = 0;
     }
-    if (p->y < WORLD_MIN_Y - VOID_BELOW) {
+    if (p->y < WORLD_MIN_Y - VOID_BELOW && p->gamemode != 3) {
         health_hurt(c, DAMAGE_TYPE_OUT_OF_WORLD, 4.0f, NULL);
         if (c->closed || !(p->health > 0)) return;
     }

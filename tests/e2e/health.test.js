@@ -138,10 +138,12 @@ test('combat: a second bot attacks, the victim loses health and is knocked back;
       await landed(v)
       await tp(srv, k, base.x + 10.5, base.y, base.z + 0.5)
       await h.sleep(700)
-      const hp = v.health
+      const nv = velocities.length
+      const nh = seenHurt.length
       k.attack(k.entities[v.entity.id])
       await h.sleep(1000)
-      assert.ok(v.health >= hp, 'an attack from 10 blocks away does nothing')
+      assert.equal(seenHurt.length, nh, 'an attack from 10 blocks away hurts nobody')
+      assert.equal(velocities.length, nv, 'and pushes nobody')
     } else {
       await h.sleep(1500)
       assert.equal(v.health, 20, 'pvp=false: no damage')
@@ -238,6 +240,7 @@ test('hunger: sprinting drains food, bread restores it by vanilla amounts', { ti
   const deadline = Date.now() + 45000
   let dir = 1
   a.setControlState('sprint', true)
+  a.setControlState('jump', true) // sprint-jumps cost 0.2 each on top
   try {
     while (a.food >= 20 && Date.now() < deadline) {
       const target = start.offset(dir * 12, 0, 0)
@@ -250,6 +253,7 @@ test('hunger: sprinting drains food, bread restores it by vanilla amounts', { ti
   } finally {
     a.setControlState('forward', false)
     a.setControlState('sprint', false)
+    a.setControlState('jump', false)
   }
   assert.ok(a.food < 20, `sprinting drained food (food ${a.food}, saturation ${a.foodSaturation})`)
   assert.equal(a.foodSaturation, 0, 'saturation went first')
@@ -260,5 +264,39 @@ test('hunger: sprinting drains food, bread restores it by vanilla amounts', { ti
   await h.waitFor(() => a.food === Math.min(20, food + 5), { timeout: 3000, message: `bread restores 5 food (from ${food}: ${a.food})` })
   assert.equal(a.foodSaturation, Math.min(6, a.food), 'and 6 saturation (5 × 0.6 × 2)')
   await h.waitFor(() => !a.heldItem, { timeout: 3000, message: 'the bread is eaten' })
+  h.assertNoClientProtocolErrors(assert)
+})
+
+test('lava kills with death.attack.lava; keepInventory keeps the items and drops nothing', { timeout: 60000 }, async () => {
+  const srv = await h.startServer({ name: 'health-lava', props: PROPS })
+  const V = await h.makeBot(srv.port, 'Swimmer').waitSpawn(15000)
+  const W = await h.makeBot(srv.port, 'Witness').waitSpawn(15000)
+  const v = V.bot
+  const w = W.bot
+  await landed(v)
+  const base = v.entity.position.floored()
+  const rec = mp.recorder(W, [])
+  mp.consoleCmd(srv, 'gamerule keepInventory true')
+  mp.consoleCmd(srv, 'give Swimmer minecraft:dirt 3')
+  const dirt = v.registry.itemsByName.dirt.id
+  await h.waitFor(() => v.inventory.count(dirt) === 3, { timeout: 5000, message: 'Swimmer holds 3 dirt' })
+  await h.sleep(3200) // past the spawn protection
+  const pit = new Vec3(base.x + 5, base.y, base.z)
+  mp.consoleCmd(srv, `setblock ${pit.x} ${pit.y} ${pit.z} minecraft:lava`)
+  await h.waitFor(() => v.blockAt(pit) && v.blockAt(pit).name === 'lava', { timeout: 5000, message: 'the lava is there' })
+  const healths = []
+  v.on('health', () => healths.push(v.health))
+  let died = false
+  v.once('death', () => { died = true })
+  await tp(srv, v, pit.x + 0.5, pit.y, pit.z + 0.5)
+  await h.waitFor(() => died, { timeout: 8000, message: `Swimmer burns to death (health ${healths.join(', ')})` })
+  assert.equal(healths[0], 16, 'lava does 4 a hit')
+  await h.waitFor(() => rec.chatJson.some((c) => /death\.attack\.lava/.test(c)), {
+    timeout: 3000, message: 'Witness got death.attack.lava', detail: () => rec.chatJson.join('\n')
+  })
+  await h.waitFor(() => v.health === 20, { timeout: 8000, message: 'Swimmer respawned' })
+  await h.waitFor(() => v.inventory.count(dirt) === 3, { timeout: 3000, message: 'keepInventory: the dirt is still held' })
+  await h.sleep(500)
+  assert.equal(items(w).length, 0, 'keepInventory: nothing dropped')
   h.assertNoClientProtocolErrors(assert)
 })
