@@ -57,6 +57,13 @@ async function walkTo (bot, pos, timeout = 8000) {
   }
 }
 
+/** Stops the server: it exits 0 and printed no sanitizer report (ASan/UBSan builds). */
+async function stopClean (srv) {
+  const info = await srv.stop()
+  assert.equal(info.code, 0, `mcserv exits 0 on SIGTERM: ${JSON.stringify(info)}`)
+  assert.doesNotMatch(srv.output(), /AddressSanitizer|LeakSanitizer|runtime error:/, 'no sanitizer report')
+}
+
 /** Teleports the bot (console /tp) and waits until its client is there. */
 async function tp (srv, bot, x, y, z) {
   mp.consoleCmd(srv, `tp ${bot.username} ${x} ${y} ${z}`)
@@ -99,6 +106,7 @@ test('falls: 10 blocks onto stone cost 7 health, into water none', { timeout: 60
   assert.equal(a.health, 13, 'a 10-block fall costs 7 health')
   assert.ok(hurts.length >= 1, 'the client was told of the hit (Damage Event)')
   h.assertNoClientProtocolErrors(assert)
+  await stopClean(srv)
 })
 
 test('combat: a second bot attacks, the victim loses health and is knocked back; pvp=false stops it', { timeout: 90000 }, async () => {
@@ -153,7 +161,7 @@ test('combat: a second bot attacks, the victim loses health and is knocked back;
     h.assertNoClientProtocolErrors(assert)
     await V.quit()
     await K.quit()
-    await srv.stop()
+    await stopClean(srv)
   }
 })
 
@@ -224,6 +232,7 @@ test('death: message to everyone, items where it died, respawn at spawn empty, t
     timeout: 6000, message: 'Reaper holds the 5 cobblestone', detail: () => k.inventory.items().map((i) => `${i.name}x${i.count}`).join(', ')
   })
   h.assertNoClientProtocolErrors(assert)
+  await stopClean(srv)
 })
 
 test('hunger: sprinting drains food, bread restores it by vanilla amounts', { timeout: 90000 }, async () => {
@@ -265,6 +274,7 @@ test('hunger: sprinting drains food, bread restores it by vanilla amounts', { ti
   assert.equal(a.foodSaturation, Math.min(6, a.food), 'and 6 saturation (5 × 0.6 × 2)')
   await h.waitFor(() => !a.heldItem, { timeout: 3000, message: 'the bread is eaten' })
   h.assertNoClientProtocolErrors(assert)
+  await stopClean(srv)
 })
 
 test('lava kills with death.attack.lava; keepInventory keeps the items and drops nothing', { timeout: 60000 }, async () => {
@@ -299,4 +309,5 @@ test('lava kills with death.attack.lava; keepInventory keeps the items and drops
   await h.sleep(500)
   assert.equal(items(w).length, 0, 'keepInventory: nothing dropped')
   h.assertNoClientProtocolErrors(assert)
+  await stopClean(srv)
 })
