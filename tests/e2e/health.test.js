@@ -11,13 +11,21 @@
 //      over the items and holds them.
 //   7. Sprinting drains food (exhaustion: saturation, then food); eating
 //      bread restores 5 food and 6 saturation (minecraft-data foods).
+//   Also: bad input (self-attacks, unknown ids, odd hands) is ignored; the
+//      hunger state survives a restart with vanilla's tags; lava kills and
+//      keepInventory keeps the items.
 const { test, after } = require('node:test')
 const assert = require('node:assert/strict')
 const h = require('./helpers')
 const mp = require('./mp-helpers')
 const { Vec3 } = require('vec3')
+const fs = require('node:fs')
+const path = require('node:path')
+const nbt = require('prismarine-nbt')
+const u = require('./persist-util')
 
 after(h.cleanupAll)
+after(u.cleanup)
 
 const PROPS = { 'level-type': 'flat', gamemode: 'survival', 'view-distance': '3', 'spawn-protection': '0', difficulty: 'normal' }
 
@@ -310,4 +318,78 @@ test('lava kills with death.attack.lava; keepInventory keeps the items and drops
   assert.equal(items(w).length, 0, 'keepInventory: nothing dropped')
   h.assertNoClientProtocolErrors(assert)
   await stopClean(srv)
+})
+
+test('bad input: attacking oneself, unknown entities or with odd fields, eating with odd hands: ignored, nobody hurt or kicked', { timeout: 60000 }, async () => {
+  const srv = await h.startServer({ name: 'health-bad', props: PROPS })
+  const A = await h.makeBot(srv.port, 'Odd').waitSpawn(15000)
+  const B = await h.makeBot(srv.port, 'Even').waitSpawn(15000)
+  const a = A.bot
+  const b = B.bot
+  await landed(a)
+  await tp(srv, b, a.entity.position.x + 1.6, a.entity.position.y, a.entity.position.z + 0.1)
+  await h.sleep(3200) // past the spawn protection
+  const hurts = []
+  a.on('entityHurt', (e) => hurts.push(e && e.id))
+  b.on('entityHurt', (e) => hurts.push(e && e.id))
+  const me = a.entity.id
+  a._client.write('use_entity', { target: me, mouse: 1, sneaking: false }) // itself
+  a._client.write('use_entity', { target: 987654321, mouse: 1, sneaking: false }) // nobody
+  a._client.write('use_entity', { target: -5, mouse: 1, sneaking: true })
+  a._client.write('use_entity', { target: b.entity.id, mouse: 0, hand: 0, sneaking: false }) // interact, not attack
+  a._client.write('use_entity', { target: b.entity.id, mouse: 2, x: 1e30, y: -1e30, z: 0, hand: 7, sneaking: false })
+  a._client.write('use_item', { hand: 9, sequence: 1, rotation: { x: 0, y: 0 } })
+  a._client.write('use_item', { hand: -1, sequence: -7, rotation: { x: 0, y: 0 } })
+  a._client.write('use_item', { hand: 0, sequence: 2147483647, rotation: { x: 0, y: 0 } }) // nothing in hand
+  await h.sleep(1500)
+  assert.equal(A.kicked, null, 'not kicked')
+  assert.equal(B.kicked, null)
+  assert.equal(a.health, 20, 'nobody hurt')
+  assert.equal(b.health, 20)
+  assert.deepEqual(hurts, [], 'no Damage Event')
+  assert.match(srv.output(), /Player Odd tried to attack an invalid entity \(itself\)/, 'the self-attack is logged')
+  // Still serving: a chat round trip.
+  const rec = mp.recorder(B, [])
+  a.chat('still here')
+  await rec.waitChat(/still here/)
+  h.assertNoClientProtocolErrors(assert)
+  await stopClean(srv)
+})
+
+test('health, food, saturation and air are saved with vanilla\'s tags and come back after a restart', { timeout: 60000 }, async () => {
+  const srv = await h.startServer({ name: 'health-restart', props: PROPS })
+  const A = await h.makeBot(srv.port, 'Comeback').waitSpawn(15000)
+  await landed(A.bot)
+  const base = A.bot.entity.position.floored()
+  await tp(srv, A.bot, base.x + 0.5, base.y + 8, base.z + 0.5)
+  await h.waitFor(() => A.bot.health < 20, { timeout: 6000, message: 'the fall hurts' })
+  assert.equal(A.bot.health, 15, 'an 8-block fall costs 5')
+  await h.sleep(1000) // a heal or two: saturation and exhaustion move
+  mp.consoleCmd(srv, 'stop')
+  const info = await srv.waitExit(15000)
+  assert.ok(info && info.code === 0, `the server stops cleanly: ${JSON.stringify(info)}`)
+  u.assertNoSanitizerReport(assert, srv)
+  await A.waitEnd(5000)
+
+  const uuid = h.offlineUuid('Comeback').toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5')
+  const file = path.join(srv.dir, 'world', 'playerdata', uuid + '.dat')
+  const { parsed } = await nbt.parse(fs.readFileSync(file))
+  const tag = nbt.simplify(parsed)
+  assert.ok(tag.Health > 15 && tag.Health < 18, `Health ${tag.Health}`)
+  assert.equal(tag.foodLevel, 20)
+  assert.ok(tag.foodSaturationLevel >= 0 && tag.foodSaturationLevel < 5, `foodSaturationLevel ${tag.foodSaturationLevel} (spent on healing)`)
+  assert.ok(tag.foodExhaustionLevel >= 0 && tag.foodExhaustionLevel <= 4, `foodExhaustionLevel ${tag.foodExhaustionLevel}`)
+  assert.equal(tag.Air, 300)
+  assert.equal(tag.FallDistance, 0)
+  assert.ok(tag.Fire <= 0, `Fire ${tag.Fire}`)
+  assert.equal(typeof tag.foodTickTimer, 'number')
+
+  const srv2 = await u.startIn(srv.dir, { name: 'health-restart-2' })
+  const B = await h.makeBot(srv2.port, 'Comeback').waitSpawn(15000)
+  assert.ok(Math.abs(B.bot.health - tag.Health) < 1e-4, `health restored (${B.bot.health} vs ${tag.Health})`)
+  assert.equal(B.bot.food, 20)
+  assert.ok(Math.abs(B.bot.foodSaturation - tag.foodSaturationLevel) < 1e-4, `saturation restored (${B.bot.foodSaturation})`)
+  h.assertNoClientProtocolErrors(assert)
+  await B.quit()
+  await stopClean(srv2)
 })
