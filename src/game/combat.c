@@ -39,6 +39,7 @@
 #include "game/game.h"
 #include "game/health.h"
 #include "game/health_rules.h"
+#include "game/play.h"
 #include "game/player.h"
 #include "net/server.h"
 #include "proto/packets.h"
@@ -70,6 +71,24 @@ static double reach_sq(const player *a, const player *t)
     return dx * dx + dy * dy + dz * dz;
 }
 
+/* Player.crit: Animation 4 (critical effect) on the target, to whoever holds
+ * the attacker's chunk (the attacker too). */
+static void crit_effect(conn *c, const player *t)
+{
+    const player *a = c->player;
+    int32_t cx = (int32_t)floor(a->x / 16.0), cz = (int32_t)floor(a->z / 16.0);
+    for (size_t i = 0; i < game.player_count;) {
+        conn *o = game.players[i];
+        if (play_sees_chunk(o->player, cx, cz)) {
+            buf_reset(&srv->pkt);
+            pkt_cb_animation(&srv->pkt, t->entity_id, 4);
+            conn_send_pkt(o);
+        }
+        if (i < game.player_count && game.players[i] != o) continue; /* dropped: swapped */
+        i++;
+    }
+}
+
 static void attack(conn *c, conn *tc)
 {
     player *a = c->player, *t = tc->player;
@@ -99,6 +118,7 @@ static void attack(conn *c, conn *tc)
         pkt_cb_entity_velocity(&srv->pkt, t->entity_id, v[0], v[1], v[2]);
         conn_send_pkt(tc);
     }
+    if (crit) crit_effect(c, t);
     health_exhaust(c, HR_EXHAUST_ATTACK);
     log_debug("%s attacked %s: %.2f (strength %.2f%s%s)", a->name, t->name, dmg, s,
               crit ? ", critical" : "", sprint_kb ? ", sprinting" : "");

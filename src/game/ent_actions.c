@@ -172,6 +172,26 @@ void ent_die(conn *c, const char *json, size_t json_len, const char *plain, size
     plugin_event_death(c); /* plugins */
 }
 
+void ent_health_changed(conn *c)
+{
+    if (c->player->ent) c->player->ent->health_dirty = true;
+}
+
+void ent_set_burning(conn *c, bool on)
+{
+    struct ent *e = c->player->ent;
+    if (!e) return;
+    uint8_t f =
+        on ? (uint8_t)(e->flags | ENT_FLAG_ON_FIRE) : (uint8_t)(e->flags & ~ENT_FLAG_ON_FIRE);
+    if (f == e->flags) return;
+    e->flags = f;
+    e->meta_dirty = true;
+    struct pkt_meta m = {0, PKT_META_BYTE, f, 0};
+    buf_reset(&srv->pkt);
+    pkt_cb_entity_metadata(&srv->pkt, c->player->entity_id, &m, 1);
+    conn_send_pkt(c);
+}
+
 /* The respawn flow (vanilla PlayerList.respawn, same dimension). */
 static void respawn(conn *c)
 {

@@ -27,6 +27,7 @@
 #define ENT_SPECTATOR          3
 #define ENT_POSE_STANDING      0
 #define ENT_POSE_CROUCHING     5
+#define ENT_FLAG_ON_FIRE       0x01
 #define ENT_FLAG_CROUCHING     0x02
 #define ENT_FLAG_SPRINTING     0x08
 #define ENT_EQUIP_SLOTS        6

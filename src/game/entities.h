@@ -70,6 +70,11 @@ bool ent_kill(conn *c);
  * and `plain` to the log (unless showDeathMessages is off: then an empty
  * death screen), Set Health 0. */
 void ent_die(conn *c, const char *json, size_t json_len, const char *plain, size_t plain_len);
+/* Issue 14 (game/health.c): the health metadata changed (viewers see it at
+ * the next relay); the player started or stopped burning (the shared
+ * flags' bit 0, to the viewers and, at once, to the player itself). */
+void ent_health_changed(conn *c);
+void ent_set_burning(conn *c, bool on);
 /* The ability flags byte for a game mode (Player Abilities). */
 int8_t ent_ability_flags(int gamemode);
 

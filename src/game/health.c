@@ -25,7 +25,8 @@
  *  - Set Health goes to the player when health or food changed, or
  *    saturation became or stopped being 0 (ServerPlayer.doTick); a hit is
  *    one Damage Event to everyone holding the player's chunk (the client
- *    plays the hurt animation and sound from it).
+ *    plays the hurt animation and sound from it); the health metadata and
+ *    the burning flag go to viewers through game/ent_actions.c.
  *  - Eating (Use Item with a food, when food < 20 or in creative): 32 ticks
  *    (16 for dried kelp), then FoodData.eat, one item used up, Entity Event 9
  *    (finished) and the slot to the player; switching items or releasing
@@ -189,6 +190,7 @@ static void send_health(conn *c)
     buf_reset(&srv->pkt);
     pkt_cb_update_health(&srv->pkt, p->health > 0 ? p->health : 0.0f, p->food, p->hp.saturation);
     conn_send_pkt(c);
+    if (p->health != p->hp.sent_health) ent_health_changed(c); /* viewers' metadata */
     p->hp.sent_health = p->health;
     p->hp.sent_food = p->food;
     p->hp.sent_saturation = p->hp.saturation;
@@ -655,10 +657,13 @@ static void tick_player(conn *c)
             h->fire_ticks--;
         }
         if (c->closed || !(p->health > 0)) return;
+        ent_set_burning(c, h->fire_ticks > 0);
+        if (c->closed) return;
         if (in_wall(p)) health_hurt(c, DAMAGE_TYPE_IN_WALL, 1.0f, NULL);
         if (c->closed || !(p->health > 0)) return;
     } else {
         h->air = HR_MAX_AIR;
+        if (h->fire_ticks) ent_set_burning(c, false);
         h->fire_ticks = 0;
     }
     /* Hunger (FoodData.tick) and peaceful's regeneration (Player.aiStep). */

@@ -136,6 +136,11 @@ test('combat: a second bot attacks, the victim loses health and is knocked back;
     v._client.on('entity_velocity', (p) => { if (p.entityId === v.entity.id) velocities.push(p) })
     const seenHurt = []
     k.on('entityHurt', (e) => { if (e && e.id === v.entity.id) seenHurt.push(e) })
+    const seenHealth = [] // Set Entity Metadata index 9 (health) of the victim, as Knight sees it
+    k._client.on('entity_metadata', (p) => {
+      if (p.entityId !== v.entity.id) return
+      for (const m of p.metadata) if (m.key === 9) seenHealth.push(m.value)
+    })
     const before = v.entity.position.clone()
     assert.equal(v.health, 20)
     await k.lookAt(v.entity.position.offset(0, 1.6, 0), true)
@@ -150,6 +155,7 @@ test('combat: a second bot attacks, the victim loses health and is knocked back;
       assert.equal(kb.z, 0)
       await h.waitFor(() => v.entity.position.x < before.x - 0.3, { timeout: 3000, message: `the victim moved back (from ${before} to ${v.entity.position})` })
       await h.waitFor(() => seenHurt.length > 0, { timeout: 3000, message: 'the attacker saw the hurt (Damage Event)' })
+      await h.waitFor(() => seenHealth.includes(19), { timeout: 3000, message: `the attacker saw the health metadata (${seenHealth})` })
       // Out of reach: nothing.
       await landed(v)
       await tp(srv, k, base.x + 10.5, base.y, base.z + 0.5)
@@ -304,11 +310,17 @@ test('lava kills with death.attack.lava; keepInventory keeps the items and drops
   await h.waitFor(() => v.blockAt(pit) && v.blockAt(pit).name === 'lava', { timeout: 5000, message: 'the lava is there' })
   const healths = []
   v.on('health', () => healths.push(v.health))
+  const burning = [] // the shared flags (metadata 0) of Swimmer: bit 0 is "on fire"
+  w._client.on('entity_metadata', (p) => {
+    if (p.entityId !== v.entity.id) return
+    for (const m of p.metadata) if (m.key === 0) burning.push((m.value & 1) === 1)
+  })
   let died = false
   v.once('death', () => { died = true })
   await tp(srv, v, pit.x + 0.5, pit.y, pit.z + 0.5)
   await h.waitFor(() => died, { timeout: 8000, message: `Swimmer burns to death (health ${healths.join(', ')})` })
   assert.equal(healths[0], 16, 'lava does 4 a hit')
+  await h.waitFor(() => burning.includes(true), { timeout: 3000, message: `Witness sees Swimmer burning (${burning})` })
   await h.waitFor(() => rec.chatJson.some((c) => /death\.attack\.lava/.test(c)), {
     timeout: 3000, message: 'Witness got death.attack.lava', detail: () => rec.chatJson.join('\n')
   })
