@@ -1,25 +1,24 @@
 'use strict'
-// Issue 14, acceptance 3, 4, 5 and 7: health, combat, death and eating, with
-// mineflayer bots in survival on a flat world (game/health.c, game/combat.c).
+// Issue 14, acceptance 3, 4 and 5: health, combat and death, with mineflayer
+// bots in survival on a flat world (game/health.c, game/combat.c).
 //   3. Falling 10 blocks onto stone costs 7 health; into water, none.
-//   4. A second bot attacks the first: its health drops (Damage Event seen
-//      by both), it is knocked back (Set Entity Velocity, its position
-//      moves); with pvp=false nothing happens.
+//   4. A second bot attacks the first: its health drops (Damage Event and the
+//      health metadata seen by both), it is knocked back (Set Entity
+//      Velocity, its position moves); out of reach or with pvp=false nothing
+//      happens.
 //   5. The first bot dies (a fall, then a sword): the death message reaches
-//      the other bot, its items lie where it died, it respawns at the spawn
-//      with an empty inventory and full health, and the second bot walks
-//      over the items and holds them.
-//   7. Sprinting drains food (exhaustion: saturation, then food); eating
-//      bread restores 5 food and 6 saturation (minecraft-data foods).
+//      the other bot and the log, its items lie where it died, it respawns at
+//      the spawn with an empty inventory and full health, and the second bot
+//      walks over the items and holds them.
 //   Also: bad input (self-attacks, unknown ids, odd hands) is ignored; the
-//      hunger state survives a restart with vanilla's tags; lava kills and
-//      keepInventory keeps the items; suffocation, drowning (air) and the
-//      void hurt and kill with their messages.
+//   hunger state is written with vanilla's tags and survives a restart.
+// Acceptance 7 (food) is health-hunger.test.js; the environment health-env.test.js.
 const { test, after } = require('node:test')
 const assert = require('node:assert/strict')
 const h = require('./helpers')
 const mp = require('./mp-helpers')
 const { Vec3 } = require('vec3')
+const { PROPS, fixVelocityPackets, items, walkTo, stopClean, tp, landed } = require('./health-helpers')
 const fs = require('node:fs')
 const path = require('node:path')
 const nbt = require('prismarine-nbt')
@@ -27,65 +26,6 @@ const u = require('./persist-util')
 
 after(h.cleanupAll)
 after(u.cleanup)
-
-const PROPS = { 'level-type': 'flat', gamemode: 'survival', 'view-distance': '3', 'spawn-protection': '0', difficulty: 'normal' }
-
-/**
- * mineflayer 4.25 reads Set Entity Velocity as velocityX/Y/Z, but the
- * minecraft-data installed with it decodes the packet as { velocity: {x, y, z} }:
- * the bot's own velocity becomes NaN, and so does the position it sends (which
- * the server refuses as an invalid move). The fields are copied over before
- * mineflayer's listener sees the packet.
- */
-function fixVelocityPackets (bot) {
-  bot._client.prependListener('entity_velocity', (p) => {
-    if (p.velocity && p.velocityX === undefined) {
-      p.velocityX = p.velocity.x
-      p.velocityY = p.velocity.y
-      p.velocityZ = p.velocity.z
-    }
-  })
-}
-
-const items = (bot) => Object.values(bot.entities).filter((e) => e.name === 'item')
-
-/** Walks on a flat floor until the bot stands within 0.3 of pos. */
-async function walkTo (bot, pos, timeout = 8000) {
-  const deadline = Date.now() + timeout
-  try {
-    for (;;) {
-      const p = bot.entity.position
-      if (Math.hypot(pos.x - p.x, pos.z - p.z) < 0.3) return
-      if (Date.now() > deadline) throw new Error(`${bot.username} did not reach ${pos} (at ${p})`)
-      await bot.lookAt(new Vec3(pos.x, p.y + 1.62, pos.z), true)
-      bot.setControlState('forward', true)
-      await h.sleep(50)
-    }
-  } finally {
-    bot.setControlState('forward', false)
-  }
-}
-
-/** Stops the server: it exits 0 and printed no sanitizer report (ASan/UBSan builds). */
-async function stopClean (srv) {
-  const info = await srv.stop()
-  assert.equal(info.code, 0, `mcserv exits 0 on SIGTERM: ${JSON.stringify(info)}`)
-  assert.doesNotMatch(srv.output(), /AddressSanitizer|LeakSanitizer|runtime error:/, 'no sanitizer report')
-}
-
-/** Teleports the bot (console /tp) and waits until its client is there. */
-async function tp (srv, bot, x, y, z) {
-  mp.consoleCmd(srv, `tp ${bot.username} ${x} ${y} ${z}`)
-  await h.waitFor(() => Math.abs(bot.entity.position.x - x) < 0.01 && Math.abs(bot.entity.position.z - z) < 0.01 &&
-    Math.abs(bot.entity.position.y - y) < 1.5, { timeout: 5000, message: `${bot.username} teleported to ${x} ${y} ${z}` })
-}
-
-/** Waits until the bot stands on the ground again and its health settled. */
-async function landed (bot, timeout = 6000) {
-  await h.sleep(300)
-  await h.waitFor(() => bot.entity.onGround, { timeout, message: `${bot.username} landed` })
-  await h.sleep(300)
-}
 
 test('falls: 10 blocks onto stone cost 7 health, into water none', { timeout: 60000 }, async () => {
   const srv = await h.startServer({ name: 'health-fall', props: PROPS })
@@ -250,89 +190,6 @@ test('death: message to everyone, items where it died, respawn at spawn empty, t
   await stopClean(srv)
 })
 
-test('hunger: sprinting drains food, bread restores it by vanilla amounts', { timeout: 90000 }, async () => {
-  const srv = await h.startServer({ name: 'health-food', props: PROPS })
-  const A = await h.makeBot(srv.port, 'Runner').waitSpawn(15000)
-  const a = A.bot
-  await landed(a)
-  assert.equal(a.food, 20)
-  assert.equal(a.foodSaturation, 5)
-  // Sprint back and forth until food drops (saturation 5 = 20 exhaustion =
-  // 200 m sprinting first; vanilla sends Set Health when the food changes
-  // or saturation reaches 0).
-  const start = a.entity.position.clone()
-  const deadline = Date.now() + 45000
-  let dir = 1
-  a.setControlState('sprint', true)
-  a.setControlState('jump', true) // sprint-jumps cost 0.2 each on top
-  try {
-    while (a.food >= 20 && Date.now() < deadline) {
-      const target = start.offset(dir * 12, 0, 0)
-      await a.lookAt(target.offset(0, 1.62, 0), true)
-      a.setControlState('forward', true)
-      const t0 = Date.now()
-      while (Math.abs(a.entity.position.x - target.x) > 1 && Date.now() - t0 < 4000) await h.sleep(50)
-      dir = -dir
-    }
-  } finally {
-    a.setControlState('forward', false)
-    a.setControlState('sprint', false)
-    a.setControlState('jump', false)
-  }
-  assert.ok(a.food < 20, `sprinting drained food (food ${a.food}, saturation ${a.foodSaturation})`)
-  assert.equal(a.foodSaturation, 0, 'saturation went first')
-  const food = a.food
-  mp.consoleCmd(srv, 'give Runner minecraft:bread 1')
-  await h.waitFor(() => a.heldItem && a.heldItem.name === 'bread', { timeout: 5000, message: 'holding bread' })
-  await a.consume()
-  await h.waitFor(() => a.food === Math.min(20, food + 5), { timeout: 3000, message: `bread restores 5 food (from ${food}: ${a.food})` })
-  assert.equal(a.foodSaturation, Math.min(6, a.food), 'and 6 saturation (5 × 0.6 × 2)')
-  await h.waitFor(() => !a.heldItem, { timeout: 3000, message: 'the bread is eaten' })
-  h.assertNoClientProtocolErrors(assert)
-  await stopClean(srv)
-})
-
-test('lava kills with death.attack.lava; keepInventory keeps the items and drops nothing', { timeout: 60000 }, async () => {
-  const srv = await h.startServer({ name: 'health-lava', props: PROPS })
-  const V = await h.makeBot(srv.port, 'Swimmer').waitSpawn(15000)
-  const W = await h.makeBot(srv.port, 'Witness').waitSpawn(15000)
-  const v = V.bot
-  const w = W.bot
-  await landed(v)
-  const base = v.entity.position.floored()
-  const rec = mp.recorder(W, [])
-  mp.consoleCmd(srv, 'gamerule keepInventory true')
-  mp.consoleCmd(srv, 'give Swimmer minecraft:dirt 3')
-  const dirt = v.registry.itemsByName.dirt.id
-  await h.waitFor(() => v.inventory.count(dirt) === 3, { timeout: 5000, message: 'Swimmer holds 3 dirt' })
-  await h.sleep(3200) // past the spawn protection
-  const pit = new Vec3(base.x + 5, base.y, base.z)
-  mp.consoleCmd(srv, `setblock ${pit.x} ${pit.y} ${pit.z} minecraft:lava`)
-  await h.waitFor(() => v.blockAt(pit) && v.blockAt(pit).name === 'lava', { timeout: 5000, message: 'the lava is there' })
-  const healths = []
-  v.on('health', () => healths.push(v.health))
-  const burning = [] // the shared flags (metadata 0) of Swimmer: bit 0 is "on fire"
-  w._client.on('entity_metadata', (p) => {
-    if (p.entityId !== v.entity.id) return
-    for (const m of p.metadata) if (m.key === 0) burning.push((m.value & 1) === 1)
-  })
-  let died = false
-  v.once('death', () => { died = true })
-  await tp(srv, v, pit.x + 0.5, pit.y, pit.z + 0.5)
-  await h.waitFor(() => died, { timeout: 8000, message: `Swimmer burns to death (health ${healths.join(', ')})` })
-  assert.equal(healths[0], 16, 'lava does 4 a hit')
-  await h.waitFor(() => burning.includes(true), { timeout: 3000, message: `Witness sees Swimmer burning (${burning})` })
-  await h.waitFor(() => rec.chatJson.some((c) => /death\.attack\.lava/.test(c)), {
-    timeout: 3000, message: 'Witness got death.attack.lava', detail: () => rec.chatJson.join('\n')
-  })
-  await h.waitFor(() => v.health === 20, { timeout: 8000, message: 'Swimmer respawned' })
-  await h.waitFor(() => v.inventory.count(dirt) === 3, { timeout: 3000, message: 'keepInventory: the dirt is still held' })
-  await h.sleep(500)
-  assert.equal(items(w).length, 0, 'keepInventory: nothing dropped')
-  h.assertNoClientProtocolErrors(assert)
-  await stopClean(srv)
-})
-
 test('bad input: attacking oneself, unknown entities or with odd fields, eating with odd hands: ignored, nobody hurt or kicked', { timeout: 60000 }, async () => {
   const srv = await h.startServer({ name: 'health-bad', props: PROPS })
   const A = await h.makeBot(srv.port, 'Odd').waitSpawn(15000)
@@ -405,57 +262,4 @@ test('health, food, saturation and air are saved with vanilla\'s tags and come b
   h.assertNoClientProtocolErrors(assert)
   await B.quit()
   await stopClean(srv2)
-})
-
-test('environment: eyes in a block suffocate, eyes in water run out of air and drown, the void kills', { timeout: 90000 }, async () => {
-  const srv = await h.startServer({ name: 'health-env', props: PROPS })
-  const A = await h.makeBot(srv.port, 'Diver').waitSpawn(15000)
-  const W = await h.makeBot(srv.port, 'Onlooker').waitSpawn(15000)
-  const a = A.bot
-  await landed(a)
-  const base = a.entity.position.floored()
-  const rec = mp.recorder(W, [])
-  const air = [] // Set Entity Metadata index 1 (air supply) to Diver itself
-  a._client.on('entity_metadata', (p) => {
-    if (p.entityId !== a.entity.id) return
-    for (const m of p.metadata) if (m.key === 1) air.push(m.value)
-  })
-  await h.sleep(3200) // past the spawn protection
-
-  // Suffocation: stone where its head is (1 per half second).
-  const wall = new Vec3(base.x + 3, base.y, base.z + 3)
-  mp.consoleCmd(srv, `setblock ${wall.x} ${wall.y + 1} ${wall.z} minecraft:stone`)
-  await h.waitFor(() => a.blockAt(wall.offset(0, 1, 0)) && a.blockAt(wall.offset(0, 1, 0)).name === 'stone', { timeout: 5000, message: 'the stone is there' })
-  await tp(srv, a, wall.x + 0.5, wall.y, wall.z + 0.5)
-  await h.waitFor(() => a.health <= 18, { timeout: 4000, message: `suffocating (health ${a.health})` })
-  mp.consoleCmd(srv, `setblock ${wall.x} ${wall.y + 1} ${wall.z} minecraft:air`)
-  await h.sleep(500)
-  const afterWall = a.health
-  await h.sleep(1000)
-  assert.ok(a.health >= afterWall, 'out of the block, no more suffocation')
-
-  // Drowning: a pool two deep; air runs down by 1 a tick, then 2 damage.
-  const pool = new Vec3(base.x - 6, base.y, base.z - 6)
-  mp.consoleCmd(srv, `fill ${pool.x - 1} ${pool.y} ${pool.z - 1} ${pool.x + 1} ${pool.y + 2} ${pool.z + 1} minecraft:stone`)
-  mp.consoleCmd(srv, `fill ${pool.x} ${pool.y} ${pool.z} ${pool.x} ${pool.y + 2} ${pool.z} minecraft:water`)
-  await h.waitFor(() => a.blockAt(pool.offset(0, 1, 0)) && a.blockAt(pool.offset(0, 1, 0)).name === 'water', { timeout: 5000, message: 'the pool is there' })
-  await h.waitFor(() => a.health === 20, { timeout: 10000, message: `healed before diving (${a.health})` })
-  await tp(srv, a, pool.x + 0.5, pool.y + 0.1, pool.z + 0.5)
-  await h.waitFor(() => air.length && air[air.length - 1] < 280, { timeout: 4000, message: `air runs down (${air.slice(-3)})` })
-  await h.waitFor(() => a.health < 20, { timeout: 20000, message: `Diver drowns (air ${air.slice(-3)}, health ${a.health})` })
-  assert.equal(a.health, 18, 'drowning does 2')
-  await tp(srv, a, base.x + 0.5, base.y, base.z + 0.5)
-  await h.waitFor(() => air[air.length - 1] === 300, { timeout: 5000, message: `air comes back (${air.slice(-3)})` })
-
-  // The void: below y -128 it costs 4 every half second until death.
-  let died = false
-  a.once('death', () => { died = true })
-  await tp(srv, a, base.x + 0.5, -140, base.z + 0.5)
-  await h.waitFor(() => died, { timeout: 10000, message: `Diver dies in the void (health ${a.health})` })
-  await h.waitFor(() => rec.chatJson.some((c) => /death\.attack\.outOfWorld/.test(c)), {
-    timeout: 3000, message: 'Onlooker got death.attack.outOfWorld', detail: () => rec.chatJson.join('\n')
-  })
-  await h.waitFor(() => a.health === 20, { timeout: 8000, message: 'Diver respawned' })
-  h.assertNoClientProtocolErrors(assert)
-  await stopClean(srv)
 })
