@@ -4,8 +4,9 @@
 //   3. Falling 10 blocks onto stone costs 7 health; into water, none.
 //   4. A second bot attacks the first: its health drops (Damage Event and the
 //      health metadata seen by both), it is knocked back (Set Entity
-//      Velocity, its position moves); out of reach or with pvp=false nothing
-//      happens.
+//      Velocity, its position moves); a diamond sword does 7, a critical
+//      jump-attack 10.5 with its effect; out of reach or with pvp=false
+//      nothing happens.
 //   5. The first bot dies (a fall, then a sword): the death message reaches
 //      the other bot and the log, its items lie where it died, it respawns at
 //      the spawn with an empty inventory and full health, and the second bot
@@ -107,6 +108,33 @@ test('combat: a second bot attacks, the victim loses health and is knocked back;
       await h.sleep(1000)
       assert.equal(seenHurt.length, nh, 'an attack from 10 blocks away hurts nobody')
       assert.equal(velocities.length, nv, 'and pushes nobody')
+      // A diamond sword at full strength: 7; a jump-attack while falling is
+      // critical (× 1.5 = 10.5) with Animation 4 on the victim.
+      const anims = []
+      k._client.on('animation', (p) => { if (p.entityId === v.entity.id) anims.push(p.animation) })
+      mp.consoleCmd(srv, 'give Knight minecraft:diamond_sword 1')
+      await h.waitFor(() => k.heldItem && k.heldItem.name === 'diamond_sword', { timeout: 5000, message: 'Knight holds the sword' })
+      await tp(srv, k, base.x + 2.1, base.y, base.z + 0.5)
+      await landed(k)
+      await h.waitFor(() => v.health === 20, { timeout: 8000, message: `Victim healed (${v.health})` })
+      await h.sleep(800) // past the invulnerability; the sword at full strength
+      k.attack(k.entities[v.entity.id])
+      await h.waitFor(() => v.health < 20, { timeout: 3000, message: 'the sword hurts' })
+      assert.ok(Math.abs(v.health - 13) < 1e-4, `a diamond sword does 7 (health ${v.health})`)
+      await landed(v)
+      await tp(srv, v, base.x + 0.5, base.y, base.z + 0.5)
+      await h.sleep(800)
+      const hp = v.health
+      k.setControlState('jump', true)
+      // well into the descent, so that the server has seen it falling
+      await h.waitFor(() => !k.entity.onGround && k.entity.velocity.y < -0.15, { timeout: 3000, message: 'Knight falls from its jump' })
+      k.setControlState('jump', false)
+      await h.sleep(40)
+      k.attack(k.entities[v.entity.id])
+      await h.waitFor(() => v.health < hp - 5, { timeout: 3000, message: 'the critical hit hurts' })
+      const lost = hp - v.health // a regeneration step (at most 1) may land in between
+      assert.ok(lost > 9.49 && lost < 10.51, `a critical diamond sword hit does 10.5 (from ${hp} to ${v.health})`)
+      await h.waitFor(() => anims.includes(4), { timeout: 3000, message: `Knight sees the critical effect (${anims})` })
     } else {
       await h.sleep(1500)
       assert.equal(v.health, 20, 'pvp=false: no damage')
