@@ -138,7 +138,7 @@ test('a CPU profile during a 200-bot walk: pprof reads it, collapsed stacks, 409
       { timeout: 30000, interval: 200, message: '200 bots online' })
     // ... and the joins' chunks are encoded (the ASan build's workers lag behind)
     await h.waitFor(async () => /^minecraft_worker_jobs_pending 0$/m.test((await get(httpPort, '/metrics')).body.toString()),
-      { timeout: 30000, interval: 250, message: 'the workers idle' })
+      { timeout: /asan/.test(process.env.MCSERV || '') ? 75000 : 30000, interval: 250, message: 'the workers idle' })
     const steady = await get(httpPort, '/debug/pprof/profile?seconds=5&hz=1000', 30000)
     assert.equal(steady.status, 200, steady.body.toString())
     const steadyFile = path.join(tmp, 'steady.pb.gz')
