@@ -591,3 +591,80 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     'extern const uint16_t loot_first[BLOCK_COUNT + 1];',
   ]);
 }
+
+// ------------------------------------------------------------------ recipes
+// recipes.c: every crafting recipe in minecraft-data's `recipes` (shaped:
+// inShape rows, null = empty cell; shapeless: ingredients), read by
+// game/crafting.c, and each item's max durability (`items` maxDurability,
+// 0 = not damageable) for tools losing durability (game/interact.c).
+// minecraft-data expands a tag ingredient (any planks) into one recipe per
+// alternative, so the table holds a recipe per combination as the data does.
+// One cell array: a shaped recipe's w*h cells row by row (0 = empty), a
+// shapeless recipe's n ingredients. The data has no outShape (crafting
+// remainders) for 1.20.1; none are generated (docs/design.md).
+{
+  const recipes = [];
+  const cells = [];
+  const ids = Object.keys(mcData.recipes).map(Number).sort((a, b) => a - b);
+  for (const id of ids) {
+    for (const r of mcData.recipes[id]) {
+      const res = r.result;
+      if (!res || !mcData.items[res.id]) throw new Error(`recipe for ${id}: unknown result`);
+      if (r.outShape) throw new Error(`recipe for ${id}: outShape is not generated yet`);
+      const first = cells.length;
+      let w = 0, h = 0, n;
+      const cell = (c) => {
+        if (c === null || c === undefined) return 0;
+        if (typeof c !== 'number' || !mcData.items[c]) throw new Error(`recipe for ${id}: bad ingredient ${JSON.stringify(c)}`);
+        return c;
+      };
+      if (r.inShape) {
+        h = r.inShape.length;
+        w = Math.max(...r.inShape.map((row) => row.length));
+        if (w > 3 || h > 3) throw new Error(`recipe for ${id}: ${w}x${h}`);
+        for (const row of r.inShape) for (let x = 0; x < w; x++) cells.push(cell(row[x]));
+        n = w * h;
+      } else {
+        if (r.ingredients.length > 9) throw new Error(`recipe for ${id}: ${r.ingredients.length} ingredients`);
+        for (const c of r.ingredients) cells.push(cell(c));
+        n = r.ingredients.length;
+      }
+      recipes.push({ result: res.id, count: res.count, w, h, n, first, name: mcData.items[res.id].name });
+    }
+  }
+  const L = [HEADER('recipes.c — crafting recipes and item durability (see recipes.h).') + '#include "data/recipes.h"\n'];
+  L.push(`const struct recipe recipes[RECIPE_COUNT] = {`);
+  for (const r of recipes) L.push(`    {${r.result}, ${r.count}, ${r.w}, ${r.h}, ${r.n}, ${r.first}}, /* ${r.name}${r.w ? '' : ' (shapeless)'} */`);
+  L.push('};\n');
+  L.push(`const uint16_t recipe_cells[${cells.length}] = {`);
+  for (let i = 0; i < cells.length; i += 16) L.push('    ' + cells.slice(i, i + 16).join(', ') + ',');
+  L.push('};\n');
+  const dur = [];
+  for (let i = 0; i < 1 + Math.max(...mcData.itemsArray.map((it) => it.id)); i++) dur.push(mcData.items[i] && mcData.items[i].maxDurability || 0);
+  L.push(`const uint16_t item_max_damage[ITEM_COUNT] = {`);
+  for (let i = 0; i < dur.length; i += 20) L.push('    ' + dur.slice(i, i + 20).join(', ') + ',');
+  L.push('};');
+  write('recipes.c', L.join('\n') + '\n');
+  header('recipes.h', 'recipes.h — crafting recipes from minecraft-data\'s `recipes`: shaped (w x h cells,\n' +
+    ' * row by row, 0 = empty) or shapeless (w = h = 0, n ingredients), each a slice\n' +
+    ' * recipe_cells[first .. first + n); and item_max_damage (0 = no durability).\n' +
+    ' * The matching rules (offsets, mirroring, shapeless multisets) are in game/crafting.c.', [
+    '#include <stdint.h>',
+    '',
+    '#include "data/block_table.h"',
+    '',
+    `#define RECIPE_COUNT ${recipes.length}`,
+    '',
+    'struct recipe {',
+    '    uint16_t result;',
+    '    uint8_t count;',
+    '    uint8_t w, h; /* 0 x 0: shapeless */',
+    '    uint8_t n;    /* cells (shaped: w * h) or ingredients */',
+    '    uint16_t first;',
+    '};',
+    '',
+    'extern const struct recipe recipes[RECIPE_COUNT];',
+    `extern const uint16_t recipe_cells[${cells.length}];`,
+    'extern const uint16_t item_max_damage[ITEM_COUNT];',
+  ]);
+}
