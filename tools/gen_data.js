@@ -643,6 +643,19 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
   for (let i = 0; i < 1 + Math.max(...mcData.itemsArray.map((it) => it.id)); i++) dur.push(mcData.items[i] && mcData.items[i].maxDurability || 0);
   L.push(`const uint16_t item_max_damage[ITEM_COUNT] = {`);
   for (let i = 0; i < dur.length; i += 20) L.push('    ' + dur.slice(i, i + 20).join(', ') + ',');
+  L.push('};\n');
+  // From enchantCategories: the armour slot an item goes in (player window
+  // 5 head .. 8 feet; elytra and carved pumpkins are only `wearable` in the
+  // data, so they are not placed by shift-click) and the wear of breaking a
+  // block with it (vanilla: diggers 1, swords and the trident 2).
+  const cats = (i) => (mcData.items[i] && mcData.items[i].enchantCategories) || [];
+  const equip = dur.map((_, i) => { const c = cats(i); return c.includes('armor_head') ? 5 : c.includes('armor_chest') ? 6 : c.includes('armor_legs') ? 7 : c.includes('armor_feet') ? 8 : 0; });
+  const wear = dur.map((_, i) => { const c = cats(i); return c.includes('digger') ? 1 : c.includes('weapon') || c.includes('trident') ? 2 : 0; });
+  L.push(`const uint8_t item_equip_slot[ITEM_COUNT] = {`);
+  for (let i = 0; i < equip.length; i += 30) L.push('    ' + equip.slice(i, i + 30).join(', ') + ',');
+  L.push('};\n');
+  L.push(`const uint8_t item_mine_wear[ITEM_COUNT] = {`);
+  for (let i = 0; i < wear.length; i += 30) L.push('    ' + wear.slice(i, i + 30).join(', ') + ',');
   L.push('};');
   write('recipes.c', L.join('\n') + '\n');
   header('recipes.h', 'recipes.h — crafting recipes from minecraft-data\'s `recipes`: shaped (w x h cells,\n' +
@@ -666,5 +679,9 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     'extern const struct recipe recipes[RECIPE_COUNT];',
     `extern const uint16_t recipe_cells[${cells.length}];`,
     'extern const uint16_t item_max_damage[ITEM_COUNT];',
+    '/* Player window armour slot (5 head, 6 chest, 7 legs, 8 feet), 0 = none. */',
+    'extern const uint8_t item_equip_slot[ITEM_COUNT];',
+    '/* Durability lost breaking a block (hardness > 0) with the item, 0 = none. */',
+    'extern const uint8_t item_mine_wear[ITEM_COUNT];',
   ]);
 }

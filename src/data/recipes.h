@@ -27,5 +27,9 @@ struct recipe {
 extern const struct recipe recipes[RECIPE_COUNT];
 extern const uint16_t recipe_cells[12494];
 extern const uint16_t item_max_damage[ITEM_COUNT];
+/* Player window armour slot (5 head, 6 chest, 7 legs, 8 feet), 0 = none. */
+extern const uint8_t item_equip_slot[ITEM_COUNT];
+/* Durability lost breaking a block (hardness > 0) with the item, 0 = none. */
+extern const uint8_t item_mine_wear[ITEM_COUNT];
 
 #endif
