@@ -77,19 +77,19 @@
 #include "proto/packets.h"
 #include "world/chunk.h"
 
-#define ITEM_HALF_WIDTH         0.125 /* EntityType.ITEM: 0.25 x 0.25 */
-#define ITEM_HEIGHT             0.25
-#define ITEM_GRAVITY            0.04
-#define ITEM_DRAG               0.98
-#define ITEM_PICKUP_DELAY       10   /* ItemEntity.setDefaultPickUpDelay */
-#define ITEM_THROW_PICKUP_DELAY 40   /* Player.drop: thrown by a player */
-#define ITEM_LIFETIME           6000 /* ItemEntity.LIFETIME */
-#define ITEM_UPDATE_TICKS       20   /* EntityType.ITEM updateInterval */
-#define ITEM_TRACKING           96.0 /* clientTrackingRange 6 chunks, in blocks */
-#define ITEM_META_STACK         8    /* ItemEntity.DATA_ITEM (after Entity's 0..7) */
-#define CAP_LOG_MS              15000
-#define VOID_DEPTH              64
-#define MAX_STEP                10.0 /* blocks per tick an item may move (bounds the block scan) */
+#define ITEM_HALF_WIDTH   0.125 /* EntityType.ITEM: 0.25 x 0.25 */
+#define ITEM_HEIGHT       0.25
+#define ITEM_GRAVITY      0.04
+#define ITEM_DRAG         0.98
+#define ITEM_PICKUP_DELAY 10   /* ItemEntity.setDefaultPickUpDelay */
+#define ITEM_THROW_DELAY  40   /* Player.drop: thrown by a player */
+#define ITEM_LIFETIME     6000 /* ItemEntity.LIFETIME */
+#define ITEM_UPDATE_TICKS 20   /* EntityType.ITEM updateInterval */
+#define ITEM_TRACKING     96.0 /* clientTrackingRange 6 chunks, in blocks */
+#define ITEM_META_STACK   8    /* ItemEntity.DATA_ITEM (after Entity's 0..7) */
+#define CAP_LOG_MS        15000
+#define VOID_DEPTH        64
+#define MAX_STEP          10.0 /* blocks per tick an item may move (bounds the block scan) */
 
 struct item_ent {
     bool used, removed;
@@ -222,8 +222,8 @@ int32_t items_throw(const player *p, const struct inv_slot *s)
     double vx = -sy * cp * 0.3 + cos(a) * f;
     double vy = -sp * 0.3 + 0.1 + (rnd() - rnd()) * 0.1;
     double vz = cy * cp * 0.3 + sin(a) * f;
-    int32_t eid = items_spawn(p->x, p->y + 1.62 - 0.3, p->z, vx, vy, vz, s->item, s->count,
-                              ITEM_THROW_PICKUP_DELAY);
+    int32_t eid =
+        items_spawn(p->x, p->y + 1.62 - 0.3, p->z, vx, vy, vz, s->item, s->count, ITEM_THROW_DELAY);
     if (eid >= 0 && s->damage)
         for (uint32_t i = 0; i < top; i++)
             if (items[i].used && items[i].eid == eid) items[i].damage = s->damage;
