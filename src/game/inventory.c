@@ -174,8 +174,11 @@ static void send_changes(conn *c)
     player *p = c->player;
     struct win_menu m = menu_of(p);
     int n = win_slot_count(&m);
-    if (!p->win.synced) { /* after the join: the slots were just sent */
-        for (int i = 0; i < n; i++) p->win.remote[i] = *win_slot(&m, i);
+    if (!p->win.synced) { /* after the join: the slots were just sent, without NBT */
+        for (int i = 0; i < n; i++) {
+            p->win.remote[i] = *win_slot(&m, i);
+            p->win.remote[i].damage = 0; /* so a worn tool is sent again with its Damage */
+        }
         p->win.remote_carried = p->win.carried;
         p->win.synced = true;
         return;

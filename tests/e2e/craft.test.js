@@ -4,7 +4,8 @@
 //      sticks in its 2x2 grid (bot.craft), crafts a crafting table, places
 //      it (bot.placeBlock), crafts a wooden pickaxe in it (bot.craft with the
 //      table), mines stone with the pickaxe and holds cobblestone; the
-//      pickaxe's durability went down by one (Damage 1 of 59).
+//      pickaxe's durability went down by one (Damage 1 of 59), and still is
+//      after the bot leaves and joins again (playerdata tag.Damage).
 //   2. A raw client (minecraft-protocol) sends window clicks with a stale
 //      state id, slots -5 and 9999, a mode and a button that do not exist,
 //      and clicks claiming items it does not hold (changed slots and cursor
@@ -95,6 +96,15 @@ test('a survival bot crafts planks, sticks, a table and a wooden pickaxe, mines 
   await walkTo(bot, stone.offset(0.5, 0, 0.5))
   await h.waitFor(() => count('cobblestone') === 1, { timeout: 5000, message: 'Crafter holds 1 cobblestone' })
   await B.quit()
+
+  // The wear is kept in the player's data (tag.Damage) across a rejoin.
+  const B2 = h.makeBot(srv.port, 'Crafter')
+  await B2.waitSpawn(15000)
+  const pickAgain = () => B2.bot.inventory.items().find((it) => it.name === 'wooden_pickaxe')
+  await h.waitFor(() => pickAgain() && pickAgain().durabilityUsed === 1, {
+    timeout: 5000, message: 'the rejoined Crafter holds the pickaxe with Damage 1', detail: () => JSON.stringify(B2.bot.inventory.items())
+  })
+  await B2.quit()
   await srv.stop()
 })
 
