@@ -290,7 +290,10 @@ void interact_sb_set_creative_slot(conn *c, rd_t *r)
         rd_skip(r, (size_t)n);
     }
     if (r->err || p->gamemode != GM_CREATIVE) return;
-    if (slot == -1) return; /* dropping from the creative inventory: no item entities yet */
+    if (slot == -1) { /* thrown out of the creative inventory */
+        if (present) inventory_creative_drop(c, item, count);
+        return;
+    }
     if (slot < 0 || slot > 45 || item < 0 || item >= ITEM_COUNT || count < 0 || count > 64) {
         conn_kick(c, "Invalid creative inventory action");
         return;

@@ -355,9 +355,20 @@ void inventory_open_crafting(conn *c, int32_t x, int32_t y, int32_t z)
     send_all(c);
 }
 
+void inventory_creative_drop(conn *c, int item, int count)
+{
+    player *p = c->player;
+    if (item <= 0 || item >= ITEM_COUNT || count <= 0 || count > 64 || p->win.drop_spam >= 200)
+        return;
+    p->win.drop_spam += 20;
+    struct inv_slot s = {(int16_t)item, (int8_t)count, 0};
+    items_throw(p, &s);
+}
+
 void inventory_tick(conn *c)
 {
     player *p = c->player;
+    if (p->win.drop_spam > 0) p->win.drop_spam--;
     if (p->win.open_id && !table_valid(p)) {
         buf_reset(&srv->pkt);
         wr_varint(&srv->pkt, PKT_PLAY_CB_CLOSE_WINDOW);

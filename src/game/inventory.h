@@ -23,6 +23,9 @@ void inventory_tick(conn *c);
  * held item with the off hand). */
 void inventory_drop_held(conn *c, bool all);
 void inventory_swap_hands(conn *c);
+/* Set Creative Mode Slot -1: the creative player throws a stack it made
+ * (vanilla: at most 10 in a burst, one more per 20 ticks). */
+void inventory_creative_drop(conn *c, int item, int count);
 /* The main-hand tool broke a block of hardness > 0 in survival: its wear. */
 void inventory_wear_tool(conn *c);
 /* The player leaves: the crafting grids and the cursor go back into the

@@ -73,6 +73,7 @@ struct win_player {
     bool synced; /* remote[] holds what was sent */
     int64_t log_ms;
     uint32_t refused;
+    int drop_spam; /* vanilla dropSpamTickCount: +20 per creative drop, -1 per tick */
 };
 
 enum win_result {

@@ -12,6 +12,10 @@
 //      full of diamonds): its inventory, read back from the server's own
 //      Set Container Content, is what it was before (one stack of 5 dirt),
 //      and the server logged the refusals.
+//   3. Throwing (a stack out of the window, one with Q) makes item entities
+//      another bot sees; logs left in the 2x2 grid come back when the
+//      inventory closes; a crafting table's window closes, returning its
+//      grid, when the table is broken or its player is teleported away.
 const { test, after } = require('node:test')
 const assert = require('node:assert/strict')
 const h = require('./helpers')
@@ -179,5 +183,89 @@ test('a raw client clicking with stale state ids, slots that do not exist and it
   const moved = await resync('moving the dirt')
   assert.deepEqual(moved, [`9:${dirt}x5`])
   client.end()
+  await srv.stop()
+})
+
+test('throwing, closing the inventory with logs in the grid, and a table window that closes when broken or left', { timeout: 90000 }, async () => {
+  const srv = await h.startServer({
+    name: 'windows',
+    props: { 'level-type': 'flat', gamemode: 'survival', 'view-distance': '3', 'spawn-protection': '0' }
+  })
+  const T = h.makeBot(srv.port, 'Tosser')
+  const W = h.makeBot(srv.port, 'Watcher')
+  await Promise.all([T.waitSpawn(15000), W.waitSpawn(15000)])
+  const bot = T.bot
+  const reg = bot.registry
+  const id = (n) => reg.itemsByName[n].id
+  const count = (n) => bot.inventory.count(id(n))
+  const dropped = (b, name) => Object.values(b.entities).filter((e) => e.name === 'item' && e.getDroppedItem && e.getDroppedItem() && e.getDroppedItem().name === name)
+  mp.consoleCmd(srv, 'give Tosser minecraft:dirt 3')
+  mp.consoleCmd(srv, 'give Tosser minecraft:oak_log 5')
+  await h.waitFor(() => count('dirt') === 3 && count('oak_log') === 5, { timeout: 5000, message: 'Tosser holds 3 dirt and 5 logs' })
+
+  // Toss the whole dirt stack out of the inventory window: one item entity
+  // of 3 dirt, seen by the other bot; the inventory has none.
+  await bot.look(0, -0.3, true)
+  await h.withTimeout(bot.tossStack(bot.inventory.findInventoryItem(id('dirt'))), 5000, 'toss the dirt')
+  await h.waitFor(() => dropped(W.bot, 'dirt').length === 1, { timeout: 5000, message: 'Watcher sees the thrown dirt' })
+  assert.equal(dropped(W.bot, 'dirt')[0].getDroppedItem().count, 3)
+  assert.equal(count('dirt'), 0)
+
+  // Q with two stone in the hand (Player Action 4, drop one): one thrown, one held.
+  mp.consoleCmd(srv, 'give Tosser minecraft:stone 2')
+  await h.waitFor(() => count('stone') === 2, { timeout: 5000, message: 'Tosser holds 2 stone' })
+  await bot.equip(id('stone'), 'hand')
+  bot._client.write('block_dig', { status: 4, location: { x: 0, y: 0, z: 0 }, face: 0, sequence: 0 })
+  await h.waitFor(() => dropped(W.bot, 'stone').length === 1, { timeout: 5000, message: 'Watcher sees the stone dropped with Q' })
+  await h.sleep(300)
+  const stoneCount = () => { mp.consoleCmd(srv, 'clear Tosser minecraft:stone 0') }
+  const mark = srv.output().length
+  stoneCount()
+  await h.waitFor(() => /Found 1 matching item/.test(srv.output().slice(mark - 2000)), { timeout: 3000, message: 'the server counts 1 stone left' })
+
+  // Logs put into the 2x2 grid: the result shows planks; closing the
+  // inventory brings the logs back and nothing else appears.
+  const logs = bot.inventory.findInventoryItem(id('oak_log'))
+  await bot.clickWindow(logs.slot, 0, 0)
+  await bot.clickWindow(1, 0, 0)
+  await h.waitFor(() => bot.inventory.slots[0] && bot.inventory.slots[0].name === 'oak_planks', { timeout: 3000, message: 'the result slot shows planks' })
+  bot.closeWindow(bot.inventory)
+  await h.waitFor(() => count('oak_log') === 5 && !bot.inventory.slots[1] && !bot.inventory.slots[0], {
+    timeout: 3000, message: 'the logs back in the inventory', detail: () => JSON.stringify(bot.inventory.slots.slice(0, 5))
+  })
+  assert.equal(count('oak_planks'), 0)
+  const cleared = srv.stderr().length
+  mp.consoleCmd(srv, 'clear Tosser minecraft:oak_log 0')
+  await h.waitFor(() => /Found 5 matching item/.test(srv.output().slice(cleared - 2000)), { timeout: 3000, message: 'the server counts 5 logs' })
+
+  // A crafting table window closes when the table is broken ...
+  const base = bot.entity.position.floored()
+  const at = base.offset(2, 0, 0)
+  mp.consoleCmd(srv, `setblock ${at.x} ${at.y} ${at.z} minecraft:crafting_table`)
+  await h.waitFor(() => bot.blockAt(at) && bot.blockAt(at).name === 'crafting_table', { timeout: 3000, message: 'the table is there' })
+  const open = async () => {
+    bot.activateBlock(bot.blockAt(at))
+    const [win] = await h.withTimeout(require('events').once(bot, 'windowOpen'), 5000, 'the table window opens')
+    assert.equal(win.type, 'minecraft:crafting')
+    return win
+  }
+  await open()
+  const logs2 = bot.currentWindow.findInventoryItem(id('oak_log'))
+  await bot.clickWindow(logs2.slot, 0, 0)
+  await bot.clickWindow(5, 0, 0) // the centre of the 3x3 grid
+  const closed = h.withTimeout(require('events').once(bot, 'windowClose'), 5000, 'the window closes when the table is broken')
+  mp.consoleCmd(srv, `setblock ${at.x} ${at.y} ${at.z} minecraft:air`)
+  await closed
+  await h.waitFor(() => count('oak_log') === 5, { timeout: 3000, message: 'the logs in the grid came back' })
+  // ... and when its player goes more than 8 blocks away.
+  mp.consoleCmd(srv, `setblock ${at.x} ${at.y} ${at.z} minecraft:crafting_table`)
+  await h.waitFor(() => bot.blockAt(at) && bot.blockAt(at).name === 'crafting_table', { timeout: 3000, message: 'the table is back' })
+  await open()
+  const left = h.withTimeout(require('events').once(bot, 'windowClose'), 5000, 'the window closes past 8 blocks')
+  mp.consoleCmd(srv, `tp Tosser ${base.x + 12} ${base.y} ${base.z}`)
+  await left
+  assert.equal(count('oak_log'), 5)
+  await T.quit()
+  await W.quit()
   await srv.stop()
 })
