@@ -195,12 +195,23 @@ static void send_changes(conn *c)
     }
 }
 
+/* True if the window or the cursor holds any of `item`. */
+static bool holds(struct win_menu *m, int item)
+{
+    if (m->carried->count > 0 && m->carried->item == item) return true;
+    for (int i = 0; i < win_slot_count(m); i++) {
+        const struct inv_slot *s = win_slot(m, i);
+        if (s->count > 0 && s->item == item) return true;
+    }
+    return false;
+}
+
 static void refused(player *p, const char *what, int slot, int button, int mode)
 {
     p->win.refused++;
     int64_t now = srv->loop->now_ms;
     if (now - p->win.log_ms < REFUSAL_LOG_MS) return;
-    log_info("%s: window click refused (%s: slot %d, button %d, mode %d; %u refusal(s) in the last "
+    log_info("%s: window click refused (%s; slot %d, button %d, mode %d; %u refusal(s) in the last "
              "second); resynchronised",
              p->name, what, slot, button, mode, p->win.refused);
     p->win.log_ms = now;
@@ -315,7 +326,12 @@ void inventory_sb_window_click(conn *c, rd_t *r)
         if (!slot_eq(&claims[i].s, win_slot(&m, claims[i].slot))) lied = true;
     }
     p->win.remote_carried = carried;
-    if (!slot_eq(&carried, &p->win.carried)) lied = true;
+    if (!slot_eq(&carried, &p->win.carried)) {
+        lied = true;
+        /* A wrong guess is normal; claiming an item the player has none of is not. */
+        if (carried.count > 0 && !holds(&m, carried.item))
+            refused(p, "claims to carry an item it does not have", slot, button, mode);
+    }
     if (stale) {
         send_all(c);
         return;
