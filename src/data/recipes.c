@@ -7,2418 +7,1936 @@
 #include "data/recipes.h"
 
 const struct recipe recipes[RECIPE_COUNT] = {
-    {2, 1, 0, 0, 2, 0},        /* granite (shapeless) */
-    {3, 4, 2, 2, 4, 2},        /* polished_granite */
-    {4, 2, 2, 2, 4, 6},        /* diorite */
-    {5, 4, 2, 2, 4, 10},       /* polished_diorite */
-    {6, 2, 0, 0, 2, 14},       /* andesite (shapeless) */
-    {7, 4, 2, 2, 4, 16},       /* polished_andesite */
-    {10, 4, 2, 2, 4, 20},      /* polished_deepslate */
-    {13, 1, 2, 2, 4, 24},      /* dripstone_block */
-    {16, 4, 2, 2, 4, 28},      /* coarse_dirt */
-    {23, 4, 0, 0, 1, 32},      /* oak_planks (shapeless) */
-    {23, 4, 0, 0, 1, 33},      /* oak_planks (shapeless) */
-    {23, 4, 0, 0, 1, 34},      /* oak_planks (shapeless) */
-    {23, 4, 0, 0, 1, 35},      /* oak_planks (shapeless) */
-    {24, 4, 0, 0, 1, 36},      /* spruce_planks (shapeless) */
-    {24, 4, 0, 0, 1, 37},      /* spruce_planks (shapeless) */
-    {24, 4, 0, 0, 1, 38},      /* spruce_planks (shapeless) */
-    {24, 4, 0, 0, 1, 39},      /* spruce_planks (shapeless) */
-    {25, 4, 0, 0, 1, 40},      /* birch_planks (shapeless) */
-    {25, 4, 0, 0, 1, 41},      /* birch_planks (shapeless) */
-    {25, 4, 0, 0, 1, 42},      /* birch_planks (shapeless) */
-    {25, 4, 0, 0, 1, 43},      /* birch_planks (shapeless) */
-    {26, 4, 0, 0, 1, 44},      /* jungle_planks (shapeless) */
-    {26, 4, 0, 0, 1, 45},      /* jungle_planks (shapeless) */
-    {26, 4, 0, 0, 1, 46},      /* jungle_planks (shapeless) */
-    {26, 4, 0, 0, 1, 47},      /* jungle_planks (shapeless) */
-    {27, 4, 0, 0, 1, 48},      /* acacia_planks (shapeless) */
-    {27, 4, 0, 0, 1, 49},      /* acacia_planks (shapeless) */
-    {27, 4, 0, 0, 1, 50},      /* acacia_planks (shapeless) */
-    {27, 4, 0, 0, 1, 51},      /* acacia_planks (shapeless) */
-    {28, 4, 0, 0, 1, 52},      /* cherry_planks (shapeless) */
-    {28, 4, 0, 0, 1, 53},      /* cherry_planks (shapeless) */
-    {28, 4, 0, 0, 1, 54},      /* cherry_planks (shapeless) */
-    {28, 4, 0, 0, 1, 55},      /* cherry_planks (shapeless) */
-    {29, 4, 0, 0, 1, 56},      /* dark_oak_planks (shapeless) */
-    {29, 4, 0, 0, 1, 57},      /* dark_oak_planks (shapeless) */
-    {29, 4, 0, 0, 1, 58},      /* dark_oak_planks (shapeless) */
-    {29, 4, 0, 0, 1, 59},      /* dark_oak_planks (shapeless) */
-    {30, 4, 0, 0, 1, 60},      /* mangrove_planks (shapeless) */
-    {30, 4, 0, 0, 1, 61},      /* mangrove_planks (shapeless) */
-    {30, 4, 0, 0, 1, 62},      /* mangrove_planks (shapeless) */
-    {30, 4, 0, 0, 1, 63},      /* mangrove_planks (shapeless) */
-    {31, 2, 0, 0, 1, 64},      /* bamboo_planks (shapeless) */
-    {31, 2, 0, 0, 1, 65},      /* bamboo_planks (shapeless) */
-    {32, 4, 0, 0, 1, 66},      /* crimson_planks (shapeless) */
-    {32, 4, 0, 0, 1, 67},      /* crimson_planks (shapeless) */
-    {32, 4, 0, 0, 1, 68},      /* crimson_planks (shapeless) */
-    {32, 4, 0, 0, 1, 69},      /* crimson_planks (shapeless) */
-    {33, 4, 0, 0, 1, 70},      /* warped_planks (shapeless) */
-    {33, 4, 0, 0, 1, 71},      /* warped_planks (shapeless) */
-    {33, 4, 0, 0, 1, 72},      /* warped_planks (shapeless) */
-    {33, 4, 0, 0, 1, 73},      /* warped_planks (shapeless) */
-    {34, 1, 1, 2, 2, 74},      /* bamboo_mosaic */
-    {68, 1, 3, 3, 9, 76},      /* coal_block */
-    {69, 1, 3, 3, 9, 85},      /* raw_iron_block */
-    {70, 1, 3, 3, 9, 94},      /* raw_copper_block */
-    {71, 1, 3, 3, 9, 103},     /* raw_gold_block */
-    {72, 1, 2, 2, 4, 112},     /* amethyst_block */
-    {74, 1, 3, 3, 9, 116},     /* iron_block */
-    {75, 1, 3, 3, 9, 125},     /* copper_block */
-    {76, 1, 3, 3, 9, 134},     /* gold_block */
-    {77, 1, 3, 3, 9, 143},     /* diamond_block */
-    {78, 1, 3, 3, 9, 152},     /* netherite_block */
-    {82, 4, 2, 2, 4, 161},     /* cut_copper */
-    {83, 4, 2, 2, 4, 165},     /* exposed_cut_copper */
-    {84, 4, 2, 2, 4, 169},     /* weathered_cut_copper */
-    {85, 4, 2, 2, 4, 173},     /* oxidized_cut_copper */
-    {86, 4, 3, 3, 9, 177},     /* cut_copper_stairs */
-    {87, 4, 3, 3, 9, 186},     /* exposed_cut_copper_stairs */
-    {88, 4, 3, 3, 9, 195},     /* weathered_cut_copper_stairs */
-    {89, 4, 3, 3, 9, 204},     /* oxidized_cut_copper_stairs */
-    {90, 6, 3, 1, 3, 213},     /* cut_copper_slab */
-    {91, 6, 3, 1, 3, 216},     /* exposed_cut_copper_slab */
-    {92, 6, 3, 1, 3, 219},     /* weathered_cut_copper_slab */
-    {93, 6, 3, 1, 3, 222},     /* oxidized_cut_copper_slab */
-    {94, 1, 0, 0, 2, 225},     /* waxed_copper_block (shapeless) */
-    {95, 1, 0, 0, 2, 227},     /* waxed_exposed_copper (shapeless) */
-    {96, 1, 0, 0, 2, 229},     /* waxed_weathered_copper (shapeless) */
-    {97, 1, 0, 0, 2, 231},     /* waxed_oxidized_copper (shapeless) */
-    {98, 4, 2, 2, 4, 233},     /* waxed_cut_copper */
-    {98, 1, 0, 0, 2, 237},     /* waxed_cut_copper (shapeless) */
-    {99, 4, 2, 2, 4, 239},     /* waxed_exposed_cut_copper */
-    {99, 1, 0, 0, 2, 243},     /* waxed_exposed_cut_copper (shapeless) */
-    {100, 4, 2, 2, 4, 245},    /* waxed_weathered_cut_copper */
-    {100, 1, 0, 0, 2, 249},    /* waxed_weathered_cut_copper (shapeless) */
-    {101, 4, 2, 2, 4, 251},    /* waxed_oxidized_cut_copper */
-    {101, 1, 0, 0, 2, 255},    /* waxed_oxidized_cut_copper (shapeless) */
-    {102, 4, 3, 3, 9, 257},    /* waxed_cut_copper_stairs */
-    {102, 1, 0, 0, 2, 266},    /* waxed_cut_copper_stairs (shapeless) */
-    {103, 4, 3, 3, 9, 268},    /* waxed_exposed_cut_copper_stairs */
-    {103, 1, 0, 0, 2, 277},    /* waxed_exposed_cut_copper_stairs (shapeless) */
-    {104, 4, 3, 3, 9, 279},    /* waxed_weathered_cut_copper_stairs */
-    {104, 1, 0, 0, 2, 288},    /* waxed_weathered_cut_copper_stairs (shapeless) */
-    {105, 4, 3, 3, 9, 290},    /* waxed_oxidized_cut_copper_stairs */
-    {105, 1, 0, 0, 2, 299},    /* waxed_oxidized_cut_copper_stairs (shapeless) */
-    {106, 6, 3, 1, 3, 301},    /* waxed_cut_copper_slab */
-    {106, 1, 0, 0, 2, 304},    /* waxed_cut_copper_slab (shapeless) */
-    {107, 6, 3, 1, 3, 306},    /* waxed_exposed_cut_copper_slab */
-    {107, 1, 0, 0, 2, 309},    /* waxed_exposed_cut_copper_slab (shapeless) */
-    {108, 6, 3, 1, 3, 311},    /* waxed_weathered_cut_copper_slab */
-    {108, 1, 0, 0, 2, 314},    /* waxed_weathered_cut_copper_slab (shapeless) */
-    {109, 6, 3, 1, 3, 316},    /* waxed_oxidized_cut_copper_slab */
-    {109, 1, 0, 0, 2, 319},    /* waxed_oxidized_cut_copper_slab (shapeless) */
-    {119, 1, 0, 0, 2, 321},    /* muddy_mangrove_roots (shapeless) */
-    {122, 1, 0, 0, 9, 323},    /* bamboo_block (shapeless) */
-    {133, 3, 2, 2, 4, 332},    /* stripped_oak_wood */
-    {134, 3, 2, 2, 4, 336},    /* stripped_spruce_wood */
-    {135, 3, 2, 2, 4, 340},    /* stripped_birch_wood */
-    {136, 3, 2, 2, 4, 344},    /* stripped_jungle_wood */
-    {137, 3, 2, 2, 4, 348},    /* stripped_acacia_wood */
-    {138, 3, 2, 2, 4, 352},    /* stripped_cherry_wood */
-    {139, 3, 2, 2, 4, 356},    /* stripped_dark_oak_wood */
-    {140, 3, 2, 2, 4, 360},    /* stripped_mangrove_wood */
-    {141, 3, 2, 2, 4, 364},    /* stripped_crimson_hyphae */
-    {142, 3, 2, 2, 4, 368},    /* stripped_warped_hyphae */
-    {144, 3, 2, 2, 4, 372},    /* oak_wood */
-    {145, 3, 2, 2, 4, 376},    /* spruce_wood */
-    {146, 3, 2, 2, 4, 380},    /* birch_wood */
-    {147, 3, 2, 2, 4, 384},    /* jungle_wood */
-    {148, 3, 2, 2, 4, 388},    /* acacia_wood */
-    {149, 3, 2, 2, 4, 392},    /* cherry_wood */
-    {150, 3, 2, 2, 4, 396},    /* dark_oak_wood */
-    {151, 3, 2, 2, 4, 400},    /* mangrove_wood */
-    {152, 3, 2, 2, 4, 404},    /* crimson_hyphae */
-    {153, 3, 2, 2, 4, 408},    /* warped_hyphae */
-    {167, 2, 3, 3, 9, 412},    /* tinted_glass */
-    {168, 1, 3, 3, 9, 421},    /* lapis_block */
-    {169, 1, 2, 2, 4, 430},    /* sandstone */
-    {170, 1, 1, 2, 2, 434},    /* chiseled_sandstone */
-    {171, 4, 2, 2, 4, 436},    /* cut_sandstone */
-    {180, 1, 0, 0, 2, 440},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 442},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 444},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 446},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 448},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 450},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 452},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 454},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 456},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 458},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 460},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 462},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 464},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 466},    /* white_wool (shapeless) */
-    {180, 1, 0, 0, 2, 468},    /* white_wool (shapeless) */
-    {180, 1, 2, 2, 4, 470},    /* white_wool */
-    {181, 1, 0, 0, 2, 474},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 476},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 478},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 480},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 482},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 484},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 486},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 488},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 490},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 492},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 494},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 496},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 498},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 500},    /* orange_wool (shapeless) */
-    {181, 1, 0, 0, 2, 502},    /* orange_wool (shapeless) */
-    {182, 1, 0, 0, 2, 504},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 506},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 508},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 510},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 512},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 514},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 516},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 518},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 520},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 522},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 524},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 526},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 528},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 530},    /* magenta_wool (shapeless) */
-    {182, 1, 0, 0, 2, 532},    /* magenta_wool (shapeless) */
-    {183, 1, 0, 0, 2, 534},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 536},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 538},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 540},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 542},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 544},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 546},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 548},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 550},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 552},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 554},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 556},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 558},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 560},    /* light_blue_wool (shapeless) */
-    {183, 1, 0, 0, 2, 562},    /* light_blue_wool (shapeless) */
-    {184, 1, 0, 0, 2, 564},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 566},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 568},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 570},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 572},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 574},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 576},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 578},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 580},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 582},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 584},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 586},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 588},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 590},    /* yellow_wool (shapeless) */
-    {184, 1, 0, 0, 2, 592},    /* yellow_wool (shapeless) */
-    {185, 1, 0, 0, 2, 594},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 596},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 598},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 600},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 602},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 604},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 606},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 608},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 610},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 612},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 614},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 616},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 618},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 620},    /* lime_wool (shapeless) */
-    {185, 1, 0, 0, 2, 622},    /* lime_wool (shapeless) */
-    {186, 1, 0, 0, 2, 624},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 626},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 628},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 630},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 632},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 634},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 636},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 638},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 640},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 642},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 644},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 646},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 648},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 650},    /* pink_wool (shapeless) */
-    {186, 1, 0, 0, 2, 652},    /* pink_wool (shapeless) */
-    {187, 1, 0, 0, 2, 654},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 656},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 658},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 660},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 662},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 664},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 666},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 668},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 670},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 672},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 674},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 676},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 678},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 680},    /* gray_wool (shapeless) */
-    {187, 1, 0, 0, 2, 682},    /* gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 684},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 686},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 688},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 690},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 692},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 694},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 696},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 698},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 700},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 702},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 704},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 706},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 708},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 710},    /* light_gray_wool (shapeless) */
-    {188, 1, 0, 0, 2, 712},    /* light_gray_wool (shapeless) */
-    {189, 1, 0, 0, 2, 714},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 716},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 718},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 720},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 722},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 724},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 726},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 728},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 730},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 732},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 734},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 736},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 738},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 740},    /* cyan_wool (shapeless) */
-    {189, 1, 0, 0, 2, 742},    /* cyan_wool (shapeless) */
-    {190, 1, 0, 0, 2, 744},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 746},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 748},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 750},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 752},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 754},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 756},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 758},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 760},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 762},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 764},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 766},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 768},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 770},    /* purple_wool (shapeless) */
-    {190, 1, 0, 0, 2, 772},    /* purple_wool (shapeless) */
-    {191, 1, 0, 0, 2, 774},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 776},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 778},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 780},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 782},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 784},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 786},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 788},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 790},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 792},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 794},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 796},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 798},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 800},    /* blue_wool (shapeless) */
-    {191, 1, 0, 0, 2, 802},    /* blue_wool (shapeless) */
-    {192, 1, 0, 0, 2, 804},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 806},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 808},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 810},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 812},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 814},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 816},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 818},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 820},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 822},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 824},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 826},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 828},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 830},    /* brown_wool (shapeless) */
-    {192, 1, 0, 0, 2, 832},    /* brown_wool (shapeless) */
-    {193, 1, 0, 0, 2, 834},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 836},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 838},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 840},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 842},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 844},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 846},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 848},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 850},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 852},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 854},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 856},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 858},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 860},    /* green_wool (shapeless) */
-    {193, 1, 0, 0, 2, 862},    /* green_wool (shapeless) */
-    {194, 1, 0, 0, 2, 864},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 866},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 868},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 870},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 872},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 874},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 876},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 878},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 880},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 882},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 884},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 886},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 888},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 890},    /* red_wool (shapeless) */
-    {194, 1, 0, 0, 2, 892},    /* red_wool (shapeless) */
-    {195, 1, 0, 0, 2, 894},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 896},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 898},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 900},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 902},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 904},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 906},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 908},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 910},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 912},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 914},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 916},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 918},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 920},    /* black_wool (shapeless) */
-    {195, 1, 0, 0, 2, 922},    /* black_wool (shapeless) */
-    {223, 3, 2, 1, 2, 924},    /* moss_carpet */
-    {230, 6, 3, 1, 3, 926},    /* oak_slab */
-    {231, 6, 3, 1, 3, 929},    /* spruce_slab */
-    {232, 6, 3, 1, 3, 932},    /* birch_slab */
-    {233, 6, 3, 1, 3, 935},    /* jungle_slab */
-    {234, 6, 3, 1, 3, 938},    /* acacia_slab */
-    {235, 6, 3, 1, 3, 941},    /* cherry_slab */
-    {236, 6, 3, 1, 3, 944},    /* dark_oak_slab */
-    {237, 6, 3, 1, 3, 947},    /* mangrove_slab */
-    {238, 6, 3, 1, 3, 950},    /* bamboo_slab */
-    {239, 6, 3, 1, 3, 953},    /* bamboo_mosaic_slab */
-    {240, 6, 3, 1, 3, 956},    /* crimson_slab */
-    {241, 6, 3, 1, 3, 959},    /* warped_slab */
-    {242, 6, 3, 1, 3, 962},    /* stone_slab */
-    {243, 6, 3, 1, 3, 965},    /* smooth_stone_slab */
-    {244, 6, 3, 1, 3, 968},    /* sandstone_slab */
-    {244, 6, 3, 1, 3, 971},    /* sandstone_slab */
-    {245, 6, 3, 1, 3, 974},    /* cut_sandstone_slab */
-    {247, 6, 3, 1, 3, 977},    /* cobblestone_slab */
-    {248, 6, 3, 1, 3, 980},    /* brick_slab */
-    {249, 6, 3, 1, 3, 983},    /* stone_brick_slab */
-    {250, 6, 3, 1, 3, 986},    /* mud_brick_slab */
-    {251, 6, 3, 1, 3, 989},    /* nether_brick_slab */
-    {252, 6, 3, 1, 3, 992},    /* quartz_slab */
-    {252, 6, 3, 1, 3, 995},    /* quartz_slab */
-    {252, 6, 3, 1, 3, 998},    /* quartz_slab */
-    {253, 6, 3, 1, 3, 1001},   /* red_sandstone_slab */
-    {253, 6, 3, 1, 3, 1004},   /* red_sandstone_slab */
-    {254, 6, 3, 1, 3, 1007},   /* cut_red_sandstone_slab */
-    {255, 6, 3, 1, 3, 1010},   /* purpur_slab */
-    {255, 6, 3, 1, 3, 1013},   /* purpur_slab */
-    {256, 6, 3, 1, 3, 1016},   /* prismarine_slab */
-    {257, 6, 3, 1, 3, 1019},   /* prismarine_brick_slab */
-    {258, 6, 3, 1, 3, 1022},   /* dark_prismarine_slab */
-    {263, 1, 2, 2, 4, 1025},   /* bricks */
-    {264, 1, 3, 3, 9, 1029},   /* bookshelf */
-    {264, 1, 3, 3, 9, 1038},   /* bookshelf */
-    {264, 1, 3, 3, 9, 1047},   /* bookshelf */
-    {264, 1, 3, 3, 9, 1056},   /* bookshelf */
-    {264, 1, 3, 3, 9, 1065},   /* bookshelf */
-    {264, 1, 3, 3, 9, 1074},   /* bookshelf */
-    {264, 1, 3, 3, 9, 1083},   /* bookshelf */
-    {264, 1, 3, 3, 9, 1092},   /* bookshelf */
-    {264, 1, 3, 3, 9, 1101},   /* bookshelf */
-    {264, 1, 3, 3, 9, 1110},   /* bookshelf */
-    {264, 1, 3, 3, 9, 1119},   /* bookshelf */
-    {265, 1, 3, 3, 9, 1128},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1137},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1146},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1155},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1164},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1173},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1182},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1191},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1200},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1209},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1218},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1227},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1236},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1245},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1254},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1263},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1272},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1281},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1290},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1299},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1308},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1317},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1326},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1335},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1344},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1353},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1362},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1371},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1380},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1389},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1398},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1407},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1416},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1425},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1434},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1443},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1452},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1461},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1470},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1479},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1488},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1497},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1506},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1515},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1524},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1533},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1542},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1551},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1560},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1569},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1578},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1587},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1596},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1605},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1614},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1623},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1632},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1641},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1650},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1659},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1668},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1677},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1686},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1695},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1704},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1713},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1722},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1731},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1740},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1749},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1758},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1767},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1776},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1785},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1794},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1803},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1812},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1821},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1830},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1839},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1848},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1857},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1866},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1875},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1884},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1893},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1902},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1911},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1920},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1929},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1938},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1947},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1956},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1965},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1974},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1983},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 1992},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2001},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2010},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2019},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2028},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2037},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2046},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2055},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2064},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2073},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2082},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2091},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2100},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2109},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2118},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2127},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2136},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2145},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2154},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2163},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2172},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2181},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2190},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2199},   /* chiseled_bookshelf */
-    {265, 1, 3, 3, 9, 2208},   /* chiseled_bookshelf */
-    {266, 1, 3, 3, 9, 2217},   /* decorated_pot */
-    {267, 1, 0, 0, 2, 2226},   /* mossy_cobblestone (shapeless) */
-    {267, 1, 0, 0, 2, 2228},   /* mossy_cobblestone (shapeless) */
-    {269, 4, 1, 2, 2, 2230},   /* torch */
-    {269, 4, 1, 2, 2, 2232},   /* torch */
-    {270, 4, 1, 2, 2, 2234},   /* end_rod */
-    {273, 4, 2, 2, 4, 2236},   /* purpur_block */
-    {274, 1, 1, 2, 2, 2240},   /* purpur_pillar */
-    {275, 4, 3, 3, 9, 2242},   /* purpur_stairs */
-    {275, 4, 3, 3, 9, 2251},   /* purpur_stairs */
-    {277, 1, 3, 3, 9, 2260},   /* chest */
-    {277, 1, 3, 3, 9, 2269},   /* chest */
-    {277, 1, 3, 3, 9, 2278},   /* chest */
-    {277, 1, 3, 3, 9, 2287},   /* chest */
-    {277, 1, 3, 3, 9, 2296},   /* chest */
-    {277, 1, 3, 3, 9, 2305},   /* chest */
-    {277, 1, 3, 3, 9, 2314},   /* chest */
-    {277, 1, 3, 3, 9, 2323},   /* chest */
-    {277, 1, 3, 3, 9, 2332},   /* chest */
-    {277, 1, 3, 3, 9, 2341},   /* chest */
-    {277, 1, 3, 3, 9, 2350},   /* chest */
-    {278, 1, 2, 2, 4, 2359},   /* crafting_table */
-    {278, 1, 2, 2, 4, 2363},   /* crafting_table */
-    {278, 1, 2, 2, 4, 2367},   /* crafting_table */
-    {278, 1, 2, 2, 4, 2371},   /* crafting_table */
-    {278, 1, 2, 2, 4, 2375},   /* crafting_table */
-    {278, 1, 2, 2, 4, 2379},   /* crafting_table */
-    {278, 1, 2, 2, 4, 2383},   /* crafting_table */
-    {278, 1, 2, 2, 4, 2387},   /* crafting_table */
-    {278, 1, 2, 2, 4, 2391},   /* crafting_table */
-    {278, 1, 2, 2, 4, 2395},   /* crafting_table */
-    {278, 1, 2, 2, 4, 2399},   /* crafting_table */
-    {280, 1, 3, 3, 9, 2403},   /* furnace */
-    {280, 1, 3, 3, 9, 2412},   /* furnace */
-    {280, 1, 3, 3, 9, 2421},   /* furnace */
-    {281, 3, 3, 3, 9, 2430},   /* ladder */
-    {282, 4, 3, 3, 9, 2439},   /* cobblestone_stairs */
-    {283, 6, 3, 1, 3, 2448},   /* snow */
-    {285, 1, 2, 2, 4, 2451},   /* snow_block */
-    {287, 1, 2, 2, 4, 2455},   /* clay */
-    {288, 1, 3, 3, 9, 2459},   /* jukebox */
-    {288, 1, 3, 3, 9, 2468},   /* jukebox */
-    {288, 1, 3, 3, 9, 2477},   /* jukebox */
-    {288, 1, 3, 3, 9, 2486},   /* jukebox */
-    {288, 1, 3, 3, 9, 2495},   /* jukebox */
-    {288, 1, 3, 3, 9, 2504},   /* jukebox */
-    {288, 1, 3, 3, 9, 2513},   /* jukebox */
-    {288, 1, 3, 3, 9, 2522},   /* jukebox */
-    {288, 1, 3, 3, 9, 2531},   /* jukebox */
-    {288, 1, 3, 3, 9, 2540},   /* jukebox */
-    {288, 1, 3, 3, 9, 2549},   /* jukebox */
-    {289, 3, 3, 2, 6, 2558},   /* oak_fence */
-    {290, 3, 3, 2, 6, 2564},   /* spruce_fence */
-    {291, 3, 3, 2, 6, 2570},   /* birch_fence */
-    {292, 3, 3, 2, 6, 2576},   /* jungle_fence */
-    {293, 3, 3, 2, 6, 2582},   /* acacia_fence */
-    {294, 3, 3, 2, 6, 2588},   /* cherry_fence */
-    {295, 3, 3, 2, 6, 2594},   /* dark_oak_fence */
-    {296, 3, 3, 2, 6, 2600},   /* mangrove_fence */
-    {297, 3, 3, 2, 6, 2606},   /* bamboo_fence */
-    {298, 3, 3, 2, 6, 2612},   /* crimson_fence */
-    {299, 3, 3, 2, 6, 2618},   /* warped_fence */
-    {302, 1, 1, 2, 2, 2624},   /* jack_o_lantern */
-    {307, 4, 2, 2, 4, 2626},   /* polished_basalt */
-    {309, 4, 1, 3, 3, 2630},   /* soul_torch */
-    {309, 4, 1, 3, 3, 2633},   /* soul_torch */
-    {309, 4, 1, 3, 3, 2636},   /* soul_torch */
-    {309, 4, 1, 3, 3, 2639},   /* soul_torch */
-    {310, 1, 2, 2, 4, 2642},   /* glowstone */
-    {318, 4, 2, 2, 4, 2646},   /* stone_bricks */
-    {319, 1, 0, 0, 2, 2650},   /* mossy_stone_bricks (shapeless) */
-    {319, 1, 0, 0, 2, 2652},   /* mossy_stone_bricks (shapeless) */
-    {321, 1, 1, 2, 2, 2654},   /* chiseled_stone_bricks */
-    {322, 1, 0, 0, 2, 2656},   /* packed_mud (shapeless) */
-    {323, 4, 2, 2, 4, 2658},   /* mud_bricks */
-    {324, 4, 2, 2, 4, 2662},   /* deepslate_bricks */
-    {326, 4, 2, 2, 4, 2666},   /* deepslate_tiles */
-    {328, 1, 1, 2, 2, 2670},   /* chiseled_deepslate */
-    {333, 16, 3, 2, 6, 2672},  /* iron_bars */
-    {334, 1, 1, 3, 3, 2678},   /* chain */
-    {335, 16, 3, 2, 6, 2681},  /* glass_pane */
-    {336, 1, 0, 0, 9, 2687},   /* melon (shapeless) */
-    {339, 4, 3, 3, 9, 2696},   /* brick_stairs */
-    {340, 4, 3, 3, 9, 2705},   /* stone_brick_stairs */
-    {341, 4, 3, 3, 9, 2714},   /* mud_brick_stairs */
-    {344, 1, 2, 2, 4, 2723},   /* nether_bricks */
-    {346, 1, 1, 2, 2, 2727},   /* chiseled_nether_bricks */
-    {347, 6, 3, 2, 6, 2729},   /* nether_brick_fence */
-    {348, 4, 3, 3, 9, 2735},   /* nether_brick_stairs */
-    {353, 1, 3, 3, 9, 2744},   /* enchanting_table */
-    {356, 4, 2, 2, 4, 2753},   /* end_stone_bricks */
-    {358, 4, 3, 3, 9, 2757},   /* sandstone_stairs */
-    {358, 4, 3, 3, 9, 2766},   /* sandstone_stairs */
-    {358, 4, 3, 3, 9, 2775},   /* sandstone_stairs */
-    {359, 1, 3, 3, 9, 2784},   /* ender_chest */
-    {360, 1, 3, 3, 9, 2793},   /* emerald_block */
-    {361, 4, 3, 3, 9, 2802},   /* oak_stairs */
-    {362, 4, 3, 3, 9, 2811},   /* spruce_stairs */
-    {363, 4, 3, 3, 9, 2820},   /* birch_stairs */
-    {364, 4, 3, 3, 9, 2829},   /* jungle_stairs */
-    {365, 4, 3, 3, 9, 2838},   /* acacia_stairs */
-    {366, 4, 3, 3, 9, 2847},   /* cherry_stairs */
-    {367, 4, 3, 3, 9, 2856},   /* dark_oak_stairs */
-    {368, 4, 3, 3, 9, 2865},   /* mangrove_stairs */
-    {369, 4, 3, 3, 9, 2874},   /* bamboo_stairs */
-    {370, 4, 3, 3, 9, 2883},   /* bamboo_mosaic_stairs */
-    {371, 4, 3, 3, 9, 2892},   /* crimson_stairs */
-    {372, 4, 3, 3, 9, 2901},   /* warped_stairs */
-    {374, 1, 3, 3, 9, 2910},   /* beacon */
-    {375, 6, 3, 2, 6, 2919},   /* cobblestone_wall */
-    {376, 6, 3, 2, 6, 2925},   /* mossy_cobblestone_wall */
-    {377, 6, 3, 2, 6, 2931},   /* brick_wall */
-    {378, 6, 3, 2, 6, 2937},   /* prismarine_wall */
-    {379, 6, 3, 2, 6, 2943},   /* red_sandstone_wall */
-    {380, 6, 3, 2, 6, 2949},   /* mossy_stone_brick_wall */
-    {381, 6, 3, 2, 6, 2955},   /* granite_wall */
-    {382, 6, 3, 2, 6, 2961},   /* stone_brick_wall */
-    {383, 6, 3, 2, 6, 2967},   /* mud_brick_wall */
-    {384, 6, 3, 2, 6, 2973},   /* nether_brick_wall */
-    {385, 6, 3, 2, 6, 2979},   /* andesite_wall */
-    {386, 6, 3, 2, 6, 2985},   /* red_nether_brick_wall */
-    {387, 6, 3, 2, 6, 2991},   /* sandstone_wall */
-    {388, 6, 3, 2, 6, 2997},   /* end_stone_brick_wall */
-    {389, 6, 3, 2, 6, 3003},   /* diorite_wall */
-    {390, 6, 3, 2, 6, 3009},   /* blackstone_wall */
-    {391, 6, 3, 2, 6, 3015},   /* polished_blackstone_wall */
-    {392, 6, 3, 2, 6, 3021},   /* polished_blackstone_brick_wall */
-    {393, 6, 3, 2, 6, 3027},   /* cobbled_deepslate_wall */
-    {394, 6, 3, 2, 6, 3033},   /* polished_deepslate_wall */
-    {395, 6, 3, 2, 6, 3039},   /* deepslate_brick_wall */
-    {396, 6, 3, 2, 6, 3045},   /* deepslate_tile_wall */
-    {397, 1, 3, 3, 9, 3051},   /* anvil */
-    {400, 1, 1, 2, 2, 3060},   /* chiseled_quartz_block */
-    {401, 1, 2, 2, 4, 3062},   /* quartz_block */
-    {402, 4, 2, 2, 4, 3066},   /* quartz_bricks */
-    {403, 2, 1, 2, 2, 3070},   /* quartz_pillar */
-    {404, 4, 3, 3, 9, 3072},   /* quartz_stairs */
-    {404, 4, 3, 3, 9, 3081},   /* quartz_stairs */
-    {404, 4, 3, 3, 9, 3090},   /* quartz_stairs */
-    {405, 8, 3, 3, 9, 3099},   /* white_terracotta */
-    {406, 8, 3, 3, 9, 3108},   /* orange_terracotta */
-    {407, 8, 3, 3, 9, 3117},   /* magenta_terracotta */
-    {408, 8, 3, 3, 9, 3126},   /* light_blue_terracotta */
-    {409, 8, 3, 3, 9, 3135},   /* yellow_terracotta */
-    {410, 8, 3, 3, 9, 3144},   /* lime_terracotta */
-    {411, 8, 3, 3, 9, 3153},   /* pink_terracotta */
-    {412, 8, 3, 3, 9, 3162},   /* gray_terracotta */
-    {413, 8, 3, 3, 9, 3171},   /* light_gray_terracotta */
-    {414, 8, 3, 3, 9, 3180},   /* cyan_terracotta */
-    {415, 8, 3, 3, 9, 3189},   /* purple_terracotta */
-    {416, 8, 3, 3, 9, 3198},   /* blue_terracotta */
-    {417, 8, 3, 3, 9, 3207},   /* brown_terracotta */
-    {418, 8, 3, 3, 9, 3216},   /* green_terracotta */
-    {419, 8, 3, 3, 9, 3225},   /* red_terracotta */
-    {420, 8, 3, 3, 9, 3234},   /* black_terracotta */
-    {423, 1, 0, 0, 9, 3243},   /* hay_block (shapeless) */
-    {424, 1, 0, 0, 2, 3252},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3254},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3256},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3258},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3260},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3262},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3264},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3266},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3268},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3270},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3272},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3274},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3276},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3278},   /* white_carpet (shapeless) */
-    {424, 1, 0, 0, 2, 3280},   /* white_carpet (shapeless) */
-    {424, 3, 2, 1, 2, 3282},   /* white_carpet */
-    {425, 1, 0, 0, 2, 3284},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3286},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3288},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3290},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3292},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3294},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3296},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3298},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3300},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3302},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3304},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3306},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3308},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3310},   /* orange_carpet (shapeless) */
-    {425, 1, 0, 0, 2, 3312},   /* orange_carpet (shapeless) */
-    {425, 3, 2, 1, 2, 3314},   /* orange_carpet */
-    {426, 1, 0, 0, 2, 3316},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3318},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3320},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3322},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3324},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3326},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3328},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3330},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3332},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3334},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3336},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3338},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3340},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3342},   /* magenta_carpet (shapeless) */
-    {426, 1, 0, 0, 2, 3344},   /* magenta_carpet (shapeless) */
-    {426, 3, 2, 1, 2, 3346},   /* magenta_carpet */
-    {427, 1, 0, 0, 2, 3348},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3350},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3352},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3354},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3356},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3358},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3360},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3362},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3364},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3366},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3368},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3370},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3372},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3374},   /* light_blue_carpet (shapeless) */
-    {427, 1, 0, 0, 2, 3376},   /* light_blue_carpet (shapeless) */
-    {427, 3, 2, 1, 2, 3378},   /* light_blue_carpet */
-    {428, 1, 0, 0, 2, 3380},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3382},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3384},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3386},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3388},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3390},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3392},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3394},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3396},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3398},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3400},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3402},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3404},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3406},   /* yellow_carpet (shapeless) */
-    {428, 1, 0, 0, 2, 3408},   /* yellow_carpet (shapeless) */
-    {428, 3, 2, 1, 2, 3410},   /* yellow_carpet */
-    {429, 1, 0, 0, 2, 3412},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3414},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3416},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3418},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3420},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3422},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3424},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3426},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3428},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3430},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3432},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3434},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3436},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3438},   /* lime_carpet (shapeless) */
-    {429, 1, 0, 0, 2, 3440},   /* lime_carpet (shapeless) */
-    {429, 3, 2, 1, 2, 3442},   /* lime_carpet */
-    {430, 1, 0, 0, 2, 3444},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3446},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3448},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3450},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3452},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3454},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3456},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3458},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3460},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3462},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3464},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3466},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3468},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3470},   /* pink_carpet (shapeless) */
-    {430, 1, 0, 0, 2, 3472},   /* pink_carpet (shapeless) */
-    {430, 3, 2, 1, 2, 3474},   /* pink_carpet */
-    {431, 1, 0, 0, 2, 3476},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3478},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3480},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3482},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3484},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3486},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3488},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3490},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3492},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3494},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3496},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3498},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3500},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3502},   /* gray_carpet (shapeless) */
-    {431, 1, 0, 0, 2, 3504},   /* gray_carpet (shapeless) */
-    {431, 3, 2, 1, 2, 3506},   /* gray_carpet */
-    {432, 1, 0, 0, 2, 3508},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3510},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3512},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3514},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3516},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3518},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3520},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3522},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3524},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3526},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3528},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3530},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3532},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3534},   /* light_gray_carpet (shapeless) */
-    {432, 1, 0, 0, 2, 3536},   /* light_gray_carpet (shapeless) */
-    {432, 3, 2, 1, 2, 3538},   /* light_gray_carpet */
-    {433, 3, 2, 1, 2, 3540},   /* cyan_carpet */
-    {433, 1, 0, 0, 2, 3542},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3544},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3546},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3548},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3550},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3552},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3554},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3556},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3558},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3560},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3562},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3564},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3566},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3568},   /* cyan_carpet (shapeless) */
-    {433, 1, 0, 0, 2, 3570},   /* cyan_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3572},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3574},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3576},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3578},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3580},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3582},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3584},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3586},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3588},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3590},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3592},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3594},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3596},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3598},   /* purple_carpet (shapeless) */
-    {434, 1, 0, 0, 2, 3600},   /* purple_carpet (shapeless) */
-    {434, 3, 2, 1, 2, 3602},   /* purple_carpet */
-    {435, 3, 2, 1, 2, 3604},   /* blue_carpet */
-    {435, 1, 0, 0, 2, 3606},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3608},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3610},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3612},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3614},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3616},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3618},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3620},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3622},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3624},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3626},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3628},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3630},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3632},   /* blue_carpet (shapeless) */
-    {435, 1, 0, 0, 2, 3634},   /* blue_carpet (shapeless) */
-    {436, 3, 2, 1, 2, 3636},   /* brown_carpet */
-    {436, 1, 0, 0, 2, 3638},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3640},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3642},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3644},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3646},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3648},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3650},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3652},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3654},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3656},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3658},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3660},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3662},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3664},   /* brown_carpet (shapeless) */
-    {436, 1, 0, 0, 2, 3666},   /* brown_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3668},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3670},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3672},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3674},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3676},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3678},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3680},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3682},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3684},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3686},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3688},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3690},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3692},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3694},   /* green_carpet (shapeless) */
-    {437, 1, 0, 0, 2, 3696},   /* green_carpet (shapeless) */
-    {437, 3, 2, 1, 2, 3698},   /* green_carpet */
-    {438, 1, 0, 0, 2, 3700},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3702},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3704},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3706},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3708},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3710},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3712},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3714},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3716},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3718},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3720},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3722},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3724},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3726},   /* red_carpet (shapeless) */
-    {438, 1, 0, 0, 2, 3728},   /* red_carpet (shapeless) */
-    {438, 3, 2, 1, 2, 3730},   /* red_carpet */
-    {439, 3, 2, 1, 2, 3732},   /* black_carpet */
-    {439, 1, 0, 0, 2, 3734},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3736},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3738},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3740},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3742},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3744},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3746},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3748},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3750},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3752},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3754},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3756},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3758},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3760},   /* black_carpet (shapeless) */
-    {439, 1, 0, 0, 2, 3762},   /* black_carpet (shapeless) */
-    {441, 1, 0, 0, 9, 3764},   /* packed_ice (shapeless) */
-    {449, 8, 3, 3, 9, 3773},   /* white_stained_glass */
-    {450, 8, 3, 3, 9, 3782},   /* orange_stained_glass */
-    {451, 8, 3, 3, 9, 3791},   /* magenta_stained_glass */
-    {452, 8, 3, 3, 9, 3800},   /* light_blue_stained_glass */
-    {453, 8, 3, 3, 9, 3809},   /* yellow_stained_glass */
-    {454, 8, 3, 3, 9, 3818},   /* lime_stained_glass */
-    {455, 8, 3, 3, 9, 3827},   /* pink_stained_glass */
-    {456, 8, 3, 3, 9, 3836},   /* gray_stained_glass */
-    {457, 8, 3, 3, 9, 3845},   /* light_gray_stained_glass */
-    {458, 8, 3, 3, 9, 3854},   /* cyan_stained_glass */
-    {459, 8, 3, 3, 9, 3863},   /* purple_stained_glass */
-    {460, 8, 3, 3, 9, 3872},   /* blue_stained_glass */
-    {461, 8, 3, 3, 9, 3881},   /* brown_stained_glass */
-    {462, 8, 3, 3, 9, 3890},   /* green_stained_glass */
-    {463, 8, 3, 3, 9, 3899},   /* red_stained_glass */
-    {464, 8, 3, 3, 9, 3908},   /* black_stained_glass */
-    {465, 16, 3, 2, 6, 3917},  /* white_stained_glass_pane */
-    {465, 8, 3, 3, 9, 3923},   /* white_stained_glass_pane */
-    {466, 16, 3, 2, 6, 3932},  /* orange_stained_glass_pane */
-    {466, 8, 3, 3, 9, 3938},   /* orange_stained_glass_pane */
-    {467, 16, 3, 2, 6, 3947},  /* magenta_stained_glass_pane */
-    {467, 8, 3, 3, 9, 3953},   /* magenta_stained_glass_pane */
-    {468, 16, 3, 2, 6, 3962},  /* light_blue_stained_glass_pane */
-    {468, 8, 3, 3, 9, 3968},   /* light_blue_stained_glass_pane */
-    {469, 16, 3, 2, 6, 3977},  /* yellow_stained_glass_pane */
-    {469, 8, 3, 3, 9, 3983},   /* yellow_stained_glass_pane */
-    {470, 16, 3, 2, 6, 3992},  /* lime_stained_glass_pane */
-    {470, 8, 3, 3, 9, 3998},   /* lime_stained_glass_pane */
-    {471, 16, 3, 2, 6, 4007},  /* pink_stained_glass_pane */
-    {471, 8, 3, 3, 9, 4013},   /* pink_stained_glass_pane */
-    {472, 16, 3, 2, 6, 4022},  /* gray_stained_glass_pane */
-    {472, 8, 3, 3, 9, 4028},   /* gray_stained_glass_pane */
-    {473, 16, 3, 2, 6, 4037},  /* light_gray_stained_glass_pane */
-    {473, 8, 3, 3, 9, 4043},   /* light_gray_stained_glass_pane */
-    {474, 16, 3, 2, 6, 4052},  /* cyan_stained_glass_pane */
-    {474, 8, 3, 3, 9, 4058},   /* cyan_stained_glass_pane */
-    {475, 16, 3, 2, 6, 4067},  /* purple_stained_glass_pane */
-    {475, 8, 3, 3, 9, 4073},   /* purple_stained_glass_pane */
-    {476, 16, 3, 2, 6, 4082},  /* blue_stained_glass_pane */
-    {476, 8, 3, 3, 9, 4088},   /* blue_stained_glass_pane */
-    {477, 16, 3, 2, 6, 4097},  /* brown_stained_glass_pane */
-    {477, 8, 3, 3, 9, 4103},   /* brown_stained_glass_pane */
-    {478, 16, 3, 2, 6, 4112},  /* green_stained_glass_pane */
-    {478, 8, 3, 3, 9, 4118},   /* green_stained_glass_pane */
-    {479, 16, 3, 2, 6, 4127},  /* red_stained_glass_pane */
-    {479, 8, 3, 3, 9, 4133},   /* red_stained_glass_pane */
-    {480, 16, 3, 2, 6, 4142},  /* black_stained_glass_pane */
-    {480, 8, 3, 3, 9, 4148},   /* black_stained_glass_pane */
-    {481, 1, 2, 2, 4, 4157},   /* prismarine */
-    {482, 1, 0, 0, 9, 4161},   /* prismarine_bricks (shapeless) */
-    {483, 1, 3, 3, 9, 4170},   /* dark_prismarine */
-    {484, 4, 3, 3, 9, 4179},   /* prismarine_stairs */
-    {485, 4, 3, 3, 9, 4188},   /* prismarine_brick_stairs */
-    {486, 4, 3, 3, 9, 4197},   /* dark_prismarine_stairs */
-    {487, 1, 3, 3, 9, 4206},   /* sea_lantern */
-    {488, 1, 2, 2, 4, 4215},   /* red_sandstone */
-    {489, 1, 1, 2, 2, 4219},   /* chiseled_red_sandstone */
-    {490, 4, 2, 2, 4, 4221},   /* cut_red_sandstone */
-    {491, 4, 3, 3, 9, 4225},   /* red_sandstone_stairs */
-    {491, 4, 3, 3, 9, 4234},   /* red_sandstone_stairs */
-    {491, 4, 3, 3, 9, 4243},   /* red_sandstone_stairs */
-    {494, 1, 2, 2, 4, 4252},   /* magma_block */
-    {495, 1, 0, 0, 9, 4256},   /* nether_wart_block (shapeless) */
-    {497, 1, 2, 2, 4, 4265},   /* red_nether_bricks */
-    {498, 1, 3, 3, 9, 4269},   /* bone_block */
-    {500, 1, 1, 3, 3, 4278},   /* shulker_box */
-    {549, 8, 0, 0, 9, 4281},   /* white_concrete_powder (shapeless) */
-    {550, 8, 0, 0, 9, 4290},   /* orange_concrete_powder (shapeless) */
-    {551, 8, 0, 0, 9, 4299},   /* magenta_concrete_powder (shapeless) */
-    {552, 8, 0, 0, 9, 4308},   /* light_blue_concrete_powder (shapeless) */
-    {553, 8, 0, 0, 9, 4317},   /* yellow_concrete_powder (shapeless) */
-    {554, 8, 0, 0, 9, 4326},   /* lime_concrete_powder (shapeless) */
-    {555, 8, 0, 0, 9, 4335},   /* pink_concrete_powder (shapeless) */
-    {556, 8, 0, 0, 9, 4344},   /* gray_concrete_powder (shapeless) */
-    {557, 8, 0, 0, 9, 4353},   /* light_gray_concrete_powder (shapeless) */
-    {558, 8, 0, 0, 9, 4362},   /* cyan_concrete_powder (shapeless) */
-    {559, 8, 0, 0, 9, 4371},   /* purple_concrete_powder (shapeless) */
-    {560, 8, 0, 0, 9, 4380},   /* blue_concrete_powder (shapeless) */
-    {561, 8, 0, 0, 9, 4389},   /* brown_concrete_powder (shapeless) */
-    {562, 8, 0, 0, 9, 4398},   /* green_concrete_powder (shapeless) */
-    {563, 8, 0, 0, 9, 4407},   /* red_concrete_powder (shapeless) */
-    {564, 8, 0, 0, 9, 4416},   /* black_concrete_powder (shapeless) */
-    {597, 1, 0, 0, 9, 4425},   /* blue_ice (shapeless) */
-    {598, 1, 3, 3, 9, 4434},   /* conduit */
-    {599, 4, 3, 3, 9, 4443},   /* polished_granite_stairs */
-    {600, 4, 3, 3, 9, 4452},   /* smooth_red_sandstone_stairs */
-    {601, 4, 3, 3, 9, 4461},   /* mossy_stone_brick_stairs */
-    {602, 4, 3, 3, 9, 4470},   /* polished_diorite_stairs */
-    {603, 4, 3, 3, 9, 4479},   /* mossy_cobblestone_stairs */
-    {604, 4, 3, 3, 9, 4488},   /* end_stone_brick_stairs */
-    {605, 4, 3, 3, 9, 4497},   /* stone_stairs */
-    {606, 4, 3, 3, 9, 4506},   /* smooth_sandstone_stairs */
-    {607, 4, 3, 3, 9, 4515},   /* smooth_quartz_stairs */
-    {608, 4, 3, 3, 9, 4524},   /* granite_stairs */
-    {609, 4, 3, 3, 9, 4533},   /* andesite_stairs */
-    {610, 4, 3, 3, 9, 4542},   /* red_nether_brick_stairs */
-    {611, 4, 3, 3, 9, 4551},   /* polished_andesite_stairs */
-    {612, 4, 3, 3, 9, 4560},   /* diorite_stairs */
-    {613, 4, 3, 3, 9, 4569},   /* cobbled_deepslate_stairs */
-    {614, 4, 3, 3, 9, 4578},   /* polished_deepslate_stairs */
-    {615, 4, 3, 3, 9, 4587},   /* deepslate_brick_stairs */
-    {616, 4, 3, 3, 9, 4596},   /* deepslate_tile_stairs */
-    {617, 6, 3, 1, 3, 4605},   /* polished_granite_slab */
-    {618, 6, 3, 1, 3, 4608},   /* smooth_red_sandstone_slab */
-    {619, 6, 3, 1, 3, 4611},   /* mossy_stone_brick_slab */
-    {620, 6, 3, 1, 3, 4614},   /* polished_diorite_slab */
-    {621, 6, 3, 1, 3, 4617},   /* mossy_cobblestone_slab */
-    {622, 6, 3, 1, 3, 4620},   /* end_stone_brick_slab */
-    {623, 6, 3, 1, 3, 4623},   /* smooth_sandstone_slab */
-    {624, 6, 3, 1, 3, 4626},   /* smooth_quartz_slab */
-    {625, 6, 3, 1, 3, 4629},   /* granite_slab */
-    {626, 6, 3, 1, 3, 4632},   /* andesite_slab */
-    {627, 6, 3, 1, 3, 4635},   /* red_nether_brick_slab */
-    {628, 6, 3, 1, 3, 4638},   /* polished_andesite_slab */
-    {629, 6, 3, 1, 3, 4641},   /* diorite_slab */
-    {630, 6, 3, 1, 3, 4644},   /* cobbled_deepslate_slab */
-    {631, 6, 3, 1, 3, 4647},   /* polished_deepslate_slab */
-    {632, 6, 3, 1, 3, 4650},   /* deepslate_brick_slab */
-    {633, 6, 3, 1, 3, 4653},   /* deepslate_tile_slab */
-    {634, 6, 3, 3, 9, 4656},   /* scaffolding */
-    {635, 9, 0, 0, 1, 4665},   /* redstone (shapeless) */
-    {636, 1, 1, 2, 2, 4666},   /* redstone_torch */
-    {637, 1, 3, 3, 9, 4668},   /* redstone_block */
-    {638, 1, 3, 2, 6, 4677},   /* repeater */
-    {639, 1, 3, 3, 9, 4683},   /* comparator */
-    {640, 1, 3, 3, 9, 4692},   /* piston */
-    {640, 1, 3, 3, 9, 4701},   /* piston */
-    {640, 1, 3, 3, 9, 4710},   /* piston */
-    {640, 1, 3, 3, 9, 4719},   /* piston */
-    {640, 1, 3, 3, 9, 4728},   /* piston */
-    {640, 1, 3, 3, 9, 4737},   /* piston */
-    {640, 1, 3, 3, 9, 4746},   /* piston */
-    {640, 1, 3, 3, 9, 4755},   /* piston */
-    {640, 1, 3, 3, 9, 4764},   /* piston */
-    {640, 1, 3, 3, 9, 4773},   /* piston */
-    {640, 1, 3, 3, 9, 4782},   /* piston */
-    {641, 1, 1, 2, 2, 4791},   /* sticky_piston */
-    {642, 1, 3, 3, 9, 4793},   /* slime_block */
-    {643, 1, 2, 2, 4, 4802},   /* honey_block */
-    {644, 1, 3, 3, 9, 4806},   /* observer */
-    {645, 1, 3, 3, 9, 4815},   /* hopper */
-    {646, 1, 3, 3, 9, 4824},   /* dispenser */
-    {647, 1, 3, 3, 9, 4833},   /* dropper */
-    {648, 1, 3, 3, 9, 4842},   /* lectern */
-    {648, 1, 3, 3, 9, 4851},   /* lectern */
-    {648, 1, 3, 3, 9, 4860},   /* lectern */
-    {648, 1, 3, 3, 9, 4869},   /* lectern */
-    {648, 1, 3, 3, 9, 4878},   /* lectern */
-    {648, 1, 3, 3, 9, 4887},   /* lectern */
-    {648, 1, 3, 3, 9, 4896},   /* lectern */
-    {648, 1, 3, 3, 9, 4905},   /* lectern */
-    {648, 1, 3, 3, 9, 4914},   /* lectern */
-    {648, 1, 3, 3, 9, 4923},   /* lectern */
-    {648, 1, 3, 3, 9, 4932},   /* lectern */
-    {649, 1, 3, 3, 9, 4941},   /* target */
-    {650, 1, 1, 2, 2, 4950},   /* lever */
-    {651, 1, 1, 3, 3, 4952},   /* lightning_rod */
-    {652, 1, 3, 3, 9, 4955},   /* daylight_detector */
-    {652, 1, 3, 3, 9, 4964},   /* daylight_detector */
-    {652, 1, 3, 3, 9, 4973},   /* daylight_detector */
-    {652, 1, 3, 3, 9, 4982},   /* daylight_detector */
-    {652, 1, 3, 3, 9, 4991},   /* daylight_detector */
-    {652, 1, 3, 3, 9, 5000},   /* daylight_detector */
-    {652, 1, 3, 3, 9, 5009},   /* daylight_detector */
-    {652, 1, 3, 3, 9, 5018},   /* daylight_detector */
-    {652, 1, 3, 3, 9, 5027},   /* daylight_detector */
-    {652, 1, 3, 3, 9, 5036},   /* daylight_detector */
-    {652, 1, 3, 3, 9, 5045},   /* daylight_detector */
-    {654, 1, 3, 2, 6, 5054},   /* calibrated_sculk_sensor */
-    {655, 2, 1, 3, 3, 5060},   /* tripwire_hook */
-    {655, 2, 1, 3, 3, 5063},   /* tripwire_hook */
-    {655, 2, 1, 3, 3, 5066},   /* tripwire_hook */
-    {655, 2, 1, 3, 3, 5069},   /* tripwire_hook */
-    {655, 2, 1, 3, 3, 5072},   /* tripwire_hook */
-    {655, 2, 1, 3, 3, 5075},   /* tripwire_hook */
-    {655, 2, 1, 3, 3, 5078},   /* tripwire_hook */
-    {655, 2, 1, 3, 3, 5081},   /* tripwire_hook */
-    {655, 2, 1, 3, 3, 5084},   /* tripwire_hook */
-    {655, 2, 1, 3, 3, 5087},   /* tripwire_hook */
-    {655, 2, 1, 3, 3, 5090},   /* tripwire_hook */
-    {656, 1, 0, 0, 2, 5093},   /* trapped_chest (shapeless) */
-    {657, 1, 3, 3, 9, 5095},   /* tnt */
-    {657, 1, 3, 3, 9, 5104},   /* tnt */
-    {658, 1, 3, 3, 9, 5113},   /* redstone_lamp */
-    {659, 1, 3, 3, 9, 5122},   /* note_block */
-    {659, 1, 3, 3, 9, 5131},   /* note_block */
-    {659, 1, 3, 3, 9, 5140},   /* note_block */
-    {659, 1, 3, 3, 9, 5149},   /* note_block */
-    {659, 1, 3, 3, 9, 5158},   /* note_block */
-    {659, 1, 3, 3, 9, 5167},   /* note_block */
-    {659, 1, 3, 3, 9, 5176},   /* note_block */
-    {659, 1, 3, 3, 9, 5185},   /* note_block */
-    {659, 1, 3, 3, 9, 5194},   /* note_block */
-    {659, 1, 3, 3, 9, 5203},   /* note_block */
-    {659, 1, 3, 3, 9, 5212},   /* note_block */
-    {660, 1, 0, 0, 1, 5221},   /* stone_button (shapeless) */
-    {661, 1, 0, 0, 1, 5222},   /* polished_blackstone_button (shapeless) */
-    {662, 1, 0, 0, 1, 5223},   /* oak_button (shapeless) */
-    {663, 1, 0, 0, 1, 5224},   /* spruce_button (shapeless) */
-    {664, 1, 0, 0, 1, 5225},   /* birch_button (shapeless) */
-    {665, 1, 0, 0, 1, 5226},   /* jungle_button (shapeless) */
-    {666, 1, 0, 0, 1, 5227},   /* acacia_button (shapeless) */
-    {667, 1, 0, 0, 1, 5228},   /* cherry_button (shapeless) */
-    {668, 1, 0, 0, 1, 5229},   /* dark_oak_button (shapeless) */
-    {669, 1, 0, 0, 1, 5230},   /* mangrove_button (shapeless) */
-    {670, 1, 0, 0, 1, 5231},   /* bamboo_button (shapeless) */
-    {671, 1, 0, 0, 1, 5232},   /* crimson_button (shapeless) */
-    {672, 1, 0, 0, 1, 5233},   /* warped_button (shapeless) */
-    {673, 1, 2, 1, 2, 5234},   /* stone_pressure_plate */
-    {674, 1, 2, 1, 2, 5236},   /* polished_blackstone_pressure_plate */
-    {675, 1, 2, 1, 2, 5238},   /* light_weighted_pressure_plate */
-    {676, 1, 2, 1, 2, 5240},   /* heavy_weighted_pressure_plate */
-    {677, 1, 2, 1, 2, 5242},   /* oak_pressure_plate */
-    {678, 1, 2, 1, 2, 5244},   /* spruce_pressure_plate */
-    {679, 1, 2, 1, 2, 5246},   /* birch_pressure_plate */
-    {680, 1, 2, 1, 2, 5248},   /* jungle_pressure_plate */
-    {681, 1, 2, 1, 2, 5250},   /* acacia_pressure_plate */
-    {682, 1, 2, 1, 2, 5252},   /* cherry_pressure_plate */
-    {683, 1, 2, 1, 2, 5254},   /* dark_oak_pressure_plate */
-    {684, 1, 2, 1, 2, 5256},   /* mangrove_pressure_plate */
-    {685, 1, 2, 1, 2, 5258},   /* bamboo_pressure_plate */
-    {686, 1, 2, 1, 2, 5260},   /* crimson_pressure_plate */
-    {687, 1, 2, 1, 2, 5262},   /* warped_pressure_plate */
-    {688, 3, 2, 3, 6, 5264},   /* iron_door */
-    {689, 3, 2, 3, 6, 5270},   /* oak_door */
-    {690, 3, 2, 3, 6, 5276},   /* spruce_door */
-    {691, 3, 2, 3, 6, 5282},   /* birch_door */
-    {692, 3, 2, 3, 6, 5288},   /* jungle_door */
-    {693, 3, 2, 3, 6, 5294},   /* acacia_door */
-    {694, 3, 2, 3, 6, 5300},   /* cherry_door */
-    {695, 3, 2, 3, 6, 5306},   /* dark_oak_door */
-    {696, 3, 2, 3, 6, 5312},   /* mangrove_door */
-    {697, 3, 2, 3, 6, 5318},   /* bamboo_door */
-    {698, 3, 2, 3, 6, 5324},   /* crimson_door */
-    {699, 3, 2, 3, 6, 5330},   /* warped_door */
-    {700, 1, 2, 2, 4, 5336},   /* iron_trapdoor */
-    {701, 2, 3, 2, 6, 5340},   /* oak_trapdoor */
-    {702, 2, 3, 2, 6, 5346},   /* spruce_trapdoor */
-    {703, 2, 3, 2, 6, 5352},   /* birch_trapdoor */
-    {704, 2, 3, 2, 6, 5358},   /* jungle_trapdoor */
-    {705, 2, 3, 2, 6, 5364},   /* acacia_trapdoor */
-    {706, 2, 3, 2, 6, 5370},   /* cherry_trapdoor */
-    {707, 2, 3, 2, 6, 5376},   /* dark_oak_trapdoor */
-    {708, 2, 3, 2, 6, 5382},   /* mangrove_trapdoor */
-    {709, 2, 3, 2, 6, 5388},   /* bamboo_trapdoor */
-    {710, 2, 3, 2, 6, 5394},   /* crimson_trapdoor */
-    {711, 2, 3, 2, 6, 5400},   /* warped_trapdoor */
-    {712, 1, 3, 2, 6, 5406},   /* oak_fence_gate */
-    {713, 1, 3, 2, 6, 5412},   /* spruce_fence_gate */
-    {714, 1, 3, 2, 6, 5418},   /* birch_fence_gate */
-    {715, 1, 3, 2, 6, 5424},   /* jungle_fence_gate */
-    {716, 1, 3, 2, 6, 5430},   /* acacia_fence_gate */
-    {717, 1, 3, 2, 6, 5436},   /* cherry_fence_gate */
-    {718, 1, 3, 2, 6, 5442},   /* dark_oak_fence_gate */
-    {719, 1, 3, 2, 6, 5448},   /* mangrove_fence_gate */
-    {720, 1, 3, 2, 6, 5454},   /* bamboo_fence_gate */
-    {721, 1, 3, 2, 6, 5460},   /* crimson_fence_gate */
-    {722, 1, 3, 2, 6, 5466},   /* warped_fence_gate */
-    {723, 6, 3, 3, 9, 5472},   /* powered_rail */
-    {724, 6, 3, 3, 9, 5481},   /* detector_rail */
-    {725, 16, 3, 3, 9, 5490},  /* rail */
-    {726, 6, 3, 3, 9, 5499},   /* activator_rail */
-    {728, 1, 3, 2, 6, 5508},   /* minecart */
-    {729, 1, 0, 0, 2, 5514},   /* chest_minecart (shapeless) */
-    {730, 1, 0, 0, 2, 5516},   /* furnace_minecart (shapeless) */
-    {731, 1, 0, 0, 2, 5518},   /* tnt_minecart (shapeless) */
-    {732, 1, 0, 0, 2, 5520},   /* hopper_minecart (shapeless) */
-    {733, 1, 2, 2, 4, 5522},   /* carrot_on_a_stick */
-    {734, 1, 2, 2, 4, 5526},   /* warped_fungus_on_a_stick */
-    {736, 1, 3, 2, 6, 5530},   /* oak_boat */
-    {737, 1, 0, 0, 2, 5536},   /* oak_chest_boat (shapeless) */
-    {738, 1, 3, 2, 6, 5538},   /* spruce_boat */
-    {739, 1, 0, 0, 2, 5544},   /* spruce_chest_boat (shapeless) */
-    {740, 1, 3, 2, 6, 5546},   /* birch_boat */
-    {741, 1, 0, 0, 2, 5552},   /* birch_chest_boat (shapeless) */
-    {742, 1, 3, 2, 6, 5554},   /* jungle_boat */
-    {743, 1, 0, 0, 2, 5560},   /* jungle_chest_boat (shapeless) */
-    {744, 1, 3, 2, 6, 5562},   /* acacia_boat */
-    {745, 1, 0, 0, 2, 5568},   /* acacia_chest_boat (shapeless) */
-    {746, 1, 3, 2, 6, 5570},   /* cherry_boat */
-    {747, 1, 0, 0, 2, 5576},   /* cherry_chest_boat (shapeless) */
-    {748, 1, 3, 2, 6, 5578},   /* dark_oak_boat */
-    {749, 1, 0, 0, 2, 5584},   /* dark_oak_chest_boat (shapeless) */
-    {750, 1, 3, 2, 6, 5586},   /* mangrove_boat */
-    {751, 1, 0, 0, 2, 5592},   /* mangrove_chest_boat (shapeless) */
-    {752, 1, 3, 2, 6, 5594},   /* bamboo_raft */
-    {753, 1, 0, 0, 2, 5600},   /* bamboo_chest_raft (shapeless) */
-    {756, 1, 3, 2, 6, 5602},   /* turtle_helmet */
-    {758, 1, 0, 0, 2, 5608},   /* flint_and_steel (shapeless) */
-    {760, 1, 3, 3, 9, 5610},   /* bow */
-    {761, 4, 1, 3, 3, 5619},   /* arrow */
-    {762, 9, 0, 0, 1, 5622},   /* coal (shapeless) */
-    {764, 9, 0, 0, 1, 5623},   /* diamond (shapeless) */
-    {765, 9, 0, 0, 1, 5624},   /* emerald (shapeless) */
-    {766, 9, 0, 0, 1, 5625},   /* lapis_lazuli (shapeless) */
-    {769, 9, 0, 0, 1, 5626},   /* raw_iron (shapeless) */
-    {770, 9, 0, 0, 1, 5627},   /* iron_ingot (shapeless) */
-    {770, 1, 3, 3, 9, 5628},   /* iron_ingot */
-    {771, 9, 0, 0, 1, 5637},   /* raw_copper (shapeless) */
-    {772, 9, 0, 0, 1, 5638},   /* copper_ingot (shapeless) */
-    {772, 9, 0, 0, 1, 5639},   /* copper_ingot (shapeless) */
-    {773, 9, 0, 0, 1, 5640},   /* raw_gold (shapeless) */
-    {774, 9, 0, 0, 1, 5641},   /* gold_ingot (shapeless) */
-    {774, 1, 3, 3, 9, 5642},   /* gold_ingot */
-    {775, 1, 0, 0, 8, 5651},   /* netherite_ingot (shapeless) */
-    {775, 9, 0, 0, 1, 5659},   /* netherite_ingot (shapeless) */
-    {777, 1, 1, 3, 3, 5660},   /* wooden_sword */
-    {777, 1, 1, 3, 3, 5663},   /* wooden_sword */
-    {777, 1, 1, 3, 3, 5666},   /* wooden_sword */
-    {777, 1, 1, 3, 3, 5669},   /* wooden_sword */
-    {777, 1, 1, 3, 3, 5672},   /* wooden_sword */
-    {777, 1, 1, 3, 3, 5675},   /* wooden_sword */
-    {777, 1, 1, 3, 3, 5678},   /* wooden_sword */
-    {777, 1, 1, 3, 3, 5681},   /* wooden_sword */
-    {777, 1, 1, 3, 3, 5684},   /* wooden_sword */
-    {777, 1, 1, 3, 3, 5687},   /* wooden_sword */
-    {777, 1, 1, 3, 3, 5690},   /* wooden_sword */
-    {778, 1, 1, 3, 3, 5693},   /* wooden_shovel */
-    {778, 1, 1, 3, 3, 5696},   /* wooden_shovel */
-    {778, 1, 1, 3, 3, 5699},   /* wooden_shovel */
-    {778, 1, 1, 3, 3, 5702},   /* wooden_shovel */
-    {778, 1, 1, 3, 3, 5705},   /* wooden_shovel */
-    {778, 1, 1, 3, 3, 5708},   /* wooden_shovel */
-    {778, 1, 1, 3, 3, 5711},   /* wooden_shovel */
-    {778, 1, 1, 3, 3, 5714},   /* wooden_shovel */
-    {778, 1, 1, 3, 3, 5717},   /* wooden_shovel */
-    {778, 1, 1, 3, 3, 5720},   /* wooden_shovel */
-    {778, 1, 1, 3, 3, 5723},   /* wooden_shovel */
-    {779, 1, 3, 3, 9, 5726},   /* wooden_pickaxe */
-    {779, 1, 3, 3, 9, 5735},   /* wooden_pickaxe */
-    {779, 1, 3, 3, 9, 5744},   /* wooden_pickaxe */
-    {779, 1, 3, 3, 9, 5753},   /* wooden_pickaxe */
-    {779, 1, 3, 3, 9, 5762},   /* wooden_pickaxe */
-    {779, 1, 3, 3, 9, 5771},   /* wooden_pickaxe */
-    {779, 1, 3, 3, 9, 5780},   /* wooden_pickaxe */
-    {779, 1, 3, 3, 9, 5789},   /* wooden_pickaxe */
-    {779, 1, 3, 3, 9, 5798},   /* wooden_pickaxe */
-    {779, 1, 3, 3, 9, 5807},   /* wooden_pickaxe */
-    {779, 1, 3, 3, 9, 5816},   /* wooden_pickaxe */
-    {780, 1, 2, 3, 6, 5825},   /* wooden_axe */
-    {780, 1, 2, 3, 6, 5831},   /* wooden_axe */
-    {780, 1, 2, 3, 6, 5837},   /* wooden_axe */
-    {780, 1, 2, 3, 6, 5843},   /* wooden_axe */
-    {780, 1, 2, 3, 6, 5849},   /* wooden_axe */
-    {780, 1, 2, 3, 6, 5855},   /* wooden_axe */
-    {780, 1, 2, 3, 6, 5861},   /* wooden_axe */
-    {780, 1, 2, 3, 6, 5867},   /* wooden_axe */
-    {780, 1, 2, 3, 6, 5873},   /* wooden_axe */
-    {780, 1, 2, 3, 6, 5879},   /* wooden_axe */
-    {780, 1, 2, 3, 6, 5885},   /* wooden_axe */
-    {781, 1, 2, 3, 6, 5891},   /* wooden_hoe */
-    {781, 1, 2, 3, 6, 5897},   /* wooden_hoe */
-    {781, 1, 2, 3, 6, 5903},   /* wooden_hoe */
-    {781, 1, 2, 3, 6, 5909},   /* wooden_hoe */
-    {781, 1, 2, 3, 6, 5915},   /* wooden_hoe */
-    {781, 1, 2, 3, 6, 5921},   /* wooden_hoe */
-    {781, 1, 2, 3, 6, 5927},   /* wooden_hoe */
-    {781, 1, 2, 3, 6, 5933},   /* wooden_hoe */
-    {781, 1, 2, 3, 6, 5939},   /* wooden_hoe */
-    {781, 1, 2, 3, 6, 5945},   /* wooden_hoe */
-    {781, 1, 2, 3, 6, 5951},   /* wooden_hoe */
-    {782, 1, 1, 3, 3, 5957},   /* stone_sword */
-    {782, 1, 1, 3, 3, 5960},   /* stone_sword */
-    {782, 1, 1, 3, 3, 5963},   /* stone_sword */
-    {783, 1, 1, 3, 3, 5966},   /* stone_shovel */
-    {783, 1, 1, 3, 3, 5969},   /* stone_shovel */
-    {783, 1, 1, 3, 3, 5972},   /* stone_shovel */
-    {784, 1, 3, 3, 9, 5975},   /* stone_pickaxe */
-    {784, 1, 3, 3, 9, 5984},   /* stone_pickaxe */
-    {784, 1, 3, 3, 9, 5993},   /* stone_pickaxe */
-    {785, 1, 2, 3, 6, 6002},   /* stone_axe */
-    {785, 1, 2, 3, 6, 6008},   /* stone_axe */
-    {785, 1, 2, 3, 6, 6014},   /* stone_axe */
-    {786, 1, 2, 3, 6, 6020},   /* stone_hoe */
-    {786, 1, 2, 3, 6, 6026},   /* stone_hoe */
-    {786, 1, 2, 3, 6, 6032},   /* stone_hoe */
-    {787, 1, 1, 3, 3, 6038},   /* golden_sword */
-    {788, 1, 1, 3, 3, 6041},   /* golden_shovel */
-    {789, 1, 3, 3, 9, 6044},   /* golden_pickaxe */
-    {790, 1, 2, 3, 6, 6053},   /* golden_axe */
-    {791, 1, 2, 3, 6, 6059},   /* golden_hoe */
-    {792, 1, 1, 3, 3, 6065},   /* iron_sword */
-    {793, 1, 1, 3, 3, 6068},   /* iron_shovel */
-    {794, 1, 3, 3, 9, 6071},   /* iron_pickaxe */
-    {795, 1, 2, 3, 6, 6080},   /* iron_axe */
-    {796, 1, 2, 3, 6, 6086},   /* iron_hoe */
-    {797, 1, 1, 3, 3, 6092},   /* diamond_sword */
-    {798, 1, 1, 3, 3, 6095},   /* diamond_shovel */
-    {799, 1, 3, 3, 9, 6098},   /* diamond_pickaxe */
-    {800, 1, 2, 3, 6, 6107},   /* diamond_axe */
-    {801, 1, 2, 3, 6, 6113},   /* diamond_hoe */
-    {807, 4, 1, 2, 2, 6119},   /* stick */
-    {807, 4, 1, 2, 2, 6121},   /* stick */
-    {807, 4, 1, 2, 2, 6123},   /* stick */
-    {807, 4, 1, 2, 2, 6125},   /* stick */
-    {807, 4, 1, 2, 2, 6127},   /* stick */
-    {807, 4, 1, 2, 2, 6129},   /* stick */
-    {807, 4, 1, 2, 2, 6131},   /* stick */
-    {807, 4, 1, 2, 2, 6133},   /* stick */
-    {807, 4, 1, 2, 2, 6135},   /* stick */
-    {807, 4, 1, 2, 2, 6137},   /* stick */
-    {807, 4, 1, 2, 2, 6139},   /* stick */
-    {807, 1, 1, 2, 2, 6141},   /* stick */
-    {808, 4, 3, 2, 6, 6143},   /* bowl */
-    {808, 4, 3, 2, 6, 6149},   /* bowl */
-    {808, 4, 3, 2, 6, 6155},   /* bowl */
-    {808, 4, 3, 2, 6, 6161},   /* bowl */
-    {808, 4, 3, 2, 6, 6167},   /* bowl */
-    {808, 4, 3, 2, 6, 6173},   /* bowl */
-    {808, 4, 3, 2, 6, 6179},   /* bowl */
-    {808, 4, 3, 2, 6, 6185},   /* bowl */
-    {808, 4, 3, 2, 6, 6191},   /* bowl */
-    {808, 4, 3, 2, 6, 6197},   /* bowl */
-    {808, 4, 3, 2, 6, 6203},   /* bowl */
-    {809, 1, 0, 0, 3, 6209},   /* mushroom_stew (shapeless) */
-    {814, 9, 0, 0, 1, 6212},   /* wheat (shapeless) */
-    {815, 1, 3, 1, 3, 6213},   /* bread */
-    {816, 1, 3, 2, 6, 6216},   /* leather_helmet */
-    {817, 1, 3, 3, 9, 6222},   /* leather_chestplate */
-    {818, 1, 3, 3, 9, 6231},   /* leather_leggings */
-    {819, 1, 3, 2, 6, 6240},   /* leather_boots */
-    {824, 1, 3, 2, 6, 6246},   /* iron_helmet */
-    {825, 1, 3, 3, 9, 6252},   /* iron_chestplate */
-    {826, 1, 3, 3, 9, 6261},   /* iron_leggings */
-    {827, 1, 3, 2, 6, 6270},   /* iron_boots */
-    {828, 1, 3, 2, 6, 6276},   /* diamond_helmet */
-    {829, 1, 3, 3, 9, 6282},   /* diamond_chestplate */
-    {830, 1, 3, 3, 9, 6291},   /* diamond_leggings */
-    {831, 1, 3, 2, 6, 6300},   /* diamond_boots */
-    {832, 1, 3, 2, 6, 6306},   /* golden_helmet */
-    {833, 1, 3, 3, 9, 6312},   /* golden_chestplate */
-    {834, 1, 3, 3, 9, 6321},   /* golden_leggings */
-    {835, 1, 3, 2, 6, 6330},   /* golden_boots */
-    {843, 1, 3, 3, 9, 6336},   /* painting */
-    {843, 1, 3, 3, 9, 6345},   /* painting */
-    {843, 1, 3, 3, 9, 6354},   /* painting */
-    {843, 1, 3, 3, 9, 6363},   /* painting */
-    {843, 1, 3, 3, 9, 6372},   /* painting */
-    {843, 1, 3, 3, 9, 6381},   /* painting */
-    {843, 1, 3, 3, 9, 6390},   /* painting */
-    {843, 1, 3, 3, 9, 6399},   /* painting */
-    {843, 1, 3, 3, 9, 6408},   /* painting */
-    {843, 1, 3, 3, 9, 6417},   /* painting */
-    {843, 1, 3, 3, 9, 6426},   /* painting */
-    {843, 1, 3, 3, 9, 6435},   /* painting */
-    {843, 1, 3, 3, 9, 6444},   /* painting */
-    {843, 1, 3, 3, 9, 6453},   /* painting */
-    {843, 1, 3, 3, 9, 6462},   /* painting */
-    {843, 1, 3, 3, 9, 6471},   /* painting */
-    {844, 1, 3, 3, 9, 6480},   /* golden_apple */
-    {846, 3, 3, 3, 9, 6489},   /* oak_sign */
-    {847, 3, 3, 3, 9, 6498},   /* spruce_sign */
-    {848, 3, 3, 3, 9, 6507},   /* birch_sign */
-    {849, 3, 3, 3, 9, 6516},   /* jungle_sign */
-    {850, 3, 3, 3, 9, 6525},   /* acacia_sign */
-    {851, 3, 3, 3, 9, 6534},   /* cherry_sign */
-    {852, 3, 3, 3, 9, 6543},   /* dark_oak_sign */
-    {853, 3, 3, 3, 9, 6552},   /* mangrove_sign */
-    {854, 3, 3, 3, 9, 6561},   /* bamboo_sign */
-    {855, 3, 3, 3, 9, 6570},   /* crimson_sign */
-    {856, 3, 3, 3, 9, 6579},   /* warped_sign */
-    {857, 6, 3, 3, 9, 6588},   /* oak_hanging_sign */
-    {858, 6, 3, 3, 9, 6597},   /* spruce_hanging_sign */
-    {859, 6, 3, 3, 9, 6606},   /* birch_hanging_sign */
-    {860, 6, 3, 3, 9, 6615},   /* jungle_hanging_sign */
-    {861, 6, 3, 3, 9, 6624},   /* acacia_hanging_sign */
-    {862, 6, 3, 3, 9, 6633},   /* cherry_hanging_sign */
-    {863, 6, 3, 3, 9, 6642},   /* dark_oak_hanging_sign */
-    {864, 6, 3, 3, 9, 6651},   /* mangrove_hanging_sign */
-    {865, 6, 3, 3, 9, 6660},   /* bamboo_hanging_sign */
-    {866, 6, 3, 3, 9, 6669},   /* crimson_hanging_sign */
-    {867, 6, 3, 3, 9, 6678},   /* warped_hanging_sign */
-    {868, 1, 3, 2, 6, 6687},   /* bucket */
-    {873, 1, 2, 2, 4, 6693},   /* leather */
-    {883, 1, 3, 3, 9, 6697},   /* dried_kelp_block */
-    {884, 3, 3, 1, 3, 6706},   /* paper */
-    {885, 1, 0, 0, 4, 6709},   /* book (shapeless) */
-    {886, 9, 0, 0, 1, 6713},   /* slime_ball (shapeless) */
-    {888, 1, 3, 3, 9, 6714},   /* compass */
-    {889, 1, 3, 3, 9, 6723},   /* recovery_compass */
-    {891, 1, 3, 3, 9, 6732},   /* fishing_rod */
-    {892, 1, 3, 3, 9, 6741},   /* clock */
-    {893, 1, 3, 3, 9, 6750},   /* spyglass */
-    {904, 1, 0, 0, 1, 6759},   /* white_dye (shapeless) */
-    {904, 1, 0, 0, 1, 6760},   /* white_dye (shapeless) */
-    {905, 1, 0, 0, 1, 6761},   /* orange_dye (shapeless) */
-    {905, 2, 0, 0, 2, 6762},   /* orange_dye (shapeless) */
-    {905, 1, 0, 0, 1, 6764},   /* orange_dye (shapeless) */
-    {906, 1, 0, 0, 1, 6765},   /* magenta_dye (shapeless) */
-    {906, 3, 0, 0, 3, 6766},   /* magenta_dye (shapeless) */
-    {906, 4, 0, 0, 4, 6769},   /* magenta_dye (shapeless) */
-    {906, 2, 0, 0, 1, 6773},   /* magenta_dye (shapeless) */
-    {906, 2, 0, 0, 2, 6774},   /* magenta_dye (shapeless) */
-    {907, 1, 0, 0, 1, 6776},   /* light_blue_dye (shapeless) */
-    {907, 2, 0, 0, 2, 6777},   /* light_blue_dye (shapeless) */
-    {908, 1, 0, 0, 1, 6779},   /* yellow_dye (shapeless) */
-    {908, 2, 0, 0, 1, 6780},   /* yellow_dye (shapeless) */
-    {909, 2, 0, 0, 2, 6781},   /* lime_dye (shapeless) */
-    {910, 2, 0, 0, 1, 6783},   /* pink_dye (shapeless) */
-    {910, 1, 0, 0, 1, 6784},   /* pink_dye (shapeless) */
-    {910, 1, 0, 0, 1, 6785},   /* pink_dye (shapeless) */
-    {910, 2, 0, 0, 2, 6786},   /* pink_dye (shapeless) */
-    {911, 2, 0, 0, 2, 6788},   /* gray_dye (shapeless) */
-    {912, 1, 0, 0, 1, 6790},   /* light_gray_dye (shapeless) */
-    {912, 3, 0, 0, 3, 6791},   /* light_gray_dye (shapeless) */
-    {912, 2, 0, 0, 2, 6794},   /* light_gray_dye (shapeless) */
-    {912, 1, 0, 0, 1, 6796},   /* light_gray_dye (shapeless) */
-    {912, 1, 0, 0, 1, 6797},   /* light_gray_dye (shapeless) */
-    {913, 2, 0, 0, 2, 6798},   /* cyan_dye (shapeless) */
-    {913, 2, 0, 0, 1, 6800},   /* cyan_dye (shapeless) */
-    {914, 2, 0, 0, 2, 6801},   /* purple_dye (shapeless) */
-    {915, 1, 0, 0, 1, 6803},   /* blue_dye (shapeless) */
-    {915, 1, 0, 0, 1, 6804},   /* blue_dye (shapeless) */
-    {916, 1, 0, 0, 1, 6805},   /* brown_dye (shapeless) */
-    {918, 1, 0, 0, 1, 6806},   /* red_dye (shapeless) */
-    {918, 1, 0, 0, 1, 6807},   /* red_dye (shapeless) */
-    {918, 2, 0, 0, 1, 6808},   /* red_dye (shapeless) */
-    {918, 1, 0, 0, 1, 6809},   /* red_dye (shapeless) */
-    {919, 1, 0, 0, 1, 6810},   /* black_dye (shapeless) */
-    {919, 1, 0, 0, 1, 6811},   /* black_dye (shapeless) */
-    {920, 3, 0, 0, 1, 6812},   /* bone_meal (shapeless) */
-    {920, 9, 0, 0, 1, 6813},   /* bone_meal (shapeless) */
-    {922, 3, 0, 0, 1, 6814},   /* sugar (shapeless) */
-    {922, 1, 0, 0, 1, 6815},   /* sugar (shapeless) */
-    {923, 1, 3, 3, 9, 6816},   /* cake */
-    {924, 1, 0, 0, 2, 6825},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6827},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6829},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6831},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6833},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6835},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6837},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6839},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6841},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6843},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6845},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6847},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6849},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6851},   /* white_bed (shapeless) */
-    {924, 1, 0, 0, 2, 6853},   /* white_bed (shapeless) */
-    {924, 1, 3, 2, 6, 6855},   /* white_bed */
-    {924, 1, 3, 2, 6, 6861},   /* white_bed */
-    {924, 1, 3, 2, 6, 6867},   /* white_bed */
-    {924, 1, 3, 2, 6, 6873},   /* white_bed */
-    {924, 1, 3, 2, 6, 6879},   /* white_bed */
-    {924, 1, 3, 2, 6, 6885},   /* white_bed */
-    {924, 1, 3, 2, 6, 6891},   /* white_bed */
-    {924, 1, 3, 2, 6, 6897},   /* white_bed */
-    {924, 1, 3, 2, 6, 6903},   /* white_bed */
-    {924, 1, 3, 2, 6, 6909},   /* white_bed */
-    {924, 1, 3, 2, 6, 6915},   /* white_bed */
-    {925, 1, 0, 0, 2, 6921},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6923},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6925},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6927},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6929},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6931},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6933},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6935},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6937},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6939},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6941},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6943},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6945},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6947},   /* orange_bed (shapeless) */
-    {925, 1, 0, 0, 2, 6949},   /* orange_bed (shapeless) */
-    {925, 1, 3, 2, 6, 6951},   /* orange_bed */
-    {925, 1, 3, 2, 6, 6957},   /* orange_bed */
-    {925, 1, 3, 2, 6, 6963},   /* orange_bed */
-    {925, 1, 3, 2, 6, 6969},   /* orange_bed */
-    {925, 1, 3, 2, 6, 6975},   /* orange_bed */
-    {925, 1, 3, 2, 6, 6981},   /* orange_bed */
-    {925, 1, 3, 2, 6, 6987},   /* orange_bed */
-    {925, 1, 3, 2, 6, 6993},   /* orange_bed */
-    {925, 1, 3, 2, 6, 6999},   /* orange_bed */
-    {925, 1, 3, 2, 6, 7005},   /* orange_bed */
-    {925, 1, 3, 2, 6, 7011},   /* orange_bed */
-    {926, 1, 0, 0, 2, 7017},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7019},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7021},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7023},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7025},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7027},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7029},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7031},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7033},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7035},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7037},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7039},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7041},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7043},   /* magenta_bed (shapeless) */
-    {926, 1, 0, 0, 2, 7045},   /* magenta_bed (shapeless) */
-    {926, 1, 3, 2, 6, 7047},   /* magenta_bed */
-    {926, 1, 3, 2, 6, 7053},   /* magenta_bed */
-    {926, 1, 3, 2, 6, 7059},   /* magenta_bed */
-    {926, 1, 3, 2, 6, 7065},   /* magenta_bed */
-    {926, 1, 3, 2, 6, 7071},   /* magenta_bed */
-    {926, 1, 3, 2, 6, 7077},   /* magenta_bed */
-    {926, 1, 3, 2, 6, 7083},   /* magenta_bed */
-    {926, 1, 3, 2, 6, 7089},   /* magenta_bed */
-    {926, 1, 3, 2, 6, 7095},   /* magenta_bed */
-    {926, 1, 3, 2, 6, 7101},   /* magenta_bed */
-    {926, 1, 3, 2, 6, 7107},   /* magenta_bed */
-    {927, 1, 0, 0, 2, 7113},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7115},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7117},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7119},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7121},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7123},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7125},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7127},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7129},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7131},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7133},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7135},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7137},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7139},   /* light_blue_bed (shapeless) */
-    {927, 1, 0, 0, 2, 7141},   /* light_blue_bed (shapeless) */
-    {927, 1, 3, 2, 6, 7143},   /* light_blue_bed */
-    {927, 1, 3, 2, 6, 7149},   /* light_blue_bed */
-    {927, 1, 3, 2, 6, 7155},   /* light_blue_bed */
-    {927, 1, 3, 2, 6, 7161},   /* light_blue_bed */
-    {927, 1, 3, 2, 6, 7167},   /* light_blue_bed */
-    {927, 1, 3, 2, 6, 7173},   /* light_blue_bed */
-    {927, 1, 3, 2, 6, 7179},   /* light_blue_bed */
-    {927, 1, 3, 2, 6, 7185},   /* light_blue_bed */
-    {927, 1, 3, 2, 6, 7191},   /* light_blue_bed */
-    {927, 1, 3, 2, 6, 7197},   /* light_blue_bed */
-    {927, 1, 3, 2, 6, 7203},   /* light_blue_bed */
-    {928, 1, 0, 0, 2, 7209},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7211},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7213},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7215},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7217},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7219},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7221},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7223},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7225},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7227},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7229},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7231},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7233},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7235},   /* yellow_bed (shapeless) */
-    {928, 1, 0, 0, 2, 7237},   /* yellow_bed (shapeless) */
-    {928, 1, 3, 2, 6, 7239},   /* yellow_bed */
-    {928, 1, 3, 2, 6, 7245},   /* yellow_bed */
-    {928, 1, 3, 2, 6, 7251},   /* yellow_bed */
-    {928, 1, 3, 2, 6, 7257},   /* yellow_bed */
-    {928, 1, 3, 2, 6, 7263},   /* yellow_bed */
-    {928, 1, 3, 2, 6, 7269},   /* yellow_bed */
-    {928, 1, 3, 2, 6, 7275},   /* yellow_bed */
-    {928, 1, 3, 2, 6, 7281},   /* yellow_bed */
-    {928, 1, 3, 2, 6, 7287},   /* yellow_bed */
-    {928, 1, 3, 2, 6, 7293},   /* yellow_bed */
-    {928, 1, 3, 2, 6, 7299},   /* yellow_bed */
-    {929, 1, 0, 0, 2, 7305},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7307},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7309},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7311},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7313},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7315},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7317},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7319},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7321},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7323},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7325},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7327},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7329},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7331},   /* lime_bed (shapeless) */
-    {929, 1, 0, 0, 2, 7333},   /* lime_bed (shapeless) */
-    {929, 1, 3, 2, 6, 7335},   /* lime_bed */
-    {929, 1, 3, 2, 6, 7341},   /* lime_bed */
-    {929, 1, 3, 2, 6, 7347},   /* lime_bed */
-    {929, 1, 3, 2, 6, 7353},   /* lime_bed */
-    {929, 1, 3, 2, 6, 7359},   /* lime_bed */
-    {929, 1, 3, 2, 6, 7365},   /* lime_bed */
-    {929, 1, 3, 2, 6, 7371},   /* lime_bed */
-    {929, 1, 3, 2, 6, 7377},   /* lime_bed */
-    {929, 1, 3, 2, 6, 7383},   /* lime_bed */
-    {929, 1, 3, 2, 6, 7389},   /* lime_bed */
-    {929, 1, 3, 2, 6, 7395},   /* lime_bed */
-    {930, 1, 0, 0, 2, 7401},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7403},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7405},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7407},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7409},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7411},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7413},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7415},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7417},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7419},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7421},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7423},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7425},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7427},   /* pink_bed (shapeless) */
-    {930, 1, 0, 0, 2, 7429},   /* pink_bed (shapeless) */
-    {930, 1, 3, 2, 6, 7431},   /* pink_bed */
-    {930, 1, 3, 2, 6, 7437},   /* pink_bed */
-    {930, 1, 3, 2, 6, 7443},   /* pink_bed */
-    {930, 1, 3, 2, 6, 7449},   /* pink_bed */
-    {930, 1, 3, 2, 6, 7455},   /* pink_bed */
-    {930, 1, 3, 2, 6, 7461},   /* pink_bed */
-    {930, 1, 3, 2, 6, 7467},   /* pink_bed */
-    {930, 1, 3, 2, 6, 7473},   /* pink_bed */
-    {930, 1, 3, 2, 6, 7479},   /* pink_bed */
-    {930, 1, 3, 2, 6, 7485},   /* pink_bed */
-    {930, 1, 3, 2, 6, 7491},   /* pink_bed */
-    {931, 1, 0, 0, 2, 7497},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7499},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7501},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7503},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7505},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7507},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7509},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7511},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7513},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7515},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7517},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7519},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7521},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7523},   /* gray_bed (shapeless) */
-    {931, 1, 0, 0, 2, 7525},   /* gray_bed (shapeless) */
-    {931, 1, 3, 2, 6, 7527},   /* gray_bed */
-    {931, 1, 3, 2, 6, 7533},   /* gray_bed */
-    {931, 1, 3, 2, 6, 7539},   /* gray_bed */
-    {931, 1, 3, 2, 6, 7545},   /* gray_bed */
-    {931, 1, 3, 2, 6, 7551},   /* gray_bed */
-    {931, 1, 3, 2, 6, 7557},   /* gray_bed */
-    {931, 1, 3, 2, 6, 7563},   /* gray_bed */
-    {931, 1, 3, 2, 6, 7569},   /* gray_bed */
-    {931, 1, 3, 2, 6, 7575},   /* gray_bed */
-    {931, 1, 3, 2, 6, 7581},   /* gray_bed */
-    {931, 1, 3, 2, 6, 7587},   /* gray_bed */
-    {932, 1, 0, 0, 2, 7593},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7595},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7597},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7599},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7601},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7603},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7605},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7607},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7609},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7611},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7613},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7615},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7617},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7619},   /* light_gray_bed (shapeless) */
-    {932, 1, 0, 0, 2, 7621},   /* light_gray_bed (shapeless) */
-    {932, 1, 3, 2, 6, 7623},   /* light_gray_bed */
-    {932, 1, 3, 2, 6, 7629},   /* light_gray_bed */
-    {932, 1, 3, 2, 6, 7635},   /* light_gray_bed */
-    {932, 1, 3, 2, 6, 7641},   /* light_gray_bed */
-    {932, 1, 3, 2, 6, 7647},   /* light_gray_bed */
-    {932, 1, 3, 2, 6, 7653},   /* light_gray_bed */
-    {932, 1, 3, 2, 6, 7659},   /* light_gray_bed */
-    {932, 1, 3, 2, 6, 7665},   /* light_gray_bed */
-    {932, 1, 3, 2, 6, 7671},   /* light_gray_bed */
-    {932, 1, 3, 2, 6, 7677},   /* light_gray_bed */
-    {932, 1, 3, 2, 6, 7683},   /* light_gray_bed */
-    {933, 1, 3, 2, 6, 7689},   /* cyan_bed */
-    {933, 1, 3, 2, 6, 7695},   /* cyan_bed */
-    {933, 1, 3, 2, 6, 7701},   /* cyan_bed */
-    {933, 1, 3, 2, 6, 7707},   /* cyan_bed */
-    {933, 1, 3, 2, 6, 7713},   /* cyan_bed */
-    {933, 1, 3, 2, 6, 7719},   /* cyan_bed */
-    {933, 1, 3, 2, 6, 7725},   /* cyan_bed */
-    {933, 1, 3, 2, 6, 7731},   /* cyan_bed */
-    {933, 1, 3, 2, 6, 7737},   /* cyan_bed */
-    {933, 1, 3, 2, 6, 7743},   /* cyan_bed */
-    {933, 1, 3, 2, 6, 7749},   /* cyan_bed */
-    {933, 1, 0, 0, 2, 7755},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7757},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7759},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7761},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7763},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7765},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7767},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7769},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7771},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7773},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7775},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7777},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7779},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7781},   /* cyan_bed (shapeless) */
-    {933, 1, 0, 0, 2, 7783},   /* cyan_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7785},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7787},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7789},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7791},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7793},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7795},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7797},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7799},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7801},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7803},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7805},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7807},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7809},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7811},   /* purple_bed (shapeless) */
-    {934, 1, 0, 0, 2, 7813},   /* purple_bed (shapeless) */
-    {934, 1, 3, 2, 6, 7815},   /* purple_bed */
-    {934, 1, 3, 2, 6, 7821},   /* purple_bed */
-    {934, 1, 3, 2, 6, 7827},   /* purple_bed */
-    {934, 1, 3, 2, 6, 7833},   /* purple_bed */
-    {934, 1, 3, 2, 6, 7839},   /* purple_bed */
-    {934, 1, 3, 2, 6, 7845},   /* purple_bed */
-    {934, 1, 3, 2, 6, 7851},   /* purple_bed */
-    {934, 1, 3, 2, 6, 7857},   /* purple_bed */
-    {934, 1, 3, 2, 6, 7863},   /* purple_bed */
-    {934, 1, 3, 2, 6, 7869},   /* purple_bed */
-    {934, 1, 3, 2, 6, 7875},   /* purple_bed */
-    {935, 1, 3, 2, 6, 7881},   /* blue_bed */
-    {935, 1, 3, 2, 6, 7887},   /* blue_bed */
-    {935, 1, 3, 2, 6, 7893},   /* blue_bed */
-    {935, 1, 3, 2, 6, 7899},   /* blue_bed */
-    {935, 1, 3, 2, 6, 7905},   /* blue_bed */
-    {935, 1, 3, 2, 6, 7911},   /* blue_bed */
-    {935, 1, 3, 2, 6, 7917},   /* blue_bed */
-    {935, 1, 3, 2, 6, 7923},   /* blue_bed */
-    {935, 1, 3, 2, 6, 7929},   /* blue_bed */
-    {935, 1, 3, 2, 6, 7935},   /* blue_bed */
-    {935, 1, 3, 2, 6, 7941},   /* blue_bed */
-    {935, 1, 0, 0, 2, 7947},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7949},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7951},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7953},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7955},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7957},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7959},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7961},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7963},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7965},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7967},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7969},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7971},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7973},   /* blue_bed (shapeless) */
-    {935, 1, 0, 0, 2, 7975},   /* blue_bed (shapeless) */
-    {936, 1, 3, 2, 6, 7977},   /* brown_bed */
-    {936, 1, 3, 2, 6, 7983},   /* brown_bed */
-    {936, 1, 3, 2, 6, 7989},   /* brown_bed */
-    {936, 1, 3, 2, 6, 7995},   /* brown_bed */
-    {936, 1, 3, 2, 6, 8001},   /* brown_bed */
-    {936, 1, 3, 2, 6, 8007},   /* brown_bed */
-    {936, 1, 3, 2, 6, 8013},   /* brown_bed */
-    {936, 1, 3, 2, 6, 8019},   /* brown_bed */
-    {936, 1, 3, 2, 6, 8025},   /* brown_bed */
-    {936, 1, 3, 2, 6, 8031},   /* brown_bed */
-    {936, 1, 3, 2, 6, 8037},   /* brown_bed */
-    {936, 1, 0, 0, 2, 8043},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8045},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8047},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8049},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8051},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8053},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8055},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8057},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8059},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8061},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8063},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8065},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8067},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8069},   /* brown_bed (shapeless) */
-    {936, 1, 0, 0, 2, 8071},   /* brown_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8073},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8075},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8077},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8079},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8081},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8083},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8085},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8087},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8089},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8091},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8093},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8095},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8097},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8099},   /* green_bed (shapeless) */
-    {937, 1, 0, 0, 2, 8101},   /* green_bed (shapeless) */
-    {937, 1, 3, 2, 6, 8103},   /* green_bed */
-    {937, 1, 3, 2, 6, 8109},   /* green_bed */
-    {937, 1, 3, 2, 6, 8115},   /* green_bed */
-    {937, 1, 3, 2, 6, 8121},   /* green_bed */
-    {937, 1, 3, 2, 6, 8127},   /* green_bed */
-    {937, 1, 3, 2, 6, 8133},   /* green_bed */
-    {937, 1, 3, 2, 6, 8139},   /* green_bed */
-    {937, 1, 3, 2, 6, 8145},   /* green_bed */
-    {937, 1, 3, 2, 6, 8151},   /* green_bed */
-    {937, 1, 3, 2, 6, 8157},   /* green_bed */
-    {937, 1, 3, 2, 6, 8163},   /* green_bed */
-    {938, 1, 0, 0, 2, 8169},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8171},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8173},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8175},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8177},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8179},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8181},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8183},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8185},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8187},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8189},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8191},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8193},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8195},   /* red_bed (shapeless) */
-    {938, 1, 0, 0, 2, 8197},   /* red_bed (shapeless) */
-    {938, 1, 3, 2, 6, 8199},   /* red_bed */
-    {938, 1, 3, 2, 6, 8205},   /* red_bed */
-    {938, 1, 3, 2, 6, 8211},   /* red_bed */
-    {938, 1, 3, 2, 6, 8217},   /* red_bed */
-    {938, 1, 3, 2, 6, 8223},   /* red_bed */
-    {938, 1, 3, 2, 6, 8229},   /* red_bed */
-    {938, 1, 3, 2, 6, 8235},   /* red_bed */
-    {938, 1, 3, 2, 6, 8241},   /* red_bed */
-    {938, 1, 3, 2, 6, 8247},   /* red_bed */
-    {938, 1, 3, 2, 6, 8253},   /* red_bed */
-    {938, 1, 3, 2, 6, 8259},   /* red_bed */
-    {939, 1, 3, 2, 6, 8265},   /* black_bed */
-    {939, 1, 3, 2, 6, 8271},   /* black_bed */
-    {939, 1, 3, 2, 6, 8277},   /* black_bed */
-    {939, 1, 3, 2, 6, 8283},   /* black_bed */
-    {939, 1, 3, 2, 6, 8289},   /* black_bed */
-    {939, 1, 3, 2, 6, 8295},   /* black_bed */
-    {939, 1, 3, 2, 6, 8301},   /* black_bed */
-    {939, 1, 3, 2, 6, 8307},   /* black_bed */
-    {939, 1, 3, 2, 6, 8313},   /* black_bed */
-    {939, 1, 3, 2, 6, 8319},   /* black_bed */
-    {939, 1, 3, 2, 6, 8325},   /* black_bed */
-    {939, 1, 0, 0, 2, 8331},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8333},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8335},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8337},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8339},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8341},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8343},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8345},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8347},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8349},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8351},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8353},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8355},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8357},   /* black_bed (shapeless) */
-    {939, 1, 0, 0, 2, 8359},   /* black_bed (shapeless) */
-    {940, 8, 3, 1, 3, 8361},   /* cookie */
-    {942, 1, 2, 2, 4, 8364},   /* shears */
-    {944, 9, 0, 0, 1, 8368},   /* dried_kelp (shapeless) */
-    {945, 4, 0, 0, 1, 8369},   /* pumpkin_seeds (shapeless) */
-    {946, 1, 0, 0, 1, 8370},   /* melon_seeds (shapeless) */
-    {955, 9, 0, 0, 1, 8371},   /* gold_nugget (shapeless) */
-    {958, 3, 3, 2, 6, 8372},   /* glass_bottle */
-    {960, 1, 0, 0, 3, 8378},   /* fermented_spider_eye (shapeless) */
-    {961, 2, 0, 0, 1, 8381},   /* blaze_powder (shapeless) */
-    {962, 1, 0, 0, 2, 8382},   /* magma_cream (shapeless) */
-    {963, 1, 3, 2, 6, 8384},   /* brewing_stand */
-    {963, 1, 3, 2, 6, 8390},   /* brewing_stand */
-    {963, 1, 3, 2, 6, 8396},   /* brewing_stand */
-    {964, 1, 3, 3, 9, 8402},   /* cauldron */
-    {965, 1, 0, 0, 2, 8411},   /* ender_eye (shapeless) */
-    {966, 1, 3, 3, 9, 8413},   /* glistering_melon_slice */
-    {1045, 3, 0, 0, 3, 8422},  /* fire_charge (shapeless) */
-    {1045, 3, 0, 0, 3, 8425},  /* fire_charge (shapeless) */
-    {1046, 1, 0, 0, 3, 8428},  /* writable_book (shapeless) */
-    {1048, 1, 3, 3, 9, 8431},  /* item_frame */
-    {1049, 1, 0, 0, 2, 8440},  /* glow_item_frame (shapeless) */
-    {1050, 1, 3, 2, 6, 8442},  /* flower_pot */
-    {1055, 1, 3, 3, 9, 8448},  /* map */
-    {1056, 1, 3, 3, 9, 8457},  /* golden_carrot */
-    {1065, 1, 0, 0, 3, 8466},  /* pumpkin_pie (shapeless) */
-    {1066, 3, 0, 0, 2, 8469},  /* firework_rocket (shapeless) */
-    {1074, 1, 0, 0, 5, 8471},  /* rabbit_stew (shapeless) */
-    {1074, 1, 0, 0, 5, 8476},  /* rabbit_stew (shapeless) */
-    {1077, 1, 3, 3, 9, 8481},  /* armor_stand */
-    {1081, 1, 3, 3, 9, 8490},  /* leather_horse_armor */
-    {1082, 2, 3, 3, 9, 8499},  /* lead */
-    {1087, 1, 3, 3, 9, 8508},  /* white_banner */
-    {1088, 1, 3, 3, 9, 8517},  /* orange_banner */
-    {1089, 1, 3, 3, 9, 8526},  /* magenta_banner */
-    {1090, 1, 3, 3, 9, 8535},  /* light_blue_banner */
-    {1091, 1, 3, 3, 9, 8544},  /* yellow_banner */
-    {1092, 1, 3, 3, 9, 8553},  /* lime_banner */
-    {1093, 1, 3, 3, 9, 8562},  /* pink_banner */
-    {1094, 1, 3, 3, 9, 8571},  /* gray_banner */
-    {1095, 1, 3, 3, 9, 8580},  /* light_gray_banner */
-    {1096, 1, 3, 3, 9, 8589},  /* cyan_banner */
-    {1097, 1, 3, 3, 9, 8598},  /* purple_banner */
-    {1098, 1, 3, 3, 9, 8607},  /* blue_banner */
-    {1099, 1, 3, 3, 9, 8616},  /* brown_banner */
-    {1100, 1, 3, 3, 9, 8625},  /* green_banner */
-    {1101, 1, 3, 3, 9, 8634},  /* red_banner */
-    {1102, 1, 3, 3, 9, 8643},  /* black_banner */
-    {1103, 1, 3, 3, 9, 8652},  /* end_crystal */
-    {1110, 1, 0, 0, 7, 8661},  /* beetroot_soup (shapeless) */
-    {1113, 2, 3, 3, 9, 8668},  /* spectral_arrow */
-    {1116, 1, 3, 3, 9, 8677},  /* shield */
-    {1116, 1, 3, 3, 9, 8686},  /* shield */
-    {1116, 1, 3, 3, 9, 8695},  /* shield */
-    {1116, 1, 3, 3, 9, 8704},  /* shield */
-    {1116, 1, 3, 3, 9, 8713},  /* shield */
-    {1116, 1, 3, 3, 9, 8722},  /* shield */
-    {1116, 1, 3, 3, 9, 8731},  /* shield */
-    {1116, 1, 3, 3, 9, 8740},  /* shield */
-    {1116, 1, 3, 3, 9, 8749},  /* shield */
-    {1116, 1, 3, 3, 9, 8758},  /* shield */
-    {1116, 1, 3, 3, 9, 8767},  /* shield */
-    {1119, 9, 0, 0, 1, 8776},  /* iron_nugget (shapeless) */
-    {1136, 1, 0, 0, 9, 8777},  /* music_disc_5 (shapeless) */
-    {1143, 1, 3, 3, 9, 8786},  /* crossbow */
-    {1145, 1, 2, 2, 4, 8795},  /* loom */
-    {1145, 1, 2, 2, 4, 8799},  /* loom */
-    {1145, 1, 2, 2, 4, 8803},  /* loom */
-    {1145, 1, 2, 2, 4, 8807},  /* loom */
-    {1145, 1, 2, 2, 4, 8811},  /* loom */
-    {1145, 1, 2, 2, 4, 8815},  /* loom */
-    {1145, 1, 2, 2, 4, 8819},  /* loom */
-    {1145, 1, 2, 2, 4, 8823},  /* loom */
-    {1145, 1, 2, 2, 4, 8827},  /* loom */
-    {1145, 1, 2, 2, 4, 8831},  /* loom */
-    {1145, 1, 2, 2, 4, 8835},  /* loom */
-    {1146, 1, 0, 0, 2, 8839},  /* flower_banner_pattern (shapeless) */
-    {1147, 1, 0, 0, 2, 8841},  /* creeper_banner_pattern (shapeless) */
-    {1148, 1, 0, 0, 2, 8843},  /* skull_banner_pattern (shapeless) */
-    {1149, 1, 0, 0, 2, 8845},  /* mojang_banner_pattern (shapeless) */
-    {1153, 1, 3, 3, 9, 8847},  /* composter */
-    {1153, 1, 3, 3, 9, 8856},  /* composter */
-    {1153, 1, 3, 3, 9, 8865},  /* composter */
-    {1153, 1, 3, 3, 9, 8874},  /* composter */
-    {1153, 1, 3, 3, 9, 8883},  /* composter */
-    {1153, 1, 3, 3, 9, 8892},  /* composter */
-    {1153, 1, 3, 3, 9, 8901},  /* composter */
-    {1153, 1, 3, 3, 9, 8910},  /* composter */
-    {1153, 1, 3, 3, 9, 8919},  /* composter */
-    {1153, 1, 3, 3, 9, 8928},  /* composter */
-    {1153, 1, 3, 3, 9, 8937},  /* composter */
-    {1154, 1, 3, 3, 9, 8946},  /* barrel */
-    {1154, 1, 3, 3, 9, 8955},  /* barrel */
-    {1154, 1, 3, 3, 9, 8964},  /* barrel */
-    {1154, 1, 3, 3, 9, 8973},  /* barrel */
-    {1154, 1, 3, 3, 9, 8982},  /* barrel */
-    {1154, 1, 3, 3, 9, 8991},  /* barrel */
-    {1154, 1, 3, 3, 9, 9000},  /* barrel */
-    {1154, 1, 3, 3, 9, 9009},  /* barrel */
-    {1154, 1, 3, 3, 9, 9018},  /* barrel */
-    {1154, 1, 3, 3, 9, 9027},  /* barrel */
-    {1154, 1, 3, 3, 9, 9036},  /* barrel */
-    {1154, 1, 3, 3, 9, 9045},  /* barrel */
-    {1154, 1, 3, 3, 9, 9054},  /* barrel */
-    {1154, 1, 3, 3, 9, 9063},  /* barrel */
-    {1154, 1, 3, 3, 9, 9072},  /* barrel */
-    {1154, 1, 3, 3, 9, 9081},  /* barrel */
-    {1154, 1, 3, 3, 9, 9090},  /* barrel */
-    {1154, 1, 3, 3, 9, 9099},  /* barrel */
-    {1154, 1, 3, 3, 9, 9108},  /* barrel */
-    {1154, 1, 3, 3, 9, 9117},  /* barrel */
-    {1154, 1, 3, 3, 9, 9126},  /* barrel */
-    {1154, 1, 3, 3, 9, 9135},  /* barrel */
-    {1154, 1, 3, 3, 9, 9144},  /* barrel */
-    {1154, 1, 3, 3, 9, 9153},  /* barrel */
-    {1154, 1, 3, 3, 9, 9162},  /* barrel */
-    {1154, 1, 3, 3, 9, 9171},  /* barrel */
-    {1154, 1, 3, 3, 9, 9180},  /* barrel */
-    {1154, 1, 3, 3, 9, 9189},  /* barrel */
-    {1154, 1, 3, 3, 9, 9198},  /* barrel */
-    {1154, 1, 3, 3, 9, 9207},  /* barrel */
-    {1154, 1, 3, 3, 9, 9216},  /* barrel */
-    {1154, 1, 3, 3, 9, 9225},  /* barrel */
-    {1154, 1, 3, 3, 9, 9234},  /* barrel */
-    {1154, 1, 3, 3, 9, 9243},  /* barrel */
-    {1154, 1, 3, 3, 9, 9252},  /* barrel */
-    {1154, 1, 3, 3, 9, 9261},  /* barrel */
-    {1154, 1, 3, 3, 9, 9270},  /* barrel */
-    {1154, 1, 3, 3, 9, 9279},  /* barrel */
-    {1154, 1, 3, 3, 9, 9288},  /* barrel */
-    {1154, 1, 3, 3, 9, 9297},  /* barrel */
-    {1154, 1, 3, 3, 9, 9306},  /* barrel */
-    {1154, 1, 3, 3, 9, 9315},  /* barrel */
-    {1154, 1, 3, 3, 9, 9324},  /* barrel */
-    {1154, 1, 3, 3, 9, 9333},  /* barrel */
-    {1154, 1, 3, 3, 9, 9342},  /* barrel */
-    {1154, 1, 3, 3, 9, 9351},  /* barrel */
-    {1154, 1, 3, 3, 9, 9360},  /* barrel */
-    {1154, 1, 3, 3, 9, 9369},  /* barrel */
-    {1154, 1, 3, 3, 9, 9378},  /* barrel */
-    {1154, 1, 3, 3, 9, 9387},  /* barrel */
-    {1154, 1, 3, 3, 9, 9396},  /* barrel */
-    {1154, 1, 3, 3, 9, 9405},  /* barrel */
-    {1154, 1, 3, 3, 9, 9414},  /* barrel */
-    {1154, 1, 3, 3, 9, 9423},  /* barrel */
-    {1154, 1, 3, 3, 9, 9432},  /* barrel */
-    {1154, 1, 3, 3, 9, 9441},  /* barrel */
-    {1154, 1, 3, 3, 9, 9450},  /* barrel */
-    {1154, 1, 3, 3, 9, 9459},  /* barrel */
-    {1154, 1, 3, 3, 9, 9468},  /* barrel */
-    {1154, 1, 3, 3, 9, 9477},  /* barrel */
-    {1154, 1, 3, 3, 9, 9486},  /* barrel */
-    {1154, 1, 3, 3, 9, 9495},  /* barrel */
-    {1154, 1, 3, 3, 9, 9504},  /* barrel */
-    {1154, 1, 3, 3, 9, 9513},  /* barrel */
-    {1154, 1, 3, 3, 9, 9522},  /* barrel */
-    {1154, 1, 3, 3, 9, 9531},  /* barrel */
-    {1154, 1, 3, 3, 9, 9540},  /* barrel */
-    {1154, 1, 3, 3, 9, 9549},  /* barrel */
-    {1154, 1, 3, 3, 9, 9558},  /* barrel */
-    {1154, 1, 3, 3, 9, 9567},  /* barrel */
-    {1154, 1, 3, 3, 9, 9576},  /* barrel */
-    {1154, 1, 3, 3, 9, 9585},  /* barrel */
-    {1154, 1, 3, 3, 9, 9594},  /* barrel */
-    {1154, 1, 3, 3, 9, 9603},  /* barrel */
-    {1154, 1, 3, 3, 9, 9612},  /* barrel */
-    {1154, 1, 3, 3, 9, 9621},  /* barrel */
-    {1154, 1, 3, 3, 9, 9630},  /* barrel */
-    {1154, 1, 3, 3, 9, 9639},  /* barrel */
-    {1154, 1, 3, 3, 9, 9648},  /* barrel */
-    {1154, 1, 3, 3, 9, 9657},  /* barrel */
-    {1154, 1, 3, 3, 9, 9666},  /* barrel */
-    {1154, 1, 3, 3, 9, 9675},  /* barrel */
-    {1154, 1, 3, 3, 9, 9684},  /* barrel */
-    {1154, 1, 3, 3, 9, 9693},  /* barrel */
-    {1154, 1, 3, 3, 9, 9702},  /* barrel */
-    {1154, 1, 3, 3, 9, 9711},  /* barrel */
-    {1154, 1, 3, 3, 9, 9720},  /* barrel */
-    {1154, 1, 3, 3, 9, 9729},  /* barrel */
-    {1154, 1, 3, 3, 9, 9738},  /* barrel */
-    {1154, 1, 3, 3, 9, 9747},  /* barrel */
-    {1154, 1, 3, 3, 9, 9756},  /* barrel */
-    {1154, 1, 3, 3, 9, 9765},  /* barrel */
-    {1154, 1, 3, 3, 9, 9774},  /* barrel */
-    {1154, 1, 3, 3, 9, 9783},  /* barrel */
-    {1154, 1, 3, 3, 9, 9792},  /* barrel */
-    {1154, 1, 3, 3, 9, 9801},  /* barrel */
-    {1154, 1, 3, 3, 9, 9810},  /* barrel */
-    {1154, 1, 3, 3, 9, 9819},  /* barrel */
-    {1154, 1, 3, 3, 9, 9828},  /* barrel */
-    {1154, 1, 3, 3, 9, 9837},  /* barrel */
-    {1154, 1, 3, 3, 9, 9846},  /* barrel */
-    {1154, 1, 3, 3, 9, 9855},  /* barrel */
-    {1154, 1, 3, 3, 9, 9864},  /* barrel */
-    {1154, 1, 3, 3, 9, 9873},  /* barrel */
-    {1154, 1, 3, 3, 9, 9882},  /* barrel */
-    {1154, 1, 3, 3, 9, 9891},  /* barrel */
-    {1154, 1, 3, 3, 9, 9900},  /* barrel */
-    {1154, 1, 3, 3, 9, 9909},  /* barrel */
-    {1154, 1, 3, 3, 9, 9918},  /* barrel */
-    {1154, 1, 3, 3, 9, 9927},  /* barrel */
-    {1154, 1, 3, 3, 9, 9936},  /* barrel */
-    {1154, 1, 3, 3, 9, 9945},  /* barrel */
-    {1154, 1, 3, 3, 9, 9954},  /* barrel */
-    {1154, 1, 3, 3, 9, 9963},  /* barrel */
-    {1154, 1, 3, 3, 9, 9972},  /* barrel */
-    {1154, 1, 3, 3, 9, 9981},  /* barrel */
-    {1154, 1, 3, 3, 9, 9990},  /* barrel */
-    {1154, 1, 3, 3, 9, 9999},  /* barrel */
-    {1154, 1, 3, 3, 9, 10008}, /* barrel */
-    {1154, 1, 3, 3, 9, 10017}, /* barrel */
-    {1154, 1, 3, 3, 9, 10026}, /* barrel */
-    {1155, 1, 3, 3, 9, 10035}, /* smoker */
-    {1155, 1, 3, 3, 9, 10044}, /* smoker */
-    {1155, 1, 3, 3, 9, 10053}, /* smoker */
-    {1155, 1, 3, 3, 9, 10062}, /* smoker */
-    {1155, 1, 3, 3, 9, 10071}, /* smoker */
-    {1155, 1, 3, 3, 9, 10080}, /* smoker */
-    {1155, 1, 3, 3, 9, 10089}, /* smoker */
-    {1155, 1, 3, 3, 9, 10098}, /* smoker */
-    {1155, 1, 3, 3, 9, 10107}, /* smoker */
-    {1155, 1, 3, 3, 9, 10116}, /* smoker */
-    {1155, 1, 3, 3, 9, 10125}, /* smoker */
-    {1155, 1, 3, 3, 9, 10134}, /* smoker */
-    {1155, 1, 3, 3, 9, 10143}, /* smoker */
-    {1155, 1, 3, 3, 9, 10152}, /* smoker */
-    {1155, 1, 3, 3, 9, 10161}, /* smoker */
-    {1155, 1, 3, 3, 9, 10170}, /* smoker */
-    {1155, 1, 3, 3, 9, 10179}, /* smoker */
-    {1155, 1, 3, 3, 9, 10188}, /* smoker */
-    {1155, 1, 3, 3, 9, 10197}, /* smoker */
-    {1155, 1, 3, 3, 9, 10206}, /* smoker */
-    {1155, 1, 3, 3, 9, 10215}, /* smoker */
-    {1155, 1, 3, 3, 9, 10224}, /* smoker */
-    {1155, 1, 3, 3, 9, 10233}, /* smoker */
-    {1155, 1, 3, 3, 9, 10242}, /* smoker */
-    {1155, 1, 3, 3, 9, 10251}, /* smoker */
-    {1155, 1, 3, 3, 9, 10260}, /* smoker */
-    {1155, 1, 3, 3, 9, 10269}, /* smoker */
-    {1155, 1, 3, 3, 9, 10278}, /* smoker */
-    {1155, 1, 3, 3, 9, 10287}, /* smoker */
-    {1155, 1, 3, 3, 9, 10296}, /* smoker */
-    {1155, 1, 3, 3, 9, 10305}, /* smoker */
-    {1155, 1, 3, 3, 9, 10314}, /* smoker */
-    {1155, 1, 3, 3, 9, 10323}, /* smoker */
-    {1155, 1, 3, 3, 9, 10332}, /* smoker */
-    {1155, 1, 3, 3, 9, 10341}, /* smoker */
-    {1155, 1, 3, 3, 9, 10350}, /* smoker */
-    {1155, 1, 3, 3, 9, 10359}, /* smoker */
-    {1155, 1, 3, 3, 9, 10368}, /* smoker */
-    {1155, 1, 3, 3, 9, 10377}, /* smoker */
-    {1155, 1, 3, 3, 9, 10386}, /* smoker */
-    {1156, 1, 3, 3, 9, 10395}, /* blast_furnace */
-    {1157, 1, 2, 3, 6, 10404}, /* cartography_table */
-    {1157, 1, 2, 3, 6, 10410}, /* cartography_table */
-    {1157, 1, 2, 3, 6, 10416}, /* cartography_table */
-    {1157, 1, 2, 3, 6, 10422}, /* cartography_table */
-    {1157, 1, 2, 3, 6, 10428}, /* cartography_table */
-    {1157, 1, 2, 3, 6, 10434}, /* cartography_table */
-    {1157, 1, 2, 3, 6, 10440}, /* cartography_table */
-    {1157, 1, 2, 3, 6, 10446}, /* cartography_table */
-    {1157, 1, 2, 3, 6, 10452}, /* cartography_table */
-    {1157, 1, 2, 3, 6, 10458}, /* cartography_table */
-    {1157, 1, 2, 3, 6, 10464}, /* cartography_table */
-    {1158, 1, 2, 3, 6, 10470}, /* fletching_table */
-    {1158, 1, 2, 3, 6, 10476}, /* fletching_table */
-    {1158, 1, 2, 3, 6, 10482}, /* fletching_table */
-    {1158, 1, 2, 3, 6, 10488}, /* fletching_table */
-    {1158, 1, 2, 3, 6, 10494}, /* fletching_table */
-    {1158, 1, 2, 3, 6, 10500}, /* fletching_table */
-    {1158, 1, 2, 3, 6, 10506}, /* fletching_table */
-    {1158, 1, 2, 3, 6, 10512}, /* fletching_table */
-    {1158, 1, 2, 3, 6, 10518}, /* fletching_table */
-    {1158, 1, 2, 3, 6, 10524}, /* fletching_table */
-    {1158, 1, 2, 3, 6, 10530}, /* fletching_table */
-    {1159, 1, 3, 2, 6, 10536}, /* grindstone */
-    {1159, 1, 3, 2, 6, 10542}, /* grindstone */
-    {1159, 1, 3, 2, 6, 10548}, /* grindstone */
-    {1159, 1, 3, 2, 6, 10554}, /* grindstone */
-    {1159, 1, 3, 2, 6, 10560}, /* grindstone */
-    {1159, 1, 3, 2, 6, 10566}, /* grindstone */
-    {1159, 1, 3, 2, 6, 10572}, /* grindstone */
-    {1159, 1, 3, 2, 6, 10578}, /* grindstone */
-    {1159, 1, 3, 2, 6, 10584}, /* grindstone */
-    {1159, 1, 3, 2, 6, 10590}, /* grindstone */
-    {1159, 1, 3, 2, 6, 10596}, /* grindstone */
-    {1160, 1, 2, 3, 6, 10602}, /* smithing_table */
-    {1160, 1, 2, 3, 6, 10608}, /* smithing_table */
-    {1160, 1, 2, 3, 6, 10614}, /* smithing_table */
-    {1160, 1, 2, 3, 6, 10620}, /* smithing_table */
-    {1160, 1, 2, 3, 6, 10626}, /* smithing_table */
-    {1160, 1, 2, 3, 6, 10632}, /* smithing_table */
-    {1160, 1, 2, 3, 6, 10638}, /* smithing_table */
-    {1160, 1, 2, 3, 6, 10644}, /* smithing_table */
-    {1160, 1, 2, 3, 6, 10650}, /* smithing_table */
-    {1160, 1, 2, 3, 6, 10656}, /* smithing_table */
-    {1160, 1, 2, 3, 6, 10662}, /* smithing_table */
-    {1161, 1, 3, 2, 6, 10668}, /* stonecutter */
-    {1163, 1, 3, 3, 9, 10674}, /* lantern */
-    {1164, 1, 3, 3, 9, 10683}, /* soul_lantern */
-    {1167, 1, 3, 3, 9, 10692}, /* campfire */
-    {1167, 1, 3, 3, 9, 10701}, /* campfire */
-    {1167, 1, 3, 3, 9, 10710}, /* campfire */
-    {1167, 1, 3, 3, 9, 10719}, /* campfire */
-    {1167, 1, 3, 3, 9, 10728}, /* campfire */
-    {1167, 1, 3, 3, 9, 10737}, /* campfire */
-    {1167, 1, 3, 3, 9, 10746}, /* campfire */
-    {1167, 1, 3, 3, 9, 10755}, /* campfire */
-    {1167, 1, 3, 3, 9, 10764}, /* campfire */
-    {1167, 1, 3, 3, 9, 10773}, /* campfire */
-    {1167, 1, 3, 3, 9, 10782}, /* campfire */
-    {1167, 1, 3, 3, 9, 10791}, /* campfire */
-    {1167, 1, 3, 3, 9, 10800}, /* campfire */
-    {1167, 1, 3, 3, 9, 10809}, /* campfire */
-    {1167, 1, 3, 3, 9, 10818}, /* campfire */
-    {1167, 1, 3, 3, 9, 10827}, /* campfire */
-    {1167, 1, 3, 3, 9, 10836}, /* campfire */
-    {1167, 1, 3, 3, 9, 10845}, /* campfire */
-    {1167, 1, 3, 3, 9, 10854}, /* campfire */
-    {1167, 1, 3, 3, 9, 10863}, /* campfire */
-    {1167, 1, 3, 3, 9, 10872}, /* campfire */
-    {1167, 1, 3, 3, 9, 10881}, /* campfire */
-    {1167, 1, 3, 3, 9, 10890}, /* campfire */
-    {1167, 1, 3, 3, 9, 10899}, /* campfire */
-    {1167, 1, 3, 3, 9, 10908}, /* campfire */
-    {1167, 1, 3, 3, 9, 10917}, /* campfire */
-    {1167, 1, 3, 3, 9, 10926}, /* campfire */
-    {1167, 1, 3, 3, 9, 10935}, /* campfire */
-    {1167, 1, 3, 3, 9, 10944}, /* campfire */
-    {1167, 1, 3, 3, 9, 10953}, /* campfire */
-    {1167, 1, 3, 3, 9, 10962}, /* campfire */
-    {1167, 1, 3, 3, 9, 10971}, /* campfire */
-    {1167, 1, 3, 3, 9, 10980}, /* campfire */
-    {1167, 1, 3, 3, 9, 10989}, /* campfire */
-    {1167, 1, 3, 3, 9, 10998}, /* campfire */
-    {1167, 1, 3, 3, 9, 11007}, /* campfire */
-    {1167, 1, 3, 3, 9, 11016}, /* campfire */
-    {1167, 1, 3, 3, 9, 11025}, /* campfire */
-    {1167, 1, 3, 3, 9, 11034}, /* campfire */
-    {1167, 1, 3, 3, 9, 11043}, /* campfire */
-    {1167, 1, 3, 3, 9, 11052}, /* campfire */
-    {1167, 1, 3, 3, 9, 11061}, /* campfire */
-    {1167, 1, 3, 3, 9, 11070}, /* campfire */
-    {1167, 1, 3, 3, 9, 11079}, /* campfire */
-    {1167, 1, 3, 3, 9, 11088}, /* campfire */
-    {1167, 1, 3, 3, 9, 11097}, /* campfire */
-    {1167, 1, 3, 3, 9, 11106}, /* campfire */
-    {1167, 1, 3, 3, 9, 11115}, /* campfire */
-    {1167, 1, 3, 3, 9, 11124}, /* campfire */
-    {1167, 1, 3, 3, 9, 11133}, /* campfire */
-    {1167, 1, 3, 3, 9, 11142}, /* campfire */
-    {1167, 1, 3, 3, 9, 11151}, /* campfire */
-    {1167, 1, 3, 3, 9, 11160}, /* campfire */
-    {1167, 1, 3, 3, 9, 11169}, /* campfire */
-    {1167, 1, 3, 3, 9, 11178}, /* campfire */
-    {1167, 1, 3, 3, 9, 11187}, /* campfire */
-    {1167, 1, 3, 3, 9, 11196}, /* campfire */
-    {1167, 1, 3, 3, 9, 11205}, /* campfire */
-    {1167, 1, 3, 3, 9, 11214}, /* campfire */
-    {1167, 1, 3, 3, 9, 11223}, /* campfire */
-    {1167, 1, 3, 3, 9, 11232}, /* campfire */
-    {1167, 1, 3, 3, 9, 11241}, /* campfire */
-    {1167, 1, 3, 3, 9, 11250}, /* campfire */
-    {1167, 1, 3, 3, 9, 11259}, /* campfire */
-    {1167, 1, 3, 3, 9, 11268}, /* campfire */
-    {1167, 1, 3, 3, 9, 11277}, /* campfire */
-    {1167, 1, 3, 3, 9, 11286}, /* campfire */
-    {1167, 1, 3, 3, 9, 11295}, /* campfire */
-    {1167, 1, 3, 3, 9, 11304}, /* campfire */
-    {1167, 1, 3, 3, 9, 11313}, /* campfire */
-    {1167, 1, 3, 3, 9, 11322}, /* campfire */
-    {1167, 1, 3, 3, 9, 11331}, /* campfire */
-    {1167, 1, 3, 3, 9, 11340}, /* campfire */
-    {1167, 1, 3, 3, 9, 11349}, /* campfire */
-    {1167, 1, 3, 3, 9, 11358}, /* campfire */
-    {1167, 1, 3, 3, 9, 11367}, /* campfire */
-    {1167, 1, 3, 3, 9, 11376}, /* campfire */
-    {1167, 1, 3, 3, 9, 11385}, /* campfire */
-    {1167, 1, 3, 3, 9, 11394}, /* campfire */
-    {1167, 1, 3, 3, 9, 11403}, /* campfire */
-    {1168, 1, 3, 3, 9, 11412}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11421}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11430}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11439}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11448}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11457}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11466}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11475}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11484}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11493}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11502}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11511}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11520}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11529}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11538}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11547}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11556}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11565}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11574}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11583}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11592}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11601}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11610}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11619}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11628}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11637}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11646}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11655}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11664}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11673}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11682}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11691}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11700}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11709}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11718}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11727}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11736}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11745}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11754}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11763}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11772}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11781}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11790}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11799}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11808}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11817}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11826}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11835}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11844}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11853}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11862}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11871}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11880}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11889}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11898}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11907}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11916}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11925}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11934}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11943}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11952}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11961}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11970}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11979}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11988}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 11997}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12006}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12015}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12024}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12033}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12042}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12051}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12060}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12069}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12078}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12087}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12096}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12105}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12114}, /* soul_campfire */
-    {1168, 1, 3, 3, 9, 12123}, /* soul_campfire */
-    {1172, 1, 3, 3, 9, 12132}, /* beehive */
-    {1172, 1, 3, 3, 9, 12141}, /* beehive */
-    {1172, 1, 3, 3, 9, 12150}, /* beehive */
-    {1172, 1, 3, 3, 9, 12159}, /* beehive */
-    {1172, 1, 3, 3, 9, 12168}, /* beehive */
-    {1172, 1, 3, 3, 9, 12177}, /* beehive */
-    {1172, 1, 3, 3, 9, 12186}, /* beehive */
-    {1172, 1, 3, 3, 9, 12195}, /* beehive */
-    {1172, 1, 3, 3, 9, 12204}, /* beehive */
-    {1172, 1, 3, 3, 9, 12213}, /* beehive */
-    {1172, 1, 3, 3, 9, 12222}, /* beehive */
-    {1173, 4, 0, 0, 5, 12231}, /* honey_bottle (shapeless) */
-    {1174, 1, 2, 2, 4, 12236}, /* honeycomb_block */
-    {1175, 1, 3, 3, 9, 12240}, /* lodestone */
-    {1178, 6, 3, 1, 3, 12249}, /* blackstone_slab */
-    {1179, 4, 3, 3, 9, 12252}, /* blackstone_stairs */
-    {1181, 4, 2, 2, 4, 12261}, /* polished_blackstone */
-    {1182, 6, 3, 1, 3, 12265}, /* polished_blackstone_slab */
-    {1183, 4, 3, 3, 9, 12268}, /* polished_blackstone_stairs */
-    {1184, 1, 1, 2, 2, 12277}, /* chiseled_polished_blackstone */
-    {1185, 4, 2, 2, 4, 12279}, /* polished_blackstone_bricks */
-    {1186, 6, 3, 1, 3, 12283}, /* polished_blackstone_brick_slab */
-    {1187, 4, 3, 3, 9, 12286}, /* polished_blackstone_brick_stairs */
-    {1189, 1, 3, 3, 9, 12295}, /* respawn_anchor */
-    {1190, 1, 1, 2, 2, 12304}, /* candle */
-    {1191, 1, 0, 0, 2, 12306}, /* white_candle (shapeless) */
-    {1192, 1, 0, 0, 2, 12308}, /* orange_candle (shapeless) */
-    {1193, 1, 0, 0, 2, 12310}, /* magenta_candle (shapeless) */
-    {1194, 1, 0, 0, 2, 12312}, /* light_blue_candle (shapeless) */
-    {1195, 1, 0, 0, 2, 12314}, /* yellow_candle (shapeless) */
-    {1196, 1, 0, 0, 2, 12316}, /* lime_candle (shapeless) */
-    {1197, 1, 0, 0, 2, 12318}, /* pink_candle (shapeless) */
-    {1198, 1, 0, 0, 2, 12320}, /* gray_candle (shapeless) */
-    {1199, 1, 0, 0, 2, 12322}, /* light_gray_candle (shapeless) */
-    {1200, 1, 0, 0, 2, 12324}, /* cyan_candle (shapeless) */
-    {1201, 1, 0, 0, 2, 12326}, /* purple_candle (shapeless) */
-    {1202, 1, 0, 0, 2, 12328}, /* blue_candle (shapeless) */
-    {1203, 1, 0, 0, 2, 12330}, /* brown_candle (shapeless) */
-    {1204, 1, 0, 0, 2, 12332}, /* green_candle (shapeless) */
-    {1205, 1, 0, 0, 2, 12334}, /* red_candle (shapeless) */
-    {1206, 1, 0, 0, 2, 12336}, /* black_candle (shapeless) */
-    {1217, 1, 1, 3, 3, 12338}, /* brush */
-    {1218, 2, 3, 3, 9, 12341}, /* netherite_upgrade_smithing_template */
-    {1219, 2, 3, 3, 9, 12350}, /* sentry_armor_trim_smithing_template */
-    {1220, 2, 3, 3, 9, 12359}, /* dune_armor_trim_smithing_template */
-    {1221, 2, 3, 3, 9, 12368}, /* coast_armor_trim_smithing_template */
-    {1222, 2, 3, 3, 9, 12377}, /* wild_armor_trim_smithing_template */
-    {1223, 2, 3, 3, 9, 12386}, /* ward_armor_trim_smithing_template */
-    {1224, 2, 3, 3, 9, 12395}, /* eye_armor_trim_smithing_template */
-    {1225, 2, 3, 3, 9, 12404}, /* vex_armor_trim_smithing_template */
-    {1226, 2, 3, 3, 9, 12413}, /* tide_armor_trim_smithing_template */
-    {1227, 2, 3, 3, 9, 12422}, /* snout_armor_trim_smithing_template */
-    {1228, 2, 3, 3, 9, 12431}, /* rib_armor_trim_smithing_template */
-    {1229, 2, 3, 3, 9, 12440}, /* spire_armor_trim_smithing_template */
-    {1230, 2, 3, 3, 9, 12449}, /* wayfinder_armor_trim_smithing_template */
-    {1231, 2, 3, 3, 9, 12458}, /* shaper_armor_trim_smithing_template */
-    {1232, 2, 3, 3, 9, 12467}, /* silence_armor_trim_smithing_template */
-    {1233, 2, 3, 3, 9, 12476}, /* raiser_armor_trim_smithing_template */
-    {1234, 2, 3, 3, 9, 12485}, /* host_armor_trim_smithing_template */
+    {2, 1, 0, 0, 2, 0},       /* granite (shapeless) */
+    {3, 4, 2, 2, 4, 2},       /* polished_granite */
+    {4, 2, 2, 2, 4, 6},       /* diorite */
+    {5, 4, 2, 2, 4, 10},      /* polished_diorite */
+    {6, 2, 0, 0, 2, 14},      /* andesite (shapeless) */
+    {7, 4, 2, 2, 4, 16},      /* polished_andesite */
+    {10, 4, 2, 2, 4, 20},     /* polished_deepslate */
+    {13, 1, 2, 2, 4, 24},     /* dripstone_block */
+    {16, 4, 2, 2, 4, 28},     /* coarse_dirt */
+    {23, 4, 0, 0, 1, 32},     /* oak_planks (shapeless) */
+    {23, 4, 0, 0, 1, 33},     /* oak_planks (shapeless) */
+    {23, 4, 0, 0, 1, 34},     /* oak_planks (shapeless) */
+    {23, 4, 0, 0, 1, 35},     /* oak_planks (shapeless) */
+    {24, 4, 0, 0, 1, 36},     /* spruce_planks (shapeless) */
+    {24, 4, 0, 0, 1, 37},     /* spruce_planks (shapeless) */
+    {24, 4, 0, 0, 1, 38},     /* spruce_planks (shapeless) */
+    {24, 4, 0, 0, 1, 39},     /* spruce_planks (shapeless) */
+    {25, 4, 0, 0, 1, 40},     /* birch_planks (shapeless) */
+    {25, 4, 0, 0, 1, 41},     /* birch_planks (shapeless) */
+    {25, 4, 0, 0, 1, 42},     /* birch_planks (shapeless) */
+    {25, 4, 0, 0, 1, 43},     /* birch_planks (shapeless) */
+    {26, 4, 0, 0, 1, 44},     /* jungle_planks (shapeless) */
+    {26, 4, 0, 0, 1, 45},     /* jungle_planks (shapeless) */
+    {26, 4, 0, 0, 1, 46},     /* jungle_planks (shapeless) */
+    {26, 4, 0, 0, 1, 47},     /* jungle_planks (shapeless) */
+    {27, 4, 0, 0, 1, 48},     /* acacia_planks (shapeless) */
+    {27, 4, 0, 0, 1, 49},     /* acacia_planks (shapeless) */
+    {27, 4, 0, 0, 1, 50},     /* acacia_planks (shapeless) */
+    {27, 4, 0, 0, 1, 51},     /* acacia_planks (shapeless) */
+    {28, 4, 0, 0, 1, 52},     /* cherry_planks (shapeless) */
+    {28, 4, 0, 0, 1, 53},     /* cherry_planks (shapeless) */
+    {28, 4, 0, 0, 1, 54},     /* cherry_planks (shapeless) */
+    {28, 4, 0, 0, 1, 55},     /* cherry_planks (shapeless) */
+    {29, 4, 0, 0, 1, 56},     /* dark_oak_planks (shapeless) */
+    {29, 4, 0, 0, 1, 57},     /* dark_oak_planks (shapeless) */
+    {29, 4, 0, 0, 1, 58},     /* dark_oak_planks (shapeless) */
+    {29, 4, 0, 0, 1, 59},     /* dark_oak_planks (shapeless) */
+    {30, 4, 0, 0, 1, 60},     /* mangrove_planks (shapeless) */
+    {30, 4, 0, 0, 1, 61},     /* mangrove_planks (shapeless) */
+    {30, 4, 0, 0, 1, 62},     /* mangrove_planks (shapeless) */
+    {30, 4, 0, 0, 1, 63},     /* mangrove_planks (shapeless) */
+    {31, 2, 0, 0, 1, 64},     /* bamboo_planks (shapeless) */
+    {31, 2, 0, 0, 1, 65},     /* bamboo_planks (shapeless) */
+    {32, 4, 0, 0, 1, 66},     /* crimson_planks (shapeless) */
+    {32, 4, 0, 0, 1, 67},     /* crimson_planks (shapeless) */
+    {32, 4, 0, 0, 1, 68},     /* crimson_planks (shapeless) */
+    {32, 4, 0, 0, 1, 69},     /* crimson_planks (shapeless) */
+    {33, 4, 0, 0, 1, 70},     /* warped_planks (shapeless) */
+    {33, 4, 0, 0, 1, 71},     /* warped_planks (shapeless) */
+    {33, 4, 0, 0, 1, 72},     /* warped_planks (shapeless) */
+    {33, 4, 0, 0, 1, 73},     /* warped_planks (shapeless) */
+    {34, 1, 1, 2, 2, 74},     /* bamboo_mosaic */
+    {68, 1, 3, 3, 9, 76},     /* coal_block */
+    {69, 1, 3, 3, 9, 85},     /* raw_iron_block */
+    {70, 1, 3, 3, 9, 94},     /* raw_copper_block */
+    {71, 1, 3, 3, 9, 103},    /* raw_gold_block */
+    {72, 1, 2, 2, 4, 112},    /* amethyst_block */
+    {74, 1, 3, 3, 9, 116},    /* iron_block */
+    {75, 1, 3, 3, 9, 125},    /* copper_block */
+    {76, 1, 3, 3, 9, 134},    /* gold_block */
+    {77, 1, 3, 3, 9, 143},    /* diamond_block */
+    {78, 1, 3, 3, 9, 152},    /* netherite_block */
+    {82, 4, 2, 2, 4, 161},    /* cut_copper */
+    {83, 4, 2, 2, 4, 165},    /* exposed_cut_copper */
+    {84, 4, 2, 2, 4, 169},    /* weathered_cut_copper */
+    {85, 4, 2, 2, 4, 173},    /* oxidized_cut_copper */
+    {86, 4, 3, 3, 9, 177},    /* cut_copper_stairs */
+    {87, 4, 3, 3, 9, 186},    /* exposed_cut_copper_stairs */
+    {88, 4, 3, 3, 9, 195},    /* weathered_cut_copper_stairs */
+    {89, 4, 3, 3, 9, 204},    /* oxidized_cut_copper_stairs */
+    {90, 6, 3, 1, 3, 213},    /* cut_copper_slab */
+    {91, 6, 3, 1, 3, 216},    /* exposed_cut_copper_slab */
+    {92, 6, 3, 1, 3, 219},    /* weathered_cut_copper_slab */
+    {93, 6, 3, 1, 3, 222},    /* oxidized_cut_copper_slab */
+    {94, 1, 0, 0, 2, 225},    /* waxed_copper_block (shapeless) */
+    {95, 1, 0, 0, 2, 227},    /* waxed_exposed_copper (shapeless) */
+    {96, 1, 0, 0, 2, 229},    /* waxed_weathered_copper (shapeless) */
+    {97, 1, 0, 0, 2, 231},    /* waxed_oxidized_copper (shapeless) */
+    {98, 1, 0, 0, 2, 233},    /* waxed_cut_copper (shapeless) */
+    {98, 4, 2, 2, 4, 235},    /* waxed_cut_copper */
+    {99, 1, 0, 0, 2, 239},    /* waxed_exposed_cut_copper (shapeless) */
+    {99, 4, 2, 2, 4, 241},    /* waxed_exposed_cut_copper */
+    {100, 1, 0, 0, 2, 245},   /* waxed_weathered_cut_copper (shapeless) */
+    {100, 4, 2, 2, 4, 247},   /* waxed_weathered_cut_copper */
+    {101, 1, 0, 0, 2, 251},   /* waxed_oxidized_cut_copper (shapeless) */
+    {101, 4, 2, 2, 4, 253},   /* waxed_oxidized_cut_copper */
+    {102, 1, 0, 0, 2, 257},   /* waxed_cut_copper_stairs (shapeless) */
+    {102, 4, 3, 3, 9, 259},   /* waxed_cut_copper_stairs */
+    {103, 1, 0, 0, 2, 268},   /* waxed_exposed_cut_copper_stairs (shapeless) */
+    {103, 4, 3, 3, 9, 270},   /* waxed_exposed_cut_copper_stairs */
+    {104, 1, 0, 0, 2, 279},   /* waxed_weathered_cut_copper_stairs (shapeless) */
+    {104, 4, 3, 3, 9, 281},   /* waxed_weathered_cut_copper_stairs */
+    {105, 1, 0, 0, 2, 290},   /* waxed_oxidized_cut_copper_stairs (shapeless) */
+    {105, 4, 3, 3, 9, 292},   /* waxed_oxidized_cut_copper_stairs */
+    {106, 1, 0, 0, 2, 301},   /* waxed_cut_copper_slab (shapeless) */
+    {106, 6, 3, 1, 3, 303},   /* waxed_cut_copper_slab */
+    {107, 1, 0, 0, 2, 306},   /* waxed_exposed_cut_copper_slab (shapeless) */
+    {107, 6, 3, 1, 3, 308},   /* waxed_exposed_cut_copper_slab */
+    {108, 1, 0, 0, 2, 311},   /* waxed_weathered_cut_copper_slab (shapeless) */
+    {108, 6, 3, 1, 3, 313},   /* waxed_weathered_cut_copper_slab */
+    {109, 1, 0, 0, 2, 316},   /* waxed_oxidized_cut_copper_slab (shapeless) */
+    {109, 6, 3, 1, 3, 318},   /* waxed_oxidized_cut_copper_slab */
+    {119, 1, 0, 0, 2, 321},   /* muddy_mangrove_roots (shapeless) */
+    {122, 1, 0, 0, 9, 323},   /* bamboo_block (shapeless) */
+    {133, 3, 2, 2, 4, 332},   /* stripped_oak_wood */
+    {134, 3, 2, 2, 4, 336},   /* stripped_spruce_wood */
+    {135, 3, 2, 2, 4, 340},   /* stripped_birch_wood */
+    {136, 3, 2, 2, 4, 344},   /* stripped_jungle_wood */
+    {137, 3, 2, 2, 4, 348},   /* stripped_acacia_wood */
+    {138, 3, 2, 2, 4, 352},   /* stripped_cherry_wood */
+    {139, 3, 2, 2, 4, 356},   /* stripped_dark_oak_wood */
+    {140, 3, 2, 2, 4, 360},   /* stripped_mangrove_wood */
+    {141, 3, 2, 2, 4, 364},   /* stripped_crimson_hyphae */
+    {142, 3, 2, 2, 4, 368},   /* stripped_warped_hyphae */
+    {144, 3, 2, 2, 4, 372},   /* oak_wood */
+    {145, 3, 2, 2, 4, 376},   /* spruce_wood */
+    {146, 3, 2, 2, 4, 380},   /* birch_wood */
+    {147, 3, 2, 2, 4, 384},   /* jungle_wood */
+    {148, 3, 2, 2, 4, 388},   /* acacia_wood */
+    {149, 3, 2, 2, 4, 392},   /* cherry_wood */
+    {150, 3, 2, 2, 4, 396},   /* dark_oak_wood */
+    {151, 3, 2, 2, 4, 400},   /* mangrove_wood */
+    {152, 3, 2, 2, 4, 404},   /* crimson_hyphae */
+    {153, 3, 2, 2, 4, 408},   /* warped_hyphae */
+    {167, 2, 3, 3, 9, 412},   /* tinted_glass */
+    {168, 1, 3, 3, 9, 421},   /* lapis_block */
+    {169, 1, 2, 2, 4, 430},   /* sandstone */
+    {170, 1, 1, 2, 2, 434},   /* chiseled_sandstone */
+    {171, 4, 2, 2, 4, 436},   /* cut_sandstone */
+    {180, 1, 0, 0, 2, 440},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 442},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 444},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 446},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 448},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 450},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 452},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 454},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 456},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 458},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 460},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 462},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 464},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 466},   /* white_wool (shapeless) */
+    {180, 1, 0, 0, 2, 468},   /* white_wool (shapeless) */
+    {180, 1, 2, 2, 4, 470},   /* white_wool */
+    {181, 1, 0, 0, 2, 474},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 476},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 478},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 480},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 482},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 484},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 486},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 488},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 490},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 492},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 494},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 496},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 498},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 500},   /* orange_wool (shapeless) */
+    {181, 1, 0, 0, 2, 502},   /* orange_wool (shapeless) */
+    {182, 1, 0, 0, 2, 504},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 506},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 508},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 510},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 512},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 514},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 516},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 518},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 520},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 522},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 524},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 526},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 528},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 530},   /* magenta_wool (shapeless) */
+    {182, 1, 0, 0, 2, 532},   /* magenta_wool (shapeless) */
+    {183, 1, 0, 0, 2, 534},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 536},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 538},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 540},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 542},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 544},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 546},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 548},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 550},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 552},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 554},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 556},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 558},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 560},   /* light_blue_wool (shapeless) */
+    {183, 1, 0, 0, 2, 562},   /* light_blue_wool (shapeless) */
+    {184, 1, 0, 0, 2, 564},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 566},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 568},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 570},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 572},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 574},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 576},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 578},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 580},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 582},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 584},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 586},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 588},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 590},   /* yellow_wool (shapeless) */
+    {184, 1, 0, 0, 2, 592},   /* yellow_wool (shapeless) */
+    {185, 1, 0, 0, 2, 594},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 596},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 598},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 600},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 602},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 604},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 606},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 608},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 610},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 612},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 614},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 616},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 618},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 620},   /* lime_wool (shapeless) */
+    {185, 1, 0, 0, 2, 622},   /* lime_wool (shapeless) */
+    {186, 1, 0, 0, 2, 624},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 626},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 628},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 630},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 632},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 634},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 636},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 638},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 640},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 642},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 644},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 646},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 648},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 650},   /* pink_wool (shapeless) */
+    {186, 1, 0, 0, 2, 652},   /* pink_wool (shapeless) */
+    {187, 1, 0, 0, 2, 654},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 656},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 658},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 660},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 662},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 664},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 666},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 668},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 670},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 672},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 674},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 676},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 678},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 680},   /* gray_wool (shapeless) */
+    {187, 1, 0, 0, 2, 682},   /* gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 684},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 686},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 688},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 690},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 692},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 694},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 696},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 698},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 700},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 702},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 704},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 706},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 708},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 710},   /* light_gray_wool (shapeless) */
+    {188, 1, 0, 0, 2, 712},   /* light_gray_wool (shapeless) */
+    {189, 1, 0, 0, 2, 714},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 716},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 718},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 720},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 722},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 724},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 726},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 728},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 730},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 732},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 734},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 736},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 738},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 740},   /* cyan_wool (shapeless) */
+    {189, 1, 0, 0, 2, 742},   /* cyan_wool (shapeless) */
+    {190, 1, 0, 0, 2, 744},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 746},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 748},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 750},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 752},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 754},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 756},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 758},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 760},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 762},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 764},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 766},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 768},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 770},   /* purple_wool (shapeless) */
+    {190, 1, 0, 0, 2, 772},   /* purple_wool (shapeless) */
+    {191, 1, 0, 0, 2, 774},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 776},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 778},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 780},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 782},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 784},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 786},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 788},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 790},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 792},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 794},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 796},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 798},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 800},   /* blue_wool (shapeless) */
+    {191, 1, 0, 0, 2, 802},   /* blue_wool (shapeless) */
+    {192, 1, 0, 0, 2, 804},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 806},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 808},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 810},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 812},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 814},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 816},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 818},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 820},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 822},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 824},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 826},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 828},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 830},   /* brown_wool (shapeless) */
+    {192, 1, 0, 0, 2, 832},   /* brown_wool (shapeless) */
+    {193, 1, 0, 0, 2, 834},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 836},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 838},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 840},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 842},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 844},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 846},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 848},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 850},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 852},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 854},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 856},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 858},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 860},   /* green_wool (shapeless) */
+    {193, 1, 0, 0, 2, 862},   /* green_wool (shapeless) */
+    {194, 1, 0, 0, 2, 864},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 866},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 868},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 870},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 872},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 874},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 876},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 878},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 880},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 882},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 884},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 886},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 888},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 890},   /* red_wool (shapeless) */
+    {194, 1, 0, 0, 2, 892},   /* red_wool (shapeless) */
+    {195, 1, 0, 0, 2, 894},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 896},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 898},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 900},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 902},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 904},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 906},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 908},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 910},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 912},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 914},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 916},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 918},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 920},   /* black_wool (shapeless) */
+    {195, 1, 0, 0, 2, 922},   /* black_wool (shapeless) */
+    {223, 3, 2, 1, 2, 924},   /* moss_carpet */
+    {230, 6, 3, 1, 3, 926},   /* oak_slab */
+    {231, 6, 3, 1, 3, 929},   /* spruce_slab */
+    {232, 6, 3, 1, 3, 932},   /* birch_slab */
+    {233, 6, 3, 1, 3, 935},   /* jungle_slab */
+    {234, 6, 3, 1, 3, 938},   /* acacia_slab */
+    {235, 6, 3, 1, 3, 941},   /* cherry_slab */
+    {236, 6, 3, 1, 3, 944},   /* dark_oak_slab */
+    {237, 6, 3, 1, 3, 947},   /* mangrove_slab */
+    {238, 6, 3, 1, 3, 950},   /* bamboo_slab */
+    {239, 6, 3, 1, 3, 953},   /* bamboo_mosaic_slab */
+    {240, 6, 3, 1, 3, 956},   /* crimson_slab */
+    {241, 6, 3, 1, 3, 959},   /* warped_slab */
+    {242, 6, 3, 1, 3, 962},   /* stone_slab */
+    {243, 6, 3, 1, 3, 965},   /* smooth_stone_slab */
+    {244, 6, 3, 1, 3, 968},   /* sandstone_slab */
+    {245, 6, 3, 1, 3, 971},   /* cut_sandstone_slab */
+    {247, 6, 3, 1, 3, 974},   /* cobblestone_slab */
+    {248, 6, 3, 1, 3, 977},   /* brick_slab */
+    {249, 6, 3, 1, 3, 980},   /* stone_brick_slab */
+    {250, 6, 3, 1, 3, 983},   /* mud_brick_slab */
+    {251, 6, 3, 1, 3, 986},   /* nether_brick_slab */
+    {252, 6, 3, 1, 3, 989},   /* quartz_slab */
+    {253, 6, 3, 1, 3, 992},   /* red_sandstone_slab */
+    {254, 6, 3, 1, 3, 995},   /* cut_red_sandstone_slab */
+    {255, 6, 3, 1, 3, 998},   /* purpur_slab */
+    {256, 6, 3, 1, 3, 1001},  /* prismarine_slab */
+    {257, 6, 3, 1, 3, 1004},  /* prismarine_brick_slab */
+    {258, 6, 3, 1, 3, 1007},  /* dark_prismarine_slab */
+    {263, 1, 2, 2, 4, 1010},  /* bricks */
+    {264, 1, 3, 3, 9, 1014},  /* bookshelf */
+    {265, 1, 3, 3, 9, 1023},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1032},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1041},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1050},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1059},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1068},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1077},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1086},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1095},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1104},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1113},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1122},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1131},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1140},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1149},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1158},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1167},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1176},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1185},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1194},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1203},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1212},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1221},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1230},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1239},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1248},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1257},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1266},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1275},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1284},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1293},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1302},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1311},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1320},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1329},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1338},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1347},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1356},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1365},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1374},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1383},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1392},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1401},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1410},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1419},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1428},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1437},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1446},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1455},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1464},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1473},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1482},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1491},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1500},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1509},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1518},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1527},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1536},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1545},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1554},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1563},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1572},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1581},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1590},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1599},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1608},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1617},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1626},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1635},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1644},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1653},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1662},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1671},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1680},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1689},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1698},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1707},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1716},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1725},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1734},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1743},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1752},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1761},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1770},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1779},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1788},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1797},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1806},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1815},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1824},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1833},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1842},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1851},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1860},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1869},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1878},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1887},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1896},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1905},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1914},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1923},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1932},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1941},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1950},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1959},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1968},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1977},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1986},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 1995},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 2004},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 2013},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 2022},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 2031},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 2040},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 2049},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 2058},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 2067},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 2076},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 2085},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 2094},  /* chiseled_bookshelf */
+    {265, 1, 3, 3, 9, 2103},  /* chiseled_bookshelf */
+    {266, 1, 3, 3, 9, 2112},  /* decorated_pot */
+    {267, 1, 0, 0, 2, 2121},  /* mossy_cobblestone (shapeless) */
+    {267, 1, 0, 0, 2, 2123},  /* mossy_cobblestone (shapeless) */
+    {269, 4, 1, 2, 2, 2125},  /* torch */
+    {270, 4, 1, 2, 2, 2127},  /* end_rod */
+    {273, 4, 2, 2, 4, 2129},  /* purpur_block */
+    {274, 1, 1, 2, 2, 2133},  /* purpur_pillar */
+    {275, 4, 3, 3, 9, 2135},  /* purpur_stairs */
+    {277, 1, 3, 3, 9, 2144},  /* chest */
+    {278, 1, 2, 2, 4, 2153},  /* crafting_table */
+    {280, 1, 3, 3, 9, 2157},  /* furnace */
+    {281, 3, 3, 3, 9, 2166},  /* ladder */
+    {282, 4, 3, 3, 9, 2175},  /* cobblestone_stairs */
+    {283, 6, 3, 1, 3, 2184},  /* snow */
+    {285, 1, 2, 2, 4, 2187},  /* snow_block */
+    {287, 1, 2, 2, 4, 2191},  /* clay */
+    {288, 1, 3, 3, 9, 2195},  /* jukebox */
+    {289, 3, 3, 2, 6, 2204},  /* oak_fence */
+    {290, 3, 3, 2, 6, 2210},  /* spruce_fence */
+    {291, 3, 3, 2, 6, 2216},  /* birch_fence */
+    {292, 3, 3, 2, 6, 2222},  /* jungle_fence */
+    {293, 3, 3, 2, 6, 2228},  /* acacia_fence */
+    {294, 3, 3, 2, 6, 2234},  /* cherry_fence */
+    {295, 3, 3, 2, 6, 2240},  /* dark_oak_fence */
+    {296, 3, 3, 2, 6, 2246},  /* mangrove_fence */
+    {297, 3, 3, 2, 6, 2252},  /* bamboo_fence */
+    {298, 3, 3, 2, 6, 2258},  /* crimson_fence */
+    {299, 3, 3, 2, 6, 2264},  /* warped_fence */
+    {302, 1, 1, 2, 2, 2270},  /* jack_o_lantern */
+    {307, 4, 2, 2, 4, 2272},  /* polished_basalt */
+    {309, 4, 1, 3, 3, 2276},  /* soul_torch */
+    {309, 4, 1, 3, 3, 2279},  /* soul_torch */
+    {309, 4, 1, 3, 3, 2282},  /* soul_torch */
+    {309, 4, 1, 3, 3, 2285},  /* soul_torch */
+    {310, 1, 2, 2, 4, 2288},  /* glowstone */
+    {318, 4, 2, 2, 4, 2292},  /* stone_bricks */
+    {319, 1, 0, 0, 2, 2296},  /* mossy_stone_bricks (shapeless) */
+    {319, 1, 0, 0, 2, 2298},  /* mossy_stone_bricks (shapeless) */
+    {321, 1, 1, 2, 2, 2300},  /* chiseled_stone_bricks */
+    {322, 1, 0, 0, 2, 2302},  /* packed_mud (shapeless) */
+    {323, 4, 2, 2, 4, 2304},  /* mud_bricks */
+    {324, 4, 2, 2, 4, 2308},  /* deepslate_bricks */
+    {326, 4, 2, 2, 4, 2312},  /* deepslate_tiles */
+    {328, 1, 1, 2, 2, 2316},  /* chiseled_deepslate */
+    {333, 16, 3, 2, 6, 2318}, /* iron_bars */
+    {334, 1, 1, 3, 3, 2324},  /* chain */
+    {335, 16, 3, 2, 6, 2327}, /* glass_pane */
+    {336, 1, 0, 0, 9, 2333},  /* melon (shapeless) */
+    {339, 4, 3, 3, 9, 2342},  /* brick_stairs */
+    {340, 4, 3, 3, 9, 2351},  /* stone_brick_stairs */
+    {341, 4, 3, 3, 9, 2360},  /* mud_brick_stairs */
+    {344, 1, 2, 2, 4, 2369},  /* nether_bricks */
+    {346, 1, 1, 2, 2, 2373},  /* chiseled_nether_bricks */
+    {347, 6, 3, 2, 6, 2375},  /* nether_brick_fence */
+    {348, 4, 3, 3, 9, 2381},  /* nether_brick_stairs */
+    {353, 1, 3, 3, 9, 2390},  /* enchanting_table */
+    {356, 4, 2, 2, 4, 2399},  /* end_stone_bricks */
+    {358, 4, 3, 3, 9, 2403},  /* sandstone_stairs */
+    {359, 1, 3, 3, 9, 2412},  /* ender_chest */
+    {360, 1, 3, 3, 9, 2421},  /* emerald_block */
+    {361, 4, 3, 3, 9, 2430},  /* oak_stairs */
+    {362, 4, 3, 3, 9, 2439},  /* spruce_stairs */
+    {363, 4, 3, 3, 9, 2448},  /* birch_stairs */
+    {364, 4, 3, 3, 9, 2457},  /* jungle_stairs */
+    {365, 4, 3, 3, 9, 2466},  /* acacia_stairs */
+    {366, 4, 3, 3, 9, 2475},  /* cherry_stairs */
+    {367, 4, 3, 3, 9, 2484},  /* dark_oak_stairs */
+    {368, 4, 3, 3, 9, 2493},  /* mangrove_stairs */
+    {369, 4, 3, 3, 9, 2502},  /* bamboo_stairs */
+    {370, 4, 3, 3, 9, 2511},  /* bamboo_mosaic_stairs */
+    {371, 4, 3, 3, 9, 2520},  /* crimson_stairs */
+    {372, 4, 3, 3, 9, 2529},  /* warped_stairs */
+    {374, 1, 3, 3, 9, 2538},  /* beacon */
+    {375, 6, 3, 2, 6, 2547},  /* cobblestone_wall */
+    {376, 6, 3, 2, 6, 2553},  /* mossy_cobblestone_wall */
+    {377, 6, 3, 2, 6, 2559},  /* brick_wall */
+    {378, 6, 3, 2, 6, 2565},  /* prismarine_wall */
+    {379, 6, 3, 2, 6, 2571},  /* red_sandstone_wall */
+    {380, 6, 3, 2, 6, 2577},  /* mossy_stone_brick_wall */
+    {381, 6, 3, 2, 6, 2583},  /* granite_wall */
+    {382, 6, 3, 2, 6, 2589},  /* stone_brick_wall */
+    {383, 6, 3, 2, 6, 2595},  /* mud_brick_wall */
+    {384, 6, 3, 2, 6, 2601},  /* nether_brick_wall */
+    {385, 6, 3, 2, 6, 2607},  /* andesite_wall */
+    {386, 6, 3, 2, 6, 2613},  /* red_nether_brick_wall */
+    {387, 6, 3, 2, 6, 2619},  /* sandstone_wall */
+    {388, 6, 3, 2, 6, 2625},  /* end_stone_brick_wall */
+    {389, 6, 3, 2, 6, 2631},  /* diorite_wall */
+    {390, 6, 3, 2, 6, 2637},  /* blackstone_wall */
+    {391, 6, 3, 2, 6, 2643},  /* polished_blackstone_wall */
+    {392, 6, 3, 2, 6, 2649},  /* polished_blackstone_brick_wall */
+    {393, 6, 3, 2, 6, 2655},  /* cobbled_deepslate_wall */
+    {394, 6, 3, 2, 6, 2661},  /* polished_deepslate_wall */
+    {395, 6, 3, 2, 6, 2667},  /* deepslate_brick_wall */
+    {396, 6, 3, 2, 6, 2673},  /* deepslate_tile_wall */
+    {397, 1, 3, 3, 9, 2679},  /* anvil */
+    {400, 1, 1, 2, 2, 2688},  /* chiseled_quartz_block */
+    {401, 1, 2, 2, 4, 2690},  /* quartz_block */
+    {402, 4, 2, 2, 4, 2694},  /* quartz_bricks */
+    {403, 2, 1, 2, 2, 2698},  /* quartz_pillar */
+    {404, 4, 3, 3, 9, 2700},  /* quartz_stairs */
+    {405, 8, 3, 3, 9, 2709},  /* white_terracotta */
+    {406, 8, 3, 3, 9, 2718},  /* orange_terracotta */
+    {407, 8, 3, 3, 9, 2727},  /* magenta_terracotta */
+    {408, 8, 3, 3, 9, 2736},  /* light_blue_terracotta */
+    {409, 8, 3, 3, 9, 2745},  /* yellow_terracotta */
+    {410, 8, 3, 3, 9, 2754},  /* lime_terracotta */
+    {411, 8, 3, 3, 9, 2763},  /* pink_terracotta */
+    {412, 8, 3, 3, 9, 2772},  /* gray_terracotta */
+    {413, 8, 3, 3, 9, 2781},  /* light_gray_terracotta */
+    {414, 8, 3, 3, 9, 2790},  /* cyan_terracotta */
+    {415, 8, 3, 3, 9, 2799},  /* purple_terracotta */
+    {416, 8, 3, 3, 9, 2808},  /* blue_terracotta */
+    {417, 8, 3, 3, 9, 2817},  /* brown_terracotta */
+    {418, 8, 3, 3, 9, 2826},  /* green_terracotta */
+    {419, 8, 3, 3, 9, 2835},  /* red_terracotta */
+    {420, 8, 3, 3, 9, 2844},  /* black_terracotta */
+    {423, 1, 0, 0, 9, 2853},  /* hay_block (shapeless) */
+    {424, 1, 0, 0, 2, 2862},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2864},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2866},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2868},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2870},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2872},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2874},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2876},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2878},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2880},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2882},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2884},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2886},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2888},  /* white_carpet (shapeless) */
+    {424, 1, 0, 0, 2, 2890},  /* white_carpet (shapeless) */
+    {424, 3, 2, 1, 2, 2892},  /* white_carpet */
+    {425, 1, 0, 0, 2, 2894},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2896},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2898},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2900},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2902},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2904},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2906},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2908},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2910},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2912},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2914},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2916},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2918},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2920},  /* orange_carpet (shapeless) */
+    {425, 1, 0, 0, 2, 2922},  /* orange_carpet (shapeless) */
+    {425, 3, 2, 1, 2, 2924},  /* orange_carpet */
+    {426, 1, 0, 0, 2, 2926},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2928},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2930},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2932},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2934},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2936},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2938},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2940},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2942},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2944},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2946},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2948},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2950},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2952},  /* magenta_carpet (shapeless) */
+    {426, 1, 0, 0, 2, 2954},  /* magenta_carpet (shapeless) */
+    {426, 3, 2, 1, 2, 2956},  /* magenta_carpet */
+    {427, 1, 0, 0, 2, 2958},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2960},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2962},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2964},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2966},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2968},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2970},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2972},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2974},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2976},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2978},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2980},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2982},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2984},  /* light_blue_carpet (shapeless) */
+    {427, 1, 0, 0, 2, 2986},  /* light_blue_carpet (shapeless) */
+    {427, 3, 2, 1, 2, 2988},  /* light_blue_carpet */
+    {428, 1, 0, 0, 2, 2990},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 2992},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 2994},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 2996},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 2998},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 3000},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 3002},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 3004},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 3006},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 3008},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 3010},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 3012},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 3014},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 3016},  /* yellow_carpet (shapeless) */
+    {428, 1, 0, 0, 2, 3018},  /* yellow_carpet (shapeless) */
+    {428, 3, 2, 1, 2, 3020},  /* yellow_carpet */
+    {429, 1, 0, 0, 2, 3022},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3024},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3026},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3028},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3030},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3032},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3034},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3036},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3038},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3040},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3042},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3044},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3046},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3048},  /* lime_carpet (shapeless) */
+    {429, 1, 0, 0, 2, 3050},  /* lime_carpet (shapeless) */
+    {429, 3, 2, 1, 2, 3052},  /* lime_carpet */
+    {430, 1, 0, 0, 2, 3054},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3056},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3058},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3060},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3062},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3064},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3066},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3068},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3070},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3072},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3074},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3076},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3078},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3080},  /* pink_carpet (shapeless) */
+    {430, 1, 0, 0, 2, 3082},  /* pink_carpet (shapeless) */
+    {430, 3, 2, 1, 2, 3084},  /* pink_carpet */
+    {431, 1, 0, 0, 2, 3086},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3088},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3090},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3092},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3094},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3096},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3098},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3100},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3102},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3104},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3106},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3108},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3110},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3112},  /* gray_carpet (shapeless) */
+    {431, 1, 0, 0, 2, 3114},  /* gray_carpet (shapeless) */
+    {431, 3, 2, 1, 2, 3116},  /* gray_carpet */
+    {432, 1, 0, 0, 2, 3118},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3120},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3122},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3124},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3126},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3128},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3130},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3132},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3134},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3136},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3138},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3140},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3142},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3144},  /* light_gray_carpet (shapeless) */
+    {432, 1, 0, 0, 2, 3146},  /* light_gray_carpet (shapeless) */
+    {432, 3, 2, 1, 2, 3148},  /* light_gray_carpet */
+    {433, 1, 0, 0, 2, 3150},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3152},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3154},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3156},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3158},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3160},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3162},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3164},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3166},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3168},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3170},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3172},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3174},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3176},  /* cyan_carpet (shapeless) */
+    {433, 1, 0, 0, 2, 3178},  /* cyan_carpet (shapeless) */
+    {433, 3, 2, 1, 2, 3180},  /* cyan_carpet */
+    {434, 1, 0, 0, 2, 3182},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3184},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3186},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3188},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3190},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3192},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3194},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3196},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3198},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3200},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3202},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3204},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3206},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3208},  /* purple_carpet (shapeless) */
+    {434, 1, 0, 0, 2, 3210},  /* purple_carpet (shapeless) */
+    {434, 3, 2, 1, 2, 3212},  /* purple_carpet */
+    {435, 1, 0, 0, 2, 3214},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3216},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3218},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3220},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3222},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3224},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3226},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3228},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3230},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3232},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3234},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3236},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3238},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3240},  /* blue_carpet (shapeless) */
+    {435, 1, 0, 0, 2, 3242},  /* blue_carpet (shapeless) */
+    {435, 3, 2, 1, 2, 3244},  /* blue_carpet */
+    {436, 1, 0, 0, 2, 3246},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3248},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3250},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3252},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3254},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3256},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3258},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3260},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3262},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3264},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3266},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3268},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3270},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3272},  /* brown_carpet (shapeless) */
+    {436, 1, 0, 0, 2, 3274},  /* brown_carpet (shapeless) */
+    {436, 3, 2, 1, 2, 3276},  /* brown_carpet */
+    {437, 1, 0, 0, 2, 3278},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3280},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3282},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3284},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3286},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3288},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3290},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3292},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3294},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3296},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3298},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3300},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3302},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3304},  /* green_carpet (shapeless) */
+    {437, 1, 0, 0, 2, 3306},  /* green_carpet (shapeless) */
+    {437, 3, 2, 1, 2, 3308},  /* green_carpet */
+    {438, 1, 0, 0, 2, 3310},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3312},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3314},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3316},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3318},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3320},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3322},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3324},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3326},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3328},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3330},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3332},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3334},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3336},  /* red_carpet (shapeless) */
+    {438, 1, 0, 0, 2, 3338},  /* red_carpet (shapeless) */
+    {438, 3, 2, 1, 2, 3340},  /* red_carpet */
+    {439, 1, 0, 0, 2, 3342},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3344},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3346},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3348},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3350},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3352},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3354},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3356},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3358},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3360},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3362},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3364},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3366},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3368},  /* black_carpet (shapeless) */
+    {439, 1, 0, 0, 2, 3370},  /* black_carpet (shapeless) */
+    {439, 3, 2, 1, 2, 3372},  /* black_carpet */
+    {441, 1, 0, 0, 9, 3374},  /* packed_ice (shapeless) */
+    {449, 8, 3, 3, 9, 3383},  /* white_stained_glass */
+    {450, 8, 3, 3, 9, 3392},  /* orange_stained_glass */
+    {451, 8, 3, 3, 9, 3401},  /* magenta_stained_glass */
+    {452, 8, 3, 3, 9, 3410},  /* light_blue_stained_glass */
+    {453, 8, 3, 3, 9, 3419},  /* yellow_stained_glass */
+    {454, 8, 3, 3, 9, 3428},  /* lime_stained_glass */
+    {455, 8, 3, 3, 9, 3437},  /* pink_stained_glass */
+    {456, 8, 3, 3, 9, 3446},  /* gray_stained_glass */
+    {457, 8, 3, 3, 9, 3455},  /* light_gray_stained_glass */
+    {458, 8, 3, 3, 9, 3464},  /* cyan_stained_glass */
+    {459, 8, 3, 3, 9, 3473},  /* purple_stained_glass */
+    {460, 8, 3, 3, 9, 3482},  /* blue_stained_glass */
+    {461, 8, 3, 3, 9, 3491},  /* brown_stained_glass */
+    {462, 8, 3, 3, 9, 3500},  /* green_stained_glass */
+    {463, 8, 3, 3, 9, 3509},  /* red_stained_glass */
+    {464, 8, 3, 3, 9, 3518},  /* black_stained_glass */
+    {465, 16, 3, 2, 6, 3527}, /* white_stained_glass_pane */
+    {465, 8, 3, 3, 9, 3533},  /* white_stained_glass_pane */
+    {466, 16, 3, 2, 6, 3542}, /* orange_stained_glass_pane */
+    {466, 8, 3, 3, 9, 3548},  /* orange_stained_glass_pane */
+    {467, 16, 3, 2, 6, 3557}, /* magenta_stained_glass_pane */
+    {467, 8, 3, 3, 9, 3563},  /* magenta_stained_glass_pane */
+    {468, 16, 3, 2, 6, 3572}, /* light_blue_stained_glass_pane */
+    {468, 8, 3, 3, 9, 3578},  /* light_blue_stained_glass_pane */
+    {469, 16, 3, 2, 6, 3587}, /* yellow_stained_glass_pane */
+    {469, 8, 3, 3, 9, 3593},  /* yellow_stained_glass_pane */
+    {470, 16, 3, 2, 6, 3602}, /* lime_stained_glass_pane */
+    {470, 8, 3, 3, 9, 3608},  /* lime_stained_glass_pane */
+    {471, 16, 3, 2, 6, 3617}, /* pink_stained_glass_pane */
+    {471, 8, 3, 3, 9, 3623},  /* pink_stained_glass_pane */
+    {472, 16, 3, 2, 6, 3632}, /* gray_stained_glass_pane */
+    {472, 8, 3, 3, 9, 3638},  /* gray_stained_glass_pane */
+    {473, 16, 3, 2, 6, 3647}, /* light_gray_stained_glass_pane */
+    {473, 8, 3, 3, 9, 3653},  /* light_gray_stained_glass_pane */
+    {474, 16, 3, 2, 6, 3662}, /* cyan_stained_glass_pane */
+    {474, 8, 3, 3, 9, 3668},  /* cyan_stained_glass_pane */
+    {475, 16, 3, 2, 6, 3677}, /* purple_stained_glass_pane */
+    {475, 8, 3, 3, 9, 3683},  /* purple_stained_glass_pane */
+    {476, 16, 3, 2, 6, 3692}, /* blue_stained_glass_pane */
+    {476, 8, 3, 3, 9, 3698},  /* blue_stained_glass_pane */
+    {477, 16, 3, 2, 6, 3707}, /* brown_stained_glass_pane */
+    {477, 8, 3, 3, 9, 3713},  /* brown_stained_glass_pane */
+    {478, 16, 3, 2, 6, 3722}, /* green_stained_glass_pane */
+    {478, 8, 3, 3, 9, 3728},  /* green_stained_glass_pane */
+    {479, 16, 3, 2, 6, 3737}, /* red_stained_glass_pane */
+    {479, 8, 3, 3, 9, 3743},  /* red_stained_glass_pane */
+    {480, 16, 3, 2, 6, 3752}, /* black_stained_glass_pane */
+    {480, 8, 3, 3, 9, 3758},  /* black_stained_glass_pane */
+    {481, 1, 2, 2, 4, 3767},  /* prismarine */
+    {482, 1, 0, 0, 9, 3771},  /* prismarine_bricks (shapeless) */
+    {483, 1, 3, 3, 9, 3780},  /* dark_prismarine */
+    {484, 4, 3, 3, 9, 3789},  /* prismarine_stairs */
+    {485, 4, 3, 3, 9, 3798},  /* prismarine_brick_stairs */
+    {486, 4, 3, 3, 9, 3807},  /* dark_prismarine_stairs */
+    {487, 1, 3, 3, 9, 3816},  /* sea_lantern */
+    {488, 1, 2, 2, 4, 3825},  /* red_sandstone */
+    {489, 1, 1, 2, 2, 3829},  /* chiseled_red_sandstone */
+    {490, 4, 2, 2, 4, 3831},  /* cut_red_sandstone */
+    {491, 4, 3, 3, 9, 3835},  /* red_sandstone_stairs */
+    {494, 1, 2, 2, 4, 3844},  /* magma_block */
+    {495, 1, 0, 0, 9, 3848},  /* nether_wart_block (shapeless) */
+    {497, 1, 2, 2, 4, 3857},  /* red_nether_bricks */
+    {498, 1, 3, 3, 9, 3861},  /* bone_block */
+    {500, 1, 1, 3, 3, 3870},  /* shulker_box */
+    {549, 8, 0, 0, 9, 3873},  /* white_concrete_powder (shapeless) */
+    {550, 8, 0, 0, 9, 3882},  /* orange_concrete_powder (shapeless) */
+    {551, 8, 0, 0, 9, 3891},  /* magenta_concrete_powder (shapeless) */
+    {552, 8, 0, 0, 9, 3900},  /* light_blue_concrete_powder (shapeless) */
+    {553, 8, 0, 0, 9, 3909},  /* yellow_concrete_powder (shapeless) */
+    {554, 8, 0, 0, 9, 3918},  /* lime_concrete_powder (shapeless) */
+    {555, 8, 0, 0, 9, 3927},  /* pink_concrete_powder (shapeless) */
+    {556, 8, 0, 0, 9, 3936},  /* gray_concrete_powder (shapeless) */
+    {557, 8, 0, 0, 9, 3945},  /* light_gray_concrete_powder (shapeless) */
+    {558, 8, 0, 0, 9, 3954},  /* cyan_concrete_powder (shapeless) */
+    {559, 8, 0, 0, 9, 3963},  /* purple_concrete_powder (shapeless) */
+    {560, 8, 0, 0, 9, 3972},  /* blue_concrete_powder (shapeless) */
+    {561, 8, 0, 0, 9, 3981},  /* brown_concrete_powder (shapeless) */
+    {562, 8, 0, 0, 9, 3990},  /* green_concrete_powder (shapeless) */
+    {563, 8, 0, 0, 9, 3999},  /* red_concrete_powder (shapeless) */
+    {564, 8, 0, 0, 9, 4008},  /* black_concrete_powder (shapeless) */
+    {597, 1, 0, 0, 9, 4017},  /* blue_ice (shapeless) */
+    {598, 1, 3, 3, 9, 4026},  /* conduit */
+    {599, 4, 3, 3, 9, 4035},  /* polished_granite_stairs */
+    {600, 4, 3, 3, 9, 4044},  /* smooth_red_sandstone_stairs */
+    {601, 4, 3, 3, 9, 4053},  /* mossy_stone_brick_stairs */
+    {602, 4, 3, 3, 9, 4062},  /* polished_diorite_stairs */
+    {603, 4, 3, 3, 9, 4071},  /* mossy_cobblestone_stairs */
+    {604, 4, 3, 3, 9, 4080},  /* end_stone_brick_stairs */
+    {605, 4, 3, 3, 9, 4089},  /* stone_stairs */
+    {606, 4, 3, 3, 9, 4098},  /* smooth_sandstone_stairs */
+    {607, 4, 3, 3, 9, 4107},  /* smooth_quartz_stairs */
+    {608, 4, 3, 3, 9, 4116},  /* granite_stairs */
+    {609, 4, 3, 3, 9, 4125},  /* andesite_stairs */
+    {610, 4, 3, 3, 9, 4134},  /* red_nether_brick_stairs */
+    {611, 4, 3, 3, 9, 4143},  /* polished_andesite_stairs */
+    {612, 4, 3, 3, 9, 4152},  /* diorite_stairs */
+    {613, 4, 3, 3, 9, 4161},  /* cobbled_deepslate_stairs */
+    {614, 4, 3, 3, 9, 4170},  /* polished_deepslate_stairs */
+    {615, 4, 3, 3, 9, 4179},  /* deepslate_brick_stairs */
+    {616, 4, 3, 3, 9, 4188},  /* deepslate_tile_stairs */
+    {617, 6, 3, 1, 3, 4197},  /* polished_granite_slab */
+    {618, 6, 3, 1, 3, 4200},  /* smooth_red_sandstone_slab */
+    {619, 6, 3, 1, 3, 4203},  /* mossy_stone_brick_slab */
+    {620, 6, 3, 1, 3, 4206},  /* polished_diorite_slab */
+    {621, 6, 3, 1, 3, 4209},  /* mossy_cobblestone_slab */
+    {622, 6, 3, 1, 3, 4212},  /* end_stone_brick_slab */
+    {623, 6, 3, 1, 3, 4215},  /* smooth_sandstone_slab */
+    {624, 6, 3, 1, 3, 4218},  /* smooth_quartz_slab */
+    {625, 6, 3, 1, 3, 4221},  /* granite_slab */
+    {626, 6, 3, 1, 3, 4224},  /* andesite_slab */
+    {627, 6, 3, 1, 3, 4227},  /* red_nether_brick_slab */
+    {628, 6, 3, 1, 3, 4230},  /* polished_andesite_slab */
+    {629, 6, 3, 1, 3, 4233},  /* diorite_slab */
+    {630, 6, 3, 1, 3, 4236},  /* cobbled_deepslate_slab */
+    {631, 6, 3, 1, 3, 4239},  /* polished_deepslate_slab */
+    {632, 6, 3, 1, 3, 4242},  /* deepslate_brick_slab */
+    {633, 6, 3, 1, 3, 4245},  /* deepslate_tile_slab */
+    {634, 6, 3, 3, 9, 4248},  /* scaffolding */
+    {635, 9, 0, 0, 1, 4257},  /* redstone (shapeless) */
+    {636, 1, 1, 2, 2, 4258},  /* redstone_torch */
+    {637, 1, 3, 3, 9, 4260},  /* redstone_block */
+    {638, 1, 3, 2, 6, 4269},  /* repeater */
+    {639, 1, 3, 3, 9, 4275},  /* comparator */
+    {640, 1, 3, 3, 9, 4284},  /* piston */
+    {641, 1, 1, 2, 2, 4293},  /* sticky_piston */
+    {642, 1, 3, 3, 9, 4295},  /* slime_block */
+    {643, 1, 2, 2, 4, 4304},  /* honey_block */
+    {644, 1, 3, 3, 9, 4308},  /* observer */
+    {645, 1, 3, 3, 9, 4317},  /* hopper */
+    {646, 1, 3, 3, 9, 4326},  /* dispenser */
+    {647, 1, 3, 3, 9, 4335},  /* dropper */
+    {648, 1, 3, 3, 9, 4344},  /* lectern */
+    {649, 1, 3, 3, 9, 4353},  /* target */
+    {650, 1, 1, 2, 2, 4362},  /* lever */
+    {651, 1, 1, 3, 3, 4364},  /* lightning_rod */
+    {652, 1, 3, 3, 9, 4367},  /* daylight_detector */
+    {654, 1, 3, 2, 6, 4376},  /* calibrated_sculk_sensor */
+    {655, 2, 1, 3, 3, 4382},  /* tripwire_hook */
+    {656, 1, 0, 0, 2, 4385},  /* trapped_chest (shapeless) */
+    {657, 1, 3, 3, 9, 4387},  /* tnt */
+    {658, 1, 3, 3, 9, 4396},  /* redstone_lamp */
+    {659, 1, 3, 3, 9, 4405},  /* note_block */
+    {660, 1, 0, 0, 1, 4414},  /* stone_button (shapeless) */
+    {661, 1, 0, 0, 1, 4415},  /* polished_blackstone_button (shapeless) */
+    {662, 1, 0, 0, 1, 4416},  /* oak_button (shapeless) */
+    {663, 1, 0, 0, 1, 4417},  /* spruce_button (shapeless) */
+    {664, 1, 0, 0, 1, 4418},  /* birch_button (shapeless) */
+    {665, 1, 0, 0, 1, 4419},  /* jungle_button (shapeless) */
+    {666, 1, 0, 0, 1, 4420},  /* acacia_button (shapeless) */
+    {667, 1, 0, 0, 1, 4421},  /* cherry_button (shapeless) */
+    {668, 1, 0, 0, 1, 4422},  /* dark_oak_button (shapeless) */
+    {669, 1, 0, 0, 1, 4423},  /* mangrove_button (shapeless) */
+    {670, 1, 0, 0, 1, 4424},  /* bamboo_button (shapeless) */
+    {671, 1, 0, 0, 1, 4425},  /* crimson_button (shapeless) */
+    {672, 1, 0, 0, 1, 4426},  /* warped_button (shapeless) */
+    {673, 1, 2, 1, 2, 4427},  /* stone_pressure_plate */
+    {674, 1, 2, 1, 2, 4429},  /* polished_blackstone_pressure_plate */
+    {675, 1, 2, 1, 2, 4431},  /* light_weighted_pressure_plate */
+    {676, 1, 2, 1, 2, 4433},  /* heavy_weighted_pressure_plate */
+    {677, 1, 2, 1, 2, 4435},  /* oak_pressure_plate */
+    {678, 1, 2, 1, 2, 4437},  /* spruce_pressure_plate */
+    {679, 1, 2, 1, 2, 4439},  /* birch_pressure_plate */
+    {680, 1, 2, 1, 2, 4441},  /* jungle_pressure_plate */
+    {681, 1, 2, 1, 2, 4443},  /* acacia_pressure_plate */
+    {682, 1, 2, 1, 2, 4445},  /* cherry_pressure_plate */
+    {683, 1, 2, 1, 2, 4447},  /* dark_oak_pressure_plate */
+    {684, 1, 2, 1, 2, 4449},  /* mangrove_pressure_plate */
+    {685, 1, 2, 1, 2, 4451},  /* bamboo_pressure_plate */
+    {686, 1, 2, 1, 2, 4453},  /* crimson_pressure_plate */
+    {687, 1, 2, 1, 2, 4455},  /* warped_pressure_plate */
+    {688, 3, 2, 3, 6, 4457},  /* iron_door */
+    {689, 3, 2, 3, 6, 4463},  /* oak_door */
+    {690, 3, 2, 3, 6, 4469},  /* spruce_door */
+    {691, 3, 2, 3, 6, 4475},  /* birch_door */
+    {692, 3, 2, 3, 6, 4481},  /* jungle_door */
+    {693, 3, 2, 3, 6, 4487},  /* acacia_door */
+    {694, 3, 2, 3, 6, 4493},  /* cherry_door */
+    {695, 3, 2, 3, 6, 4499},  /* dark_oak_door */
+    {696, 3, 2, 3, 6, 4505},  /* mangrove_door */
+    {697, 3, 2, 3, 6, 4511},  /* bamboo_door */
+    {698, 3, 2, 3, 6, 4517},  /* crimson_door */
+    {699, 3, 2, 3, 6, 4523},  /* warped_door */
+    {700, 1, 2, 2, 4, 4529},  /* iron_trapdoor */
+    {701, 2, 3, 2, 6, 4533},  /* oak_trapdoor */
+    {702, 2, 3, 2, 6, 4539},  /* spruce_trapdoor */
+    {703, 2, 3, 2, 6, 4545},  /* birch_trapdoor */
+    {704, 2, 3, 2, 6, 4551},  /* jungle_trapdoor */
+    {705, 2, 3, 2, 6, 4557},  /* acacia_trapdoor */
+    {706, 2, 3, 2, 6, 4563},  /* cherry_trapdoor */
+    {707, 2, 3, 2, 6, 4569},  /* dark_oak_trapdoor */
+    {708, 2, 3, 2, 6, 4575},  /* mangrove_trapdoor */
+    {709, 2, 3, 2, 6, 4581},  /* bamboo_trapdoor */
+    {710, 2, 3, 2, 6, 4587},  /* crimson_trapdoor */
+    {711, 2, 3, 2, 6, 4593},  /* warped_trapdoor */
+    {712, 1, 3, 2, 6, 4599},  /* oak_fence_gate */
+    {713, 1, 3, 2, 6, 4605},  /* spruce_fence_gate */
+    {714, 1, 3, 2, 6, 4611},  /* birch_fence_gate */
+    {715, 1, 3, 2, 6, 4617},  /* jungle_fence_gate */
+    {716, 1, 3, 2, 6, 4623},  /* acacia_fence_gate */
+    {717, 1, 3, 2, 6, 4629},  /* cherry_fence_gate */
+    {718, 1, 3, 2, 6, 4635},  /* dark_oak_fence_gate */
+    {719, 1, 3, 2, 6, 4641},  /* mangrove_fence_gate */
+    {720, 1, 3, 2, 6, 4647},  /* bamboo_fence_gate */
+    {721, 1, 3, 2, 6, 4653},  /* crimson_fence_gate */
+    {722, 1, 3, 2, 6, 4659},  /* warped_fence_gate */
+    {723, 6, 3, 3, 9, 4665},  /* powered_rail */
+    {724, 6, 3, 3, 9, 4674},  /* detector_rail */
+    {725, 16, 3, 3, 9, 4683}, /* rail */
+    {726, 6, 3, 3, 9, 4692},  /* activator_rail */
+    {728, 1, 3, 2, 6, 4701},  /* minecart */
+    {729, 1, 0, 0, 2, 4707},  /* chest_minecart (shapeless) */
+    {730, 1, 0, 0, 2, 4709},  /* furnace_minecart (shapeless) */
+    {731, 1, 0, 0, 2, 4711},  /* tnt_minecart (shapeless) */
+    {732, 1, 0, 0, 2, 4713},  /* hopper_minecart (shapeless) */
+    {733, 1, 2, 2, 4, 4715},  /* carrot_on_a_stick */
+    {734, 1, 2, 2, 4, 4719},  /* warped_fungus_on_a_stick */
+    {736, 1, 3, 2, 6, 4723},  /* oak_boat */
+    {737, 1, 0, 0, 2, 4729},  /* oak_chest_boat (shapeless) */
+    {738, 1, 3, 2, 6, 4731},  /* spruce_boat */
+    {739, 1, 0, 0, 2, 4737},  /* spruce_chest_boat (shapeless) */
+    {740, 1, 3, 2, 6, 4739},  /* birch_boat */
+    {741, 1, 0, 0, 2, 4745},  /* birch_chest_boat (shapeless) */
+    {742, 1, 3, 2, 6, 4747},  /* jungle_boat */
+    {743, 1, 0, 0, 2, 4753},  /* jungle_chest_boat (shapeless) */
+    {744, 1, 3, 2, 6, 4755},  /* acacia_boat */
+    {745, 1, 0, 0, 2, 4761},  /* acacia_chest_boat (shapeless) */
+    {746, 1, 3, 2, 6, 4763},  /* cherry_boat */
+    {747, 1, 0, 0, 2, 4769},  /* cherry_chest_boat (shapeless) */
+    {748, 1, 3, 2, 6, 4771},  /* dark_oak_boat */
+    {749, 1, 0, 0, 2, 4777},  /* dark_oak_chest_boat (shapeless) */
+    {750, 1, 3, 2, 6, 4779},  /* mangrove_boat */
+    {751, 1, 0, 0, 2, 4785},  /* mangrove_chest_boat (shapeless) */
+    {752, 1, 3, 2, 6, 4787},  /* bamboo_raft */
+    {753, 1, 0, 0, 2, 4793},  /* bamboo_chest_raft (shapeless) */
+    {756, 1, 3, 2, 6, 4795},  /* turtle_helmet */
+    {758, 1, 0, 0, 2, 4801},  /* flint_and_steel (shapeless) */
+    {760, 1, 3, 3, 9, 4803},  /* bow */
+    {761, 4, 1, 3, 3, 4812},  /* arrow */
+    {762, 9, 0, 0, 1, 4815},  /* coal (shapeless) */
+    {764, 9, 0, 0, 1, 4816},  /* diamond (shapeless) */
+    {765, 9, 0, 0, 1, 4817},  /* emerald (shapeless) */
+    {766, 9, 0, 0, 1, 4818},  /* lapis_lazuli (shapeless) */
+    {769, 9, 0, 0, 1, 4819},  /* raw_iron (shapeless) */
+    {770, 9, 0, 0, 1, 4820},  /* iron_ingot (shapeless) */
+    {770, 1, 3, 3, 9, 4821},  /* iron_ingot */
+    {771, 9, 0, 0, 1, 4830},  /* raw_copper (shapeless) */
+    {772, 9, 0, 0, 1, 4831},  /* copper_ingot (shapeless) */
+    {772, 9, 0, 0, 1, 4832},  /* copper_ingot (shapeless) */
+    {773, 9, 0, 0, 1, 4833},  /* raw_gold (shapeless) */
+    {774, 9, 0, 0, 1, 4834},  /* gold_ingot (shapeless) */
+    {774, 1, 3, 3, 9, 4835},  /* gold_ingot */
+    {775, 1, 0, 0, 8, 4844},  /* netherite_ingot (shapeless) */
+    {775, 9, 0, 0, 1, 4852},  /* netherite_ingot (shapeless) */
+    {777, 1, 1, 3, 3, 4853},  /* wooden_sword */
+    {778, 1, 1, 3, 3, 4856},  /* wooden_shovel */
+    {779, 1, 3, 3, 9, 4859},  /* wooden_pickaxe */
+    {780, 1, 2, 3, 6, 4868},  /* wooden_axe */
+    {781, 1, 2, 3, 6, 4874},  /* wooden_hoe */
+    {782, 1, 1, 3, 3, 4880},  /* stone_sword */
+    {783, 1, 1, 3, 3, 4883},  /* stone_shovel */
+    {784, 1, 3, 3, 9, 4886},  /* stone_pickaxe */
+    {785, 1, 2, 3, 6, 4895},  /* stone_axe */
+    {786, 1, 2, 3, 6, 4901},  /* stone_hoe */
+    {787, 1, 1, 3, 3, 4907},  /* golden_sword */
+    {788, 1, 1, 3, 3, 4910},  /* golden_shovel */
+    {789, 1, 3, 3, 9, 4913},  /* golden_pickaxe */
+    {790, 1, 2, 3, 6, 4922},  /* golden_axe */
+    {791, 1, 2, 3, 6, 4928},  /* golden_hoe */
+    {792, 1, 1, 3, 3, 4934},  /* iron_sword */
+    {793, 1, 1, 3, 3, 4937},  /* iron_shovel */
+    {794, 1, 3, 3, 9, 4940},  /* iron_pickaxe */
+    {795, 1, 2, 3, 6, 4949},  /* iron_axe */
+    {796, 1, 2, 3, 6, 4955},  /* iron_hoe */
+    {797, 1, 1, 3, 3, 4961},  /* diamond_sword */
+    {798, 1, 1, 3, 3, 4964},  /* diamond_shovel */
+    {799, 1, 3, 3, 9, 4967},  /* diamond_pickaxe */
+    {800, 1, 2, 3, 6, 4976},  /* diamond_axe */
+    {801, 1, 2, 3, 6, 4982},  /* diamond_hoe */
+    {807, 4, 1, 2, 2, 4988},  /* stick */
+    {807, 1, 1, 2, 2, 4990},  /* stick */
+    {808, 4, 3, 2, 6, 4992},  /* bowl */
+    {809, 1, 0, 0, 3, 4998},  /* mushroom_stew (shapeless) */
+    {814, 9, 0, 0, 1, 5001},  /* wheat (shapeless) */
+    {815, 1, 3, 1, 3, 5002},  /* bread */
+    {816, 1, 3, 2, 6, 5005},  /* leather_helmet */
+    {817, 1, 3, 3, 9, 5011},  /* leather_chestplate */
+    {818, 1, 3, 3, 9, 5020},  /* leather_leggings */
+    {819, 1, 3, 2, 6, 5029},  /* leather_boots */
+    {824, 1, 3, 2, 6, 5035},  /* iron_helmet */
+    {825, 1, 3, 3, 9, 5041},  /* iron_chestplate */
+    {826, 1, 3, 3, 9, 5050},  /* iron_leggings */
+    {827, 1, 3, 2, 6, 5059},  /* iron_boots */
+    {828, 1, 3, 2, 6, 5065},  /* diamond_helmet */
+    {829, 1, 3, 3, 9, 5071},  /* diamond_chestplate */
+    {830, 1, 3, 3, 9, 5080},  /* diamond_leggings */
+    {831, 1, 3, 2, 6, 5089},  /* diamond_boots */
+    {832, 1, 3, 2, 6, 5095},  /* golden_helmet */
+    {833, 1, 3, 3, 9, 5101},  /* golden_chestplate */
+    {834, 1, 3, 3, 9, 5110},  /* golden_leggings */
+    {835, 1, 3, 2, 6, 5119},  /* golden_boots */
+    {843, 1, 3, 3, 9, 5125},  /* painting */
+    {844, 1, 3, 3, 9, 5134},  /* golden_apple */
+    {846, 3, 3, 3, 9, 5143},  /* oak_sign */
+    {847, 3, 3, 3, 9, 5152},  /* spruce_sign */
+    {848, 3, 3, 3, 9, 5161},  /* birch_sign */
+    {849, 3, 3, 3, 9, 5170},  /* jungle_sign */
+    {850, 3, 3, 3, 9, 5179},  /* acacia_sign */
+    {851, 3, 3, 3, 9, 5188},  /* cherry_sign */
+    {852, 3, 3, 3, 9, 5197},  /* dark_oak_sign */
+    {853, 3, 3, 3, 9, 5206},  /* mangrove_sign */
+    {854, 3, 3, 3, 9, 5215},  /* bamboo_sign */
+    {855, 3, 3, 3, 9, 5224},  /* crimson_sign */
+    {856, 3, 3, 3, 9, 5233},  /* warped_sign */
+    {857, 6, 3, 3, 9, 5242},  /* oak_hanging_sign */
+    {858, 6, 3, 3, 9, 5251},  /* spruce_hanging_sign */
+    {859, 6, 3, 3, 9, 5260},  /* birch_hanging_sign */
+    {860, 6, 3, 3, 9, 5269},  /* jungle_hanging_sign */
+    {861, 6, 3, 3, 9, 5278},  /* acacia_hanging_sign */
+    {862, 6, 3, 3, 9, 5287},  /* cherry_hanging_sign */
+    {863, 6, 3, 3, 9, 5296},  /* dark_oak_hanging_sign */
+    {864, 6, 3, 3, 9, 5305},  /* mangrove_hanging_sign */
+    {865, 6, 3, 3, 9, 5314},  /* bamboo_hanging_sign */
+    {866, 6, 3, 3, 9, 5323},  /* crimson_hanging_sign */
+    {867, 6, 3, 3, 9, 5332},  /* warped_hanging_sign */
+    {868, 1, 3, 2, 6, 5341},  /* bucket */
+    {873, 1, 2, 2, 4, 5347},  /* leather */
+    {883, 1, 3, 3, 9, 5351},  /* dried_kelp_block */
+    {884, 3, 3, 1, 3, 5360},  /* paper */
+    {885, 1, 0, 0, 4, 5363},  /* book (shapeless) */
+    {886, 9, 0, 0, 1, 5367},  /* slime_ball (shapeless) */
+    {888, 1, 3, 3, 9, 5368},  /* compass */
+    {889, 1, 3, 3, 9, 5377},  /* recovery_compass */
+    {891, 1, 3, 3, 9, 5386},  /* fishing_rod */
+    {892, 1, 3, 3, 9, 5395},  /* clock */
+    {893, 1, 3, 3, 9, 5404},  /* spyglass */
+    {904, 1, 0, 0, 1, 5413},  /* white_dye (shapeless) */
+    {904, 1, 0, 0, 1, 5414},  /* white_dye (shapeless) */
+    {905, 1, 0, 0, 1, 5415},  /* orange_dye (shapeless) */
+    {905, 2, 0, 0, 2, 5416},  /* orange_dye (shapeless) */
+    {905, 1, 0, 0, 1, 5418},  /* orange_dye (shapeless) */
+    {906, 1, 0, 0, 1, 5419},  /* magenta_dye (shapeless) */
+    {906, 3, 0, 0, 3, 5420},  /* magenta_dye (shapeless) */
+    {906, 4, 0, 0, 4, 5423},  /* magenta_dye (shapeless) */
+    {906, 2, 0, 0, 1, 5427},  /* magenta_dye (shapeless) */
+    {906, 2, 0, 0, 2, 5428},  /* magenta_dye (shapeless) */
+    {907, 1, 0, 0, 1, 5430},  /* light_blue_dye (shapeless) */
+    {907, 2, 0, 0, 2, 5431},  /* light_blue_dye (shapeless) */
+    {908, 1, 0, 0, 1, 5433},  /* yellow_dye (shapeless) */
+    {908, 2, 0, 0, 1, 5434},  /* yellow_dye (shapeless) */
+    {909, 2, 0, 0, 2, 5435},  /* lime_dye (shapeless) */
+    {910, 2, 0, 0, 1, 5437},  /* pink_dye (shapeless) */
+    {910, 1, 0, 0, 1, 5438},  /* pink_dye (shapeless) */
+    {910, 1, 0, 0, 1, 5439},  /* pink_dye (shapeless) */
+    {910, 2, 0, 0, 2, 5440},  /* pink_dye (shapeless) */
+    {911, 2, 0, 0, 2, 5442},  /* gray_dye (shapeless) */
+    {912, 1, 0, 0, 1, 5444},  /* light_gray_dye (shapeless) */
+    {912, 3, 0, 0, 3, 5445},  /* light_gray_dye (shapeless) */
+    {912, 2, 0, 0, 2, 5448},  /* light_gray_dye (shapeless) */
+    {912, 1, 0, 0, 1, 5450},  /* light_gray_dye (shapeless) */
+    {912, 1, 0, 0, 1, 5451},  /* light_gray_dye (shapeless) */
+    {913, 2, 0, 0, 2, 5452},  /* cyan_dye (shapeless) */
+    {913, 2, 0, 0, 1, 5454},  /* cyan_dye (shapeless) */
+    {914, 2, 0, 0, 2, 5455},  /* purple_dye (shapeless) */
+    {915, 1, 0, 0, 1, 5457},  /* blue_dye (shapeless) */
+    {915, 1, 0, 0, 1, 5458},  /* blue_dye (shapeless) */
+    {916, 1, 0, 0, 1, 5459},  /* brown_dye (shapeless) */
+    {918, 1, 0, 0, 1, 5460},  /* red_dye (shapeless) */
+    {918, 1, 0, 0, 1, 5461},  /* red_dye (shapeless) */
+    {918, 2, 0, 0, 1, 5462},  /* red_dye (shapeless) */
+    {918, 1, 0, 0, 1, 5463},  /* red_dye (shapeless) */
+    {919, 1, 0, 0, 1, 5464},  /* black_dye (shapeless) */
+    {919, 1, 0, 0, 1, 5465},  /* black_dye (shapeless) */
+    {920, 3, 0, 0, 1, 5466},  /* bone_meal (shapeless) */
+    {920, 9, 0, 0, 1, 5467},  /* bone_meal (shapeless) */
+    {922, 3, 0, 0, 1, 5468},  /* sugar (shapeless) */
+    {922, 1, 0, 0, 1, 5469},  /* sugar (shapeless) */
+    {923, 1, 3, 3, 9, 5470},  /* cake */
+    {924, 1, 0, 0, 2, 5479},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5481},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5483},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5485},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5487},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5489},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5491},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5493},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5495},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5497},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5499},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5501},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5503},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5505},  /* white_bed (shapeless) */
+    {924, 1, 0, 0, 2, 5507},  /* white_bed (shapeless) */
+    {924, 1, 3, 2, 6, 5509},  /* white_bed */
+    {925, 1, 0, 0, 2, 5515},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5517},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5519},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5521},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5523},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5525},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5527},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5529},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5531},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5533},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5535},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5537},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5539},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5541},  /* orange_bed (shapeless) */
+    {925, 1, 0, 0, 2, 5543},  /* orange_bed (shapeless) */
+    {925, 1, 3, 2, 6, 5545},  /* orange_bed */
+    {926, 1, 0, 0, 2, 5551},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5553},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5555},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5557},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5559},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5561},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5563},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5565},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5567},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5569},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5571},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5573},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5575},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5577},  /* magenta_bed (shapeless) */
+    {926, 1, 0, 0, 2, 5579},  /* magenta_bed (shapeless) */
+    {926, 1, 3, 2, 6, 5581},  /* magenta_bed */
+    {927, 1, 0, 0, 2, 5587},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5589},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5591},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5593},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5595},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5597},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5599},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5601},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5603},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5605},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5607},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5609},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5611},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5613},  /* light_blue_bed (shapeless) */
+    {927, 1, 0, 0, 2, 5615},  /* light_blue_bed (shapeless) */
+    {927, 1, 3, 2, 6, 5617},  /* light_blue_bed */
+    {928, 1, 0, 0, 2, 5623},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5625},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5627},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5629},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5631},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5633},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5635},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5637},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5639},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5641},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5643},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5645},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5647},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5649},  /* yellow_bed (shapeless) */
+    {928, 1, 0, 0, 2, 5651},  /* yellow_bed (shapeless) */
+    {928, 1, 3, 2, 6, 5653},  /* yellow_bed */
+    {929, 1, 0, 0, 2, 5659},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5661},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5663},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5665},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5667},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5669},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5671},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5673},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5675},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5677},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5679},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5681},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5683},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5685},  /* lime_bed (shapeless) */
+    {929, 1, 0, 0, 2, 5687},  /* lime_bed (shapeless) */
+    {929, 1, 3, 2, 6, 5689},  /* lime_bed */
+    {930, 1, 0, 0, 2, 5695},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5697},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5699},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5701},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5703},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5705},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5707},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5709},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5711},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5713},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5715},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5717},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5719},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5721},  /* pink_bed (shapeless) */
+    {930, 1, 0, 0, 2, 5723},  /* pink_bed (shapeless) */
+    {930, 1, 3, 2, 6, 5725},  /* pink_bed */
+    {931, 1, 0, 0, 2, 5731},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5733},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5735},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5737},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5739},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5741},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5743},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5745},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5747},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5749},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5751},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5753},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5755},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5757},  /* gray_bed (shapeless) */
+    {931, 1, 0, 0, 2, 5759},  /* gray_bed (shapeless) */
+    {931, 1, 3, 2, 6, 5761},  /* gray_bed */
+    {932, 1, 0, 0, 2, 5767},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5769},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5771},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5773},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5775},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5777},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5779},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5781},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5783},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5785},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5787},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5789},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5791},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5793},  /* light_gray_bed (shapeless) */
+    {932, 1, 0, 0, 2, 5795},  /* light_gray_bed (shapeless) */
+    {932, 1, 3, 2, 6, 5797},  /* light_gray_bed */
+    {933, 1, 0, 0, 2, 5803},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5805},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5807},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5809},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5811},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5813},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5815},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5817},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5819},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5821},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5823},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5825},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5827},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5829},  /* cyan_bed (shapeless) */
+    {933, 1, 0, 0, 2, 5831},  /* cyan_bed (shapeless) */
+    {933, 1, 3, 2, 6, 5833},  /* cyan_bed */
+    {934, 1, 0, 0, 2, 5839},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5841},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5843},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5845},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5847},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5849},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5851},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5853},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5855},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5857},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5859},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5861},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5863},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5865},  /* purple_bed (shapeless) */
+    {934, 1, 0, 0, 2, 5867},  /* purple_bed (shapeless) */
+    {934, 1, 3, 2, 6, 5869},  /* purple_bed */
+    {935, 1, 0, 0, 2, 5875},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5877},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5879},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5881},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5883},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5885},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5887},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5889},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5891},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5893},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5895},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5897},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5899},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5901},  /* blue_bed (shapeless) */
+    {935, 1, 0, 0, 2, 5903},  /* blue_bed (shapeless) */
+    {935, 1, 3, 2, 6, 5905},  /* blue_bed */
+    {936, 1, 0, 0, 2, 5911},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5913},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5915},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5917},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5919},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5921},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5923},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5925},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5927},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5929},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5931},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5933},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5935},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5937},  /* brown_bed (shapeless) */
+    {936, 1, 0, 0, 2, 5939},  /* brown_bed (shapeless) */
+    {936, 1, 3, 2, 6, 5941},  /* brown_bed */
+    {937, 1, 0, 0, 2, 5947},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5949},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5951},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5953},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5955},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5957},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5959},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5961},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5963},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5965},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5967},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5969},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5971},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5973},  /* green_bed (shapeless) */
+    {937, 1, 0, 0, 2, 5975},  /* green_bed (shapeless) */
+    {937, 1, 3, 2, 6, 5977},  /* green_bed */
+    {938, 1, 0, 0, 2, 5983},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 5985},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 5987},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 5989},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 5991},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 5993},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 5995},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 5997},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 5999},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 6001},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 6003},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 6005},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 6007},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 6009},  /* red_bed (shapeless) */
+    {938, 1, 0, 0, 2, 6011},  /* red_bed (shapeless) */
+    {938, 1, 3, 2, 6, 6013},  /* red_bed */
+    {939, 1, 0, 0, 2, 6019},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6021},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6023},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6025},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6027},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6029},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6031},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6033},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6035},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6037},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6039},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6041},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6043},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6045},  /* black_bed (shapeless) */
+    {939, 1, 0, 0, 2, 6047},  /* black_bed (shapeless) */
+    {939, 1, 3, 2, 6, 6049},  /* black_bed */
+    {940, 8, 3, 1, 3, 6055},  /* cookie */
+    {942, 1, 2, 2, 4, 6058},  /* shears */
+    {944, 9, 0, 0, 1, 6062},  /* dried_kelp (shapeless) */
+    {945, 4, 0, 0, 1, 6063},  /* pumpkin_seeds (shapeless) */
+    {946, 1, 0, 0, 1, 6064},  /* melon_seeds (shapeless) */
+    {955, 9, 0, 0, 1, 6065},  /* gold_nugget (shapeless) */
+    {958, 3, 3, 2, 6, 6066},  /* glass_bottle */
+    {960, 1, 0, 0, 3, 6072},  /* fermented_spider_eye (shapeless) */
+    {961, 2, 0, 0, 1, 6075},  /* blaze_powder (shapeless) */
+    {962, 1, 0, 0, 2, 6076},  /* magma_cream (shapeless) */
+    {963, 1, 3, 2, 6, 6078},  /* brewing_stand */
+    {964, 1, 3, 3, 9, 6084},  /* cauldron */
+    {965, 1, 0, 0, 2, 6093},  /* ender_eye (shapeless) */
+    {966, 1, 3, 3, 9, 6095},  /* glistering_melon_slice */
+    {1045, 3, 0, 0, 3, 6104}, /* fire_charge (shapeless) */
+    {1045, 3, 0, 0, 3, 6107}, /* fire_charge (shapeless) */
+    {1046, 1, 0, 0, 3, 6110}, /* writable_book (shapeless) */
+    {1048, 1, 3, 3, 9, 6113}, /* item_frame */
+    {1049, 1, 0, 0, 2, 6122}, /* glow_item_frame (shapeless) */
+    {1050, 1, 3, 2, 6, 6124}, /* flower_pot */
+    {1055, 1, 3, 3, 9, 6130}, /* map */
+    {1056, 1, 3, 3, 9, 6139}, /* golden_carrot */
+    {1065, 1, 0, 0, 3, 6148}, /* pumpkin_pie (shapeless) */
+    {1066, 3, 0, 0, 2, 6151}, /* firework_rocket (shapeless) */
+    {1074, 1, 0, 0, 5, 6153}, /* rabbit_stew (shapeless) */
+    {1074, 1, 0, 0, 5, 6158}, /* rabbit_stew (shapeless) */
+    {1077, 1, 3, 3, 9, 6163}, /* armor_stand */
+    {1081, 1, 3, 3, 9, 6172}, /* leather_horse_armor */
+    {1082, 2, 3, 3, 9, 6181}, /* lead */
+    {1087, 1, 3, 3, 9, 6190}, /* white_banner */
+    {1088, 1, 3, 3, 9, 6199}, /* orange_banner */
+    {1089, 1, 3, 3, 9, 6208}, /* magenta_banner */
+    {1090, 1, 3, 3, 9, 6217}, /* light_blue_banner */
+    {1091, 1, 3, 3, 9, 6226}, /* yellow_banner */
+    {1092, 1, 3, 3, 9, 6235}, /* lime_banner */
+    {1093, 1, 3, 3, 9, 6244}, /* pink_banner */
+    {1094, 1, 3, 3, 9, 6253}, /* gray_banner */
+    {1095, 1, 3, 3, 9, 6262}, /* light_gray_banner */
+    {1096, 1, 3, 3, 9, 6271}, /* cyan_banner */
+    {1097, 1, 3, 3, 9, 6280}, /* purple_banner */
+    {1098, 1, 3, 3, 9, 6289}, /* blue_banner */
+    {1099, 1, 3, 3, 9, 6298}, /* brown_banner */
+    {1100, 1, 3, 3, 9, 6307}, /* green_banner */
+    {1101, 1, 3, 3, 9, 6316}, /* red_banner */
+    {1102, 1, 3, 3, 9, 6325}, /* black_banner */
+    {1103, 1, 3, 3, 9, 6334}, /* end_crystal */
+    {1110, 1, 0, 0, 7, 6343}, /* beetroot_soup (shapeless) */
+    {1113, 2, 3, 3, 9, 6350}, /* spectral_arrow */
+    {1116, 1, 3, 3, 9, 6359}, /* shield */
+    {1119, 9, 0, 0, 1, 6368}, /* iron_nugget (shapeless) */
+    {1136, 1, 0, 0, 9, 6369}, /* music_disc_5 (shapeless) */
+    {1143, 1, 3, 3, 9, 6378}, /* crossbow */
+    {1145, 1, 2, 2, 4, 6387}, /* loom */
+    {1146, 1, 0, 0, 2, 6391}, /* flower_banner_pattern (shapeless) */
+    {1147, 1, 0, 0, 2, 6393}, /* creeper_banner_pattern (shapeless) */
+    {1148, 1, 0, 0, 2, 6395}, /* skull_banner_pattern (shapeless) */
+    {1149, 1, 0, 0, 2, 6397}, /* mojang_banner_pattern (shapeless) */
+    {1153, 1, 3, 3, 9, 6399}, /* composter */
+    {1154, 1, 3, 3, 9, 6408}, /* barrel */
+    {1154, 1, 3, 3, 9, 6417}, /* barrel */
+    {1154, 1, 3, 3, 9, 6426}, /* barrel */
+    {1154, 1, 3, 3, 9, 6435}, /* barrel */
+    {1154, 1, 3, 3, 9, 6444}, /* barrel */
+    {1154, 1, 3, 3, 9, 6453}, /* barrel */
+    {1154, 1, 3, 3, 9, 6462}, /* barrel */
+    {1154, 1, 3, 3, 9, 6471}, /* barrel */
+    {1154, 1, 3, 3, 9, 6480}, /* barrel */
+    {1154, 1, 3, 3, 9, 6489}, /* barrel */
+    {1154, 1, 3, 3, 9, 6498}, /* barrel */
+    {1154, 1, 3, 3, 9, 6507}, /* barrel */
+    {1154, 1, 3, 3, 9, 6516}, /* barrel */
+    {1154, 1, 3, 3, 9, 6525}, /* barrel */
+    {1154, 1, 3, 3, 9, 6534}, /* barrel */
+    {1154, 1, 3, 3, 9, 6543}, /* barrel */
+    {1154, 1, 3, 3, 9, 6552}, /* barrel */
+    {1154, 1, 3, 3, 9, 6561}, /* barrel */
+    {1154, 1, 3, 3, 9, 6570}, /* barrel */
+    {1154, 1, 3, 3, 9, 6579}, /* barrel */
+    {1154, 1, 3, 3, 9, 6588}, /* barrel */
+    {1154, 1, 3, 3, 9, 6597}, /* barrel */
+    {1154, 1, 3, 3, 9, 6606}, /* barrel */
+    {1154, 1, 3, 3, 9, 6615}, /* barrel */
+    {1154, 1, 3, 3, 9, 6624}, /* barrel */
+    {1154, 1, 3, 3, 9, 6633}, /* barrel */
+    {1154, 1, 3, 3, 9, 6642}, /* barrel */
+    {1154, 1, 3, 3, 9, 6651}, /* barrel */
+    {1154, 1, 3, 3, 9, 6660}, /* barrel */
+    {1154, 1, 3, 3, 9, 6669}, /* barrel */
+    {1154, 1, 3, 3, 9, 6678}, /* barrel */
+    {1154, 1, 3, 3, 9, 6687}, /* barrel */
+    {1154, 1, 3, 3, 9, 6696}, /* barrel */
+    {1154, 1, 3, 3, 9, 6705}, /* barrel */
+    {1154, 1, 3, 3, 9, 6714}, /* barrel */
+    {1154, 1, 3, 3, 9, 6723}, /* barrel */
+    {1154, 1, 3, 3, 9, 6732}, /* barrel */
+    {1154, 1, 3, 3, 9, 6741}, /* barrel */
+    {1154, 1, 3, 3, 9, 6750}, /* barrel */
+    {1154, 1, 3, 3, 9, 6759}, /* barrel */
+    {1154, 1, 3, 3, 9, 6768}, /* barrel */
+    {1154, 1, 3, 3, 9, 6777}, /* barrel */
+    {1154, 1, 3, 3, 9, 6786}, /* barrel */
+    {1154, 1, 3, 3, 9, 6795}, /* barrel */
+    {1154, 1, 3, 3, 9, 6804}, /* barrel */
+    {1154, 1, 3, 3, 9, 6813}, /* barrel */
+    {1154, 1, 3, 3, 9, 6822}, /* barrel */
+    {1154, 1, 3, 3, 9, 6831}, /* barrel */
+    {1154, 1, 3, 3, 9, 6840}, /* barrel */
+    {1154, 1, 3, 3, 9, 6849}, /* barrel */
+    {1154, 1, 3, 3, 9, 6858}, /* barrel */
+    {1154, 1, 3, 3, 9, 6867}, /* barrel */
+    {1154, 1, 3, 3, 9, 6876}, /* barrel */
+    {1154, 1, 3, 3, 9, 6885}, /* barrel */
+    {1154, 1, 3, 3, 9, 6894}, /* barrel */
+    {1154, 1, 3, 3, 9, 6903}, /* barrel */
+    {1154, 1, 3, 3, 9, 6912}, /* barrel */
+    {1154, 1, 3, 3, 9, 6921}, /* barrel */
+    {1154, 1, 3, 3, 9, 6930}, /* barrel */
+    {1154, 1, 3, 3, 9, 6939}, /* barrel */
+    {1154, 1, 3, 3, 9, 6948}, /* barrel */
+    {1154, 1, 3, 3, 9, 6957}, /* barrel */
+    {1154, 1, 3, 3, 9, 6966}, /* barrel */
+    {1154, 1, 3, 3, 9, 6975}, /* barrel */
+    {1154, 1, 3, 3, 9, 6984}, /* barrel */
+    {1154, 1, 3, 3, 9, 6993}, /* barrel */
+    {1154, 1, 3, 3, 9, 7002}, /* barrel */
+    {1154, 1, 3, 3, 9, 7011}, /* barrel */
+    {1154, 1, 3, 3, 9, 7020}, /* barrel */
+    {1154, 1, 3, 3, 9, 7029}, /* barrel */
+    {1154, 1, 3, 3, 9, 7038}, /* barrel */
+    {1154, 1, 3, 3, 9, 7047}, /* barrel */
+    {1154, 1, 3, 3, 9, 7056}, /* barrel */
+    {1154, 1, 3, 3, 9, 7065}, /* barrel */
+    {1154, 1, 3, 3, 9, 7074}, /* barrel */
+    {1154, 1, 3, 3, 9, 7083}, /* barrel */
+    {1154, 1, 3, 3, 9, 7092}, /* barrel */
+    {1154, 1, 3, 3, 9, 7101}, /* barrel */
+    {1154, 1, 3, 3, 9, 7110}, /* barrel */
+    {1154, 1, 3, 3, 9, 7119}, /* barrel */
+    {1154, 1, 3, 3, 9, 7128}, /* barrel */
+    {1154, 1, 3, 3, 9, 7137}, /* barrel */
+    {1154, 1, 3, 3, 9, 7146}, /* barrel */
+    {1154, 1, 3, 3, 9, 7155}, /* barrel */
+    {1154, 1, 3, 3, 9, 7164}, /* barrel */
+    {1154, 1, 3, 3, 9, 7173}, /* barrel */
+    {1154, 1, 3, 3, 9, 7182}, /* barrel */
+    {1154, 1, 3, 3, 9, 7191}, /* barrel */
+    {1154, 1, 3, 3, 9, 7200}, /* barrel */
+    {1154, 1, 3, 3, 9, 7209}, /* barrel */
+    {1154, 1, 3, 3, 9, 7218}, /* barrel */
+    {1154, 1, 3, 3, 9, 7227}, /* barrel */
+    {1154, 1, 3, 3, 9, 7236}, /* barrel */
+    {1154, 1, 3, 3, 9, 7245}, /* barrel */
+    {1154, 1, 3, 3, 9, 7254}, /* barrel */
+    {1154, 1, 3, 3, 9, 7263}, /* barrel */
+    {1154, 1, 3, 3, 9, 7272}, /* barrel */
+    {1154, 1, 3, 3, 9, 7281}, /* barrel */
+    {1154, 1, 3, 3, 9, 7290}, /* barrel */
+    {1154, 1, 3, 3, 9, 7299}, /* barrel */
+    {1154, 1, 3, 3, 9, 7308}, /* barrel */
+    {1154, 1, 3, 3, 9, 7317}, /* barrel */
+    {1154, 1, 3, 3, 9, 7326}, /* barrel */
+    {1154, 1, 3, 3, 9, 7335}, /* barrel */
+    {1154, 1, 3, 3, 9, 7344}, /* barrel */
+    {1154, 1, 3, 3, 9, 7353}, /* barrel */
+    {1154, 1, 3, 3, 9, 7362}, /* barrel */
+    {1154, 1, 3, 3, 9, 7371}, /* barrel */
+    {1154, 1, 3, 3, 9, 7380}, /* barrel */
+    {1154, 1, 3, 3, 9, 7389}, /* barrel */
+    {1154, 1, 3, 3, 9, 7398}, /* barrel */
+    {1154, 1, 3, 3, 9, 7407}, /* barrel */
+    {1154, 1, 3, 3, 9, 7416}, /* barrel */
+    {1154, 1, 3, 3, 9, 7425}, /* barrel */
+    {1154, 1, 3, 3, 9, 7434}, /* barrel */
+    {1154, 1, 3, 3, 9, 7443}, /* barrel */
+    {1154, 1, 3, 3, 9, 7452}, /* barrel */
+    {1154, 1, 3, 3, 9, 7461}, /* barrel */
+    {1154, 1, 3, 3, 9, 7470}, /* barrel */
+    {1154, 1, 3, 3, 9, 7479}, /* barrel */
+    {1154, 1, 3, 3, 9, 7488}, /* barrel */
+    {1155, 1, 3, 3, 9, 7497}, /* smoker */
+    {1156, 1, 3, 3, 9, 7506}, /* blast_furnace */
+    {1157, 1, 2, 3, 6, 7515}, /* cartography_table */
+    {1158, 1, 2, 3, 6, 7521}, /* fletching_table */
+    {1159, 1, 3, 2, 6, 7527}, /* grindstone */
+    {1160, 1, 2, 3, 6, 7533}, /* smithing_table */
+    {1161, 1, 3, 2, 6, 7539}, /* stonecutter */
+    {1163, 1, 3, 3, 9, 7545}, /* lantern */
+    {1164, 1, 3, 3, 9, 7554}, /* soul_lantern */
+    {1167, 1, 3, 3, 9, 7563}, /* campfire */
+    {1167, 1, 3, 3, 9, 7572}, /* campfire */
+    {1167, 1, 3, 3, 9, 7581}, /* campfire */
+    {1167, 1, 3, 3, 9, 7590}, /* campfire */
+    {1167, 1, 3, 3, 9, 7599}, /* campfire */
+    {1167, 1, 3, 3, 9, 7608}, /* campfire */
+    {1167, 1, 3, 3, 9, 7617}, /* campfire */
+    {1167, 1, 3, 3, 9, 7626}, /* campfire */
+    {1167, 1, 3, 3, 9, 7635}, /* campfire */
+    {1167, 1, 3, 3, 9, 7644}, /* campfire */
+    {1167, 1, 3, 3, 9, 7653}, /* campfire */
+    {1167, 1, 3, 3, 9, 7662}, /* campfire */
+    {1167, 1, 3, 3, 9, 7671}, /* campfire */
+    {1167, 1, 3, 3, 9, 7680}, /* campfire */
+    {1167, 1, 3, 3, 9, 7689}, /* campfire */
+    {1167, 1, 3, 3, 9, 7698}, /* campfire */
+    {1167, 1, 3, 3, 9, 7707}, /* campfire */
+    {1167, 1, 3, 3, 9, 7716}, /* campfire */
+    {1167, 1, 3, 3, 9, 7725}, /* campfire */
+    {1167, 1, 3, 3, 9, 7734}, /* campfire */
+    {1167, 1, 3, 3, 9, 7743}, /* campfire */
+    {1167, 1, 3, 3, 9, 7752}, /* campfire */
+    {1167, 1, 3, 3, 9, 7761}, /* campfire */
+    {1167, 1, 3, 3, 9, 7770}, /* campfire */
+    {1167, 1, 3, 3, 9, 7779}, /* campfire */
+    {1167, 1, 3, 3, 9, 7788}, /* campfire */
+    {1167, 1, 3, 3, 9, 7797}, /* campfire */
+    {1167, 1, 3, 3, 9, 7806}, /* campfire */
+    {1167, 1, 3, 3, 9, 7815}, /* campfire */
+    {1167, 1, 3, 3, 9, 7824}, /* campfire */
+    {1167, 1, 3, 3, 9, 7833}, /* campfire */
+    {1167, 1, 3, 3, 9, 7842}, /* campfire */
+    {1167, 1, 3, 3, 9, 7851}, /* campfire */
+    {1167, 1, 3, 3, 9, 7860}, /* campfire */
+    {1167, 1, 3, 3, 9, 7869}, /* campfire */
+    {1167, 1, 3, 3, 9, 7878}, /* campfire */
+    {1167, 1, 3, 3, 9, 7887}, /* campfire */
+    {1167, 1, 3, 3, 9, 7896}, /* campfire */
+    {1167, 1, 3, 3, 9, 7905}, /* campfire */
+    {1167, 1, 3, 3, 9, 7914}, /* campfire */
+    {1167, 1, 3, 3, 9, 7923}, /* campfire */
+    {1167, 1, 3, 3, 9, 7932}, /* campfire */
+    {1167, 1, 3, 3, 9, 7941}, /* campfire */
+    {1167, 1, 3, 3, 9, 7950}, /* campfire */
+    {1167, 1, 3, 3, 9, 7959}, /* campfire */
+    {1167, 1, 3, 3, 9, 7968}, /* campfire */
+    {1167, 1, 3, 3, 9, 7977}, /* campfire */
+    {1167, 1, 3, 3, 9, 7986}, /* campfire */
+    {1167, 1, 3, 3, 9, 7995}, /* campfire */
+    {1167, 1, 3, 3, 9, 8004}, /* campfire */
+    {1167, 1, 3, 3, 9, 8013}, /* campfire */
+    {1167, 1, 3, 3, 9, 8022}, /* campfire */
+    {1167, 1, 3, 3, 9, 8031}, /* campfire */
+    {1167, 1, 3, 3, 9, 8040}, /* campfire */
+    {1167, 1, 3, 3, 9, 8049}, /* campfire */
+    {1167, 1, 3, 3, 9, 8058}, /* campfire */
+    {1167, 1, 3, 3, 9, 8067}, /* campfire */
+    {1167, 1, 3, 3, 9, 8076}, /* campfire */
+    {1167, 1, 3, 3, 9, 8085}, /* campfire */
+    {1167, 1, 3, 3, 9, 8094}, /* campfire */
+    {1167, 1, 3, 3, 9, 8103}, /* campfire */
+    {1167, 1, 3, 3, 9, 8112}, /* campfire */
+    {1167, 1, 3, 3, 9, 8121}, /* campfire */
+    {1167, 1, 3, 3, 9, 8130}, /* campfire */
+    {1167, 1, 3, 3, 9, 8139}, /* campfire */
+    {1167, 1, 3, 3, 9, 8148}, /* campfire */
+    {1167, 1, 3, 3, 9, 8157}, /* campfire */
+    {1167, 1, 3, 3, 9, 8166}, /* campfire */
+    {1167, 1, 3, 3, 9, 8175}, /* campfire */
+    {1167, 1, 3, 3, 9, 8184}, /* campfire */
+    {1167, 1, 3, 3, 9, 8193}, /* campfire */
+    {1167, 1, 3, 3, 9, 8202}, /* campfire */
+    {1167, 1, 3, 3, 9, 8211}, /* campfire */
+    {1167, 1, 3, 3, 9, 8220}, /* campfire */
+    {1167, 1, 3, 3, 9, 8229}, /* campfire */
+    {1167, 1, 3, 3, 9, 8238}, /* campfire */
+    {1167, 1, 3, 3, 9, 8247}, /* campfire */
+    {1167, 1, 3, 3, 9, 8256}, /* campfire */
+    {1167, 1, 3, 3, 9, 8265}, /* campfire */
+    {1167, 1, 3, 3, 9, 8274}, /* campfire */
+    {1168, 1, 3, 3, 9, 8283}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8292}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8301}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8310}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8319}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8328}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8337}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8346}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8355}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8364}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8373}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8382}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8391}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8400}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8409}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8418}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8427}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8436}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8445}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8454}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8463}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8472}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8481}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8490}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8499}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8508}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8517}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8526}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8535}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8544}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8553}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8562}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8571}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8580}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8589}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8598}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8607}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8616}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8625}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8634}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8643}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8652}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8661}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8670}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8679}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8688}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8697}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8706}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8715}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8724}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8733}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8742}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8751}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8760}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8769}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8778}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8787}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8796}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8805}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8814}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8823}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8832}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8841}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8850}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8859}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8868}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8877}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8886}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8895}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8904}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8913}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8922}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8931}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8940}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8949}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8958}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8967}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8976}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8985}, /* soul_campfire */
+    {1168, 1, 3, 3, 9, 8994}, /* soul_campfire */
+    {1172, 1, 3, 3, 9, 9003}, /* beehive */
+    {1173, 4, 0, 0, 5, 9012}, /* honey_bottle (shapeless) */
+    {1174, 1, 2, 2, 4, 9017}, /* honeycomb_block */
+    {1175, 1, 3, 3, 9, 9021}, /* lodestone */
+    {1178, 6, 3, 1, 3, 9030}, /* blackstone_slab */
+    {1179, 4, 3, 3, 9, 9033}, /* blackstone_stairs */
+    {1181, 4, 2, 2, 4, 9042}, /* polished_blackstone */
+    {1182, 6, 3, 1, 3, 9046}, /* polished_blackstone_slab */
+    {1183, 4, 3, 3, 9, 9049}, /* polished_blackstone_stairs */
+    {1184, 1, 1, 2, 2, 9058}, /* chiseled_polished_blackstone */
+    {1185, 4, 2, 2, 4, 9060}, /* polished_blackstone_bricks */
+    {1186, 6, 3, 1, 3, 9064}, /* polished_blackstone_brick_slab */
+    {1187, 4, 3, 3, 9, 9067}, /* polished_blackstone_brick_stairs */
+    {1189, 1, 3, 3, 9, 9076}, /* respawn_anchor */
+    {1190, 1, 1, 2, 2, 9085}, /* candle */
+    {1191, 1, 0, 0, 2, 9087}, /* white_candle (shapeless) */
+    {1192, 1, 0, 0, 2, 9089}, /* orange_candle (shapeless) */
+    {1193, 1, 0, 0, 2, 9091}, /* magenta_candle (shapeless) */
+    {1194, 1, 0, 0, 2, 9093}, /* light_blue_candle (shapeless) */
+    {1195, 1, 0, 0, 2, 9095}, /* yellow_candle (shapeless) */
+    {1196, 1, 0, 0, 2, 9097}, /* lime_candle (shapeless) */
+    {1197, 1, 0, 0, 2, 9099}, /* pink_candle (shapeless) */
+    {1198, 1, 0, 0, 2, 9101}, /* gray_candle (shapeless) */
+    {1199, 1, 0, 0, 2, 9103}, /* light_gray_candle (shapeless) */
+    {1200, 1, 0, 0, 2, 9105}, /* cyan_candle (shapeless) */
+    {1201, 1, 0, 0, 2, 9107}, /* purple_candle (shapeless) */
+    {1202, 1, 0, 0, 2, 9109}, /* blue_candle (shapeless) */
+    {1203, 1, 0, 0, 2, 9111}, /* brown_candle (shapeless) */
+    {1204, 1, 0, 0, 2, 9113}, /* green_candle (shapeless) */
+    {1205, 1, 0, 0, 2, 9115}, /* red_candle (shapeless) */
+    {1206, 1, 0, 0, 2, 9117}, /* black_candle (shapeless) */
+    {1217, 1, 1, 3, 3, 9119}, /* brush */
+    {1218, 2, 3, 3, 9, 9122}, /* netherite_upgrade_smithing_template */
+    {1219, 2, 3, 3, 9, 9131}, /* sentry_armor_trim_smithing_template */
+    {1220, 2, 3, 3, 9, 9140}, /* dune_armor_trim_smithing_template */
+    {1221, 2, 3, 3, 9, 9149}, /* coast_armor_trim_smithing_template */
+    {1222, 2, 3, 3, 9, 9158}, /* wild_armor_trim_smithing_template */
+    {1223, 2, 3, 3, 9, 9167}, /* ward_armor_trim_smithing_template */
+    {1224, 2, 3, 3, 9, 9176}, /* eye_armor_trim_smithing_template */
+    {1225, 2, 3, 3, 9, 9185}, /* vex_armor_trim_smithing_template */
+    {1226, 2, 3, 3, 9, 9194}, /* tide_armor_trim_smithing_template */
+    {1227, 2, 3, 3, 9, 9203}, /* snout_armor_trim_smithing_template */
+    {1228, 2, 3, 3, 9, 9212}, /* rib_armor_trim_smithing_template */
+    {1229, 2, 3, 3, 9, 9221}, /* spire_armor_trim_smithing_template */
+    {1230, 2, 3, 3, 9, 9230}, /* wayfinder_armor_trim_smithing_template */
+    {1231, 2, 3, 3, 9, 9239}, /* shaper_armor_trim_smithing_template */
+    {1232, 2, 3, 3, 9, 9248}, /* silence_armor_trim_smithing_template */
+    {1233, 2, 3, 3, 9, 9257}, /* raiser_armor_trim_smithing_template */
+    {1234, 2, 3, 3, 9, 9266}, /* host_armor_trim_smithing_template */
 };
 
-const uint16_t recipe_cells[12494] = {
+const uint16_t recipe_cells[9275] = {
     4,    767,  2,    2,    2,    2,    22,   767,  767,  22,   4,    4,    4,    4,    4,    22,
     6,    6,    6,    6,    9,    9,    9,    9,    1211, 1211, 1211, 1211, 15,   48,   48,   15,
     110,  144,  123,  133,  111,  145,  124,  134,  112,  146,  125,  135,  113,  147,  126,  136,
@@ -2433,13 +1951,13 @@ const uint16_t recipe_cells[12494] = {
     81,   82,   0,    0,    82,   82,   0,    82,   82,   82,   83,   0,    0,    83,   83,   0,
     83,   83,   83,   84,   0,    0,    84,   84,   0,    84,   84,   84,   85,   0,    0,    85,
     85,   0,    85,   85,   85,   82,   82,   82,   83,   83,   83,   84,   84,   84,   85,   85,
-    85,   75,   1170, 79,   1170, 80,   1170, 81,   1170, 94,   94,   94,   94,   82,   1170, 95,
-    95,   95,   95,   83,   1170, 96,   96,   96,   96,   84,   1170, 97,   97,   97,   97,   85,
-    1170, 98,   0,    0,    98,   98,   0,    98,   98,   98,   86,   1170, 99,   0,    0,    99,
-    99,   0,    99,   99,   99,   87,   1170, 100,  0,    0,    100,  100,  0,    100,  100,  100,
-    88,   1170, 101,  0,    0,    101,  101,  0,    101,  101,  101,  89,   1170, 98,   98,   98,
-    90,   1170, 99,   99,   99,   91,   1170, 100,  100,  100,  92,   1170, 101,  101,  101,  93,
-    1170, 19,   118,  229,  229,  229,  229,  229,  229,  229,  229,  229,  123,  123,  123,  123,
+    85,   75,   1170, 79,   1170, 80,   1170, 81,   1170, 82,   1170, 94,   94,   94,   94,   83,
+    1170, 95,   95,   95,   95,   84,   1170, 96,   96,   96,   96,   85,   1170, 97,   97,   97,
+    97,   86,   1170, 98,   0,    0,    98,   98,   0,    98,   98,   98,   87,   1170, 99,   0,
+    0,    99,   99,   0,    99,   99,   99,   88,   1170, 100,  0,    0,    100,  100,  0,    100,
+    100,  100,  89,   1170, 101,  0,    0,    101,  101,  0,    101,  101,  101,  90,   1170, 98,
+    98,   98,   91,   1170, 99,   99,   99,   92,   1170, 100,  100,  100,  93,   1170, 101,  101,
+    101,  19,   118,  229,  229,  229,  229,  229,  229,  229,  229,  229,  123,  123,  123,  123,
     124,  124,  124,  124,  125,  125,  125,  125,  126,  126,  126,  126,  127,  127,  127,  127,
     128,  128,  128,  128,  129,  129,  129,  129,  130,  130,  130,  130,  131,  131,  131,  131,
     132,  132,  132,  132,  110,  110,  110,  110,  111,  111,  111,  111,  112,  112,  112,  112,
@@ -2479,727 +1997,539 @@ const uint16_t recipe_cells[12494] = {
     919,  181,  919,  186,  919,  190,  919,  194,  919,  184,  919,  180,  225,  225,  23,   23,
     23,   24,   24,   24,   25,   25,   25,   26,   26,   26,   27,   27,   27,   28,   28,   28,
     29,   29,   29,   30,   30,   30,   31,   31,   31,   34,   34,   34,   32,   32,   32,   33,
-    33,   33,   1,    1,    1,    262,  262,  262,  169,  169,  169,  170,  170,  170,  171,  171,
-    171,  22,   22,   22,   263,  263,  263,  318,  318,  318,  323,  323,  323,  344,  344,  344,
-    400,  400,  400,  401,  401,  401,  403,  403,  403,  488,  488,  488,  489,  489,  489,  490,
-    490,  490,  273,  273,  273,  274,  274,  274,  481,  481,  481,  482,  482,  482,  483,  483,
-    483,  881,  881,  881,  881,  23,   23,   23,   885,  885,  885,  23,   23,   23,   24,   24,
-    24,   885,  885,  885,  24,   24,   24,   25,   25,   25,   885,  885,  885,  25,   25,   25,
-    26,   26,   26,   885,  885,  885,  26,   26,   26,   27,   27,   27,   885,  885,  885,  27,
-    27,   27,   29,   29,   29,   885,  885,  885,  29,   29,   29,   32,   32,   32,   885,  885,
-    885,  32,   32,   32,   33,   33,   33,   885,  885,  885,  33,   33,   33,   30,   30,   30,
-    885,  885,  885,  30,   30,   30,   31,   31,   31,   885,  885,  885,  31,   31,   31,   28,
-    28,   28,   885,  885,  885,  28,   28,   28,   23,   23,   23,   230,  230,  230,  23,   23,
-    23,   23,   23,   23,   231,  231,  231,  23,   23,   23,   23,   23,   23,   232,  232,  232,
-    23,   23,   23,   23,   23,   23,   233,  233,  233,  23,   23,   23,   23,   23,   23,   234,
-    234,  234,  23,   23,   23,   23,   23,   23,   236,  236,  236,  23,   23,   23,   23,   23,
-    23,   240,  240,  240,  23,   23,   23,   23,   23,   23,   241,  241,  241,  23,   23,   23,
-    23,   23,   23,   237,  237,  237,  23,   23,   23,   23,   23,   23,   238,  238,  238,  23,
-    23,   23,   23,   23,   23,   235,  235,  235,  23,   23,   23,   24,   24,   24,   230,  230,
-    230,  24,   24,   24,   24,   24,   24,   231,  231,  231,  24,   24,   24,   24,   24,   24,
-    232,  232,  232,  24,   24,   24,   24,   24,   24,   233,  233,  233,  24,   24,   24,   24,
-    24,   24,   234,  234,  234,  24,   24,   24,   24,   24,   24,   236,  236,  236,  24,   24,
-    24,   24,   24,   24,   240,  240,  240,  24,   24,   24,   24,   24,   24,   241,  241,  241,
-    24,   24,   24,   24,   24,   24,   237,  237,  237,  24,   24,   24,   24,   24,   24,   238,
-    238,  238,  24,   24,   24,   24,   24,   24,   235,  235,  235,  24,   24,   24,   25,   25,
-    25,   230,  230,  230,  25,   25,   25,   25,   25,   25,   231,  231,  231,  25,   25,   25,
-    25,   25,   25,   232,  232,  232,  25,   25,   25,   25,   25,   25,   233,  233,  233,  25,
-    25,   25,   25,   25,   25,   234,  234,  234,  25,   25,   25,   25,   25,   25,   236,  236,
-    236,  25,   25,   25,   25,   25,   25,   240,  240,  240,  25,   25,   25,   25,   25,   25,
-    241,  241,  241,  25,   25,   25,   25,   25,   25,   237,  237,  237,  25,   25,   25,   25,
-    25,   25,   238,  238,  238,  25,   25,   25,   25,   25,   25,   235,  235,  235,  25,   25,
-    25,   26,   26,   26,   230,  230,  230,  26,   26,   26,   26,   26,   26,   231,  231,  231,
-    26,   26,   26,   26,   26,   26,   232,  232,  232,  26,   26,   26,   26,   26,   26,   233,
-    233,  233,  26,   26,   26,   26,   26,   26,   234,  234,  234,  26,   26,   26,   26,   26,
-    26,   236,  236,  236,  26,   26,   26,   26,   26,   26,   240,  240,  240,  26,   26,   26,
-    26,   26,   26,   241,  241,  241,  26,   26,   26,   26,   26,   26,   237,  237,  237,  26,
-    26,   26,   26,   26,   26,   238,  238,  238,  26,   26,   26,   26,   26,   26,   235,  235,
-    235,  26,   26,   26,   27,   27,   27,   230,  230,  230,  27,   27,   27,   27,   27,   27,
-    231,  231,  231,  27,   27,   27,   27,   27,   27,   232,  232,  232,  27,   27,   27,   27,
-    27,   27,   233,  233,  233,  27,   27,   27,   27,   27,   27,   234,  234,  234,  27,   27,
-    27,   27,   27,   27,   236,  236,  236,  27,   27,   27,   27,   27,   27,   240,  240,  240,
-    27,   27,   27,   27,   27,   27,   241,  241,  241,  27,   27,   27,   27,   27,   27,   237,
-    237,  237,  27,   27,   27,   27,   27,   27,   238,  238,  238,  27,   27,   27,   27,   27,
-    27,   235,  235,  235,  27,   27,   27,   29,   29,   29,   230,  230,  230,  29,   29,   29,
-    29,   29,   29,   231,  231,  231,  29,   29,   29,   29,   29,   29,   232,  232,  232,  29,
-    29,   29,   29,   29,   29,   233,  233,  233,  29,   29,   29,   29,   29,   29,   234,  234,
-    234,  29,   29,   29,   29,   29,   29,   236,  236,  236,  29,   29,   29,   29,   29,   29,
-    240,  240,  240,  29,   29,   29,   29,   29,   29,   241,  241,  241,  29,   29,   29,   29,
-    29,   29,   237,  237,  237,  29,   29,   29,   29,   29,   29,   238,  238,  238,  29,   29,
-    29,   29,   29,   29,   235,  235,  235,  29,   29,   29,   32,   32,   32,   230,  230,  230,
-    32,   32,   32,   32,   32,   32,   231,  231,  231,  32,   32,   32,   32,   32,   32,   232,
-    232,  232,  32,   32,   32,   32,   32,   32,   233,  233,  233,  32,   32,   32,   32,   32,
-    32,   234,  234,  234,  32,   32,   32,   32,   32,   32,   236,  236,  236,  32,   32,   32,
-    32,   32,   32,   240,  240,  240,  32,   32,   32,   32,   32,   32,   241,  241,  241,  32,
-    32,   32,   32,   32,   32,   237,  237,  237,  32,   32,   32,   32,   32,   32,   238,  238,
-    238,  32,   32,   32,   32,   32,   32,   235,  235,  235,  32,   32,   32,   33,   33,   33,
-    230,  230,  230,  33,   33,   33,   33,   33,   33,   231,  231,  231,  33,   33,   33,   33,
-    33,   33,   232,  232,  232,  33,   33,   33,   33,   33,   33,   233,  233,  233,  33,   33,
-    33,   33,   33,   33,   234,  234,  234,  33,   33,   33,   33,   33,   33,   236,  236,  236,
-    33,   33,   33,   33,   33,   33,   240,  240,  240,  33,   33,   33,   33,   33,   33,   241,
-    241,  241,  33,   33,   33,   33,   33,   33,   237,  237,  237,  33,   33,   33,   33,   33,
-    33,   238,  238,  238,  33,   33,   33,   33,   33,   33,   235,  235,  235,  33,   33,   33,
-    30,   30,   30,   230,  230,  230,  30,   30,   30,   30,   30,   30,   231,  231,  231,  30,
-    30,   30,   30,   30,   30,   232,  232,  232,  30,   30,   30,   30,   30,   30,   233,  233,
-    233,  30,   30,   30,   30,   30,   30,   234,  234,  234,  30,   30,   30,   30,   30,   30,
-    236,  236,  236,  30,   30,   30,   30,   30,   30,   240,  240,  240,  30,   30,   30,   30,
-    30,   30,   241,  241,  241,  30,   30,   30,   30,   30,   30,   237,  237,  237,  30,   30,
-    30,   30,   30,   30,   238,  238,  238,  30,   30,   30,   30,   30,   30,   235,  235,  235,
-    30,   30,   30,   31,   31,   31,   230,  230,  230,  31,   31,   31,   31,   31,   31,   231,
-    231,  231,  31,   31,   31,   31,   31,   31,   232,  232,  232,  31,   31,   31,   31,   31,
-    31,   233,  233,  233,  31,   31,   31,   31,   31,   31,   234,  234,  234,  31,   31,   31,
-    31,   31,   31,   236,  236,  236,  31,   31,   31,   31,   31,   31,   240,  240,  240,  31,
-    31,   31,   31,   31,   31,   241,  241,  241,  31,   31,   31,   31,   31,   31,   237,  237,
-    237,  31,   31,   31,   31,   31,   31,   238,  238,  238,  31,   31,   31,   31,   31,   31,
-    235,  235,  235,  31,   31,   31,   28,   28,   28,   230,  230,  230,  28,   28,   28,   28,
-    28,   28,   231,  231,  231,  28,   28,   28,   28,   28,   28,   232,  232,  232,  28,   28,
-    28,   28,   28,   28,   233,  233,  233,  28,   28,   28,   28,   28,   28,   234,  234,  234,
-    28,   28,   28,   28,   28,   28,   236,  236,  236,  28,   28,   28,   28,   28,   28,   240,
-    240,  240,  28,   28,   28,   28,   28,   28,   241,  241,  241,  28,   28,   28,   28,   28,
-    28,   237,  237,  237,  28,   28,   28,   28,   28,   28,   238,  238,  238,  28,   28,   28,
-    28,   28,   28,   235,  235,  235,  28,   28,   28,   0,    881,  0,    881,  0,    881,  0,
-    881,  0,    22,   225,  22,   337,  762,  807,  763,  807,  953,  1105, 1105, 1105, 1105, 1105,
-    255,  255,  273,  0,    0,    273,  273,  0,    273,  273,  273,  274,  0,    0,    274,  274,
-    0,    274,  274,  274,  23,   23,   23,   23,   0,    23,   23,   23,   23,   24,   24,   24,
-    24,   0,    24,   24,   24,   24,   25,   25,   25,   25,   0,    25,   25,   25,   25,   26,
-    26,   26,   26,   0,    26,   26,   26,   26,   27,   27,   27,   27,   0,    27,   27,   27,
-    27,   29,   29,   29,   29,   0,    29,   29,   29,   29,   32,   32,   32,   32,   0,    32,
-    32,   32,   32,   33,   33,   33,   33,   0,    33,   33,   33,   33,   30,   30,   30,   30,
-    0,    30,   30,   30,   30,   31,   31,   31,   31,   0,    31,   31,   31,   31,   28,   28,
-    28,   28,   0,    28,   28,   28,   28,   23,   23,   23,   23,   24,   24,   24,   24,   25,
-    25,   25,   25,   26,   26,   26,   26,   27,   27,   27,   27,   29,   29,   29,   29,   32,
-    32,   32,   32,   33,   33,   33,   33,   30,   30,   30,   30,   31,   31,   31,   31,   28,
-    28,   28,   28,   22,   22,   22,   22,   0,    22,   22,   22,   22,   1177, 1177, 1177, 1177,
-    0,    1177, 1177, 1177, 1177, 9,    9,    9,    9,    0,    9,    9,    9,    9,    807,  0,
-    807,  807,  807,  807,  807,  0,    807,  22,   0,    0,    22,   22,   0,    22,   22,   22,
-    285,  285,  285,  872,  872,  872,  872,  882,  882,  882,  882,  23,   23,   23,   23,   764,
-    23,   23,   23,   23,   24,   24,   24,   24,   764,  24,   24,   24,   24,   25,   25,   25,
-    25,   764,  25,   25,   25,   25,   26,   26,   26,   26,   764,  26,   26,   26,   26,   27,
-    27,   27,   27,   764,  27,   27,   27,   27,   29,   29,   29,   29,   764,  29,   29,   29,
-    29,   32,   32,   32,   32,   764,  32,   32,   32,   32,   33,   33,   33,   33,   764,  33,
-    33,   33,   33,   30,   30,   30,   30,   764,  30,   30,   30,   30,   31,   31,   31,   31,
-    764,  31,   31,   31,   31,   28,   28,   28,   28,   764,  28,   28,   28,   28,   23,   807,
-    23,   23,   807,  23,   24,   807,  24,   24,   807,  24,   25,   807,  25,   25,   807,  25,
-    26,   807,  26,   26,   807,  26,   27,   807,  27,   27,   807,  27,   28,   807,  28,   28,
-    807,  28,   29,   807,  29,   29,   807,  29,   30,   807,  30,   30,   807,  30,   31,   807,
-    31,   31,   807,  31,   32,   807,  32,   32,   807,  32,   33,   807,  33,   33,   807,  33,
-    301,  269,  306,  306,  306,  306,  762,  807,  304,  763,  807,  304,  762,  807,  305,  763,
-    807,  305,  894,  894,  894,  894,  1,    1,    1,    1,    318,  225,  318,  337,  249,  249,
-    19,   814,  322,  322,  322,  322,  10,   10,   10,   10,   324,  324,  324,  324,  630,  630,
-    770,  770,  770,  770,  770,  770,  1119, 770,  1119, 166,  166,  166,  166,  166,  166,  943,
-    943,  943,  943,  943,  943,  943,  943,  943,  263,  0,    0,    263,  263,  0,    263,  263,
-    263,  318,  0,    0,    318,  318,  0,    318,  318,  318,  323,  0,    0,    323,  323,  0,
-    323,  323,  323,  1069, 1069, 1069, 1069, 251,  251,  344,  1069, 344,  344,  1069, 344,  344,
-    0,    0,    344,  344,  0,    344,  344,  344,  0,    885,  0,    764,  268,  764,  268,  268,
-    268,  355,  355,  355,  355,  169,  0,    0,    169,  169,  0,    169,  169,  169,  170,  0,
-    0,    170,  170,  0,    170,  170,  170,  171,  0,    0,    171,  171,  0,    171,  171,  171,
-    268,  268,  268,  268,  965,  268,  268,  268,  268,  765,  765,  765,  765,  765,  765,  765,
-    765,  765,  23,   0,    0,    23,   23,   0,    23,   23,   23,   24,   0,    0,    24,   24,
-    0,    24,   24,   24,   25,   0,    0,    25,   25,   0,    25,   25,   25,   26,   0,    0,
-    26,   26,   0,    26,   26,   26,   27,   0,    0,    27,   27,   0,    27,   27,   27,   28,
-    0,    0,    28,   28,   0,    28,   28,   28,   29,   0,    0,    29,   29,   0,    29,   29,
-    29,   30,   0,    0,    30,   30,   0,    30,   30,   30,   31,   0,    0,    31,   31,   0,
-    31,   31,   31,   34,   0,    0,    34,   34,   0,    34,   34,   34,   32,   0,    0,    32,
-    32,   0,    32,   32,   32,   33,   0,    0,    33,   33,   0,    33,   33,   33,   166,  166,
-    166,  166,  1064, 166,  268,  268,  268,  22,   22,   22,   22,   22,   22,   267,  267,  267,
-    267,  267,  267,  263,  263,  263,  263,  263,  263,  481,  481,  481,  481,  481,  481,  488,
-    488,  488,  488,  488,  488,  319,  319,  319,  319,  319,  319,  2,    2,    2,    2,    2,
-    2,    318,  318,  318,  318,  318,  318,  323,  323,  323,  323,  323,  323,  344,  344,  344,
-    344,  344,  344,  6,    6,    6,    6,    6,    6,    497,  497,  497,  497,  497,  497,  169,
-    169,  169,  169,  169,  169,  356,  356,  356,  356,  356,  356,  4,    4,    4,    4,    4,
-    4,    1177, 1177, 1177, 1177, 1177, 1177, 1181, 1181, 1181, 1181, 1181, 1181, 1185, 1185, 1185,
-    1185, 1185, 1185, 9,    9,    9,    9,    9,    9,    10,   10,   10,   10,   10,   10,   324,
-    324,  324,  324,  324,  324,  326,  326,  326,  326,  326,  326,  74,   74,   74,   0,    770,
-    0,    770,  770,  770,  252,  252,  767,  767,  767,  767,  401,  401,  401,  401,  401,  401,
-    400,  0,    0,    400,  400,  0,    400,  400,  400,  401,  0,    0,    401,  401,  0,    401,
-    401,  401,  403,  0,    0,    403,  403,  0,    403,  403,  403,  440,  440,  440,  440,  904,
-    440,  440,  440,  440,  440,  440,  440,  440,  905,  440,  440,  440,  440,  440,  440,  440,
-    440,  906,  440,  440,  440,  440,  440,  440,  440,  440,  907,  440,  440,  440,  440,  440,
-    440,  440,  440,  908,  440,  440,  440,  440,  440,  440,  440,  440,  909,  440,  440,  440,
-    440,  440,  440,  440,  440,  910,  440,  440,  440,  440,  440,  440,  440,  440,  911,  440,
-    440,  440,  440,  440,  440,  440,  440,  912,  440,  440,  440,  440,  440,  440,  440,  440,
-    913,  440,  440,  440,  440,  440,  440,  440,  440,  914,  440,  440,  440,  440,  440,  440,
-    440,  440,  915,  440,  440,  440,  440,  440,  440,  440,  440,  916,  440,  440,  440,  440,
-    440,  440,  440,  440,  917,  440,  440,  440,  440,  440,  440,  440,  440,  918,  440,  440,
-    440,  440,  440,  440,  440,  440,  919,  440,  440,  440,  440,  814,  814,  814,  814,  814,
-    814,  814,  814,  814,  904,  439,  904,  435,  904,  436,  904,  433,  904,  431,  904,  437,
-    904,  427,  904,  432,  904,  429,  904,  426,  904,  425,  904,  430,  904,  434,  904,  438,
-    904,  428,  180,  180,  905,  439,  905,  435,  905,  436,  905,  433,  905,  431,  905,  437,
-    905,  427,  905,  432,  905,  429,  905,  426,  905,  430,  905,  434,  905,  438,  905,  428,
-    905,  424,  181,  181,  906,  439,  906,  435,  906,  436,  906,  433,  906,  431,  906,  437,
-    906,  427,  906,  432,  906,  429,  906,  425,  906,  430,  906,  434,  906,  438,  906,  428,
-    906,  424,  182,  182,  907,  439,  907,  435,  907,  436,  907,  433,  907,  431,  907,  437,
-    907,  432,  907,  429,  907,  426,  907,  425,  907,  430,  907,  434,  907,  438,  907,  428,
-    907,  424,  183,  183,  908,  439,  908,  435,  908,  436,  908,  433,  908,  431,  908,  437,
-    908,  427,  908,  432,  908,  429,  908,  426,  908,  425,  908,  430,  908,  434,  908,  438,
-    908,  424,  184,  184,  909,  439,  909,  435,  909,  436,  909,  433,  909,  431,  909,  437,
-    909,  427,  909,  432,  909,  426,  909,  425,  909,  430,  909,  434,  909,  438,  909,  428,
-    909,  424,  185,  185,  910,  439,  910,  435,  910,  436,  910,  433,  910,  431,  910,  437,
-    910,  427,  910,  432,  910,  429,  910,  426,  910,  425,  910,  434,  910,  438,  910,  428,
-    910,  424,  186,  186,  911,  439,  911,  435,  911,  436,  911,  433,  911,  437,  911,  427,
-    911,  432,  911,  429,  911,  426,  911,  425,  911,  430,  911,  434,  911,  438,  911,  428,
-    911,  424,  187,  187,  912,  439,  912,  435,  912,  436,  912,  433,  912,  431,  912,  437,
-    912,  427,  912,  429,  912,  426,  912,  425,  912,  430,  912,  434,  912,  438,  912,  428,
-    912,  424,  188,  188,  189,  189,  913,  439,  913,  435,  913,  436,  913,  431,  913,  437,
-    913,  427,  913,  432,  913,  429,  913,  426,  913,  425,  913,  430,  913,  434,  913,  438,
-    913,  428,  913,  424,  914,  439,  914,  435,  914,  436,  914,  433,  914,  431,  914,  437,
-    914,  427,  914,  432,  914,  429,  914,  426,  914,  425,  914,  430,  914,  438,  914,  428,
-    914,  424,  190,  190,  191,  191,  915,  439,  915,  436,  915,  433,  915,  431,  915,  437,
-    915,  427,  915,  432,  915,  429,  915,  426,  915,  425,  915,  430,  915,  434,  915,  438,
-    915,  428,  915,  424,  192,  192,  916,  439,  916,  435,  916,  433,  916,  431,  916,  437,
-    916,  427,  916,  432,  916,  429,  916,  426,  916,  425,  916,  430,  916,  434,  916,  438,
-    916,  428,  916,  424,  917,  439,  917,  435,  917,  436,  917,  433,  917,  431,  917,  427,
-    917,  432,  917,  429,  917,  426,  917,  425,  917,  430,  917,  434,  917,  438,  917,  428,
-    917,  424,  193,  193,  918,  439,  918,  435,  918,  436,  918,  433,  918,  431,  918,  437,
-    918,  427,  918,  432,  918,  429,  918,  426,  918,  425,  918,  430,  918,  434,  918,  428,
-    918,  424,  194,  194,  195,  195,  919,  435,  919,  436,  919,  433,  919,  431,  919,  437,
-    919,  427,  919,  432,  919,  429,  919,  426,  919,  425,  919,  430,  919,  434,  919,  438,
-    919,  428,  919,  424,  284,  284,  284,  284,  284,  284,  284,  284,  284,  166,  166,  166,
-    166,  904,  166,  166,  166,  166,  166,  166,  166,  166,  905,  166,  166,  166,  166,  166,
-    166,  166,  166,  906,  166,  166,  166,  166,  166,  166,  166,  166,  907,  166,  166,  166,
-    166,  166,  166,  166,  166,  908,  166,  166,  166,  166,  166,  166,  166,  166,  909,  166,
-    166,  166,  166,  166,  166,  166,  166,  910,  166,  166,  166,  166,  166,  166,  166,  166,
-    911,  166,  166,  166,  166,  166,  166,  166,  166,  912,  166,  166,  166,  166,  166,  166,
-    166,  166,  913,  166,  166,  166,  166,  166,  166,  166,  166,  914,  166,  166,  166,  166,
-    166,  166,  166,  166,  915,  166,  166,  166,  166,  166,  166,  166,  166,  916,  166,  166,
-    166,  166,  166,  166,  166,  166,  917,  166,  166,  166,  166,  166,  166,  166,  166,  918,
-    166,  166,  166,  166,  166,  166,  166,  166,  919,  166,  166,  166,  166,  449,  449,  449,
-    449,  449,  449,  335,  335,  335,  335,  904,  335,  335,  335,  335,  450,  450,  450,  450,
-    450,  450,  335,  335,  335,  335,  905,  335,  335,  335,  335,  451,  451,  451,  451,  451,
-    451,  335,  335,  335,  335,  906,  335,  335,  335,  335,  452,  452,  452,  452,  452,  452,
-    335,  335,  335,  335,  907,  335,  335,  335,  335,  453,  453,  453,  453,  453,  453,  335,
-    335,  335,  335,  908,  335,  335,  335,  335,  454,  454,  454,  454,  454,  454,  335,  335,
-    335,  335,  909,  335,  335,  335,  335,  455,  455,  455,  455,  455,  455,  335,  335,  335,
-    335,  910,  335,  335,  335,  335,  456,  456,  456,  456,  456,  456,  335,  335,  335,  335,
-    911,  335,  335,  335,  335,  457,  457,  457,  457,  457,  457,  335,  335,  335,  335,  912,
-    335,  335,  335,  335,  458,  458,  458,  458,  458,  458,  335,  335,  335,  335,  913,  335,
-    335,  335,  335,  459,  459,  459,  459,  459,  459,  335,  335,  335,  335,  914,  335,  335,
-    335,  335,  460,  460,  460,  460,  460,  460,  335,  335,  335,  335,  915,  335,  335,  335,
-    335,  461,  461,  461,  461,  461,  461,  335,  335,  335,  335,  916,  335,  335,  335,  335,
-    462,  462,  462,  462,  462,  462,  335,  335,  335,  335,  917,  335,  335,  335,  335,  463,
-    463,  463,  463,  463,  463,  335,  335,  335,  335,  918,  335,  335,  335,  335,  464,  464,
-    464,  464,  464,  464,  335,  335,  335,  335,  919,  335,  335,  335,  335,  1070, 1070, 1070,
-    1070, 1070, 1070, 1070, 1070, 1070, 1070, 1070, 1070, 1070, 1070, 1070, 1070, 1070, 919,  1070,
-    1070, 1070, 1070, 481,  0,    0,    481,  481,  0,    481,  481,  481,  482,  0,    0,    482,
-    482,  0,    482,  482,  482,  483,  0,    0,    483,  483,  0,    483,  483,  483,  1070, 1071,
-    1070, 1071, 1071, 1071, 1070, 1071, 1070, 47,   47,   47,   47,   253,  253,  488,  488,  488,
-    488,  488,  0,    0,    488,  488,  0,    488,  488,  488,  489,  0,    0,    489,  489,  0,
-    489,  489,  489,  490,  0,    0,    490,  490,  0,    490,  490,  490,  962,  962,  962,  962,
-    956,  956,  956,  956,  956,  956,  956,  956,  956,  1069, 956,  956,  1069, 920,  920,  920,
-    920,  920,  920,  920,  920,  920,  1118, 277,  1118, 904,  44,   44,   44,   44,   48,   48,
-    48,   48,   905,  44,   44,   44,   44,   48,   48,   48,   48,   906,  44,   44,   44,   44,
-    48,   48,   48,   48,   907,  44,   44,   44,   44,   48,   48,   48,   48,   908,  44,   44,
-    44,   44,   48,   48,   48,   48,   909,  44,   44,   44,   44,   48,   48,   48,   48,   910,
-    44,   44,   44,   44,   48,   48,   48,   48,   911,  44,   44,   44,   44,   48,   48,   48,
-    48,   912,  44,   44,   44,   44,   48,   48,   48,   48,   913,  44,   44,   44,   44,   48,
-    48,   48,   48,   914,  44,   44,   44,   44,   48,   48,   48,   48,   915,  44,   44,   44,
-    44,   48,   48,   48,   48,   916,  44,   44,   44,   44,   48,   48,   48,   48,   917,  44,
-    44,   44,   44,   48,   48,   48,   48,   918,  44,   44,   44,   44,   48,   48,   48,   48,
-    919,  44,   44,   44,   44,   48,   48,   48,   48,   441,  441,  441,  441,  441,  441,  441,
-    441,  441,  1141, 1141, 1141, 1141, 1142, 1141, 1141, 1141, 1141, 3,    0,    0,    3,    3,
-    0,    3,    3,    3,    260,  0,    0,    260,  260,  0,    260,  260,  260,  319,  0,    0,
-    319,  319,  0,    319,  319,  319,  5,    0,    0,    5,    5,    0,    5,    5,    5,    267,
-    0,    0,    267,  267,  0,    267,  267,  267,  356,  0,    0,    356,  356,  0,    356,  356,
-    356,  1,    0,    0,    1,    1,    0,    1,    1,    1,    261,  0,    0,    261,  261,  0,
-    261,  261,  261,  259,  0,    0,    259,  259,  0,    259,  259,  259,  2,    0,    0,    2,
-    2,    0,    2,    2,    2,    6,    0,    0,    6,    6,    0,    6,    6,    6,    497,  0,
-    0,    497,  497,  0,    497,  497,  497,  7,    0,    0,    7,    7,    0,    7,    7,    7,
-    4,    0,    0,    4,    4,    0,    4,    4,    4,    9,    0,    0,    9,    9,    0,    9,
-    9,    9,    10,   0,    0,    10,   10,   0,    10,   10,   10,   324,  0,    0,    324,  324,
-    0,    324,  324,  324,  326,  0,    0,    326,  326,  0,    326,  326,  326,  3,    3,    3,
-    260,  260,  260,  319,  319,  319,  5,    5,    5,    267,  267,  267,  356,  356,  356,  261,
-    261,  261,  259,  259,  259,  2,    2,    2,    6,    6,    6,    497,  497,  497,  7,    7,
-    7,    4,    4,    4,    9,    9,    9,    10,   10,   10,   324,  324,  324,  326,  326,  326,
-    229,  810,  229,  229,  0,    229,  229,  0,    229,  637,  635,  807,  635,  635,  635,  635,
-    635,  635,  635,  635,  635,  636,  635,  636,  1,    1,    1,    0,    636,  0,    636,  767,
-    636,  1,    1,    1,    23,   23,   23,   22,   770,  22,   22,   635,  22,   24,   24,   24,
-    22,   770,  22,   22,   635,  22,   25,   25,   25,   22,   770,  22,   22,   635,  22,   26,
-    26,   26,   22,   770,  22,   22,   635,  22,   27,   27,   27,   22,   770,  22,   22,   635,
-    22,   29,   29,   29,   22,   770,  22,   22,   635,  22,   32,   32,   32,   22,   770,  22,
-    22,   635,  22,   33,   33,   33,   22,   770,  22,   22,   635,  22,   30,   30,   30,   22,
-    770,  22,   22,   635,  22,   31,   31,   31,   22,   770,  22,   22,   635,  22,   28,   28,
-    28,   22,   770,  22,   22,   635,  22,   886,  640,  886,  886,  886,  886,  886,  886,  886,
-    886,  886,  1173, 1173, 1173, 1173, 22,   22,   22,   635,  635,  767,  22,   22,   22,   770,
-    0,    770,  770,  277,  770,  0,    770,  0,    22,   22,   22,   22,   760,  22,   22,   635,
-    22,   22,   22,   22,   22,   0,    22,   22,   635,  22,   230,  230,  230,  0,    264,  0,
-    0,    230,  0,    231,  231,  231,  0,    264,  0,    0,    231,  0,    232,  232,  232,  0,
-    264,  0,    0,    232,  0,    233,  233,  233,  0,    264,  0,    0,    233,  0,    234,  234,
-    234,  0,    264,  0,    0,    234,  0,    236,  236,  236,  0,    264,  0,    0,    236,  0,
-    240,  240,  240,  0,    264,  0,    0,    240,  0,    241,  241,  241,  0,    264,  0,    0,
-    241,  0,    237,  237,  237,  0,    264,  0,    0,    237,  0,    238,  238,  238,  0,    264,
-    0,    0,    238,  0,    235,  235,  235,  0,    264,  0,    0,    235,  0,    0,    635,  0,
-    635,  423,  635,  0,    635,  0,    807,  22,   772,  772,  772,  166,  166,  166,  767,  767,
-    767,  230,  230,  230,  166,  166,  166,  767,  767,  767,  231,  231,  231,  166,  166,  166,
-    767,  767,  767,  232,  232,  232,  166,  166,  166,  767,  767,  767,  233,  233,  233,  166,
-    166,  166,  767,  767,  767,  234,  234,  234,  166,  166,  166,  767,  767,  767,  236,  236,
-    236,  166,  166,  166,  767,  767,  767,  240,  240,  240,  166,  166,  166,  767,  767,  767,
-    241,  241,  241,  166,  166,  166,  767,  767,  767,  237,  237,  237,  166,  166,  166,  767,
-    767,  767,  238,  238,  238,  166,  166,  166,  767,  767,  767,  235,  235,  235,  0,    768,
-    0,    768,  653,  768,  770,  807,  23,   770,  807,  24,   770,  807,  25,   770,  807,  26,
-    770,  807,  27,   770,  807,  29,   770,  807,  32,   770,  807,  33,   770,  807,  30,   770,
-    807,  31,   770,  807,  28,   277,  655,  812,  44,   812,  44,   812,  44,   812,  44,   812,
-    812,  47,   812,  47,   812,  47,   812,  47,   812,  0,    635,  0,    635,  310,  635,  0,
-    635,  0,    23,   23,   23,   23,   635,  23,   23,   23,   23,   24,   24,   24,   24,   635,
-    24,   24,   24,   24,   25,   25,   25,   25,   635,  25,   25,   25,   25,   26,   26,   26,
-    26,   635,  26,   26,   26,   26,   27,   27,   27,   27,   635,  27,   27,   27,   27,   29,
-    29,   29,   29,   635,  29,   29,   29,   29,   32,   32,   32,   32,   635,  32,   32,   32,
-    32,   33,   33,   33,   33,   635,  33,   33,   33,   33,   30,   30,   30,   30,   635,  30,
-    30,   30,   30,   31,   31,   31,   31,   635,  31,   31,   31,   31,   28,   28,   28,   28,
-    635,  28,   28,   28,   28,   1,    1181, 23,   24,   25,   26,   27,   28,   29,   30,   31,
-    32,   33,   1,    1,    1181, 1181, 774,  774,  770,  770,  23,   23,   24,   24,   25,   25,
-    26,   26,   27,   27,   28,   28,   29,   29,   30,   30,   31,   31,   32,   32,   33,   33,
-    770,  770,  770,  770,  770,  770,  23,   23,   23,   23,   23,   23,   24,   24,   24,   24,
-    24,   24,   25,   25,   25,   25,   25,   25,   26,   26,   26,   26,   26,   26,   27,   27,
-    27,   27,   27,   27,   28,   28,   28,   28,   28,   28,   29,   29,   29,   29,   29,   29,
-    30,   30,   30,   30,   30,   30,   31,   31,   31,   31,   31,   31,   32,   32,   32,   32,
-    32,   32,   33,   33,   33,   33,   33,   33,   770,  770,  770,  770,  23,   23,   23,   23,
-    23,   23,   24,   24,   24,   24,   24,   24,   25,   25,   25,   25,   25,   25,   26,   26,
-    26,   26,   26,   26,   27,   27,   27,   27,   27,   27,   28,   28,   28,   28,   28,   28,
-    29,   29,   29,   29,   29,   29,   30,   30,   30,   30,   30,   30,   31,   31,   31,   31,
-    31,   31,   32,   32,   32,   32,   32,   32,   33,   33,   33,   33,   33,   33,   807,  23,
-    807,  807,  23,   807,  807,  24,   807,  807,  24,   807,  807,  25,   807,  807,  25,   807,
-    807,  26,   807,  807,  26,   807,  807,  27,   807,  807,  27,   807,  807,  28,   807,  807,
-    28,   807,  807,  29,   807,  807,  29,   807,  807,  30,   807,  807,  30,   807,  807,  31,
-    807,  807,  31,   807,  807,  32,   807,  807,  32,   807,  807,  33,   807,  807,  33,   807,
-    774,  0,    774,  774,  807,  774,  774,  635,  774,  770,  0,    770,  770,  673,  770,  770,
-    635,  770,  770,  0,    770,  770,  807,  770,  770,  0,    770,  770,  807,  770,  770,  636,
-    770,  770,  807,  770,  770,  0,    770,  770,  770,  770,  277,  728,  280,  728,  657,  728,
-    645,  728,  891,  0,    0,    1051, 891,  0,    0,    215,  23,   0,    23,   23,   23,   23,
-    277,  736,  24,   0,    24,   24,   24,   24,   277,  738,  25,   0,    25,   25,   25,   25,
-    277,  740,  26,   0,    26,   26,   26,   26,   277,  742,  27,   0,    27,   27,   27,   27,
-    277,  744,  28,   0,    28,   28,   28,   28,   277,  746,  29,   0,    29,   29,   29,   29,
-    277,  748,  30,   0,    30,   30,   30,   30,   277,  750,  31,   0,    31,   31,   31,   31,
-    277,  752,  757,  757,  757,  757,  0,    757,  770,  840,  0,    807,  810,  807,  0,    810,
-    0,    807,  810,  840,  807,  811,  68,   77,   360,  168,  69,   74,   1119, 1119, 1119, 1119,
-    1119, 1119, 1119, 1119, 1119, 70,   75,   94,   71,   76,   955,  955,  955,  955,  955,  955,
-    955,  955,  955,  776,  776,  776,  776,  774,  774,  774,  774,  78,   23,   23,   807,  24,
-    24,   807,  25,   25,   807,  26,   26,   807,  27,   27,   807,  29,   29,   807,  32,   32,
-    807,  33,   33,   807,  30,   30,   807,  31,   31,   807,  28,   28,   807,  23,   807,  807,
-    24,   807,  807,  25,   807,  807,  26,   807,  807,  27,   807,  807,  29,   807,  807,  32,
-    807,  807,  33,   807,  807,  30,   807,  807,  31,   807,  807,  28,   807,  807,  23,   23,
-    23,   0,    807,  0,    0,    807,  0,    24,   24,   24,   0,    807,  0,    0,    807,  0,
-    25,   25,   25,   0,    807,  0,    0,    807,  0,    26,   26,   26,   0,    807,  0,    0,
-    807,  0,    27,   27,   27,   0,    807,  0,    0,    807,  0,    29,   29,   29,   0,    807,
-    0,    0,    807,  0,    32,   32,   32,   0,    807,  0,    0,    807,  0,    33,   33,   33,
-    0,    807,  0,    0,    807,  0,    30,   30,   30,   0,    807,  0,    0,    807,  0,    31,
-    31,   31,   0,    807,  0,    0,    807,  0,    28,   28,   28,   0,    807,  0,    0,    807,
-    0,    23,   23,   23,   807,  0,    807,  24,   24,   24,   807,  0,    807,  25,   25,   25,
-    807,  0,    807,  26,   26,   26,   807,  0,    807,  27,   27,   27,   807,  0,    807,  29,
-    29,   29,   807,  0,    807,  32,   32,   32,   807,  0,    807,  33,   33,   33,   807,  0,
-    807,  30,   30,   30,   807,  0,    807,  31,   31,   31,   807,  0,    807,  28,   28,   28,
-    807,  0,    807,  23,   23,   0,    807,  0,    807,  24,   24,   0,    807,  0,    807,  25,
-    25,   0,    807,  0,    807,  26,   26,   0,    807,  0,    807,  27,   27,   0,    807,  0,
-    807,  29,   29,   0,    807,  0,    807,  32,   32,   0,    807,  0,    807,  33,   33,   0,
-    807,  0,    807,  30,   30,   0,    807,  0,    807,  31,   31,   0,    807,  0,    807,  28,
-    28,   0,    807,  0,    807,  22,   22,   807,  1177, 1177, 807,  9,    9,    807,  22,   807,
-    807,  1177, 807,  807,  9,    807,  807,  22,   22,   22,   0,    807,  0,    0,    807,  0,
-    1177, 1177, 1177, 0,    807,  0,    0,    807,  0,    9,    9,    9,    0,    807,  0,    0,
-    807,  0,    22,   22,   22,   807,  0,    807,  1177, 1177, 1177, 807,  0,    807,  9,    9,
-    9,    807,  0,    807,  22,   22,   0,    807,  0,    807,  1177, 1177, 0,    807,  0,    807,
-    9,    9,    0,    807,  0,    807,  774,  774,  807,  774,  807,  807,  774,  774,  774,  0,
-    807,  0,    0,    807,  0,    774,  774,  774,  807,  0,    807,  774,  774,  0,    807,  0,
-    807,  770,  770,  807,  770,  807,  807,  770,  770,  770,  0,    807,  0,    0,    807,  0,
-    770,  770,  770,  807,  0,    807,  770,  770,  0,    807,  0,    807,  764,  764,  807,  764,
-    807,  807,  764,  764,  764,  0,    807,  0,    0,    807,  0,    764,  764,  764,  807,  0,
-    807,  764,  764,  0,    807,  0,    807,  23,   23,   24,   24,   25,   25,   26,   26,   27,
-    27,   29,   29,   32,   32,   33,   33,   30,   30,   31,   31,   28,   28,   229,  229,  23,
-    0,    23,   0,    23,   0,    24,   0,    24,   0,    24,   0,    25,   0,    25,   0,    25,
-    0,    26,   0,    26,   0,    26,   0,    27,   0,    27,   0,    27,   0,    29,   0,    29,
-    0,    29,   0,    32,   0,    32,   0,    32,   0,    33,   0,    33,   0,    33,   0,    30,
-    0,    30,   0,    30,   0,    31,   0,    31,   0,    31,   0,    28,   0,    28,   0,    28,
-    0,    212,  213,  808,  423,  814,  814,  814,  873,  873,  873,  873,  0,    873,  873,  0,
-    873,  873,  873,  873,  873,  873,  873,  873,  873,  873,  873,  0,    873,  873,  0,    873,
-    873,  0,    873,  873,  0,    873,  770,  770,  770,  770,  0,    770,  770,  0,    770,  770,
-    770,  770,  770,  770,  770,  770,  770,  770,  770,  0,    770,  770,  0,    770,  770,  0,
-    770,  770,  0,    770,  764,  764,  764,  764,  0,    764,  764,  0,    764,  764,  764,  764,
-    764,  764,  764,  764,  764,  764,  764,  0,    764,  764,  0,    764,  764,  0,    764,  764,
-    0,    764,  774,  774,  774,  774,  0,    774,  774,  0,    774,  774,  774,  774,  774,  774,
-    774,  774,  774,  774,  774,  0,    774,  774,  0,    774,  774,  0,    774,  774,  0,    774,
-    807,  807,  807,  807,  180,  807,  807,  807,  807,  807,  807,  807,  807,  181,  807,  807,
-    807,  807,  807,  807,  807,  807,  182,  807,  807,  807,  807,  807,  807,  807,  807,  183,
-    807,  807,  807,  807,  807,  807,  807,  807,  184,  807,  807,  807,  807,  807,  807,  807,
-    807,  185,  807,  807,  807,  807,  807,  807,  807,  807,  186,  807,  807,  807,  807,  807,
-    807,  807,  807,  187,  807,  807,  807,  807,  807,  807,  807,  807,  188,  807,  807,  807,
-    807,  807,  807,  807,  807,  189,  807,  807,  807,  807,  807,  807,  807,  807,  190,  807,
-    807,  807,  807,  807,  807,  807,  807,  191,  807,  807,  807,  807,  807,  807,  807,  807,
-    192,  807,  807,  807,  807,  807,  807,  807,  807,  193,  807,  807,  807,  807,  807,  807,
-    807,  807,  194,  807,  807,  807,  807,  807,  807,  807,  807,  195,  807,  807,  807,  807,
-    774,  774,  774,  774,  759,  774,  774,  774,  774,  23,   23,   23,   23,   23,   23,   0,
-    807,  0,    24,   24,   24,   24,   24,   24,   0,    807,  0,    25,   25,   25,   25,   25,
-    25,   0,    807,  0,    26,   26,   26,   26,   26,   26,   0,    807,  0,    27,   27,   27,
-    27,   27,   27,   0,    807,  0,    28,   28,   28,   28,   28,   28,   0,    807,  0,    29,
-    29,   29,   29,   29,   29,   0,    807,  0,    30,   30,   30,   30,   30,   30,   0,    807,
-    0,    31,   31,   31,   31,   31,   31,   0,    807,  0,    32,   32,   32,   32,   32,   32,
-    0,    807,  0,    33,   33,   33,   33,   33,   33,   0,    807,  0,    334,  0,    334,  123,
-    123,  123,  123,  123,  123,  334,  0,    334,  124,  124,  124,  124,  124,  124,  334,  0,
-    334,  125,  125,  125,  125,  125,  125,  334,  0,    334,  126,  126,  126,  126,  126,  126,
-    334,  0,    334,  127,  127,  127,  127,  127,  127,  334,  0,    334,  128,  128,  128,  128,
-    128,  128,  334,  0,    334,  129,  129,  129,  129,  129,  129,  334,  0,    334,  130,  130,
-    130,  130,  130,  130,  334,  0,    334,  143,  143,  143,  143,  143,  143,  334,  0,    334,
-    131,  131,  131,  131,  131,  131,  334,  0,    334,  132,  132,  132,  132,  132,  132,  770,
-    0,    770,  0,    770,  0,    1076, 1076, 1076, 1076, 944,  944,  944,  944,  944,  944,  944,
-    944,  944,  221,  221,  221,  884,  884,  884,  873,  642,  0,    770,  0,    770,  635,  770,
-    0,    770,  0,    1216, 1216, 1216, 1216, 888,  1216, 1216, 1216, 1216, 0,    0,    807,  0,
-    807,  810,  807,  0,    810,  0,    774,  0,    774,  635,  774,  0,    774,  0,    0,    768,
-    0,    0,    772,  0,    0,    772,  0,    920,  207,  202,  918,  908,  209,  199,  915,  918,
-    910,  915,  918,  918,  904,  444,  914,  910,  198,  915,  904,  196,  443,  917,  904,  446,
-    224,  204,  918,  904,  919,  904,  200,  919,  904,  904,  911,  904,  205,  203,  915,  917,
-    210,  915,  918,  766,  206,  903,  1108, 197,  445,  201,  901,  208,  921,  498,  1173, 221,
-    874,  874,  874,  922,  887,  922,  814,  814,  814,  904,  939,  904,  935,  904,  936,  904,
-    933,  904,  931,  904,  937,  904,  927,  904,  932,  904,  929,  904,  926,  904,  925,  904,
-    930,  904,  934,  904,  938,  904,  928,  180,  180,  180,  23,   23,   23,   180,  180,  180,
-    24,   24,   24,   180,  180,  180,  25,   25,   25,   180,  180,  180,  26,   26,   26,   180,
-    180,  180,  27,   27,   27,   180,  180,  180,  29,   29,   29,   180,  180,  180,  32,   32,
-    32,   180,  180,  180,  33,   33,   33,   180,  180,  180,  30,   30,   30,   180,  180,  180,
-    31,   31,   31,   180,  180,  180,  28,   28,   28,   905,  939,  905,  935,  905,  936,  905,
-    933,  905,  931,  905,  937,  905,  927,  905,  932,  905,  929,  905,  926,  905,  930,  905,
-    934,  905,  938,  905,  928,  905,  924,  181,  181,  181,  23,   23,   23,   181,  181,  181,
-    24,   24,   24,   181,  181,  181,  25,   25,   25,   181,  181,  181,  26,   26,   26,   181,
-    181,  181,  27,   27,   27,   181,  181,  181,  29,   29,   29,   181,  181,  181,  32,   32,
-    32,   181,  181,  181,  33,   33,   33,   181,  181,  181,  30,   30,   30,   181,  181,  181,
-    31,   31,   31,   181,  181,  181,  28,   28,   28,   906,  939,  906,  935,  906,  936,  906,
-    933,  906,  931,  906,  937,  906,  927,  906,  932,  906,  929,  906,  925,  906,  930,  906,
-    934,  906,  938,  906,  928,  906,  924,  182,  182,  182,  23,   23,   23,   182,  182,  182,
-    24,   24,   24,   182,  182,  182,  25,   25,   25,   182,  182,  182,  26,   26,   26,   182,
-    182,  182,  27,   27,   27,   182,  182,  182,  29,   29,   29,   182,  182,  182,  32,   32,
-    32,   182,  182,  182,  33,   33,   33,   182,  182,  182,  30,   30,   30,   182,  182,  182,
-    31,   31,   31,   182,  182,  182,  28,   28,   28,   907,  939,  907,  935,  907,  936,  907,
-    933,  907,  931,  907,  937,  907,  932,  907,  929,  907,  926,  907,  925,  907,  930,  907,
-    934,  907,  938,  907,  928,  907,  924,  183,  183,  183,  23,   23,   23,   183,  183,  183,
-    24,   24,   24,   183,  183,  183,  25,   25,   25,   183,  183,  183,  26,   26,   26,   183,
-    183,  183,  27,   27,   27,   183,  183,  183,  29,   29,   29,   183,  183,  183,  32,   32,
-    32,   183,  183,  183,  33,   33,   33,   183,  183,  183,  30,   30,   30,   183,  183,  183,
-    31,   31,   31,   183,  183,  183,  28,   28,   28,   908,  939,  908,  935,  908,  936,  908,
-    933,  908,  931,  908,  937,  908,  927,  908,  932,  908,  929,  908,  926,  908,  925,  908,
-    930,  908,  934,  908,  938,  908,  924,  184,  184,  184,  23,   23,   23,   184,  184,  184,
-    24,   24,   24,   184,  184,  184,  25,   25,   25,   184,  184,  184,  26,   26,   26,   184,
-    184,  184,  27,   27,   27,   184,  184,  184,  29,   29,   29,   184,  184,  184,  32,   32,
-    32,   184,  184,  184,  33,   33,   33,   184,  184,  184,  30,   30,   30,   184,  184,  184,
-    31,   31,   31,   184,  184,  184,  28,   28,   28,   909,  939,  909,  935,  909,  936,  909,
-    933,  909,  931,  909,  937,  909,  927,  909,  932,  909,  926,  909,  925,  909,  930,  909,
-    934,  909,  938,  909,  928,  909,  924,  185,  185,  185,  23,   23,   23,   185,  185,  185,
-    24,   24,   24,   185,  185,  185,  25,   25,   25,   185,  185,  185,  26,   26,   26,   185,
-    185,  185,  27,   27,   27,   185,  185,  185,  29,   29,   29,   185,  185,  185,  32,   32,
-    32,   185,  185,  185,  33,   33,   33,   185,  185,  185,  30,   30,   30,   185,  185,  185,
-    31,   31,   31,   185,  185,  185,  28,   28,   28,   910,  939,  910,  935,  910,  936,  910,
-    933,  910,  931,  910,  937,  910,  927,  910,  932,  910,  929,  910,  926,  910,  925,  910,
-    934,  910,  938,  910,  928,  910,  924,  186,  186,  186,  23,   23,   23,   186,  186,  186,
-    24,   24,   24,   186,  186,  186,  25,   25,   25,   186,  186,  186,  26,   26,   26,   186,
-    186,  186,  27,   27,   27,   186,  186,  186,  29,   29,   29,   186,  186,  186,  32,   32,
-    32,   186,  186,  186,  33,   33,   33,   186,  186,  186,  30,   30,   30,   186,  186,  186,
-    31,   31,   31,   186,  186,  186,  28,   28,   28,   911,  939,  911,  935,  911,  936,  911,
-    933,  911,  937,  911,  927,  911,  932,  911,  929,  911,  926,  911,  925,  911,  930,  911,
-    934,  911,  938,  911,  928,  911,  924,  187,  187,  187,  23,   23,   23,   187,  187,  187,
-    24,   24,   24,   187,  187,  187,  25,   25,   25,   187,  187,  187,  26,   26,   26,   187,
-    187,  187,  27,   27,   27,   187,  187,  187,  29,   29,   29,   187,  187,  187,  32,   32,
-    32,   187,  187,  187,  33,   33,   33,   187,  187,  187,  30,   30,   30,   187,  187,  187,
-    31,   31,   31,   187,  187,  187,  28,   28,   28,   912,  939,  912,  935,  912,  936,  912,
-    933,  912,  931,  912,  937,  912,  927,  912,  929,  912,  926,  912,  925,  912,  930,  912,
-    934,  912,  938,  912,  928,  912,  924,  188,  188,  188,  23,   23,   23,   188,  188,  188,
-    24,   24,   24,   188,  188,  188,  25,   25,   25,   188,  188,  188,  26,   26,   26,   188,
-    188,  188,  27,   27,   27,   188,  188,  188,  29,   29,   29,   188,  188,  188,  32,   32,
-    32,   188,  188,  188,  33,   33,   33,   188,  188,  188,  30,   30,   30,   188,  188,  188,
-    31,   31,   31,   188,  188,  188,  28,   28,   28,   189,  189,  189,  23,   23,   23,   189,
-    189,  189,  24,   24,   24,   189,  189,  189,  25,   25,   25,   189,  189,  189,  26,   26,
-    26,   189,  189,  189,  27,   27,   27,   189,  189,  189,  29,   29,   29,   189,  189,  189,
-    32,   32,   32,   189,  189,  189,  33,   33,   33,   189,  189,  189,  30,   30,   30,   189,
-    189,  189,  31,   31,   31,   189,  189,  189,  28,   28,   28,   913,  939,  913,  935,  913,
+    33,   33,   1,    1,    1,    262,  262,  262,  1255, 1255, 1255, 171,  171,  171,  22,   22,
+    22,   263,  263,  263,  318,  318,  318,  323,  323,  323,  344,  344,  344,  1256, 1256, 1256,
+    1257, 1257, 1257, 490,  490,  490,  1258, 1258, 1258, 481,  481,  481,  482,  482,  482,  483,
+    483,  483,  881,  881,  881,  881,  1259, 1259, 1259, 885,  885,  885,  1259, 1259, 1259, 23,
+    23,   23,   230,  230,  230,  23,   23,   23,   23,   23,   23,   231,  231,  231,  23,   23,
+    23,   23,   23,   23,   232,  232,  232,  23,   23,   23,   23,   23,   23,   233,  233,  233,
+    23,   23,   23,   23,   23,   23,   234,  234,  234,  23,   23,   23,   23,   23,   23,   236,
+    236,  236,  23,   23,   23,   23,   23,   23,   240,  240,  240,  23,   23,   23,   23,   23,
+    23,   241,  241,  241,  23,   23,   23,   23,   23,   23,   237,  237,  237,  23,   23,   23,
+    23,   23,   23,   238,  238,  238,  23,   23,   23,   23,   23,   23,   235,  235,  235,  23,
+    23,   23,   24,   24,   24,   230,  230,  230,  24,   24,   24,   24,   24,   24,   231,  231,
+    231,  24,   24,   24,   24,   24,   24,   232,  232,  232,  24,   24,   24,   24,   24,   24,
+    233,  233,  233,  24,   24,   24,   24,   24,   24,   234,  234,  234,  24,   24,   24,   24,
+    24,   24,   236,  236,  236,  24,   24,   24,   24,   24,   24,   240,  240,  240,  24,   24,
+    24,   24,   24,   24,   241,  241,  241,  24,   24,   24,   24,   24,   24,   237,  237,  237,
+    24,   24,   24,   24,   24,   24,   238,  238,  238,  24,   24,   24,   24,   24,   24,   235,
+    235,  235,  24,   24,   24,   25,   25,   25,   230,  230,  230,  25,   25,   25,   25,   25,
+    25,   231,  231,  231,  25,   25,   25,   25,   25,   25,   232,  232,  232,  25,   25,   25,
+    25,   25,   25,   233,  233,  233,  25,   25,   25,   25,   25,   25,   234,  234,  234,  25,
+    25,   25,   25,   25,   25,   236,  236,  236,  25,   25,   25,   25,   25,   25,   240,  240,
+    240,  25,   25,   25,   25,   25,   25,   241,  241,  241,  25,   25,   25,   25,   25,   25,
+    237,  237,  237,  25,   25,   25,   25,   25,   25,   238,  238,  238,  25,   25,   25,   25,
+    25,   25,   235,  235,  235,  25,   25,   25,   26,   26,   26,   230,  230,  230,  26,   26,
+    26,   26,   26,   26,   231,  231,  231,  26,   26,   26,   26,   26,   26,   232,  232,  232,
+    26,   26,   26,   26,   26,   26,   233,  233,  233,  26,   26,   26,   26,   26,   26,   234,
+    234,  234,  26,   26,   26,   26,   26,   26,   236,  236,  236,  26,   26,   26,   26,   26,
+    26,   240,  240,  240,  26,   26,   26,   26,   26,   26,   241,  241,  241,  26,   26,   26,
+    26,   26,   26,   237,  237,  237,  26,   26,   26,   26,   26,   26,   238,  238,  238,  26,
+    26,   26,   26,   26,   26,   235,  235,  235,  26,   26,   26,   27,   27,   27,   230,  230,
+    230,  27,   27,   27,   27,   27,   27,   231,  231,  231,  27,   27,   27,   27,   27,   27,
+    232,  232,  232,  27,   27,   27,   27,   27,   27,   233,  233,  233,  27,   27,   27,   27,
+    27,   27,   234,  234,  234,  27,   27,   27,   27,   27,   27,   236,  236,  236,  27,   27,
+    27,   27,   27,   27,   240,  240,  240,  27,   27,   27,   27,   27,   27,   241,  241,  241,
+    27,   27,   27,   27,   27,   27,   237,  237,  237,  27,   27,   27,   27,   27,   27,   238,
+    238,  238,  27,   27,   27,   27,   27,   27,   235,  235,  235,  27,   27,   27,   29,   29,
+    29,   230,  230,  230,  29,   29,   29,   29,   29,   29,   231,  231,  231,  29,   29,   29,
+    29,   29,   29,   232,  232,  232,  29,   29,   29,   29,   29,   29,   233,  233,  233,  29,
+    29,   29,   29,   29,   29,   234,  234,  234,  29,   29,   29,   29,   29,   29,   236,  236,
+    236,  29,   29,   29,   29,   29,   29,   240,  240,  240,  29,   29,   29,   29,   29,   29,
+    241,  241,  241,  29,   29,   29,   29,   29,   29,   237,  237,  237,  29,   29,   29,   29,
+    29,   29,   238,  238,  238,  29,   29,   29,   29,   29,   29,   235,  235,  235,  29,   29,
+    29,   32,   32,   32,   230,  230,  230,  32,   32,   32,   32,   32,   32,   231,  231,  231,
+    32,   32,   32,   32,   32,   32,   232,  232,  232,  32,   32,   32,   32,   32,   32,   233,
+    233,  233,  32,   32,   32,   32,   32,   32,   234,  234,  234,  32,   32,   32,   32,   32,
+    32,   236,  236,  236,  32,   32,   32,   32,   32,   32,   240,  240,  240,  32,   32,   32,
+    32,   32,   32,   241,  241,  241,  32,   32,   32,   32,   32,   32,   237,  237,  237,  32,
+    32,   32,   32,   32,   32,   238,  238,  238,  32,   32,   32,   32,   32,   32,   235,  235,
+    235,  32,   32,   32,   33,   33,   33,   230,  230,  230,  33,   33,   33,   33,   33,   33,
+    231,  231,  231,  33,   33,   33,   33,   33,   33,   232,  232,  232,  33,   33,   33,   33,
+    33,   33,   233,  233,  233,  33,   33,   33,   33,   33,   33,   234,  234,  234,  33,   33,
+    33,   33,   33,   33,   236,  236,  236,  33,   33,   33,   33,   33,   33,   240,  240,  240,
+    33,   33,   33,   33,   33,   33,   241,  241,  241,  33,   33,   33,   33,   33,   33,   237,
+    237,  237,  33,   33,   33,   33,   33,   33,   238,  238,  238,  33,   33,   33,   33,   33,
+    33,   235,  235,  235,  33,   33,   33,   30,   30,   30,   230,  230,  230,  30,   30,   30,
+    30,   30,   30,   231,  231,  231,  30,   30,   30,   30,   30,   30,   232,  232,  232,  30,
+    30,   30,   30,   30,   30,   233,  233,  233,  30,   30,   30,   30,   30,   30,   234,  234,
+    234,  30,   30,   30,   30,   30,   30,   236,  236,  236,  30,   30,   30,   30,   30,   30,
+    240,  240,  240,  30,   30,   30,   30,   30,   30,   241,  241,  241,  30,   30,   30,   30,
+    30,   30,   237,  237,  237,  30,   30,   30,   30,   30,   30,   238,  238,  238,  30,   30,
+    30,   30,   30,   30,   235,  235,  235,  30,   30,   30,   31,   31,   31,   230,  230,  230,
+    31,   31,   31,   31,   31,   31,   231,  231,  231,  31,   31,   31,   31,   31,   31,   232,
+    232,  232,  31,   31,   31,   31,   31,   31,   233,  233,  233,  31,   31,   31,   31,   31,
+    31,   234,  234,  234,  31,   31,   31,   31,   31,   31,   236,  236,  236,  31,   31,   31,
+    31,   31,   31,   240,  240,  240,  31,   31,   31,   31,   31,   31,   241,  241,  241,  31,
+    31,   31,   31,   31,   31,   237,  237,  237,  31,   31,   31,   31,   31,   31,   238,  238,
+    238,  31,   31,   31,   31,   31,   31,   235,  235,  235,  31,   31,   31,   28,   28,   28,
+    230,  230,  230,  28,   28,   28,   28,   28,   28,   231,  231,  231,  28,   28,   28,   28,
+    28,   28,   232,  232,  232,  28,   28,   28,   28,   28,   28,   233,  233,  233,  28,   28,
+    28,   28,   28,   28,   234,  234,  234,  28,   28,   28,   28,   28,   28,   236,  236,  236,
+    28,   28,   28,   28,   28,   28,   240,  240,  240,  28,   28,   28,   28,   28,   28,   241,
+    241,  241,  28,   28,   28,   28,   28,   28,   237,  237,  237,  28,   28,   28,   28,   28,
+    28,   238,  238,  238,  28,   28,   28,   28,   28,   28,   235,  235,  235,  28,   28,   28,
+    0,    881,  0,    881,  0,    881,  0,    881,  0,    22,   225,  22,   337,  1260, 807,  953,
+    1105, 1105, 1105, 1105, 1105, 255,  255,  1258, 0,    0,    1258, 1258, 0,    1258, 1258, 1258,
+    1259, 1259, 1259, 1259, 0,    1259, 1259, 1259, 1259, 1259, 1259, 1259, 1259, 1261, 1261, 1261,
+    1261, 0,    1261, 1261, 1261, 1261, 807,  0,    807,  807,  807,  807,  807,  0,    807,  22,
+    0,    0,    22,   22,   0,    22,   22,   22,   285,  285,  285,  872,  872,  872,  872,  882,
+    882,  882,  882,  1259, 1259, 1259, 1259, 764,  1259, 1259, 1259, 1259, 23,   807,  23,   23,
+    807,  23,   24,   807,  24,   24,   807,  24,   25,   807,  25,   25,   807,  25,   26,   807,
+    26,   26,   807,  26,   27,   807,  27,   27,   807,  27,   28,   807,  28,   28,   807,  28,
+    29,   807,  29,   29,   807,  29,   30,   807,  30,   30,   807,  30,   31,   807,  31,   31,
+    807,  31,   32,   807,  32,   32,   807,  32,   33,   807,  33,   33,   807,  33,   301,  269,
+    306,  306,  306,  306,  762,  807,  304,  763,  807,  304,  762,  807,  305,  763,  807,  305,
+    894,  894,  894,  894,  1,    1,    1,    1,    318,  225,  318,  337,  249,  249,  19,   814,
+    322,  322,  322,  322,  10,   10,   10,   10,   324,  324,  324,  324,  630,  630,  770,  770,
+    770,  770,  770,  770,  1119, 770,  1119, 166,  166,  166,  166,  166,  166,  943,  943,  943,
+    943,  943,  943,  943,  943,  943,  263,  0,    0,    263,  263,  0,    263,  263,  263,  318,
+    0,    0,    318,  318,  0,    318,  318,  318,  323,  0,    0,    323,  323,  0,    323,  323,
+    323,  1069, 1069, 1069, 1069, 251,  251,  344,  1069, 344,  344,  1069, 344,  344,  0,    0,
+    344,  344,  0,    344,  344,  344,  0,    885,  0,    764,  268,  764,  268,  268,  268,  355,
+    355,  355,  355,  1262, 0,    0,    1262, 1262, 0,    1262, 1262, 1262, 268,  268,  268,  268,
+    965,  268,  268,  268,  268,  765,  765,  765,  765,  765,  765,  765,  765,  765,  23,   0,
+    0,    23,   23,   0,    23,   23,   23,   24,   0,    0,    24,   24,   0,    24,   24,   24,
+    25,   0,    0,    25,   25,   0,    25,   25,   25,   26,   0,    0,    26,   26,   0,    26,
+    26,   26,   27,   0,    0,    27,   27,   0,    27,   27,   27,   28,   0,    0,    28,   28,
+    0,    28,   28,   28,   29,   0,    0,    29,   29,   0,    29,   29,   29,   30,   0,    0,
+    30,   30,   0,    30,   30,   30,   31,   0,    0,    31,   31,   0,    31,   31,   31,   34,
+    0,    0,    34,   34,   0,    34,   34,   34,   32,   0,    0,    32,   32,   0,    32,   32,
+    32,   33,   0,    0,    33,   33,   0,    33,   33,   33,   166,  166,  166,  166,  1064, 166,
+    268,  268,  268,  22,   22,   22,   22,   22,   22,   267,  267,  267,  267,  267,  267,  263,
+    263,  263,  263,  263,  263,  481,  481,  481,  481,  481,  481,  488,  488,  488,  488,  488,
+    488,  319,  319,  319,  319,  319,  319,  2,    2,    2,    2,    2,    2,    318,  318,  318,
+    318,  318,  318,  323,  323,  323,  323,  323,  323,  344,  344,  344,  344,  344,  344,  6,
+    6,    6,    6,    6,    6,    497,  497,  497,  497,  497,  497,  169,  169,  169,  169,  169,
+    169,  356,  356,  356,  356,  356,  356,  4,    4,    4,    4,    4,    4,    1177, 1177, 1177,
+    1177, 1177, 1177, 1181, 1181, 1181, 1181, 1181, 1181, 1185, 1185, 1185, 1185, 1185, 1185, 9,
+    9,    9,    9,    9,    9,    10,   10,   10,   10,   10,   10,   324,  324,  324,  324,  324,
+    324,  326,  326,  326,  326,  326,  326,  74,   74,   74,   0,    770,  0,    770,  770,  770,
+    252,  252,  767,  767,  767,  767,  401,  401,  401,  401,  401,  401,  1256, 0,    0,    1256,
+    1256, 0,    1256, 1256, 1256, 440,  440,  440,  440,  904,  440,  440,  440,  440,  440,  440,
+    440,  440,  905,  440,  440,  440,  440,  440,  440,  440,  440,  906,  440,  440,  440,  440,
+    440,  440,  440,  440,  907,  440,  440,  440,  440,  440,  440,  440,  440,  908,  440,  440,
+    440,  440,  440,  440,  440,  440,  909,  440,  440,  440,  440,  440,  440,  440,  440,  910,
+    440,  440,  440,  440,  440,  440,  440,  440,  911,  440,  440,  440,  440,  440,  440,  440,
+    440,  912,  440,  440,  440,  440,  440,  440,  440,  440,  913,  440,  440,  440,  440,  440,
+    440,  440,  440,  914,  440,  440,  440,  440,  440,  440,  440,  440,  915,  440,  440,  440,
+    440,  440,  440,  440,  440,  916,  440,  440,  440,  440,  440,  440,  440,  440,  917,  440,
+    440,  440,  440,  440,  440,  440,  440,  918,  440,  440,  440,  440,  440,  440,  440,  440,
+    919,  440,  440,  440,  440,  814,  814,  814,  814,  814,  814,  814,  814,  814,  904,  439,
+    904,  435,  904,  436,  904,  433,  904,  431,  904,  437,  904,  427,  904,  432,  904,  429,
+    904,  426,  904,  425,  904,  430,  904,  434,  904,  438,  904,  428,  180,  180,  905,  439,
+    905,  435,  905,  436,  905,  433,  905,  431,  905,  437,  905,  427,  905,  432,  905,  429,
+    905,  426,  905,  430,  905,  434,  905,  438,  905,  428,  905,  424,  181,  181,  906,  439,
+    906,  435,  906,  436,  906,  433,  906,  431,  906,  437,  906,  427,  906,  432,  906,  429,
+    906,  425,  906,  430,  906,  434,  906,  438,  906,  428,  906,  424,  182,  182,  907,  439,
+    907,  435,  907,  436,  907,  433,  907,  431,  907,  437,  907,  432,  907,  429,  907,  426,
+    907,  425,  907,  430,  907,  434,  907,  438,  907,  428,  907,  424,  183,  183,  908,  439,
+    908,  435,  908,  436,  908,  433,  908,  431,  908,  437,  908,  427,  908,  432,  908,  429,
+    908,  426,  908,  425,  908,  430,  908,  434,  908,  438,  908,  424,  184,  184,  909,  439,
+    909,  435,  909,  436,  909,  433,  909,  431,  909,  437,  909,  427,  909,  432,  909,  426,
+    909,  425,  909,  430,  909,  434,  909,  438,  909,  428,  909,  424,  185,  185,  910,  439,
+    910,  435,  910,  436,  910,  433,  910,  431,  910,  437,  910,  427,  910,  432,  910,  429,
+    910,  426,  910,  425,  910,  434,  910,  438,  910,  428,  910,  424,  186,  186,  911,  439,
+    911,  435,  911,  436,  911,  433,  911,  437,  911,  427,  911,  432,  911,  429,  911,  426,
+    911,  425,  911,  430,  911,  434,  911,  438,  911,  428,  911,  424,  187,  187,  912,  439,
+    912,  435,  912,  436,  912,  433,  912,  431,  912,  437,  912,  427,  912,  429,  912,  426,
+    912,  425,  912,  430,  912,  434,  912,  438,  912,  428,  912,  424,  188,  188,  913,  439,
+    913,  435,  913,  436,  913,  431,  913,  437,  913,  427,  913,  432,  913,  429,  913,  426,
+    913,  425,  913,  430,  913,  434,  913,  438,  913,  428,  913,  424,  189,  189,  914,  439,
+    914,  435,  914,  436,  914,  433,  914,  431,  914,  437,  914,  427,  914,  432,  914,  429,
+    914,  426,  914,  425,  914,  430,  914,  438,  914,  428,  914,  424,  190,  190,  915,  439,
+    915,  436,  915,  433,  915,  431,  915,  437,  915,  427,  915,  432,  915,  429,  915,  426,
+    915,  425,  915,  430,  915,  434,  915,  438,  915,  428,  915,  424,  191,  191,  916,  439,
+    916,  435,  916,  433,  916,  431,  916,  437,  916,  427,  916,  432,  916,  429,  916,  426,
+    916,  425,  916,  430,  916,  434,  916,  438,  916,  428,  916,  424,  192,  192,  917,  439,
+    917,  435,  917,  436,  917,  433,  917,  431,  917,  427,  917,  432,  917,  429,  917,  426,
+    917,  425,  917,  430,  917,  434,  917,  438,  917,  428,  917,  424,  193,  193,  918,  439,
+    918,  435,  918,  436,  918,  433,  918,  431,  918,  437,  918,  427,  918,  432,  918,  429,
+    918,  426,  918,  425,  918,  430,  918,  434,  918,  428,  918,  424,  194,  194,  919,  435,
+    919,  436,  919,  433,  919,  431,  919,  437,  919,  427,  919,  432,  919,  429,  919,  426,
+    919,  425,  919,  430,  919,  434,  919,  438,  919,  428,  919,  424,  195,  195,  284,  284,
+    284,  284,  284,  284,  284,  284,  284,  166,  166,  166,  166,  904,  166,  166,  166,  166,
+    166,  166,  166,  166,  905,  166,  166,  166,  166,  166,  166,  166,  166,  906,  166,  166,
+    166,  166,  166,  166,  166,  166,  907,  166,  166,  166,  166,  166,  166,  166,  166,  908,
+    166,  166,  166,  166,  166,  166,  166,  166,  909,  166,  166,  166,  166,  166,  166,  166,
+    166,  910,  166,  166,  166,  166,  166,  166,  166,  166,  911,  166,  166,  166,  166,  166,
+    166,  166,  166,  912,  166,  166,  166,  166,  166,  166,  166,  166,  913,  166,  166,  166,
+    166,  166,  166,  166,  166,  914,  166,  166,  166,  166,  166,  166,  166,  166,  915,  166,
+    166,  166,  166,  166,  166,  166,  166,  916,  166,  166,  166,  166,  166,  166,  166,  166,
+    917,  166,  166,  166,  166,  166,  166,  166,  166,  918,  166,  166,  166,  166,  166,  166,
+    166,  166,  919,  166,  166,  166,  166,  449,  449,  449,  449,  449,  449,  335,  335,  335,
+    335,  904,  335,  335,  335,  335,  450,  450,  450,  450,  450,  450,  335,  335,  335,  335,
+    905,  335,  335,  335,  335,  451,  451,  451,  451,  451,  451,  335,  335,  335,  335,  906,
+    335,  335,  335,  335,  452,  452,  452,  452,  452,  452,  335,  335,  335,  335,  907,  335,
+    335,  335,  335,  453,  453,  453,  453,  453,  453,  335,  335,  335,  335,  908,  335,  335,
+    335,  335,  454,  454,  454,  454,  454,  454,  335,  335,  335,  335,  909,  335,  335,  335,
+    335,  455,  455,  455,  455,  455,  455,  335,  335,  335,  335,  910,  335,  335,  335,  335,
+    456,  456,  456,  456,  456,  456,  335,  335,  335,  335,  911,  335,  335,  335,  335,  457,
+    457,  457,  457,  457,  457,  335,  335,  335,  335,  912,  335,  335,  335,  335,  458,  458,
+    458,  458,  458,  458,  335,  335,  335,  335,  913,  335,  335,  335,  335,  459,  459,  459,
+    459,  459,  459,  335,  335,  335,  335,  914,  335,  335,  335,  335,  460,  460,  460,  460,
+    460,  460,  335,  335,  335,  335,  915,  335,  335,  335,  335,  461,  461,  461,  461,  461,
+    461,  335,  335,  335,  335,  916,  335,  335,  335,  335,  462,  462,  462,  462,  462,  462,
+    335,  335,  335,  335,  917,  335,  335,  335,  335,  463,  463,  463,  463,  463,  463,  335,
+    335,  335,  335,  918,  335,  335,  335,  335,  464,  464,  464,  464,  464,  464,  335,  335,
+    335,  335,  919,  335,  335,  335,  335,  1070, 1070, 1070, 1070, 1070, 1070, 1070, 1070, 1070,
+    1070, 1070, 1070, 1070, 1070, 1070, 1070, 1070, 919,  1070, 1070, 1070, 1070, 481,  0,    0,
+    481,  481,  0,    481,  481,  481,  482,  0,    0,    482,  482,  0,    482,  482,  482,  483,
+    0,    0,    483,  483,  0,    483,  483,  483,  1070, 1071, 1070, 1071, 1071, 1071, 1070, 1071,
+    1070, 47,   47,   47,   47,   253,  253,  488,  488,  488,  488,  1263, 0,    0,    1263, 1263,
+    0,    1263, 1263, 1263, 962,  962,  962,  962,  956,  956,  956,  956,  956,  956,  956,  956,
+    956,  1069, 956,  956,  1069, 920,  920,  920,  920,  920,  920,  920,  920,  920,  1118, 277,
+    1118, 904,  44,   44,   44,   44,   48,   48,   48,   48,   905,  44,   44,   44,   44,   48,
+    48,   48,   48,   906,  44,   44,   44,   44,   48,   48,   48,   48,   907,  44,   44,   44,
+    44,   48,   48,   48,   48,   908,  44,   44,   44,   44,   48,   48,   48,   48,   909,  44,
+    44,   44,   44,   48,   48,   48,   48,   910,  44,   44,   44,   44,   48,   48,   48,   48,
+    911,  44,   44,   44,   44,   48,   48,   48,   48,   912,  44,   44,   44,   44,   48,   48,
+    48,   48,   913,  44,   44,   44,   44,   48,   48,   48,   48,   914,  44,   44,   44,   44,
+    48,   48,   48,   48,   915,  44,   44,   44,   44,   48,   48,   48,   48,   916,  44,   44,
+    44,   44,   48,   48,   48,   48,   917,  44,   44,   44,   44,   48,   48,   48,   48,   918,
+    44,   44,   44,   44,   48,   48,   48,   48,   919,  44,   44,   44,   44,   48,   48,   48,
+    48,   441,  441,  441,  441,  441,  441,  441,  441,  441,  1141, 1141, 1141, 1141, 1142, 1141,
+    1141, 1141, 1141, 3,    0,    0,    3,    3,    0,    3,    3,    3,    260,  0,    0,    260,
+    260,  0,    260,  260,  260,  319,  0,    0,    319,  319,  0,    319,  319,  319,  5,    0,
+    0,    5,    5,    0,    5,    5,    5,    267,  0,    0,    267,  267,  0,    267,  267,  267,
+    356,  0,    0,    356,  356,  0,    356,  356,  356,  1,    0,    0,    1,    1,    0,    1,
+    1,    1,    261,  0,    0,    261,  261,  0,    261,  261,  261,  259,  0,    0,    259,  259,
+    0,    259,  259,  259,  2,    0,    0,    2,    2,    0,    2,    2,    2,    6,    0,    0,
+    6,    6,    0,    6,    6,    6,    497,  0,    0,    497,  497,  0,    497,  497,  497,  7,
+    0,    0,    7,    7,    0,    7,    7,    7,    4,    0,    0,    4,    4,    0,    4,    4,
+    4,    9,    0,    0,    9,    9,    0,    9,    9,    9,    10,   0,    0,    10,   10,   0,
+    10,   10,   10,   324,  0,    0,    324,  324,  0,    324,  324,  324,  326,  0,    0,    326,
+    326,  0,    326,  326,  326,  3,    3,    3,    260,  260,  260,  319,  319,  319,  5,    5,
+    5,    267,  267,  267,  356,  356,  356,  261,  261,  261,  259,  259,  259,  2,    2,    2,
+    6,    6,    6,    497,  497,  497,  7,    7,    7,    4,    4,    4,    9,    9,    9,    10,
+    10,   10,   324,  324,  324,  326,  326,  326,  229,  810,  229,  229,  0,    229,  229,  0,
+    229,  637,  635,  807,  635,  635,  635,  635,  635,  635,  635,  635,  635,  636,  635,  636,
+    1,    1,    1,    0,    636,  0,    636,  767,  636,  1,    1,    1,    1259, 1259, 1259, 22,
+    770,  22,   22,   635,  22,   886,  640,  886,  886,  886,  886,  886,  886,  886,  886,  886,
+    1173, 1173, 1173, 1173, 22,   22,   22,   635,  635,  767,  22,   22,   22,   770,  0,    770,
+    770,  277,  770,  0,    770,  0,    22,   22,   22,   22,   760,  22,   22,   635,  22,   22,
+    22,   22,   22,   0,    22,   22,   635,  22,   1264, 1264, 1264, 0,    264,  0,    0,    1264,
+    0,    0,    635,  0,    635,  423,  635,  0,    635,  0,    807,  22,   772,  772,  772,  166,
+    166,  166,  767,  767,  767,  1264, 1264, 1264, 0,    768,  0,    768,  653,  768,  770,  807,
+    1259, 277,  655,  812,  1265, 812,  1265, 812,  1265, 812,  1265, 812,  0,    635,  0,    635,
+    310,  635,  0,    635,  0,    1259, 1259, 1259, 1259, 635,  1259, 1259, 1259, 1259, 1,    1181,
+    23,   24,   25,   26,   27,   28,   29,   30,   31,   32,   33,   1,    1,    1181, 1181, 774,
+    774,  770,  770,  23,   23,   24,   24,   25,   25,   26,   26,   27,   27,   28,   28,   29,
+    29,   30,   30,   31,   31,   32,   32,   33,   33,   770,  770,  770,  770,  770,  770,  23,
+    23,   23,   23,   23,   23,   24,   24,   24,   24,   24,   24,   25,   25,   25,   25,   25,
+    25,   26,   26,   26,   26,   26,   26,   27,   27,   27,   27,   27,   27,   28,   28,   28,
+    28,   28,   28,   29,   29,   29,   29,   29,   29,   30,   30,   30,   30,   30,   30,   31,
+    31,   31,   31,   31,   31,   32,   32,   32,   32,   32,   32,   33,   33,   33,   33,   33,
+    33,   770,  770,  770,  770,  23,   23,   23,   23,   23,   23,   24,   24,   24,   24,   24,
+    24,   25,   25,   25,   25,   25,   25,   26,   26,   26,   26,   26,   26,   27,   27,   27,
+    27,   27,   27,   28,   28,   28,   28,   28,   28,   29,   29,   29,   29,   29,   29,   30,
+    30,   30,   30,   30,   30,   31,   31,   31,   31,   31,   31,   32,   32,   32,   32,   32,
+    32,   33,   33,   33,   33,   33,   33,   807,  23,   807,  807,  23,   807,  807,  24,   807,
+    807,  24,   807,  807,  25,   807,  807,  25,   807,  807,  26,   807,  807,  26,   807,  807,
+    27,   807,  807,  27,   807,  807,  28,   807,  807,  28,   807,  807,  29,   807,  807,  29,
+    807,  807,  30,   807,  807,  30,   807,  807,  31,   807,  807,  31,   807,  807,  32,   807,
+    807,  32,   807,  807,  33,   807,  807,  33,   807,  774,  0,    774,  774,  807,  774,  774,
+    635,  774,  770,  0,    770,  770,  673,  770,  770,  635,  770,  770,  0,    770,  770,  807,
+    770,  770,  0,    770,  770,  807,  770,  770,  636,  770,  770,  807,  770,  770,  0,    770,
+    770,  770,  770,  277,  728,  280,  728,  657,  728,  645,  728,  891,  0,    0,    1051, 891,
+    0,    0,    215,  23,   0,    23,   23,   23,   23,   277,  736,  24,   0,    24,   24,   24,
+    24,   277,  738,  25,   0,    25,   25,   25,   25,   277,  740,  26,   0,    26,   26,   26,
+    26,   277,  742,  27,   0,    27,   27,   27,   27,   277,  744,  28,   0,    28,   28,   28,
+    28,   277,  746,  29,   0,    29,   29,   29,   29,   277,  748,  30,   0,    30,   30,   30,
+    30,   277,  750,  31,   0,    31,   31,   31,   31,   277,  752,  757,  757,  757,  757,  0,
+    757,  770,  840,  0,    807,  810,  807,  0,    810,  0,    807,  810,  840,  807,  811,  68,
+    77,   360,  168,  69,   74,   1119, 1119, 1119, 1119, 1119, 1119, 1119, 1119, 1119, 70,   75,
+    94,   71,   76,   955,  955,  955,  955,  955,  955,  955,  955,  955,  776,  776,  776,  776,
+    774,  774,  774,  774,  78,   1259, 1259, 807,  1259, 807,  807,  1259, 1259, 1259, 0,    807,
+    0,    0,    807,  0,    1259, 1259, 1259, 807,  0,    807,  1259, 1259, 0,    807,  0,    807,
+    1261, 1261, 807,  1261, 807,  807,  1261, 1261, 1261, 0,    807,  0,    0,    807,  0,    1261,
+    1261, 1261, 807,  0,    807,  1261, 1261, 0,    807,  0,    807,  774,  774,  807,  774,  807,
+    807,  774,  774,  774,  0,    807,  0,    0,    807,  0,    774,  774,  774,  807,  0,    807,
+    774,  774,  0,    807,  0,    807,  770,  770,  807,  770,  807,  807,  770,  770,  770,  0,
+    807,  0,    0,    807,  0,    770,  770,  770,  807,  0,    807,  770,  770,  0,    807,  0,
+    807,  764,  764,  807,  764,  807,  807,  764,  764,  764,  0,    807,  0,    0,    807,  0,
+    764,  764,  764,  807,  0,    807,  764,  764,  0,    807,  0,    807,  1259, 1259, 229,  229,
+    1259, 0,    1259, 0,    1259, 0,    212,  213,  808,  423,  814,  814,  814,  873,  873,  873,
+    873,  0,    873,  873,  0,    873,  873,  873,  873,  873,  873,  873,  873,  873,  873,  873,
+    0,    873,  873,  0,    873,  873,  0,    873,  873,  0,    873,  770,  770,  770,  770,  0,
+    770,  770,  0,    770,  770,  770,  770,  770,  770,  770,  770,  770,  770,  770,  0,    770,
+    770,  0,    770,  770,  0,    770,  770,  0,    770,  764,  764,  764,  764,  0,    764,  764,
+    0,    764,  764,  764,  764,  764,  764,  764,  764,  764,  764,  764,  0,    764,  764,  0,
+    764,  764,  0,    764,  764,  0,    764,  774,  774,  774,  774,  0,    774,  774,  0,    774,
+    774,  774,  774,  774,  774,  774,  774,  774,  774,  774,  0,    774,  774,  0,    774,  774,
+    0,    774,  774,  0,    774,  807,  807,  807,  807,  1266, 807,  807,  807,  807,  774,  774,
+    774,  774,  759,  774,  774,  774,  774,  23,   23,   23,   23,   23,   23,   0,    807,  0,
+    24,   24,   24,   24,   24,   24,   0,    807,  0,    25,   25,   25,   25,   25,   25,   0,
+    807,  0,    26,   26,   26,   26,   26,   26,   0,    807,  0,    27,   27,   27,   27,   27,
+    27,   0,    807,  0,    28,   28,   28,   28,   28,   28,   0,    807,  0,    29,   29,   29,
+    29,   29,   29,   0,    807,  0,    30,   30,   30,   30,   30,   30,   0,    807,  0,    31,
+    31,   31,   31,   31,   31,   0,    807,  0,    32,   32,   32,   32,   32,   32,   0,    807,
+    0,    33,   33,   33,   33,   33,   33,   0,    807,  0,    334,  0,    334,  123,  123,  123,
+    123,  123,  123,  334,  0,    334,  124,  124,  124,  124,  124,  124,  334,  0,    334,  125,
+    125,  125,  125,  125,  125,  334,  0,    334,  126,  126,  126,  126,  126,  126,  334,  0,
+    334,  127,  127,  127,  127,  127,  127,  334,  0,    334,  128,  128,  128,  128,  128,  128,
+    334,  0,    334,  129,  129,  129,  129,  129,  129,  334,  0,    334,  130,  130,  130,  130,
+    130,  130,  334,  0,    334,  143,  143,  143,  143,  143,  143,  334,  0,    334,  131,  131,
+    131,  131,  131,  131,  334,  0,    334,  132,  132,  132,  132,  132,  132,  770,  0,    770,
+    0,    770,  0,    1076, 1076, 1076, 1076, 944,  944,  944,  944,  944,  944,  944,  944,  944,
+    221,  221,  221,  884,  884,  884,  873,  642,  0,    770,  0,    770,  635,  770,  0,    770,
+    0,    1216, 1216, 1216, 1216, 888,  1216, 1216, 1216, 1216, 0,    0,    807,  0,    807,  810,
+    807,  0,    810,  0,    774,  0,    774,  635,  774,  0,    774,  0,    0,    768,  0,    0,
+    772,  0,    0,    772,  0,    920,  207,  202,  918,  908,  209,  199,  915,  918,  910,  915,
+    918,  918,  904,  444,  914,  910,  198,  915,  904,  196,  443,  917,  904,  446,  224,  204,
+    918,  904,  919,  904,  200,  919,  904,  904,  911,  904,  205,  203,  915,  917,  210,  915,
+    918,  766,  206,  903,  1108, 197,  445,  201,  901,  208,  921,  498,  1173, 221,  874,  874,
+    874,  922,  887,  922,  814,  814,  814,  904,  939,  904,  935,  904,  936,  904,  933,  904,
+    931,  904,  937,  904,  927,  904,  932,  904,  929,  904,  926,  904,  925,  904,  930,  904,
+    934,  904,  938,  904,  928,  180,  180,  180,  1259, 1259, 1259, 905,  939,  905,  935,  905,
+    936,  905,  933,  905,  931,  905,  937,  905,  927,  905,  932,  905,  929,  905,  926,  905,
+    930,  905,  934,  905,  938,  905,  928,  905,  924,  181,  181,  181,  1259, 1259, 1259, 906,
+    939,  906,  935,  906,  936,  906,  933,  906,  931,  906,  937,  906,  927,  906,  932,  906,
+    929,  906,  925,  906,  930,  906,  934,  906,  938,  906,  928,  906,  924,  182,  182,  182,
+    1259, 1259, 1259, 907,  939,  907,  935,  907,  936,  907,  933,  907,  931,  907,  937,  907,
+    932,  907,  929,  907,  926,  907,  925,  907,  930,  907,  934,  907,  938,  907,  928,  907,
+    924,  183,  183,  183,  1259, 1259, 1259, 908,  939,  908,  935,  908,  936,  908,  933,  908,
+    931,  908,  937,  908,  927,  908,  932,  908,  929,  908,  926,  908,  925,  908,  930,  908,
+    934,  908,  938,  908,  924,  184,  184,  184,  1259, 1259, 1259, 909,  939,  909,  935,  909,
+    936,  909,  933,  909,  931,  909,  937,  909,  927,  909,  932,  909,  926,  909,  925,  909,
+    930,  909,  934,  909,  938,  909,  928,  909,  924,  185,  185,  185,  1259, 1259, 1259, 910,
+    939,  910,  935,  910,  936,  910,  933,  910,  931,  910,  937,  910,  927,  910,  932,  910,
+    929,  910,  926,  910,  925,  910,  934,  910,  938,  910,  928,  910,  924,  186,  186,  186,
+    1259, 1259, 1259, 911,  939,  911,  935,  911,  936,  911,  933,  911,  937,  911,  927,  911,
+    932,  911,  929,  911,  926,  911,  925,  911,  930,  911,  934,  911,  938,  911,  928,  911,
+    924,  187,  187,  187,  1259, 1259, 1259, 912,  939,  912,  935,  912,  936,  912,  933,  912,
+    931,  912,  937,  912,  927,  912,  929,  912,  926,  912,  925,  912,  930,  912,  934,  912,
+    938,  912,  928,  912,  924,  188,  188,  188,  1259, 1259, 1259, 913,  939,  913,  935,  913,
     936,  913,  931,  913,  937,  913,  927,  913,  932,  913,  929,  913,  926,  913,  925,  913,
-    930,  913,  934,  913,  938,  913,  928,  913,  924,  914,  939,  914,  935,  914,  936,  914,
-    933,  914,  931,  914,  937,  914,  927,  914,  932,  914,  929,  914,  926,  914,  925,  914,
-    930,  914,  938,  914,  928,  914,  924,  190,  190,  190,  23,   23,   23,   190,  190,  190,
-    24,   24,   24,   190,  190,  190,  25,   25,   25,   190,  190,  190,  26,   26,   26,   190,
-    190,  190,  27,   27,   27,   190,  190,  190,  29,   29,   29,   190,  190,  190,  32,   32,
-    32,   190,  190,  190,  33,   33,   33,   190,  190,  190,  30,   30,   30,   190,  190,  190,
-    31,   31,   31,   190,  190,  190,  28,   28,   28,   191,  191,  191,  23,   23,   23,   191,
-    191,  191,  24,   24,   24,   191,  191,  191,  25,   25,   25,   191,  191,  191,  26,   26,
-    26,   191,  191,  191,  27,   27,   27,   191,  191,  191,  29,   29,   29,   191,  191,  191,
-    32,   32,   32,   191,  191,  191,  33,   33,   33,   191,  191,  191,  30,   30,   30,   191,
-    191,  191,  31,   31,   31,   191,  191,  191,  28,   28,   28,   915,  939,  915,  936,  915,
-    933,  915,  931,  915,  937,  915,  927,  915,  932,  915,  929,  915,  926,  915,  925,  915,
-    930,  915,  934,  915,  938,  915,  928,  915,  924,  192,  192,  192,  23,   23,   23,   192,
-    192,  192,  24,   24,   24,   192,  192,  192,  25,   25,   25,   192,  192,  192,  26,   26,
-    26,   192,  192,  192,  27,   27,   27,   192,  192,  192,  29,   29,   29,   192,  192,  192,
-    32,   32,   32,   192,  192,  192,  33,   33,   33,   192,  192,  192,  30,   30,   30,   192,
-    192,  192,  31,   31,   31,   192,  192,  192,  28,   28,   28,   916,  939,  916,  935,  916,
-    933,  916,  931,  916,  937,  916,  927,  916,  932,  916,  929,  916,  926,  916,  925,  916,
-    930,  916,  934,  916,  938,  916,  928,  916,  924,  917,  939,  917,  935,  917,  936,  917,
-    933,  917,  931,  917,  927,  917,  932,  917,  929,  917,  926,  917,  925,  917,  930,  917,
-    934,  917,  938,  917,  928,  917,  924,  193,  193,  193,  23,   23,   23,   193,  193,  193,
-    24,   24,   24,   193,  193,  193,  25,   25,   25,   193,  193,  193,  26,   26,   26,   193,
-    193,  193,  27,   27,   27,   193,  193,  193,  29,   29,   29,   193,  193,  193,  32,   32,
-    32,   193,  193,  193,  33,   33,   33,   193,  193,  193,  30,   30,   30,   193,  193,  193,
-    31,   31,   31,   193,  193,  193,  28,   28,   28,   918,  939,  918,  935,  918,  936,  918,
-    933,  918,  931,  918,  937,  918,  927,  918,  932,  918,  929,  918,  926,  918,  925,  918,
-    930,  918,  934,  918,  928,  918,  924,  194,  194,  194,  23,   23,   23,   194,  194,  194,
-    24,   24,   24,   194,  194,  194,  25,   25,   25,   194,  194,  194,  26,   26,   26,   194,
-    194,  194,  27,   27,   27,   194,  194,  194,  29,   29,   29,   194,  194,  194,  32,   32,
-    32,   194,  194,  194,  33,   33,   33,   194,  194,  194,  30,   30,   30,   194,  194,  194,
-    31,   31,   31,   194,  194,  194,  28,   28,   28,   195,  195,  195,  23,   23,   23,   195,
-    195,  195,  24,   24,   24,   195,  195,  195,  25,   25,   25,   195,  195,  195,  26,   26,
-    26,   195,  195,  195,  27,   27,   27,   195,  195,  195,  29,   29,   29,   195,  195,  195,
-    32,   32,   32,   195,  195,  195,  33,   33,   33,   195,  195,  195,  30,   30,   30,   195,
-    195,  195,  31,   31,   31,   195,  195,  195,  28,   28,   28,   919,  935,  919,  936,  919,
-    933,  919,  931,  919,  937,  919,  927,  919,  932,  919,  929,  919,  926,  919,  925,  919,
-    930,  919,  934,  919,  938,  919,  928,  919,  924,  814,  903,  814,  0,    770,  770,  0,
-    883,  300,  943,  774,  166,  0,    166,  0,    166,  0,    959,  212,  922,  953,  961,  886,
-    0,    953,  0,    22,   22,   22,   0,    953,  0,    1177, 1177, 1177, 0,    953,  0,    9,
-    9,    9,    770,  0,    770,  770,  0,    770,  770,  770,  770,  952,  961,  955,  955,  955,
-    955,  943,  955,  955,  955,  955,  812,  961,  762,  812,  961,  763,  885,  901,  811,  807,
-    807,  807,  807,  873,  807,  807,  807,  807,  1048, 902,  881,  0,    881,  0,    881,  0,
-    884,  884,  884,  884,  888,  884,  884,  884,  884,  955,  955,  955,  955,  1051, 955,  955,
-    955,  955,  300,  922,  887,  812,  884,  1053, 1073, 808,  1051, 212,  1053, 1073, 808,  1051,
-    213,  807,  807,  807,  0,    807,  0,    807,  243,  807,  873,  0,    873,  873,  873,  873,
-    873,  0,    873,  810,  810,  0,    810,  886,  0,    0,    0,    810,  180,  180,  180,  180,
-    180,  180,  0,    807,  0,    181,  181,  181,  181,  181,  181,  0,    807,  0,    182,  182,
-    182,  182,  182,  182,  0,    807,  0,    183,  183,  183,  183,  183,  183,  0,    807,  0,
-    184,  184,  184,  184,  184,  184,  0,    807,  0,    185,  185,  185,  185,  185,  185,  0,
-    807,  0,    186,  186,  186,  186,  186,  186,  0,    807,  0,    187,  187,  187,  187,  187,
-    187,  0,    807,  0,    188,  188,  188,  188,  188,  188,  0,    807,  0,    189,  189,  189,
-    189,  189,  189,  0,    807,  0,    190,  190,  190,  190,  190,  190,  0,    807,  0,    191,
-    191,  191,  191,  191,  191,  0,    807,  0,    192,  192,  192,  192,  192,  192,  0,    807,
-    0,    193,  193,  193,  193,  193,  193,  0,    807,  0,    194,  194,  194,  194,  194,  194,
-    0,    807,  0,    195,  195,  195,  195,  195,  195,  0,    807,  0,    166,  166,  166,  166,
-    965,  166,  166,  954,  166,  808,  1108, 1108, 1108, 1108, 1108, 1108, 0,    894,  0,    894,
-    761,  894,  0,    894,  0,    23,   770,  23,   23,   23,   23,   0,    23,   0,    24,   770,
-    24,   24,   24,   24,   0,    24,   0,    25,   770,  25,   25,   25,   25,   0,    25,   0,
-    26,   770,  26,   26,   26,   26,   0,    26,   0,    27,   770,  27,   27,   27,   27,   0,
-    27,   0,    29,   770,  29,   29,   29,   29,   0,    29,   0,    32,   770,  32,   32,   32,
-    32,   0,    32,   0,    33,   770,  33,   33,   33,   33,   0,    33,   0,    30,   770,  30,
-    30,   30,   30,   0,    30,   0,    31,   770,  31,   31,   31,   31,   0,    31,   0,    28,
-    770,  28,   28,   28,   28,   0,    28,   0,    770,  1138, 1138, 1138, 1138, 1138, 1138, 1138,
-    1138, 1138, 807,  770,  807,  810,  655,  810,  0,    807,  0,    810,  810,  23,   23,   810,
-    810,  24,   24,   810,  810,  25,   25,   810,  810,  26,   26,   810,  810,  27,   27,   810,
-    810,  29,   29,   810,  810,  32,   32,   810,  810,  33,   33,   810,  810,  30,   30,   810,
-    810,  31,   31,   810,  810,  28,   28,   884,  205,  884,  1061, 884,  1058, 884,  845,  230,
-    0,    230,  230,  0,    230,  230,  230,  230,  231,  0,    231,  231,  0,    231,  231,  231,
-    231,  232,  0,    232,  232,  0,    232,  232,  232,  232,  233,  0,    233,  233,  0,    233,
-    233,  233,  233,  234,  0,    234,  234,  0,    234,  234,  234,  234,  236,  0,    236,  236,
-    0,    236,  236,  236,  236,  240,  0,    240,  240,  0,    240,  240,  240,  240,  241,  0,
-    241,  241,  0,    241,  241,  241,  241,  237,  0,    237,  237,  0,    237,  237,  237,  237,
-    238,  0,    238,  238,  0,    238,  238,  238,  238,  235,  0,    235,  235,  0,    235,  235,
-    235,  235,  23,   230,  23,   23,   0,    23,   23,   230,  23,   23,   231,  23,   23,   0,
-    23,   23,   231,  23,   23,   232,  23,   23,   0,    23,   23,   232,  23,   23,   233,  23,
-    23,   0,    23,   23,   233,  23,   23,   234,  23,   23,   0,    23,   23,   234,  23,   23,
-    236,  23,   23,   0,    23,   23,   236,  23,   23,   240,  23,   23,   0,    23,   23,   240,
-    23,   23,   241,  23,   23,   0,    23,   23,   241,  23,   23,   237,  23,   23,   0,    23,
-    23,   237,  23,   23,   238,  23,   23,   0,    23,   23,   238,  23,   23,   235,  23,   23,
-    0,    23,   23,   235,  23,   24,   230,  24,   24,   0,    24,   24,   230,  24,   24,   231,
-    24,   24,   0,    24,   24,   231,  24,   24,   232,  24,   24,   0,    24,   24,   232,  24,
-    24,   233,  24,   24,   0,    24,   24,   233,  24,   24,   234,  24,   24,   0,    24,   24,
-    234,  24,   24,   236,  24,   24,   0,    24,   24,   236,  24,   24,   240,  24,   24,   0,
-    24,   24,   240,  24,   24,   241,  24,   24,   0,    24,   24,   241,  24,   24,   237,  24,
-    24,   0,    24,   24,   237,  24,   24,   238,  24,   24,   0,    24,   24,   238,  24,   24,
-    235,  24,   24,   0,    24,   24,   235,  24,   25,   230,  25,   25,   0,    25,   25,   230,
-    25,   25,   231,  25,   25,   0,    25,   25,   231,  25,   25,   232,  25,   25,   0,    25,
-    25,   232,  25,   25,   233,  25,   25,   0,    25,   25,   233,  25,   25,   234,  25,   25,
-    0,    25,   25,   234,  25,   25,   236,  25,   25,   0,    25,   25,   236,  25,   25,   240,
-    25,   25,   0,    25,   25,   240,  25,   25,   241,  25,   25,   0,    25,   25,   241,  25,
-    25,   237,  25,   25,   0,    25,   25,   237,  25,   25,   238,  25,   25,   0,    25,   25,
-    238,  25,   25,   235,  25,   25,   0,    25,   25,   235,  25,   26,   230,  26,   26,   0,
-    26,   26,   230,  26,   26,   231,  26,   26,   0,    26,   26,   231,  26,   26,   232,  26,
-    26,   0,    26,   26,   232,  26,   26,   233,  26,   26,   0,    26,   26,   233,  26,   26,
-    234,  26,   26,   0,    26,   26,   234,  26,   26,   236,  26,   26,   0,    26,   26,   236,
-    26,   26,   240,  26,   26,   0,    26,   26,   240,  26,   26,   241,  26,   26,   0,    26,
-    26,   241,  26,   26,   237,  26,   26,   0,    26,   26,   237,  26,   26,   238,  26,   26,
-    0,    26,   26,   238,  26,   26,   235,  26,   26,   0,    26,   26,   235,  26,   27,   230,
-    27,   27,   0,    27,   27,   230,  27,   27,   231,  27,   27,   0,    27,   27,   231,  27,
-    27,   232,  27,   27,   0,    27,   27,   232,  27,   27,   233,  27,   27,   0,    27,   27,
-    233,  27,   27,   234,  27,   27,   0,    27,   27,   234,  27,   27,   236,  27,   27,   0,
-    27,   27,   236,  27,   27,   240,  27,   27,   0,    27,   27,   240,  27,   27,   241,  27,
-    27,   0,    27,   27,   241,  27,   27,   237,  27,   27,   0,    27,   27,   237,  27,   27,
-    238,  27,   27,   0,    27,   27,   238,  27,   27,   235,  27,   27,   0,    27,   27,   235,
-    27,   29,   230,  29,   29,   0,    29,   29,   230,  29,   29,   231,  29,   29,   0,    29,
-    29,   231,  29,   29,   232,  29,   29,   0,    29,   29,   232,  29,   29,   233,  29,   29,
-    0,    29,   29,   233,  29,   29,   234,  29,   29,   0,    29,   29,   234,  29,   29,   236,
-    29,   29,   0,    29,   29,   236,  29,   29,   240,  29,   29,   0,    29,   29,   240,  29,
-    29,   241,  29,   29,   0,    29,   29,   241,  29,   29,   237,  29,   29,   0,    29,   29,
-    237,  29,   29,   238,  29,   29,   0,    29,   29,   238,  29,   29,   235,  29,   29,   0,
-    29,   29,   235,  29,   32,   230,  32,   32,   0,    32,   32,   230,  32,   32,   231,  32,
-    32,   0,    32,   32,   231,  32,   32,   232,  32,   32,   0,    32,   32,   232,  32,   32,
-    233,  32,   32,   0,    32,   32,   233,  32,   32,   234,  32,   32,   0,    32,   32,   234,
-    32,   32,   236,  32,   32,   0,    32,   32,   236,  32,   32,   240,  32,   32,   0,    32,
-    32,   240,  32,   32,   241,  32,   32,   0,    32,   32,   241,  32,   32,   237,  32,   32,
-    0,    32,   32,   237,  32,   32,   238,  32,   32,   0,    32,   32,   238,  32,   32,   235,
-    32,   32,   0,    32,   32,   235,  32,   33,   230,  33,   33,   0,    33,   33,   230,  33,
-    33,   231,  33,   33,   0,    33,   33,   231,  33,   33,   232,  33,   33,   0,    33,   33,
-    232,  33,   33,   233,  33,   33,   0,    33,   33,   233,  33,   33,   234,  33,   33,   0,
-    33,   33,   234,  33,   33,   236,  33,   33,   0,    33,   33,   236,  33,   33,   240,  33,
-    33,   0,    33,   33,   240,  33,   33,   241,  33,   33,   0,    33,   33,   241,  33,   33,
-    237,  33,   33,   0,    33,   33,   237,  33,   33,   238,  33,   33,   0,    33,   33,   238,
-    33,   33,   235,  33,   33,   0,    33,   33,   235,  33,   30,   230,  30,   30,   0,    30,
-    30,   230,  30,   30,   231,  30,   30,   0,    30,   30,   231,  30,   30,   232,  30,   30,
-    0,    30,   30,   232,  30,   30,   233,  30,   30,   0,    30,   30,   233,  30,   30,   234,
-    30,   30,   0,    30,   30,   234,  30,   30,   236,  30,   30,   0,    30,   30,   236,  30,
-    30,   240,  30,   30,   0,    30,   30,   240,  30,   30,   241,  30,   30,   0,    30,   30,
-    241,  30,   30,   237,  30,   30,   0,    30,   30,   237,  30,   30,   238,  30,   30,   0,
-    30,   30,   238,  30,   30,   235,  30,   30,   0,    30,   30,   235,  30,   31,   230,  31,
-    31,   0,    31,   31,   230,  31,   31,   231,  31,   31,   0,    31,   31,   231,  31,   31,
-    232,  31,   31,   0,    31,   31,   232,  31,   31,   233,  31,   31,   0,    31,   31,   233,
-    31,   31,   234,  31,   31,   0,    31,   31,   234,  31,   31,   236,  31,   31,   0,    31,
-    31,   236,  31,   31,   240,  31,   31,   0,    31,   31,   240,  31,   31,   241,  31,   31,
-    0,    31,   31,   241,  31,   31,   237,  31,   31,   0,    31,   31,   237,  31,   31,   238,
-    31,   31,   0,    31,   31,   238,  31,   31,   235,  31,   31,   0,    31,   31,   235,  31,
-    28,   230,  28,   28,   0,    28,   28,   230,  28,   28,   231,  28,   28,   0,    28,   28,
-    231,  28,   28,   232,  28,   28,   0,    28,   28,   232,  28,   28,   233,  28,   28,   0,
-    28,   28,   233,  28,   28,   234,  28,   28,   0,    28,   28,   234,  28,   28,   236,  28,
-    28,   0,    28,   28,   236,  28,   28,   240,  28,   28,   0,    28,   28,   240,  28,   28,
-    241,  28,   28,   0,    28,   28,   241,  28,   28,   237,  28,   28,   0,    28,   28,   237,
-    28,   28,   238,  28,   28,   0,    28,   28,   238,  28,   28,   235,  28,   28,   0,    28,
-    28,   235,  28,   0,    116,  0,    116,  280,  116,  0,    116,  0,    0,    150,  0,    150,
-    280,  150,  0,    150,  0,    0,    129,  0,    129,  280,  129,  0,    129,  0,    0,    139,
-    0,    139,  280,  139,  0,    139,  0,    0,    110,  0,    110,  280,  110,  0,    110,  0,
-    0,    144,  0,    144,  280,  144,  0,    144,  0,    0,    123,  0,    123,  280,  123,  0,
-    123,  0,    0,    133,  0,    133,  280,  133,  0,    133,  0,    0,    114,  0,    114,  280,
-    114,  0,    114,  0,    0,    148,  0,    148,  280,  148,  0,    148,  0,    0,    127,  0,
-    127,  280,  127,  0,    127,  0,    0,    137,  0,    137,  280,  137,  0,    137,  0,    0,
-    112,  0,    112,  280,  112,  0,    112,  0,    0,    146,  0,    146,  280,  146,  0,    146,
-    0,    0,    125,  0,    125,  280,  125,  0,    125,  0,    0,    135,  0,    135,  280,  135,
-    0,    135,  0,    0,    113,  0,    113,  280,  113,  0,    113,  0,    0,    147,  0,    147,
-    280,  147,  0,    147,  0,    0,    126,  0,    126,  280,  126,  0,    126,  0,    0,    136,
-    0,    136,  280,  136,  0,    136,  0,    0,    111,  0,    111,  280,  111,  0,    111,  0,
-    0,    145,  0,    145,  280,  145,  0,    145,  0,    0,    124,  0,    124,  280,  124,  0,
-    124,  0,    0,    134,  0,    134,  280,  134,  0,    134,  0,    0,    117,  0,    117,  280,
-    117,  0,    117,  0,    0,    151,  0,    151,  280,  151,  0,    151,  0,    0,    130,  0,
-    130,  280,  130,  0,    130,  0,    0,    140,  0,    140,  280,  140,  0,    140,  0,    0,
-    115,  0,    115,  280,  115,  0,    115,  0,    0,    149,  0,    149,  280,  149,  0,    149,
-    0,    0,    128,  0,    128,  280,  128,  0,    128,  0,    0,    138,  0,    138,  280,  138,
-    0,    138,  0,    0,    120,  0,    120,  280,  120,  0,    120,  0,    0,    131,  0,    131,
-    280,  131,  0,    131,  0,    0,    152,  0,    152,  280,  152,  0,    152,  0,    0,    141,
-    0,    141,  280,  141,  0,    141,  0,    0,    121,  0,    121,  280,  121,  0,    121,  0,
-    0,    132,  0,    132,  280,  132,  0,    132,  0,    0,    153,  0,    153,  280,  153,  0,
-    153,  0,    0,    142,  0,    142,  280,  142,  0,    142,  0,    770,  770,  770,  770,  280,
-    770,  262,  262,  262,  884,  884,  23,   23,   23,   23,   884,  884,  24,   24,   24,   24,
-    884,  884,  25,   25,   25,   25,   884,  884,  26,   26,   26,   26,   884,  884,  27,   27,
-    27,   27,   884,  884,  29,   29,   29,   29,   884,  884,  32,   32,   32,   32,   884,  884,
-    33,   33,   33,   33,   884,  884,  30,   30,   30,   30,   884,  884,  31,   31,   31,   31,
-    884,  884,  28,   28,   28,   28,   840,  840,  23,   23,   23,   23,   840,  840,  24,   24,
-    24,   24,   840,  840,  25,   25,   25,   25,   840,  840,  26,   26,   26,   26,   840,  840,
-    27,   27,   27,   27,   840,  840,  29,   29,   29,   29,   840,  840,  32,   32,   32,   32,
-    840,  840,  33,   33,   33,   33,   840,  840,  30,   30,   30,   30,   840,  840,  31,   31,
-    31,   31,   840,  840,  28,   28,   28,   28,   807,  242,  807,  23,   0,    23,   807,  242,
-    807,  24,   0,    24,   807,  242,  807,  25,   0,    25,   807,  242,  807,  26,   0,    26,
-    807,  242,  807,  27,   0,    27,   807,  242,  807,  29,   0,    29,   807,  242,  807,  32,
-    0,    32,   807,  242,  807,  33,   0,    33,   807,  242,  807,  30,   0,    30,   807,  242,
-    807,  31,   0,    31,   807,  242,  807,  28,   0,    28,   770,  770,  23,   23,   23,   23,
-    770,  770,  24,   24,   24,   24,   770,  770,  25,   25,   25,   25,   770,  770,  26,   26,
-    26,   26,   770,  770,  27,   27,   27,   27,   770,  770,  29,   29,   29,   29,   770,  770,
-    32,   32,   32,   32,   770,  770,  33,   33,   33,   33,   770,  770,  30,   30,   30,   30,
-    770,  770,  31,   31,   31,   31,   770,  770,  28,   28,   28,   28,   0,    770,  0,    1,
-    1,    1,    1119, 1119, 1119, 1119, 269,  1119, 1119, 1119, 1119, 1119, 1119, 1119, 1119, 309,
-    1119, 1119, 1119, 1119, 0,    807,  0,    807,  762,  807,  116,  116,  116,  0,    807,  0,
-    807,  762,  807,  150,  150,  150,  0,    807,  0,    807,  762,  807,  129,  129,  129,  0,
-    807,  0,    807,  762,  807,  139,  139,  139,  0,    807,  0,    807,  762,  807,  110,  110,
-    110,  0,    807,  0,    807,  762,  807,  144,  144,  144,  0,    807,  0,    807,  762,  807,
-    123,  123,  123,  0,    807,  0,    807,  762,  807,  133,  133,  133,  0,    807,  0,    807,
-    762,  807,  114,  114,  114,  0,    807,  0,    807,  762,  807,  148,  148,  148,  0,    807,
-    0,    807,  762,  807,  127,  127,  127,  0,    807,  0,    807,  762,  807,  137,  137,  137,
-    0,    807,  0,    807,  762,  807,  112,  112,  112,  0,    807,  0,    807,  762,  807,  146,
-    146,  146,  0,    807,  0,    807,  762,  807,  125,  125,  125,  0,    807,  0,    807,  762,
-    807,  135,  135,  135,  0,    807,  0,    807,  762,  807,  113,  113,  113,  0,    807,  0,
-    807,  762,  807,  147,  147,  147,  0,    807,  0,    807,  762,  807,  126,  126,  126,  0,
-    807,  0,    807,  762,  807,  136,  136,  136,  0,    807,  0,    807,  762,  807,  111,  111,
-    111,  0,    807,  0,    807,  762,  807,  145,  145,  145,  0,    807,  0,    807,  762,  807,
-    124,  124,  124,  0,    807,  0,    807,  762,  807,  134,  134,  134,  0,    807,  0,    807,
-    762,  807,  117,  117,  117,  0,    807,  0,    807,  762,  807,  151,  151,  151,  0,    807,
-    0,    807,  762,  807,  130,  130,  130,  0,    807,  0,    807,  762,  807,  140,  140,  140,
-    0,    807,  0,    807,  762,  807,  115,  115,  115,  0,    807,  0,    807,  762,  807,  149,
-    149,  149,  0,    807,  0,    807,  762,  807,  128,  128,  128,  0,    807,  0,    807,  762,
-    807,  138,  138,  138,  0,    807,  0,    807,  762,  807,  120,  120,  120,  0,    807,  0,
-    807,  762,  807,  131,  131,  131,  0,    807,  0,    807,  762,  807,  152,  152,  152,  0,
-    807,  0,    807,  762,  807,  141,  141,  141,  0,    807,  0,    807,  762,  807,  121,  121,
-    121,  0,    807,  0,    807,  762,  807,  132,  132,  132,  0,    807,  0,    807,  762,  807,
-    153,  153,  153,  0,    807,  0,    807,  762,  807,  142,  142,  142,  0,    807,  0,    807,
-    763,  807,  116,  116,  116,  0,    807,  0,    807,  763,  807,  150,  150,  150,  0,    807,
-    0,    807,  763,  807,  129,  129,  129,  0,    807,  0,    807,  763,  807,  139,  139,  139,
-    0,    807,  0,    807,  763,  807,  110,  110,  110,  0,    807,  0,    807,  763,  807,  144,
-    144,  144,  0,    807,  0,    807,  763,  807,  123,  123,  123,  0,    807,  0,    807,  763,
-    807,  133,  133,  133,  0,    807,  0,    807,  763,  807,  114,  114,  114,  0,    807,  0,
-    807,  763,  807,  148,  148,  148,  0,    807,  0,    807,  763,  807,  127,  127,  127,  0,
-    807,  0,    807,  763,  807,  137,  137,  137,  0,    807,  0,    807,  763,  807,  112,  112,
-    112,  0,    807,  0,    807,  763,  807,  146,  146,  146,  0,    807,  0,    807,  763,  807,
-    125,  125,  125,  0,    807,  0,    807,  763,  807,  135,  135,  135,  0,    807,  0,    807,
-    763,  807,  113,  113,  113,  0,    807,  0,    807,  763,  807,  147,  147,  147,  0,    807,
-    0,    807,  763,  807,  126,  126,  126,  0,    807,  0,    807,  763,  807,  136,  136,  136,
-    0,    807,  0,    807,  763,  807,  111,  111,  111,  0,    807,  0,    807,  763,  807,  145,
-    145,  145,  0,    807,  0,    807,  763,  807,  124,  124,  124,  0,    807,  0,    807,  763,
-    807,  134,  134,  134,  0,    807,  0,    807,  763,  807,  117,  117,  117,  0,    807,  0,
-    807,  763,  807,  151,  151,  151,  0,    807,  0,    807,  763,  807,  130,  130,  130,  0,
-    807,  0,    807,  763,  807,  140,  140,  140,  0,    807,  0,    807,  763,  807,  115,  115,
-    115,  0,    807,  0,    807,  763,  807,  149,  149,  149,  0,    807,  0,    807,  763,  807,
-    128,  128,  128,  0,    807,  0,    807,  763,  807,  138,  138,  138,  0,    807,  0,    807,
-    763,  807,  120,  120,  120,  0,    807,  0,    807,  763,  807,  131,  131,  131,  0,    807,
-    0,    807,  763,  807,  152,  152,  152,  0,    807,  0,    807,  763,  807,  141,  141,  141,
-    0,    807,  0,    807,  763,  807,  121,  121,  121,  0,    807,  0,    807,  763,  807,  132,
-    132,  132,  0,    807,  0,    807,  763,  807,  153,  153,  153,  0,    807,  0,    807,  763,
-    807,  142,  142,  142,  0,    807,  0,    807,  304,  807,  116,  116,  116,  0,    807,  0,
-    807,  304,  807,  150,  150,  150,  0,    807,  0,    807,  304,  807,  129,  129,  129,  0,
-    807,  0,    807,  304,  807,  139,  139,  139,  0,    807,  0,    807,  304,  807,  110,  110,
-    110,  0,    807,  0,    807,  304,  807,  144,  144,  144,  0,    807,  0,    807,  304,  807,
-    123,  123,  123,  0,    807,  0,    807,  304,  807,  133,  133,  133,  0,    807,  0,    807,
-    304,  807,  114,  114,  114,  0,    807,  0,    807,  304,  807,  148,  148,  148,  0,    807,
-    0,    807,  304,  807,  127,  127,  127,  0,    807,  0,    807,  304,  807,  137,  137,  137,
-    0,    807,  0,    807,  304,  807,  112,  112,  112,  0,    807,  0,    807,  304,  807,  146,
-    146,  146,  0,    807,  0,    807,  304,  807,  125,  125,  125,  0,    807,  0,    807,  304,
-    807,  135,  135,  135,  0,    807,  0,    807,  304,  807,  113,  113,  113,  0,    807,  0,
-    807,  304,  807,  147,  147,  147,  0,    807,  0,    807,  304,  807,  126,  126,  126,  0,
-    807,  0,    807,  304,  807,  136,  136,  136,  0,    807,  0,    807,  304,  807,  111,  111,
-    111,  0,    807,  0,    807,  304,  807,  145,  145,  145,  0,    807,  0,    807,  304,  807,
-    124,  124,  124,  0,    807,  0,    807,  304,  807,  134,  134,  134,  0,    807,  0,    807,
-    304,  807,  117,  117,  117,  0,    807,  0,    807,  304,  807,  151,  151,  151,  0,    807,
-    0,    807,  304,  807,  130,  130,  130,  0,    807,  0,    807,  304,  807,  140,  140,  140,
-    0,    807,  0,    807,  304,  807,  115,  115,  115,  0,    807,  0,    807,  304,  807,  149,
-    149,  149,  0,    807,  0,    807,  304,  807,  128,  128,  128,  0,    807,  0,    807,  304,
-    807,  138,  138,  138,  0,    807,  0,    807,  304,  807,  120,  120,  120,  0,    807,  0,
-    807,  304,  807,  131,  131,  131,  0,    807,  0,    807,  304,  807,  152,  152,  152,  0,
-    807,  0,    807,  304,  807,  141,  141,  141,  0,    807,  0,    807,  304,  807,  121,  121,
-    121,  0,    807,  0,    807,  304,  807,  132,  132,  132,  0,    807,  0,    807,  304,  807,
-    153,  153,  153,  0,    807,  0,    807,  304,  807,  142,  142,  142,  0,    807,  0,    807,
-    305,  807,  116,  116,  116,  0,    807,  0,    807,  305,  807,  150,  150,  150,  0,    807,
-    0,    807,  305,  807,  129,  129,  129,  0,    807,  0,    807,  305,  807,  139,  139,  139,
-    0,    807,  0,    807,  305,  807,  110,  110,  110,  0,    807,  0,    807,  305,  807,  144,
-    144,  144,  0,    807,  0,    807,  305,  807,  123,  123,  123,  0,    807,  0,    807,  305,
-    807,  133,  133,  133,  0,    807,  0,    807,  305,  807,  114,  114,  114,  0,    807,  0,
-    807,  305,  807,  148,  148,  148,  0,    807,  0,    807,  305,  807,  127,  127,  127,  0,
-    807,  0,    807,  305,  807,  137,  137,  137,  0,    807,  0,    807,  305,  807,  112,  112,
-    112,  0,    807,  0,    807,  305,  807,  146,  146,  146,  0,    807,  0,    807,  305,  807,
-    125,  125,  125,  0,    807,  0,    807,  305,  807,  135,  135,  135,  0,    807,  0,    807,
-    305,  807,  113,  113,  113,  0,    807,  0,    807,  305,  807,  147,  147,  147,  0,    807,
-    0,    807,  305,  807,  126,  126,  126,  0,    807,  0,    807,  305,  807,  136,  136,  136,
-    0,    807,  0,    807,  305,  807,  111,  111,  111,  0,    807,  0,    807,  305,  807,  145,
-    145,  145,  0,    807,  0,    807,  305,  807,  124,  124,  124,  0,    807,  0,    807,  305,
-    807,  134,  134,  134,  0,    807,  0,    807,  305,  807,  117,  117,  117,  0,    807,  0,
-    807,  305,  807,  151,  151,  151,  0,    807,  0,    807,  305,  807,  130,  130,  130,  0,
-    807,  0,    807,  305,  807,  140,  140,  140,  0,    807,  0,    807,  305,  807,  115,  115,
-    115,  0,    807,  0,    807,  305,  807,  149,  149,  149,  0,    807,  0,    807,  305,  807,
-    128,  128,  128,  0,    807,  0,    807,  305,  807,  138,  138,  138,  0,    807,  0,    807,
-    305,  807,  120,  120,  120,  0,    807,  0,    807,  305,  807,  131,  131,  131,  0,    807,
-    0,    807,  305,  807,  152,  152,  152,  0,    807,  0,    807,  305,  807,  141,  141,  141,
-    0,    807,  0,    807,  305,  807,  121,  121,  121,  0,    807,  0,    807,  305,  807,  132,
-    132,  132,  0,    807,  0,    807,  305,  807,  153,  153,  153,  0,    807,  0,    807,  305,
-    807,  142,  142,  142,  23,   23,   23,   1170, 1170, 1170, 23,   23,   23,   24,   24,   24,
-    1170, 1170, 1170, 24,   24,   24,   25,   25,   25,   1170, 1170, 1170, 25,   25,   25,   26,
-    26,   26,   1170, 1170, 1170, 26,   26,   26,   27,   27,   27,   1170, 1170, 1170, 27,   27,
-    27,   29,   29,   29,   1170, 1170, 1170, 29,   29,   29,   32,   32,   32,   1170, 1170, 1170,
-    32,   32,   32,   33,   33,   33,   1170, 1170, 1170, 33,   33,   33,   30,   30,   30,   1170,
-    1170, 1170, 30,   30,   30,   31,   31,   31,   1170, 1170, 1170, 31,   31,   31,   28,   28,
-    28,   1170, 1170, 1170, 28,   28,   28,   643,  958,  958,  958,  958,  1170, 1170, 1170, 1170,
-    321,  321,  321,  321,  775,  321,  321,  321,  321,  1177, 1177, 1177, 1177, 0,    0,    1177,
-    1177, 0,    1177, 1177, 1177, 1177, 1177, 1177, 1177, 1181, 1181, 1181, 1181, 0,    0,    1181,
-    1181, 0,    1181, 1181, 1181, 1182, 1182, 1181, 1181, 1181, 1181, 1185, 1185, 1185, 1185, 0,
-    0,    1185, 1185, 0,    1185, 1185, 1185, 1176, 1176, 1176, 310,  310,  310,  1176, 1176, 1176,
-    810,  1170, 1190, 904,  1190, 905,  1190, 906,  1190, 907,  1190, 908,  1190, 909,  1190, 910,
-    1190, 911,  1190, 912,  1190, 913,  1190, 914,  1190, 915,  1190, 916,  1190, 917,  1190, 918,
-    1190, 919,  811,  772,  807,  764,  1218, 764,  764,  303,  764,  764,  764,  764,  764,  1219,
-    764,  764,  22,   764,  764,  764,  764,  764,  1220, 764,  764,  169,  764,  764,  764,  764,
-    764,  1221, 764,  764,  22,   764,  764,  764,  764,  764,  1222, 764,  764,  267,  764,  764,
-    764,  764,  764,  1223, 764,  764,  9,    764,  764,  764,  764,  764,  1224, 764,  764,  355,
-    764,  764,  764,  764,  764,  1225, 764,  764,  22,   764,  764,  764,  764,  764,  1226, 764,
-    764,  481,  764,  764,  764,  764,  764,  1227, 764,  764,  1177, 764,  764,  764,  764,  764,
-    1228, 764,  764,  303,  764,  764,  764,  764,  764,  1229, 764,  764,  273,  764,  764,  764,
-    764,  764,  1230, 764,  764,  440,  764,  764,  764,  764,  764,  1231, 764,  764,  440,  764,
-    764,  764,  764,  764,  1232, 764,  764,  9,    764,  764,  764,  764,  764,  1233, 764,  764,
-    440,  764,  764,  764,  764,  764,  1234, 764,  764,  440,  764,  764,  764,  764,
+    930,  913,  934,  913,  938,  913,  928,  913,  924,  189,  189,  189,  1259, 1259, 1259, 914,
+    939,  914,  935,  914,  936,  914,  933,  914,  931,  914,  937,  914,  927,  914,  932,  914,
+    929,  914,  926,  914,  925,  914,  930,  914,  938,  914,  928,  914,  924,  190,  190,  190,
+    1259, 1259, 1259, 915,  939,  915,  936,  915,  933,  915,  931,  915,  937,  915,  927,  915,
+    932,  915,  929,  915,  926,  915,  925,  915,  930,  915,  934,  915,  938,  915,  928,  915,
+    924,  191,  191,  191,  1259, 1259, 1259, 916,  939,  916,  935,  916,  933,  916,  931,  916,
+    937,  916,  927,  916,  932,  916,  929,  916,  926,  916,  925,  916,  930,  916,  934,  916,
+    938,  916,  928,  916,  924,  192,  192,  192,  1259, 1259, 1259, 917,  939,  917,  935,  917,
+    936,  917,  933,  917,  931,  917,  927,  917,  932,  917,  929,  917,  926,  917,  925,  917,
+    930,  917,  934,  917,  938,  917,  928,  917,  924,  193,  193,  193,  1259, 1259, 1259, 918,
+    939,  918,  935,  918,  936,  918,  933,  918,  931,  918,  937,  918,  927,  918,  932,  918,
+    929,  918,  926,  918,  925,  918,  930,  918,  934,  918,  928,  918,  924,  194,  194,  194,
+    1259, 1259, 1259, 919,  935,  919,  936,  919,  933,  919,  931,  919,  937,  919,  927,  919,
+    932,  919,  929,  919,  926,  919,  925,  919,  930,  919,  934,  919,  938,  919,  928,  919,
+    924,  195,  195,  195,  1259, 1259, 1259, 814,  903,  814,  0,    770,  770,  0,    883,  300,
+    943,  774,  166,  0,    166,  0,    166,  0,    959,  212,  922,  953,  961,  886,  0,    953,
+    0,    1261, 1261, 1261, 770,  0,    770,  770,  0,    770,  770,  770,  770,  952,  961,  955,
+    955,  955,  955,  943,  955,  955,  955,  955,  812,  961,  762,  812,  961,  763,  885,  901,
+    811,  807,  807,  807,  807,  873,  807,  807,  807,  807,  1048, 902,  881,  0,    881,  0,
+    881,  0,    884,  884,  884,  884,  888,  884,  884,  884,  884,  955,  955,  955,  955,  1051,
+    955,  955,  955,  955,  300,  922,  887,  812,  884,  1053, 1073, 808,  1051, 212,  1053, 1073,
+    808,  1051, 213,  807,  807,  807,  0,    807,  0,    807,  243,  807,  873,  0,    873,  873,
+    873,  873,  873,  0,    873,  810,  810,  0,    810,  886,  0,    0,    0,    810,  180,  180,
+    180,  180,  180,  180,  0,    807,  0,    181,  181,  181,  181,  181,  181,  0,    807,  0,
+    182,  182,  182,  182,  182,  182,  0,    807,  0,    183,  183,  183,  183,  183,  183,  0,
+    807,  0,    184,  184,  184,  184,  184,  184,  0,    807,  0,    185,  185,  185,  185,  185,
+    185,  0,    807,  0,    186,  186,  186,  186,  186,  186,  0,    807,  0,    187,  187,  187,
+    187,  187,  187,  0,    807,  0,    188,  188,  188,  188,  188,  188,  0,    807,  0,    189,
+    189,  189,  189,  189,  189,  0,    807,  0,    190,  190,  190,  190,  190,  190,  0,    807,
+    0,    191,  191,  191,  191,  191,  191,  0,    807,  0,    192,  192,  192,  192,  192,  192,
+    0,    807,  0,    193,  193,  193,  193,  193,  193,  0,    807,  0,    194,  194,  194,  194,
+    194,  194,  0,    807,  0,    195,  195,  195,  195,  195,  195,  0,    807,  0,    166,  166,
+    166,  166,  965,  166,  166,  954,  166,  808,  1108, 1108, 1108, 1108, 1108, 1108, 0,    894,
+    0,    894,  761,  894,  0,    894,  0,    1259, 770,  1259, 1259, 1259, 1259, 0,    1259, 0,
+    770,  1138, 1138, 1138, 1138, 1138, 1138, 1138, 1138, 1138, 807,  770,  807,  810,  655,  810,
+    0,    807,  0,    810,  810,  1259, 1259, 884,  205,  884,  1061, 884,  1058, 884,  845,  1264,
+    0,    1264, 1264, 0,    1264, 1264, 1264, 1264, 23,   230,  23,   23,   0,    23,   23,   230,
+    23,   23,   231,  23,   23,   0,    23,   23,   231,  23,   23,   232,  23,   23,   0,    23,
+    23,   232,  23,   23,   233,  23,   23,   0,    23,   23,   233,  23,   23,   234,  23,   23,
+    0,    23,   23,   234,  23,   23,   236,  23,   23,   0,    23,   23,   236,  23,   23,   240,
+    23,   23,   0,    23,   23,   240,  23,   23,   241,  23,   23,   0,    23,   23,   241,  23,
+    23,   237,  23,   23,   0,    23,   23,   237,  23,   23,   238,  23,   23,   0,    23,   23,
+    238,  23,   23,   235,  23,   23,   0,    23,   23,   235,  23,   24,   230,  24,   24,   0,
+    24,   24,   230,  24,   24,   231,  24,   24,   0,    24,   24,   231,  24,   24,   232,  24,
+    24,   0,    24,   24,   232,  24,   24,   233,  24,   24,   0,    24,   24,   233,  24,   24,
+    234,  24,   24,   0,    24,   24,   234,  24,   24,   236,  24,   24,   0,    24,   24,   236,
+    24,   24,   240,  24,   24,   0,    24,   24,   240,  24,   24,   241,  24,   24,   0,    24,
+    24,   241,  24,   24,   237,  24,   24,   0,    24,   24,   237,  24,   24,   238,  24,   24,
+    0,    24,   24,   238,  24,   24,   235,  24,   24,   0,    24,   24,   235,  24,   25,   230,
+    25,   25,   0,    25,   25,   230,  25,   25,   231,  25,   25,   0,    25,   25,   231,  25,
+    25,   232,  25,   25,   0,    25,   25,   232,  25,   25,   233,  25,   25,   0,    25,   25,
+    233,  25,   25,   234,  25,   25,   0,    25,   25,   234,  25,   25,   236,  25,   25,   0,
+    25,   25,   236,  25,   25,   240,  25,   25,   0,    25,   25,   240,  25,   25,   241,  25,
+    25,   0,    25,   25,   241,  25,   25,   237,  25,   25,   0,    25,   25,   237,  25,   25,
+    238,  25,   25,   0,    25,   25,   238,  25,   25,   235,  25,   25,   0,    25,   25,   235,
+    25,   26,   230,  26,   26,   0,    26,   26,   230,  26,   26,   231,  26,   26,   0,    26,
+    26,   231,  26,   26,   232,  26,   26,   0,    26,   26,   232,  26,   26,   233,  26,   26,
+    0,    26,   26,   233,  26,   26,   234,  26,   26,   0,    26,   26,   234,  26,   26,   236,
+    26,   26,   0,    26,   26,   236,  26,   26,   240,  26,   26,   0,    26,   26,   240,  26,
+    26,   241,  26,   26,   0,    26,   26,   241,  26,   26,   237,  26,   26,   0,    26,   26,
+    237,  26,   26,   238,  26,   26,   0,    26,   26,   238,  26,   26,   235,  26,   26,   0,
+    26,   26,   235,  26,   27,   230,  27,   27,   0,    27,   27,   230,  27,   27,   231,  27,
+    27,   0,    27,   27,   231,  27,   27,   232,  27,   27,   0,    27,   27,   232,  27,   27,
+    233,  27,   27,   0,    27,   27,   233,  27,   27,   234,  27,   27,   0,    27,   27,   234,
+    27,   27,   236,  27,   27,   0,    27,   27,   236,  27,   27,   240,  27,   27,   0,    27,
+    27,   240,  27,   27,   241,  27,   27,   0,    27,   27,   241,  27,   27,   237,  27,   27,
+    0,    27,   27,   237,  27,   27,   238,  27,   27,   0,    27,   27,   238,  27,   27,   235,
+    27,   27,   0,    27,   27,   235,  27,   29,   230,  29,   29,   0,    29,   29,   230,  29,
+    29,   231,  29,   29,   0,    29,   29,   231,  29,   29,   232,  29,   29,   0,    29,   29,
+    232,  29,   29,   233,  29,   29,   0,    29,   29,   233,  29,   29,   234,  29,   29,   0,
+    29,   29,   234,  29,   29,   236,  29,   29,   0,    29,   29,   236,  29,   29,   240,  29,
+    29,   0,    29,   29,   240,  29,   29,   241,  29,   29,   0,    29,   29,   241,  29,   29,
+    237,  29,   29,   0,    29,   29,   237,  29,   29,   238,  29,   29,   0,    29,   29,   238,
+    29,   29,   235,  29,   29,   0,    29,   29,   235,  29,   32,   230,  32,   32,   0,    32,
+    32,   230,  32,   32,   231,  32,   32,   0,    32,   32,   231,  32,   32,   232,  32,   32,
+    0,    32,   32,   232,  32,   32,   233,  32,   32,   0,    32,   32,   233,  32,   32,   234,
+    32,   32,   0,    32,   32,   234,  32,   32,   236,  32,   32,   0,    32,   32,   236,  32,
+    32,   240,  32,   32,   0,    32,   32,   240,  32,   32,   241,  32,   32,   0,    32,   32,
+    241,  32,   32,   237,  32,   32,   0,    32,   32,   237,  32,   32,   238,  32,   32,   0,
+    32,   32,   238,  32,   32,   235,  32,   32,   0,    32,   32,   235,  32,   33,   230,  33,
+    33,   0,    33,   33,   230,  33,   33,   231,  33,   33,   0,    33,   33,   231,  33,   33,
+    232,  33,   33,   0,    33,   33,   232,  33,   33,   233,  33,   33,   0,    33,   33,   233,
+    33,   33,   234,  33,   33,   0,    33,   33,   234,  33,   33,   236,  33,   33,   0,    33,
+    33,   236,  33,   33,   240,  33,   33,   0,    33,   33,   240,  33,   33,   241,  33,   33,
+    0,    33,   33,   241,  33,   33,   237,  33,   33,   0,    33,   33,   237,  33,   33,   238,
+    33,   33,   0,    33,   33,   238,  33,   33,   235,  33,   33,   0,    33,   33,   235,  33,
+    30,   230,  30,   30,   0,    30,   30,   230,  30,   30,   231,  30,   30,   0,    30,   30,
+    231,  30,   30,   232,  30,   30,   0,    30,   30,   232,  30,   30,   233,  30,   30,   0,
+    30,   30,   233,  30,   30,   234,  30,   30,   0,    30,   30,   234,  30,   30,   236,  30,
+    30,   0,    30,   30,   236,  30,   30,   240,  30,   30,   0,    30,   30,   240,  30,   30,
+    241,  30,   30,   0,    30,   30,   241,  30,   30,   237,  30,   30,   0,    30,   30,   237,
+    30,   30,   238,  30,   30,   0,    30,   30,   238,  30,   30,   235,  30,   30,   0,    30,
+    30,   235,  30,   31,   230,  31,   31,   0,    31,   31,   230,  31,   31,   231,  31,   31,
+    0,    31,   31,   231,  31,   31,   232,  31,   31,   0,    31,   31,   232,  31,   31,   233,
+    31,   31,   0,    31,   31,   233,  31,   31,   234,  31,   31,   0,    31,   31,   234,  31,
+    31,   236,  31,   31,   0,    31,   31,   236,  31,   31,   240,  31,   31,   0,    31,   31,
+    240,  31,   31,   241,  31,   31,   0,    31,   31,   241,  31,   31,   237,  31,   31,   0,
+    31,   31,   237,  31,   31,   238,  31,   31,   0,    31,   31,   238,  31,   31,   235,  31,
+    31,   0,    31,   31,   235,  31,   28,   230,  28,   28,   0,    28,   28,   230,  28,   28,
+    231,  28,   28,   0,    28,   28,   231,  28,   28,   232,  28,   28,   0,    28,   28,   232,
+    28,   28,   233,  28,   28,   0,    28,   28,   233,  28,   28,   234,  28,   28,   0,    28,
+    28,   234,  28,   28,   236,  28,   28,   0,    28,   28,   236,  28,   28,   240,  28,   28,
+    0,    28,   28,   240,  28,   28,   241,  28,   28,   0,    28,   28,   241,  28,   28,   237,
+    28,   28,   0,    28,   28,   237,  28,   28,   238,  28,   28,   0,    28,   28,   238,  28,
+    28,   235,  28,   28,   0,    28,   28,   235,  28,   0,    1267, 0,    1267, 280,  1267, 0,
+    1267, 0,    770,  770,  770,  770,  280,  770,  262,  262,  262,  884,  884,  1259, 1259, 1259,
+    1259, 840,  840,  1259, 1259, 1259, 1259, 807,  242,  807,  1259, 0,    1259, 770,  770,  1259,
+    1259, 1259, 1259, 0,    770,  0,    1,    1,    1,    1119, 1119, 1119, 1119, 269,  1119, 1119,
+    1119, 1119, 1119, 1119, 1119, 1119, 309,  1119, 1119, 1119, 1119, 0,    807,  0,    807,  762,
+    807,  116,  116,  116,  0,    807,  0,    807,  762,  807,  150,  150,  150,  0,    807,  0,
+    807,  762,  807,  129,  129,  129,  0,    807,  0,    807,  762,  807,  139,  139,  139,  0,
+    807,  0,    807,  762,  807,  110,  110,  110,  0,    807,  0,    807,  762,  807,  144,  144,
+    144,  0,    807,  0,    807,  762,  807,  123,  123,  123,  0,    807,  0,    807,  762,  807,
+    133,  133,  133,  0,    807,  0,    807,  762,  807,  114,  114,  114,  0,    807,  0,    807,
+    762,  807,  148,  148,  148,  0,    807,  0,    807,  762,  807,  127,  127,  127,  0,    807,
+    0,    807,  762,  807,  137,  137,  137,  0,    807,  0,    807,  762,  807,  112,  112,  112,
+    0,    807,  0,    807,  762,  807,  146,  146,  146,  0,    807,  0,    807,  762,  807,  125,
+    125,  125,  0,    807,  0,    807,  762,  807,  135,  135,  135,  0,    807,  0,    807,  762,
+    807,  113,  113,  113,  0,    807,  0,    807,  762,  807,  147,  147,  147,  0,    807,  0,
+    807,  762,  807,  126,  126,  126,  0,    807,  0,    807,  762,  807,  136,  136,  136,  0,
+    807,  0,    807,  762,  807,  111,  111,  111,  0,    807,  0,    807,  762,  807,  145,  145,
+    145,  0,    807,  0,    807,  762,  807,  124,  124,  124,  0,    807,  0,    807,  762,  807,
+    134,  134,  134,  0,    807,  0,    807,  762,  807,  117,  117,  117,  0,    807,  0,    807,
+    762,  807,  151,  151,  151,  0,    807,  0,    807,  762,  807,  130,  130,  130,  0,    807,
+    0,    807,  762,  807,  140,  140,  140,  0,    807,  0,    807,  762,  807,  115,  115,  115,
+    0,    807,  0,    807,  762,  807,  149,  149,  149,  0,    807,  0,    807,  762,  807,  128,
+    128,  128,  0,    807,  0,    807,  762,  807,  138,  138,  138,  0,    807,  0,    807,  762,
+    807,  120,  120,  120,  0,    807,  0,    807,  762,  807,  131,  131,  131,  0,    807,  0,
+    807,  762,  807,  152,  152,  152,  0,    807,  0,    807,  762,  807,  141,  141,  141,  0,
+    807,  0,    807,  762,  807,  121,  121,  121,  0,    807,  0,    807,  762,  807,  132,  132,
+    132,  0,    807,  0,    807,  762,  807,  153,  153,  153,  0,    807,  0,    807,  762,  807,
+    142,  142,  142,  0,    807,  0,    807,  763,  807,  116,  116,  116,  0,    807,  0,    807,
+    763,  807,  150,  150,  150,  0,    807,  0,    807,  763,  807,  129,  129,  129,  0,    807,
+    0,    807,  763,  807,  139,  139,  139,  0,    807,  0,    807,  763,  807,  110,  110,  110,
+    0,    807,  0,    807,  763,  807,  144,  144,  144,  0,    807,  0,    807,  763,  807,  123,
+    123,  123,  0,    807,  0,    807,  763,  807,  133,  133,  133,  0,    807,  0,    807,  763,
+    807,  114,  114,  114,  0,    807,  0,    807,  763,  807,  148,  148,  148,  0,    807,  0,
+    807,  763,  807,  127,  127,  127,  0,    807,  0,    807,  763,  807,  137,  137,  137,  0,
+    807,  0,    807,  763,  807,  112,  112,  112,  0,    807,  0,    807,  763,  807,  146,  146,
+    146,  0,    807,  0,    807,  763,  807,  125,  125,  125,  0,    807,  0,    807,  763,  807,
+    135,  135,  135,  0,    807,  0,    807,  763,  807,  113,  113,  113,  0,    807,  0,    807,
+    763,  807,  147,  147,  147,  0,    807,  0,    807,  763,  807,  126,  126,  126,  0,    807,
+    0,    807,  763,  807,  136,  136,  136,  0,    807,  0,    807,  763,  807,  111,  111,  111,
+    0,    807,  0,    807,  763,  807,  145,  145,  145,  0,    807,  0,    807,  763,  807,  124,
+    124,  124,  0,    807,  0,    807,  763,  807,  134,  134,  134,  0,    807,  0,    807,  763,
+    807,  117,  117,  117,  0,    807,  0,    807,  763,  807,  151,  151,  151,  0,    807,  0,
+    807,  763,  807,  130,  130,  130,  0,    807,  0,    807,  763,  807,  140,  140,  140,  0,
+    807,  0,    807,  763,  807,  115,  115,  115,  0,    807,  0,    807,  763,  807,  149,  149,
+    149,  0,    807,  0,    807,  763,  807,  128,  128,  128,  0,    807,  0,    807,  763,  807,
+    138,  138,  138,  0,    807,  0,    807,  763,  807,  120,  120,  120,  0,    807,  0,    807,
+    763,  807,  131,  131,  131,  0,    807,  0,    807,  763,  807,  152,  152,  152,  0,    807,
+    0,    807,  763,  807,  141,  141,  141,  0,    807,  0,    807,  763,  807,  121,  121,  121,
+    0,    807,  0,    807,  763,  807,  132,  132,  132,  0,    807,  0,    807,  763,  807,  153,
+    153,  153,  0,    807,  0,    807,  763,  807,  142,  142,  142,  0,    807,  0,    807,  304,
+    807,  116,  116,  116,  0,    807,  0,    807,  304,  807,  150,  150,  150,  0,    807,  0,
+    807,  304,  807,  129,  129,  129,  0,    807,  0,    807,  304,  807,  139,  139,  139,  0,
+    807,  0,    807,  304,  807,  110,  110,  110,  0,    807,  0,    807,  304,  807,  144,  144,
+    144,  0,    807,  0,    807,  304,  807,  123,  123,  123,  0,    807,  0,    807,  304,  807,
+    133,  133,  133,  0,    807,  0,    807,  304,  807,  114,  114,  114,  0,    807,  0,    807,
+    304,  807,  148,  148,  148,  0,    807,  0,    807,  304,  807,  127,  127,  127,  0,    807,
+    0,    807,  304,  807,  137,  137,  137,  0,    807,  0,    807,  304,  807,  112,  112,  112,
+    0,    807,  0,    807,  304,  807,  146,  146,  146,  0,    807,  0,    807,  304,  807,  125,
+    125,  125,  0,    807,  0,    807,  304,  807,  135,  135,  135,  0,    807,  0,    807,  304,
+    807,  113,  113,  113,  0,    807,  0,    807,  304,  807,  147,  147,  147,  0,    807,  0,
+    807,  304,  807,  126,  126,  126,  0,    807,  0,    807,  304,  807,  136,  136,  136,  0,
+    807,  0,    807,  304,  807,  111,  111,  111,  0,    807,  0,    807,  304,  807,  145,  145,
+    145,  0,    807,  0,    807,  304,  807,  124,  124,  124,  0,    807,  0,    807,  304,  807,
+    134,  134,  134,  0,    807,  0,    807,  304,  807,  117,  117,  117,  0,    807,  0,    807,
+    304,  807,  151,  151,  151,  0,    807,  0,    807,  304,  807,  130,  130,  130,  0,    807,
+    0,    807,  304,  807,  140,  140,  140,  0,    807,  0,    807,  304,  807,  115,  115,  115,
+    0,    807,  0,    807,  304,  807,  149,  149,  149,  0,    807,  0,    807,  304,  807,  128,
+    128,  128,  0,    807,  0,    807,  304,  807,  138,  138,  138,  0,    807,  0,    807,  304,
+    807,  120,  120,  120,  0,    807,  0,    807,  304,  807,  131,  131,  131,  0,    807,  0,
+    807,  304,  807,  152,  152,  152,  0,    807,  0,    807,  304,  807,  141,  141,  141,  0,
+    807,  0,    807,  304,  807,  121,  121,  121,  0,    807,  0,    807,  304,  807,  132,  132,
+    132,  0,    807,  0,    807,  304,  807,  153,  153,  153,  0,    807,  0,    807,  304,  807,
+    142,  142,  142,  0,    807,  0,    807,  305,  807,  116,  116,  116,  0,    807,  0,    807,
+    305,  807,  150,  150,  150,  0,    807,  0,    807,  305,  807,  129,  129,  129,  0,    807,
+    0,    807,  305,  807,  139,  139,  139,  0,    807,  0,    807,  305,  807,  110,  110,  110,
+    0,    807,  0,    807,  305,  807,  144,  144,  144,  0,    807,  0,    807,  305,  807,  123,
+    123,  123,  0,    807,  0,    807,  305,  807,  133,  133,  133,  0,    807,  0,    807,  305,
+    807,  114,  114,  114,  0,    807,  0,    807,  305,  807,  148,  148,  148,  0,    807,  0,
+    807,  305,  807,  127,  127,  127,  0,    807,  0,    807,  305,  807,  137,  137,  137,  0,
+    807,  0,    807,  305,  807,  112,  112,  112,  0,    807,  0,    807,  305,  807,  146,  146,
+    146,  0,    807,  0,    807,  305,  807,  125,  125,  125,  0,    807,  0,    807,  305,  807,
+    135,  135,  135,  0,    807,  0,    807,  305,  807,  113,  113,  113,  0,    807,  0,    807,
+    305,  807,  147,  147,  147,  0,    807,  0,    807,  305,  807,  126,  126,  126,  0,    807,
+    0,    807,  305,  807,  136,  136,  136,  0,    807,  0,    807,  305,  807,  111,  111,  111,
+    0,    807,  0,    807,  305,  807,  145,  145,  145,  0,    807,  0,    807,  305,  807,  124,
+    124,  124,  0,    807,  0,    807,  305,  807,  134,  134,  134,  0,    807,  0,    807,  305,
+    807,  117,  117,  117,  0,    807,  0,    807,  305,  807,  151,  151,  151,  0,    807,  0,
+    807,  305,  807,  130,  130,  130,  0,    807,  0,    807,  305,  807,  140,  140,  140,  0,
+    807,  0,    807,  305,  807,  115,  115,  115,  0,    807,  0,    807,  305,  807,  149,  149,
+    149,  0,    807,  0,    807,  305,  807,  128,  128,  128,  0,    807,  0,    807,  305,  807,
+    138,  138,  138,  0,    807,  0,    807,  305,  807,  120,  120,  120,  0,    807,  0,    807,
+    305,  807,  131,  131,  131,  0,    807,  0,    807,  305,  807,  152,  152,  152,  0,    807,
+    0,    807,  305,  807,  141,  141,  141,  0,    807,  0,    807,  305,  807,  121,  121,  121,
+    0,    807,  0,    807,  305,  807,  132,  132,  132,  0,    807,  0,    807,  305,  807,  153,
+    153,  153,  0,    807,  0,    807,  305,  807,  142,  142,  142,  1259, 1259, 1259, 1170, 1170,
+    1170, 1259, 1259, 1259, 643,  958,  958,  958,  958,  1170, 1170, 1170, 1170, 321,  321,  321,
+    321,  775,  321,  321,  321,  321,  1177, 1177, 1177, 1177, 0,    0,    1177, 1177, 0,    1177,
+    1177, 1177, 1177, 1177, 1177, 1177, 1181, 1181, 1181, 1181, 0,    0,    1181, 1181, 0,    1181,
+    1181, 1181, 1182, 1182, 1181, 1181, 1181, 1181, 1185, 1185, 1185, 1185, 0,    0,    1185, 1185,
+    0,    1185, 1185, 1185, 1176, 1176, 1176, 310,  310,  310,  1176, 1176, 1176, 810,  1170, 1190,
+    904,  1190, 905,  1190, 906,  1190, 907,  1190, 908,  1190, 909,  1190, 910,  1190, 911,  1190,
+    912,  1190, 913,  1190, 914,  1190, 915,  1190, 916,  1190, 917,  1190, 918,  1190, 919,  811,
+    772,  807,  764,  1218, 764,  764,  303,  764,  764,  764,  764,  764,  1219, 764,  764,  22,
+    764,  764,  764,  764,  764,  1220, 764,  764,  169,  764,  764,  764,  764,  764,  1221, 764,
+    764,  22,   764,  764,  764,  764,  764,  1222, 764,  764,  267,  764,  764,  764,  764,  764,
+    1223, 764,  764,  9,    764,  764,  764,  764,  764,  1224, 764,  764,  355,  764,  764,  764,
+    764,  764,  1225, 764,  764,  22,   764,  764,  764,  764,  764,  1226, 764,  764,  481,  764,
+    764,  764,  764,  764,  1227, 764,  764,  1177, 764,  764,  764,  764,  764,  1228, 764,  764,
+    303,  764,  764,  764,  764,  764,  1229, 764,  764,  273,  764,  764,  764,  764,  764,  1230,
+    764,  764,  440,  764,  764,  764,  764,  764,  1231, 764,  764,  440,  764,  764,  764,  764,
+    764,  1232, 764,  764,  9,    764,  764,  764,  764,  764,  1233, 764,  764,  440,  764,  764,
+    764,  764,  764,  1234, 764,  764,  440,  764,  764,  764,  764,
+};
+
+const uint16_t recipe_alt_first[RECIPE_ALT_COUNT + 1] = {
+    0, 2, 5, 7, 9, 20, 22, 25, 28, 31, 42, 44, 60, 100,
+};
+
+const uint16_t recipe_alts[100] = {
+    169, 170, 400, 401, 403, 488, 489,  273, 274, 23,  24,  25,  26,  27,  29,  32,  33,
+    30,  31,  28,  762, 763, 22,  1177, 9,   169, 170, 171, 488, 489, 490, 230, 231, 232,
+    233, 234, 236, 240, 241, 237, 238,  235, 44,  47,  180, 181, 182, 183, 184, 185, 186,
+    187, 188, 189, 190, 191, 192, 193,  194, 195, 116, 150, 129, 139, 110, 144, 123, 133,
+    114, 148, 127, 137, 112, 146, 125,  135, 113, 147, 126, 136, 111, 145, 124, 134, 117,
+    151, 130, 140, 115, 149, 128, 138,  120, 131, 152, 141, 121, 132, 153, 142,
 };
 
 const uint16_t item_max_damage[ITEM_COUNT] = {

@@ -14,7 +14,8 @@
 
 #include "data/block_table.h"
 
-#define RECIPE_COUNT 2409
+#define RECIPE_COUNT     1927
+#define RECIPE_ALT_COUNT 13 /* alternative sets (folded tags) */
 
 struct recipe {
     uint16_t result;
@@ -25,7 +26,11 @@ struct recipe {
 };
 
 extern const struct recipe recipes[RECIPE_COUNT];
-extern const uint16_t recipe_cells[12494];
+extern const uint16_t recipe_cells[9275];
+/* A cell >= ITEM_COUNT accepts any of recipe_alts[recipe_alt_first[k] .. recipe_alt_first[k + 1]),
+ * k = cell - ITEM_COUNT. */
+extern const uint16_t recipe_alt_first[RECIPE_ALT_COUNT + 1];
+extern const uint16_t recipe_alts[100];
 extern const uint16_t item_max_damage[ITEM_COUNT];
 /* Player window armour slot (5 head, 6 chest, 7 legs, 8 feet), 0 = none. */
 extern const uint8_t item_equip_slot[ITEM_COUNT];

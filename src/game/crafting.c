@@ -4,14 +4,16 @@
  *
  *  - shaped: the recipe's w x h pattern at any offset inside the grid, as
  *    given or mirrored left to right; every grid cell outside the pattern
- *    must be empty, every cell inside it must hold exactly the pattern's
- *    item (an empty pattern cell an empty grid cell);
+ *    must be empty, every cell inside it must hold the pattern's item, or
+ *    one of its alternatives (a folded tag: any planks), and an empty
+ *    pattern cell an empty grid cell;
  *  - shapeless: the grid's non-empty cells, as a multiset, equal the
  *    recipe's ingredients (each cell used once).
  *
  * minecraft-data expands tag ingredients (any planks) into one recipe per
- * alternative, so a grid mixing two kinds of planks in one recipe does not
- * match here although vanilla accepts it (docs/design.md).
+ * alternative; tools/gen_data.js folds those back into alternative sets
+ * for shaped recipes, so mixed planks make a pickaxe as in vanilla.
+ * Shapeless recipes stay expanded (a mixed shapeless tag does not match).
  *
  * Invariants:
  *  1. Pure: reads only its arguments and the generated tables.
@@ -26,6 +28,16 @@
 
 #include "data/recipes.h"
 
+static bool accepts(uint16_t want, uint16_t have)
+{
+    if (want < ITEM_COUNT) return want == have;
+    unsigned k = want - ITEM_COUNT;
+    if (have == 0 || k >= RECIPE_ALT_COUNT) return false;
+    for (unsigned i = recipe_alt_first[k]; i < recipe_alt_first[k + 1]; i++)
+        if (recipe_alts[i] == have) return true;
+    return false;
+}
+
 static bool shaped_at(const struct recipe *r, const uint16_t *grid, int gw, int gh, int ox, int oy,
                       bool mirror)
 {
@@ -36,7 +48,7 @@ static bool shaped_at(const struct recipe *r, const uint16_t *grid, int gw, int 
             uint16_t want = 0;
             if (rx >= 0 && rx < r->w && ry >= 0 && ry < r->h)
                 want = cells[ry * r->w + (mirror ? r->w - 1 - rx : rx)];
-            if (grid[y * gw + x] != want) return false;
+            if (!accepts(want, grid[y * gw + x])) return false;
         }
     return true;
 }

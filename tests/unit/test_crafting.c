@@ -52,6 +52,20 @@ TEST(crafting_planks_sticks_pickaxe)
     CHECK_EQ_INT(crafting_match(g2, 4, 4), -1);
 }
 
+TEST(crafting_mixed_planks)
+{
+    uint16_t oak = (uint16_t)item_id("oak_planks"), birch = (uint16_t)item_id("birch_planks");
+    uint16_t st = (uint16_t)item_id("stick"), coal = (uint16_t)item_id("charcoal");
+    uint16_t pick[9] = {oak, birch, oak, 0, st, 0, 0, st, 0}; /* vanilla: #planks */
+    CHECK_EQ_INT(result_of(pick, 3), item_id("wooden_pickaxe"));
+    uint16_t sticks[4] = {birch, 0, oak, 0};
+    CHECK_EQ_INT(result_of(sticks, 2), st);
+    uint16_t torch[4] = {0, coal, 0, st}; /* coal or charcoal */
+    CHECK_EQ_INT(result_of(torch, 2), item_id("torch"));
+    uint16_t nope[9] = {oak, st, oak, 0, st, 0, 0, st, 0}; /* a stick is no plank */
+    CHECK_EQ_INT(result_of(nope, 3), -1);
+}
+
 TEST(crafting_mirrored_axe)
 {
     uint16_t pl = (uint16_t)item_id("oak_planks"), st = (uint16_t)item_id("stick");
