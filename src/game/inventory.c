@@ -385,6 +385,9 @@ void inventory_tick(conn *c)
 {
     player *p = c->player;
     if (p->win.drop_spam > 0) p->win.drop_spam--;
+    /* A slot emptied elsewhere (/clear) keeps no wear for the next item put there. */
+    for (int i = 0; i < 46; i++)
+        if (p->inventory[i].count <= 0) p->inventory[i] = (struct inv_slot){0, 0, 0};
     if (p->win.open_id && !table_valid(p)) {
         buf_reset(&srv->pkt);
         wr_varint(&srv->pkt, PKT_PLAY_CB_CLOSE_WINDOW);
