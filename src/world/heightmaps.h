@@ -4,8 +4,8 @@
  *
  * Invariants:
  *  1. Two long[37] tags, MOTION_BLOCKING then WORLD_SURFACE (the two the
- *     client needs; vanilla writes more on disk and recomputes the missing
- *     ones on load), from chunk_heightmaps.
+ *     client uses; the only two mcserv writes to disk, see anvil.h), from
+ *     chunk_heightmaps.
  *  2. Packing as vanilla's for a 384-block world: a height is y - min_y + 1
  *     (0 = an empty column) in 9 bits, 7 heights a long, low bits first,
  *     index z * 16 + x; the top bit of each long is unused.
