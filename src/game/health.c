@@ -62,6 +62,7 @@
 #include "game/game.h"
 #include "game/gamerules.h"
 #include "game/health_rules.h"
+#include "game/inventory.h"
 #include "game/items.h"
 #include "game/player.h"
 #include "game/play.h"
@@ -291,13 +292,11 @@ static void drop_inventory(conn *c)
         struct inv_slot *s = &p->inventory[i];
         if (s->item <= 0 || s->count <= 0) continue;
         float f = rand_float() * 0.5f, a = rand_float() * 6.2831855f;
-        items_spawn(p->x, y, p->z, -sinf(a) * f, 0.2, cosf(a) * f, s->item, s->count, 40);
-        s->item = 0;
-        s->count = 0;
-        buf_reset(&srv->pkt);
-        c->proto->cb_set_slot(&srv->pkt, 0, p->inventory_state, (int16_t)i, 0, 0);
-        conn_send_pkt(c);
-    }
+        int32_t eid =
+            items_spawn(p->x, y, p->z, -sinf(a) * f, 0.2, cosf(a) * f, s->item, s->count, 40);
+        if (s->damage) items_set_damage(eid, s->damage); /* a worn tool stays worn */
+        *s = (struct inv_slot){0, 0, 0};
+    } /* the client is told at the next sync (game/inventory.c inventory_tick) */
 }
 
 /* ServerPlayer.die for damage type `type` (invariant 2). */
@@ -334,6 +333,7 @@ static void die(conn *c, int type)
     buf_free(&j);
     buf_free(&t);
     if (c->closed) return;
+    inventory_leave(c); /* the grids and the cursor go back first (vanilla closes the menu) */
     if (!gamerule_on(GR_KEEP_INVENTORY)) drop_inventory(c);
     p->hp.fall_distance = 0;
     p->hp.fire_ticks = 0;
@@ -597,17 +597,10 @@ static void eat_tick(conn *c)
     hr_food_eat(&fd, f->points, f->saturation);
     p->food = fd.food;
     h->saturation = fd.saturation;
-    if (p->gamemode != 1 && --s->count <= 0) {
-        s->item = 0;
-        s->count = 0;
-    }
+    if (p->gamemode != 1 && --s->count <= 0) *s = (struct inv_slot){0, 0, 0};
     buf_reset(&srv->pkt);
     pkt_cb_entity_status(&srv->pkt, p->entity_id, 9);
-    conn_send_pkt(c);
-    if (c->closed) return;
-    buf_reset(&srv->pkt);
-    c->proto->cb_set_slot(&srv->pkt, 0, p->inventory_state, (int16_t)slot, s->item, s->count);
-    conn_send_pkt(c);
+    conn_send_pkt(c); /* the slot goes at the next sync (game/inventory.c) */
 }
 
 /* -------------------------------------------------------------------- tick */
