@@ -10,7 +10,7 @@
 //   5. The first bot dies (a fall, then a sword): the death message reaches
 //      the other bot and the log, its items lie where it died, it respawns at
 //      the spawn with an empty inventory and full health, and the second bot
-//      walks over the items and holds them.
+//      walks over the items and holds them (a worn pickaxe keeps its wear).
 //   Also: bad input (self-attacks, unknown ids, odd hands) is ignored; the
 //   hunger state is written with vanilla's tags and survives a restart.
 // Acceptance 7 (food) is health-hunger.test.js; the environment health-env.test.js.
@@ -165,6 +165,19 @@ test('death: message to everyone, items where it died, respawn at spawn empty, t
   const cobble = v.registry.itemsByName.cobblestone.id
   await h.waitFor(() => v.inventory.count(cobble) === 5, { timeout: 5000, message: 'Doomed holds 5 cobblestone' })
   await h.waitFor(() => k.heldItem && k.heldItem.name === 'diamond_sword', { timeout: 5000, message: 'Reaper holds the sword' })
+  // A worn wooden pickaxe too: its wear must survive the drop.
+  mp.consoleCmd(srv, 'give Doomed minecraft:wooden_pickaxe 1')
+  await h.waitFor(() => v.inventory.slots[37] && v.inventory.slots[37].name === 'wooden_pickaxe', { timeout: 5000, message: 'Doomed holds a pickaxe in slot 2' })
+  v.setQuickBarSlot(1)
+  const dirtAt = new Vec3(base.x + 2, base.y, base.z - 2)
+  mp.consoleCmd(srv, `setblock ${dirtAt.x} ${dirtAt.y} ${dirtAt.z} minecraft:dirt`)
+  await h.waitFor(() => v.blockAt(dirtAt) && v.blockAt(dirtAt).name === 'dirt', { timeout: 5000, message: 'the dirt is there' })
+  await h.withTimeout(v.dig(v.blockAt(dirtAt)), 10000, 'dig the dirt')
+  await h.waitFor(() => v.inventory.slots[37] && v.inventory.slots[37].durabilityUsed > 0, {
+    timeout: 5000, message: 'the pickaxe wore', detail: () => JSON.stringify(v.inventory.slots[37])
+  })
+  const wear = v.inventory.slots[37].durabilityUsed
+  await h.sleep(1500) // the dirt's own drop settles (Doomed may pick it up: fine, it drops with the rest)
   // A fall of 21 blocks leaves 2 health; then the sword (7) kills.
   const place = new Vec3(base.x + 6.5, base.y, base.z + 0.5)
   await tp(srv, v, place.x, base.y + 21, place.z)
@@ -196,7 +209,7 @@ test('death: message to everyone, items where it died, respawn at spawn empty, t
     const d = Math.hypot(e.position.x - deathPos.x, e.position.z - deathPos.z)
     assert.ok(d < 6, `the item lies by the death spot (${e.position} vs ${deathPos})`)
     assert.ok(Math.abs(e.position.y - deathPos.y) < 0.1, `on the floor (${e.position})`)
-    assert.equal(e.getDroppedItem().name, 'cobblestone')
+    assert.ok(['cobblestone', 'wooden_pickaxe', 'dirt'].includes(e.getDroppedItem().name), e.getDroppedItem().name)
   }
 
   // Respawn (mineflayer answers the death screen) at the spawn, empty, full health.
@@ -214,6 +227,11 @@ test('death: message to everyone, items where it died, respawn at spawn empty, t
   await h.waitFor(() => k.inventory.count(cobble) === 5, {
     timeout: 6000, message: 'Reaper holds the 5 cobblestone', detail: () => k.inventory.items().map((i) => `${i.name}x${i.count}`).join(', ')
   })
+  await h.waitFor(() => k.inventory.items().some((i) => i.name === 'wooden_pickaxe'), {
+    timeout: 6000, message: 'Reaper holds the pickaxe', detail: () => k.inventory.items().map((i) => `${i.name}x${i.count}`).join(', ')
+  })
+  const pick = k.inventory.items().find((i) => i.name === 'wooden_pickaxe')
+  assert.equal(pick.durabilityUsed, wear, 'the dropped pickaxe kept its wear')
   h.assertNoClientProtocolErrors(assert)
   await stopClean(srv)
 })
