@@ -271,24 +271,11 @@ void interact_sb_set_creative_slot(conn *c, rd_t *r)
 {
     player *p = c->player;
     int16_t slot = rd_i16(r);
-    bool present = rd_bool(r);
-    int32_t item = 0;
-    int8_t count = 0;
-    if (present) {
-        item = rd_varint(r);
-        count = rd_i8(r);
-        if (r->err) return;
-        nbt_doc doc;
-        long n = nbt_parse(r->p + r->pos, rd_left(r), true, &nbt_limits_network, &doc);
-        if (n < 0) {
-            char why[96];
-            snprintf(why, sizeof why, "Invalid item data: %s", nbt_strerror(n));
-            conn_kick(c, why);
-            return;
-        }
-        nbt_doc_free(&doc); /* item NBT is not kept yet */
-        rd_skip(r, (size_t)n);
-    }
+    int32_t item;
+    int8_t count;
+    int got = inventory_read_item(c, r, &item, &count); /* item NBT is not kept yet */
+    if (got < 0) return;
+    bool present = got > 0;
     if (r->err || p->gamemode != GM_CREATIVE) return;
     if (slot == -1) { /* thrown out of the creative inventory */
         if (present) inventory_creative_drop(c, item, count);

@@ -98,14 +98,13 @@ static void wr_slot(buf_t *b, const struct inv_slot *s)
     wr_u8(b, 0); /* end */
 }
 
-/* Reads a slot; the NBT is checked within the network limits and not kept
- * (the claim is only compared). Returns -1 after kicking on bad NBT. */
-static int rd_slot(conn *c, rd_t *r, struct inv_slot *out)
+int inventory_read_item(conn *c, rd_t *r, int32_t *item, int8_t *count)
 {
-    *out = (struct inv_slot){0, 0, 0};
+    *item = 0;
+    *count = 0;
     if (!rd_bool(r)) return 0;
-    int32_t item = rd_varint(r);
-    int8_t count = rd_i8(r);
+    *item = rd_varint(r);
+    *count = rd_i8(r);
     if (r->err) return 0;
     nbt_doc doc;
     long n = nbt_parse(r->p + r->pos, rd_left(r), true, &nbt_limits_network, &doc);
@@ -117,6 +116,18 @@ static int rd_slot(conn *c, rd_t *r, struct inv_slot *out)
     }
     nbt_doc_free(&doc);
     rd_skip(r, (size_t)n);
+    return 1;
+}
+
+/* Reads a slot; the NBT is checked within the network limits and not kept
+ * (the claim is only compared). Returns -1 after kicking on bad NBT. */
+static int rd_slot(conn *c, rd_t *r, struct inv_slot *out)
+{
+    *out = (struct inv_slot){0, 0, 0};
+    int32_t item;
+    int8_t count;
+    int rc = inventory_read_item(c, r, &item, &count);
+    if (rc <= 0) return rc;
     if (item > 0 && item < ITEM_COUNT && count > 0) {
         out->item = (int16_t)item;
         out->count = count;

@@ -23,6 +23,11 @@ void inventory_tick(conn *c);
  * held item with the off hand). */
 void inventory_drop_held(conn *c, bool all);
 void inventory_swap_hands(conn *c);
+/* Reads an item slot of a packet (present, item id, count, NBT). The NBT is
+ * checked within the network limits and not kept. 1 present, 0 absent (or
+ * r->err), -1 after kicking c for bad NBT. */
+int inventory_read_item(conn *c, rd_t *r, int32_t *item, int8_t *count);
+
 /* Set Creative Mode Slot -1: the creative player throws a stack it made
  * (vanilla: at most 10 in a burst, one more per 20 ticks). */
 void inventory_creative_drop(conn *c, int item, int count);
