@@ -334,18 +334,30 @@ const ents = mcData.entitiesArray.slice().sort((a, b) => a.id - b.id);
 header('entities.h', 'entities.h — entity type ids.', ents.map((e) => `#define ENTITY_TYPE_${ident(e.name)} ${e.id}`));
 
 // ------------------------------------------------------------------ registry codec
+// As C string literals, up to 92 characters a line: printable ASCII as
+// itself and every other byte as a three-digit octal escape (never greedy,
+// unlike \x), so the tag names and string values stay readable and the bytes
+// are the same; `?` is escaped too (no trigraphs). The array has one byte
+// more than the codec, the literal's NUL, never sent (registry_codec_nbt_len).
 const codec = nbt.writeUncompressed(mcData.loginPacket.dimensionCodec, 'big');
-const hex = [];
-for (let i = 0; i < codec.length; i += 16) {
-  hex.push('    ' + Array.from(codec.subarray(i, i + 16)).map((x) => '0x' + x.toString(16).padStart(2, '0')).join(', ') + ',');
+const cEscape = (x) => (x >= 0x20 && x < 0x7f && x !== 0x22 && x !== 0x5c && x !== 0x3f
+  ? String.fromCharCode(x) : '\\' + x.toString(8).padStart(3, '0'));
+const CODEC_COLS = 92; // escaped characters a line, at most (4 + 2 + 92 <= 100 columns)
+const codecLines = [];
+for (let i = 0, line = ''; i < codec.length; i++) {
+  const e = cEscape(codec[i]);
+  if (line.length + e.length > CODEC_COLS) { codecLines.push(`    "${line}"`); line = ''; }
+  line += e;
+  if (i === codec.length - 1) codecLines.push(`    "${line}"`);
 }
 write('registry_codec.c',
   HEADER('registry_codec.c — the Login (play) registry codec (6 registries) as network NBT.') +
   '#include "data/registry_codec.h"\n\n' +
-  `const unsigned char registry_codec_nbt[${codec.length}] = {\n${hex.join('\n')}\n};\n` +
+  `const unsigned char registry_codec_nbt[${codec.length + 1}] =\n${codecLines.join('\n')};\n` +
   `const unsigned long registry_codec_nbt_len = ${codec.length};\n`);
 header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
-  `extern const unsigned char registry_codec_nbt[${codec.length}];`,
+  `/* ${codec.length} bytes of NBT and the NUL of the string literal that holds them. */`,
+  `extern const unsigned char registry_codec_nbt[${codec.length + 1}];`,
   'extern const unsigned long registry_codec_nbt_len;',
 ]);
 
