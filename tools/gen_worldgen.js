@@ -640,6 +640,9 @@ function header(file, what, lines) {
     if (c.replaceable !== replaceTag) throw new Error('carvers with different replaceables');
     const canyon = strip(j.type) === 'canyon';
     const sh = c.shape || {};
+    // One line a carver, its fields in wg_carver_def's order (clang-format
+    // off: one field a line repeated cave's 17 lines for cave_extra_underground,
+    // which differs in three; as rows they stand one above the other).
     rows.push(`    {"${name}", ${canyon ? 1 : 0}, ${flt(c.probability)}, ${anchorY(c.y.min_inclusive)}, ${anchorY(c.y.max_inclusive)}, ` +
       `${anchorY(c.lava_level)}, ${fp(c.yScale)}, ${fp(c.horizontal_radius_multiplier ?? 1.0)}, ${fp(c.vertical_radius_multiplier ?? 1.0)}, ` +
       `${fp(c.floor_level ?? -0.7)}, ${fp(c.vertical_rotation ?? 0.0)}, ${fp(sh.distance_factor ?? 1.0)}, ${fp(sh.thickness ?? 0.0)}, ` +
@@ -666,6 +669,9 @@ function header(file, what, lines) {
     `extern const uint8_t wg_carver_replaceable[${bits.length}];`]);
   write('worldgen_carvers.c', HEADER('worldgen_carvers.c — the overworld\'s carvers and what they replace.') +
     '#include "data/worldgen_carvers.h"\n\n' +
-    `const struct wg_carver_def wg_carvers[WG_CARVER_COUNT] = {\n${rows.join('\n')}\n};\n\n` +
+    '/* name, canyon, probability, y_min, y_max, lava_level, y_scale, h_radius_mult, v_radius_mult,\n' +
+    ' * floor_level, vertical_rotation, distance_factor, thickness, width_smoothness, h_radius_factor,\n' +
+    ' * v_radius_default, v_radius_center (float providers: {kind, a, b, plateau}) */\n' +
+    `/* clang-format off */\nconst struct wg_carver_def wg_carvers[WG_CARVER_COUNT] = {\n${rows.join('\n')}\n};\n/* clang-format on */\n\n` +
     `const uint8_t wg_carver_replaceable[${bits.length}] = {${bits.join(', ')}};\n`);
 }
