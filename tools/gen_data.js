@@ -518,10 +518,20 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
 // tools/map_colors.js. The live map (src/world/maprender.c) draws with it.
 {
   const colours = require('./map_colors.js')(blocks);
-  const L = [HEADER('map_colors.c — block colours seen from above, for the live map (see map_colors.h).') +
-    '#include "data/map_colors.h"\n',
+  // One row a block, `id name: texture`, all rows of one shape; the blocks
+  // whose colour is tinted are listed once, in the file's header comment.
+  const tinted = colours.filter((c) => c.tinted).map((c) => c.name);
+  const tintNote = ['Tinted as in plains (grass, foliage, water colours):'];
+  for (const n of tinted) {
+    if (tintNote[tintNote.length - 1].length + n.length + 2 > 90) tintNote.push('');
+    tintNote[tintNote.length - 1] += (tintNote[tintNote.length - 1] ? ' ' : '') + n + ',';
+  }
+  tintNote[tintNote.length - 1] = tintNote[tintNote.length - 1].replace(/,$/, '.');
+  const L = [HEADER('map_colors.c — block colours seen from above, for the live map (see map_colors.h).\n *\n' +
+    ' * Per block id, its colour and the texture it comes from (none: no top face).\n * ' +
+    tintNote.join('\n * ')) + '#include "data/map_colors.h"\n',
     'const uint32_t block_map_argb[BLOCK_MAP_COUNT] = {'];
-  colours.forEach((c, id) => L.push(`    0x${c.argb.toString(16).padStart(8, '0')}, /* ${id} ${c.name}: ${c.source} */`));
+  colours.forEach((c, id) => L.push(`    0x${c.argb.toString(16).padStart(8, '0')}, /* ${id} ${c.name}: ${c.texture} */`));
   L.push('};');
   write('map_colors.c', L.join('\n') + '\n');
   header('map_colors.h', 'map_colors.h — per block id, 0xAARRGGBB seen from above: the alpha-weighted mean of\n' +
