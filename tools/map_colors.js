@@ -17,7 +17,7 @@
  *      temperature and downfall (from the vanilla registry codec).
  * Blocks with no model texture (air, light, barrier) are fully transparent.
  *
- * module.exports(blocks) -> [{name, argb}] by block id.
+ * module.exports(blocks) -> [{name, argb, texture, tinted}] by block id.
  */
 'use strict';
 const fs = require('fs');
