@@ -379,14 +379,37 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
   const blockPropIdx = []; // flattened prop row indices per block
   const stateToBlock = new Array(stateCount).fill(0);
 
+  // Where a property's values start in block_prop_values: a run already in
+  // the pool that spells them (age 0..3 inside 0..25), else the pool's tail
+  // extended by what is missing, else a new run at the end. Properties read
+  // their values as a run (first_value, count), so runs may overlap.
+  function valuePool (values) {
+    const same = (at) => values.every((v, k) => valueStrings[at + k] === v);
+    for (let at = 0; at + values.length <= valueStrings.length; at++) if (same(at)) return at;
+    for (let keep = Math.min(values.length - 1, valueStrings.length); keep > 0; keep--) {
+      const at = valueStrings.length - keep;
+      if (values.slice(0, keep).every((v, k) => valueStrings[at + k] === v)) {
+        for (const v of values.slice(keep)) valueStrings.push(v);
+        return at;
+      }
+    }
+    valueStrings.push(...values);
+    return valueStrings.length - values.length;
+  }
+
+  const propValues = (p) => (p.type === 'bool' ? ['true', 'false'] : p.type === 'int'
+    ? (p.values || Array.from({ length: p.num_values }, (_, i) => String(i))) : p.values);
+  // The longest runs go in first, so that shorter ones are found inside them.
+  const allRuns = new Map();
+  for (const b of blocks) for (const p of b.states || []) allRuns.set(propValues(p).join(','), propValues(p));
+  for (const r of [...allRuns.values()].sort((x, y) => y.length - x.length)) valuePool(r);
+
   function propRow (p) {
-    const values = p.type === 'bool' ? ['true', 'false'] : p.type === 'int'
-      ? (p.values || Array.from({ length: p.num_values }, (_, i) => String(i))) : p.values;
+    const values = propValues(p);
     const key = p.name + '=' + values.join(',');
     if (propRowIndex.has(key)) return propRowIndex.get(key);
     if (!propIndex.has(p.name)) { propIndex.set(p.name, propNames.length); propNames.push(p.name); }
-    const row = { name: propIndex.get(p.name), first: valueStrings.length, count: values.length };
-    for (const v of values) valueStrings.push(v);
+    const row = { name: propIndex.get(p.name), first: valuePool(values), count: values.length };
     propRows.push(row);
     propRowIndex.set(key, propRows.length - 1);
     return propRows.length - 1;
