@@ -415,6 +415,7 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     return propRows.length - 1;
   }
 
+  const unbreakable = (b) => b.hardness === null || b.hardness === undefined || b.hardness < 0;
   for (const b of blocks) {
     const tools = b.harvestTools ? Object.keys(b.harvestTools).map(Number).sort((x, y) => x - y).join(',') : '';
     if (!harvestIndex.has(tools)) { harvestIndex.set(tools, harvestSets.length); harvestSets.push(tools); }
@@ -423,8 +424,11 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     for (let s = b.minStateId; s <= b.maxStateId; s++) stateToBlock[s] = b.id;
     blockRows.push({
       b,
-      hardness: b.hardness === null || b.hardness === undefined ? -1 : b.hardness,
-      flags: (b.boundingBox === 'block' ? 1 : 0) | (b.diggable ? 2 : 0) | (b.transparent ? 4 : 0),
+      // Unbreakable (vanilla's hardness -1) is a flag, the hardness then 0:
+      // every row has the shape of the others (no minus sign in a few).
+      hardness: unbreakable(b) ? 0 : b.hardness,
+      flags: (b.boundingBox === 'block' ? 1 : 0) | (b.diggable ? 2 : 0) | (b.transparent ? 4 : 0) |
+        (unbreakable(b) ? 8 : 0),
       material: matIndex.has(b.material) ? matIndex.get(b.material) : matIndex.get('default'),
       harvest: harvestIndex.get(tools),
       propFirst: first,
@@ -474,7 +478,7 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
   L.push(`const struct item_info item_info[${items.length}] = {`);
   for (const it of items) {
     const blk = mcData.blocksByName[it.name];
-    L.push(`    {${q(it.name)}, ${it.stackSize}, ${blk ? blk.defaultState : -1}},`);
+    L.push(`    {${q(it.name)}, ${it.stackSize}, ${blk ? blk.defaultState : 0}},`);
   }
   L.push('};');
   write('block_table.c', L.join('\n') + '\n');
@@ -489,11 +493,12 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     '#define BLOCK_FLAG_SOLID 1       /* full-cube collision box */',
     '#define BLOCK_FLAG_DIGGABLE 2',
     '#define BLOCK_FLAG_TRANSPARENT 4',
+    '#define BLOCK_FLAG_UNBREAKABLE 8 /* vanilla hardness -1; hardness holds 0 */',
     '',
     'struct block_info {',
     '    const char *name;        /* without "minecraft:" */',
     '    uint16_t min_state, max_state, default_state;',
-    '    float hardness;          /* -1: unbreakable */',
+    '    float hardness;          /* 0 with BLOCK_FLAG_UNBREAKABLE */',
     '    uint8_t emit_light;      /* 0..15 */',
     '    uint8_t filter_light;    /* light lost passing through, 0..15 */',
     '    uint8_t flags;',
@@ -518,7 +523,7 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     'struct item_info {',
     '    const char *name;',
     '    uint8_t stack_size;',
-    '    int32_t block_state;     /* default state of the block it places, -1 if none */',
+    '    uint16_t block_state;    /* default state of the block it places; 0 (air): none */',
     '};',
     '',
     'extern const struct block_info block_info[BLOCK_COUNT];',
@@ -609,7 +614,8 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
   L.push(`const struct loot_entry loot_entries[${Math.max(1, entries.length)}] = {`);
   for (const e of entries) L.push(`    {${e.item}, ${e.min}, ${e.max}, ${e.chance}, ${e.flags}, ${e.age}}, /* ${e.name} */`);
   L.push('};\n');
-  L.push(`const uint16_t loot_first[${first.length}] = {`);
+  if (first.length !== blocks.length + 1) throw new Error('loot_first is not per block');
+  L.push('const uint16_t loot_first[BLOCK_COUNT + 1] = {');
   for (let i = 0; i < first.length; i += 20) L.push('    ' + first.slice(i, i + 20).join(', ') + ',');
   L.push('};');
   write('loot_table.c', L.join('\n') + '\n');
