@@ -491,24 +491,50 @@ write('worldgen_router.c', C.join('\n') + '\n');
     const n = flat[i];
     if (!n.leaf) { n.first = flat.length; for (const c of n.children) flat.push(c); }
   }
-  const rows = flat.map((n) => `    {{${n.space.map((p) => p[0]).join(', ')}}, {${n.space.map((p) => p[1]).join(', ')}}, ` +
-    `${n.leaf ? 0 : n.first}, ${n.leaf ? 0 : n.children.length}, ${n.leaf ? n.biome : 0}},${n.leaf ? ' /* ' + n.name + ' */' : ''}`);
+  // Each dimension has few distinct intervals (at most 32 over all nodes):
+  // a node holds one index per dimension into wg_biome_ranges, 12 bytes
+  // instead of 61, and its row is the same shape as every other's.
+  const ranges = DIMS.concat(['offset']).map((_, d) => {
+    const keys = [...new Set(flat.map((n) => n.space[d].join(',')))];
+    return keys.map((k) => k.split(',').map(Number)).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  });
+  const rangeIndex = ranges.map((list) => new Map(list.map((r, i) => [r.join(','), i])));
+  const rangeMax = Math.max(...ranges.map((r) => r.length));
+  if (rangeMax > 256) throw new Error('too many distinct intervals for a uint8_t index');
+  const rows = flat.map((n) => `    {{${n.space.map((p, d) => rangeIndex[d].get(p.join(','))).join(', ')}}, ` +
+    `${n.leaf ? n.biome : 0}, ${n.leaf ? 0 : n.first}, ${n.leaf ? 0 : n.children.length}}, /* ${n.leaf ? n.name : 'inner'} */`);
+  const rangeRows = ranges.map((list, d) => {
+    const pairs = list.map((r) => `{${r[0]}, ${r[1]}}`);
+    const lines = [];
+    for (let i = 0; i < pairs.length; i += 5) lines.push(pairs.slice(i, i + 5).join(', '));
+    return `    /* ${d < 6 ? DIMS[d] : 'offset'} */\n    {${lines.join(',\n     ')}},`;
+  });
   const allBiomes = mcData.biomesArray.slice().sort((a, b) => a.id - b.id);
-  const climateRows = allBiomes.map((b) => `    {${flt(b.temperature)}, ${b.has_precipitation ? 1 : 0}, 0x${(b.color >>> 0).toString(16).padStart(6, '0')}, "${b.name}"},`);
+  // Two biomes a line (64 rows of four short fields read no better one a line).
+  const climate = allBiomes.map((b) => `{${flt(b.temperature)}, ${b.has_precipitation ? 1 : 0}, 0x${(b.color >>> 0).toString(16).padStart(6, '0')}, "${b.name}"},`);
+  const climateRows = [];
+  for (let i = 0; i < climate.length; i += 2) climateRows.push('    ' + climate.slice(i, i + 2).join(' '));
   header('worldgen_biomes.h', 'worldgen_biomes.h — the overworld multi-noise biome search tree (vanilla Climate.RTree).', [
     '#include <stdint.h>', '',
     `#define WG_BIOME_ENTRIES ${leaves.length} /* parameter list entries (the tree\'s leaves) */`,
     `#define WG_BIOME_NODES ${flat.length}`, '',
+    `#define WG_BIOME_RANGE_MAX ${rangeMax} /* distinct intervals of one dimension, at most */`, '',
     '/* Parameter space: temperature, humidity, continentalness, erosion, depth, weirdness, offset',
-    ' * (quantized: value * 10000). count == 0: a leaf holding biome. Node 0 is the root. */',
-    'struct wg_biome_node {\n    int32_t min[7], max[7];\n    uint16_t first, count;\n    uint8_t biome;\n};', '',
+    ' * (quantized: value * 10000). A node\'s box in dimension d is the interval',
+    ' * wg_biome_ranges[d][range[d]] = {min, max}. count == 0: a leaf holding biome. Node 0 is the',
+    ' * root; a node\'s children are nodes first .. first + count - 1. */',
+    'struct wg_biome_node {\n    uint8_t range[7];\n    uint8_t biome;\n    uint16_t first, count;\n};', '',
+    'extern const int32_t wg_biome_ranges[7][WG_BIOME_RANGE_MAX][2];',
     'extern const struct wg_biome_node wg_biome_tree[WG_BIOME_NODES];', '',
     '/* Per biome id: base temperature, whether it has precipitation (snow when cold), map colour, name. */',
     'struct wg_biome_climate {\n    float temperature;\n    uint8_t precipitation;\n    uint32_t color; /* map colour (minecraft-data) */\n    const char *name;\n};',
     `extern const struct wg_biome_climate wg_biome_climate[${allBiomes.length}];`]);
   write('worldgen_biomes.c', HEADER('worldgen_biomes.c — the overworld multi-noise biome search tree.') +
     '#include "data/worldgen_biomes.h"\n\n' +
-    `const struct wg_biome_climate wg_biome_climate[${allBiomes.length}] = {\n${climateRows.join('\n')}\n};\n\n` +
+    '/* By biome id, two a line: {temperature, precipitation, map colour, name} */\n' +
+    `/* clang-format off */\nconst struct wg_biome_climate wg_biome_climate[${allBiomes.length}] = {\n${climateRows.join('\n')}\n};\n/* clang-format on */\n\n` +
+    `/* clang-format off */\nconst int32_t wg_biome_ranges[7][WG_BIOME_RANGE_MAX][2] = {\n${rangeRows.join('\n')}\n};\n/* clang-format on */\n\n` +
+    '/* {range per dimension}, biome, first, count */\n' +
     `/* clang-format off */\nconst struct wg_biome_node wg_biome_tree[WG_BIOME_NODES] = {\n${rows.join("\n")}\n};\n/* clang-format on */\n`);
 }
 
