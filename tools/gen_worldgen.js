@@ -297,10 +297,39 @@ function emitNode(n) {
   }
 }
 
+// Vanilla's TerrainProvider builds the overworld's splines in code, and many
+// of their subtrees come out the same (same coordinate, points and values):
+// each distinct spline is emitted once, and so is each distinct float array
+// (locations, derivatives, values) the splines read.
+const splineKeys = new Map(); // spline -> structural key
+const splineByKey = new Map(); // key -> the spline emitted for it
+function splineKey(s) {
+  if (s.k === 'sconst') return flt(s.v);
+  if (!splineKeys.has(s)) {
+    const coord = s.coord.k === 'ref' ? 'ref:' + s.coord.id : 'node:' + s.coord.id;
+    splineKeys.set(s, `(${coord};${s.points.map((p) => `${flt(p.loc)},${flt(p.der)},${splineKey(p.value)}`).join(';')})`);
+  }
+  return splineKeys.get(s);
+}
+
+const floatArrays = new Map(); // contents -> name
+function floatArray(values) {
+  const text = values.map(flt).join(', ');
+  if (!floatArrays.has(text)) {
+    const name = `sf${floatArrays.size}`;
+    floatArrays.set(text, name);
+    fns.push(`static const float ${name}[${values.length}] = {${text}};\n`);
+  }
+  return floatArrays.get(text);
+}
+
 function splineExpr(s) {
   if (s.k === 'sconst') return flt(s.v);
-  emitSpline(s);
-  return `s${s.id}(p)`;
+  const key = splineKey(s);
+  if (!splineByKey.has(key)) splineByKey.set(key, s);
+  const canon = splineByKey.get(key);
+  emitSpline(canon);
+  return `s${canon.id}(p)`;
 }
 
 function emitSpline(s) {
@@ -312,17 +341,16 @@ function emitSpline(s) {
   let valueFn = 'NULL', vals = 'NULL';
   let body = '';
   if (leaf) {
-    vals = `s${s.id}_val`;
-    body += `static const float s${s.id}_val[${n}] = {${s.points.map((p) => flt(p.value.v)).join(', ')}};\n`;
+    vals = floatArray(s.points.map((p) => p.value.v));
   } else {
     valueFn = `s${s.id}_value`;
     const cases = s.points.map((pt, i) => `    case ${i}: return ${splineExpr(pt.value)};\n`).join('');
     body += `static float s${s.id}_value(wg_pt *p, int i)\n{\n    switch (i) {\n${cases}    }\n    return 0.0f;\n}\n`;
   }
+  const loc = floatArray(s.points.map((p) => p.loc)), der = floatArray(s.points.map((p) => p.der));
   protos.push(`static float s${s.id}(wg_pt *p);`);
-  fns.push(`static const float s${s.id}_loc[${n}] = {${s.points.map((p) => flt(p.loc)).join(', ')}};\n` +
-    `static const float s${s.id}_der[${n}] = {${s.points.map((p) => flt(p.der)).join(', ')}};\n` + body +
-    `static float s${s.id}(wg_pt *p)\n{\n    return wg_spline_eval(p, (float)${expr(s.coord)}, s${s.id}_loc, s${s.id}_der, ${vals}, ${n}, ${valueFn});\n}\n`);
+  fns.push(body +
+    `static float s${s.id}(wg_pt *p)\n{\n    return wg_spline_eval(p, (float)${expr(s.coord)}, ${loc}, ${der}, ${vals}, ${n}, ${valueFn});\n}\n`);
 }
 
 const routerExports = [];

@@ -257,17 +257,6 @@ static float s6(wg_pt *p);
 static float s7(wg_pt *p);
 static float s8(wg_pt *p);
 static float s1(wg_pt *p);
-static float s10(wg_pt *p);
-static float s11(wg_pt *p);
-static float s12(wg_pt *p);
-static float s13(wg_pt *p);
-static float s14(wg_pt *p);
-static float s15(wg_pt *p);
-static float s16(wg_pt *p);
-static float s9(wg_pt *p);
-static float s18(wg_pt *p);
-static float s19(wg_pt *p);
-static float s20(wg_pt *p);
 static float s21(wg_pt *p);
 static float s22(wg_pt *p);
 static float s23(wg_pt *p);
@@ -278,27 +267,14 @@ static float s27(wg_pt *p);
 static float s28(wg_pt *p);
 static float s29(wg_pt *p);
 static float s30(wg_pt *p);
-static float s31(wg_pt *p);
-static float s32(wg_pt *p);
-static float s34(wg_pt *p);
 static float s33(wg_pt *p);
-static float s36(wg_pt *p);
-static float s35(wg_pt *p);
-static float s37(wg_pt *p);
-static float s38(wg_pt *p);
 static float s25(wg_pt *p);
 static float s40(wg_pt *p);
 static float s41(wg_pt *p);
-static float s42(wg_pt *p);
 static float s43(wg_pt *p);
 static float s44(wg_pt *p);
 static float s45(wg_pt *p);
-static float s46(wg_pt *p);
-static float s48(wg_pt *p);
 static float s47(wg_pt *p);
-static float s50(wg_pt *p);
-static float s49(wg_pt *p);
-static float s51(wg_pt *p);
 static float s52(wg_pt *p);
 static float s39(wg_pt *p);
 static float s0(wg_pt *p);
@@ -321,51 +297,21 @@ static double n44(wg_pt *p);
 static double n45(wg_pt *p);
 static float s55(wg_pt *p);
 static float s56(wg_pt *p);
-static float s57(wg_pt *p);
-static float s58(wg_pt *p);
 static float s59(wg_pt *p);
-static float s60(wg_pt *p);
 static float s62(wg_pt *p);
 static float s61(wg_pt *p);
-static float s64(wg_pt *p);
-static float s63(wg_pt *p);
 static float s54(wg_pt *p);
 static float s66(wg_pt *p);
-static float s67(wg_pt *p);
-static float s68(wg_pt *p);
-static float s69(wg_pt *p);
-static float s70(wg_pt *p);
-static float s71(wg_pt *p);
 static float s73(wg_pt *p);
 static float s72(wg_pt *p);
-static float s75(wg_pt *p);
-static float s74(wg_pt *p);
 static float s65(wg_pt *p);
 static float s77(wg_pt *p);
-static float s78(wg_pt *p);
-static float s79(wg_pt *p);
-static float s80(wg_pt *p);
-static float s81(wg_pt *p);
-static float s82(wg_pt *p);
 static float s84(wg_pt *p);
 static float s83(wg_pt *p);
-static float s86(wg_pt *p);
-static float s85(wg_pt *p);
 static float s76(wg_pt *p);
 static float s88(wg_pt *p);
-static float s89(wg_pt *p);
-static float s90(wg_pt *p);
-static float s91(wg_pt *p);
-static float s92(wg_pt *p);
-static float s93(wg_pt *p);
-static float s95(wg_pt *p);
 static float s94(wg_pt *p);
-static float s97(wg_pt *p);
-static float s96(wg_pt *p);
-static float s99(wg_pt *p);
 static float s98(wg_pt *p);
-static float s101(wg_pt *p);
-static float s100(wg_pt *p);
 static float s87(wg_pt *p);
 static float s53(wg_pt *p);
 static double n46(wg_pt *p);
@@ -396,16 +342,8 @@ static float s105(wg_pt *p);
 static float s104(wg_pt *p);
 static float s107(wg_pt *p);
 static float s106(wg_pt *p);
-static float s109(wg_pt *p);
-static float s108(wg_pt *p);
 static float s103(wg_pt *p);
-static float s112(wg_pt *p);
-static float s113(wg_pt *p);
 static float s111(wg_pt *p);
-static float s115(wg_pt *p);
-static float s114(wg_pt *p);
-static float s117(wg_pt *p);
-static float s116(wg_pt *p);
 static float s110(wg_pt *p);
 static float s102(wg_pt *p);
 static double n68(wg_pt *p);
@@ -774,6 +712,12 @@ static double n22(wg_pt *p)
     return a == 0.0 ? 0.0 : a * n21(p);
 }
 
+static const float sf0[2] = {-0.08880186f, 0.69000006f};
+
+static const float sf1[2] = {-1.0f, 1.0f};
+
+static const float sf2[2] = {0.38940096f, 0.38940096f};
+
 /* minecraft:ridge */
 static double n23(wg_pt *p)
 {
@@ -842,65 +786,73 @@ static double df_overworld_ridges_folded(wg_pt *p)
     return v;
 }
 
-static const float s2_loc[2] = {-1.0f, 1.0f};
-static const float s2_der[2] = {0.38940096f, 0.38940096f};
-static const float s2_val[2] = {-0.08880186f, 0.69000006f};
 static float s2(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s2_loc, s2_der, s2_val, 2, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf1, sf2, sf0, 2, NULL);
 }
 
-static const float s3_loc[2] = {-1.0f, 1.0f};
-static const float s3_der[2] = {0.37788022f, 0.37788022f};
-static const float s3_val[2] = {-0.115760356f, 0.6400001f};
+static const float sf3[2] = {-0.115760356f, 0.6400001f};
+
+static const float sf4[2] = {0.37788022f, 0.37788022f};
+
 static float s3(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s3_loc, s3_der, s3_val, 2, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf1, sf4, sf3, 2, NULL);
 }
 
-static const float s4_loc[6] = {-1.0f, -0.75f, -0.65f, 0.5954547f, 0.6054547f, 1.0f};
-static const float s4_der[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.2534563f, 0.2534563f};
-static const float s4_val[6] = {-0.2222f,      -0.2222f,      0.0f,
-                                2.9802322e-8f, 2.9802322e-8f, 0.100000024f};
+static const float sf5[6] = {-0.2222f, -0.2222f, 0.0f, 2.9802322e-8f, 2.9802322e-8f, 0.100000024f};
+
+static const float sf6[6] = {-1.0f, -0.75f, -0.65f, 0.5954547f, 0.6054547f, 1.0f};
+
+static const float sf7[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.2534563f, 0.2534563f};
+
 static float s4(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s4_loc, s4_der, s4_val, 6, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf6, sf7, sf5, 6, NULL);
 }
 
-static const float s5_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s5_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.007000001f};
-static const float s5_val[5] = {-0.3f, 0.05f, 0.05f, 0.05f, 0.060000002f};
+static const float sf8[5] = {-0.3f, 0.05f, 0.05f, 0.05f, 0.060000002f};
+
+static const float sf9[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
+
+static const float sf10[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.007000001f};
+
 static float s5(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s5_loc, s5_der, s5_val, 5, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf10, sf8, 5, NULL);
 }
 
-static const float s6_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s6_der[5] = {0.5f, 0.0f, 0.0f, 0.1f, 0.007000001f};
-static const float s6_val[5] = {-0.15f, 0.0f, 0.0f, 0.05f, 0.060000002f};
+static const float sf11[5] = {-0.15f, 0.0f, 0.0f, 0.05f, 0.060000002f};
+
+static const float sf12[5] = {0.5f, 0.0f, 0.0f, 0.1f, 0.007000001f};
+
 static float s6(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s6_loc, s6_der, s6_val, 5, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf12, sf11, 5, NULL);
 }
 
-static const float s7_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s7_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.0f};
-static const float s7_val[5] = {-0.15f, 0.0f, 0.0f, 0.0f, 0.0f};
+static const float sf13[5] = {-0.15f, 0.0f, 0.0f, 0.0f, 0.0f};
+
+static const float sf14[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.0f};
+
 static float s7(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s7_loc, s7_der, s7_val, 5, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf14, sf13, 5, NULL);
 }
 
-static const float s8_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s8_der[5] = {0.0f, 0.0f, 0.0f, 0.06f, 0.0f};
-static const float s8_val[5] = {-0.02f, -0.03f, -0.03f, 0.0f, 0.0f};
+static const float sf15[5] = {-0.02f, -0.03f, -0.03f, 0.0f, 0.0f};
+
+static const float sf16[5] = {0.0f, 0.0f, 0.0f, 0.06f, 0.0f};
+
 static float s8(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s8_loc, s8_der, s8_val, 5, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf16, sf15, 5, NULL);
 }
 
-static const float s1_loc[7] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f, 0.7f};
-static const float s1_der[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+static const float sf17[7] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f, 0.7f};
+
+static const float sf18[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+
 static float s1_value(wg_pt *p, int i)
 {
     switch (i) {
@@ -916,165 +868,49 @@ static float s1_value(wg_pt *p, int i)
 }
 static float s1(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s1_loc, s1_der, NULL, 7, s1_value);
+    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf17, sf18, NULL, 7, s1_value);
 }
 
-static const float s10_loc[2] = {-1.0f, 1.0f};
-static const float s10_der[2] = {0.38940096f, 0.38940096f};
-static const float s10_val[2] = {-0.08880186f, 0.69000006f};
-static float s10(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s10_loc, s10_der, s10_val, 2,
-                          NULL);
-}
+static const float sf19[5] = {-0.25f, 0.05f, 0.05f, 0.05f, 0.060000002f};
 
-static const float s11_loc[2] = {-1.0f, 1.0f};
-static const float s11_der[2] = {0.37788022f, 0.37788022f};
-static const float s11_val[2] = {-0.115760356f, 0.6400001f};
-static float s11(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s11_loc, s11_der, s11_val, 2,
-                          NULL);
-}
-
-static const float s12_loc[6] = {-1.0f, -0.75f, -0.65f, 0.5954547f, 0.6054547f, 1.0f};
-static const float s12_der[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.2534563f, 0.2534563f};
-static const float s12_val[6] = {-0.2222f,      -0.2222f,      0.0f,
-                                 2.9802322e-8f, 2.9802322e-8f, 0.100000024f};
-static float s12(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s12_loc, s12_der, s12_val, 6,
-                          NULL);
-}
-
-static const float s13_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s13_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.007000001f};
-static const float s13_val[5] = {-0.3f, 0.05f, 0.05f, 0.05f, 0.060000002f};
-static float s13(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s13_loc, s13_der, s13_val, 5,
-                          NULL);
-}
-
-static const float s14_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s14_der[5] = {0.5f, 0.0f, 0.0f, 0.1f, 0.007000001f};
-static const float s14_val[5] = {-0.15f, 0.0f, 0.0f, 0.05f, 0.060000002f};
-static float s14(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s14_loc, s14_der, s14_val, 5,
-                          NULL);
-}
-
-static const float s15_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s15_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.0f};
-static const float s15_val[5] = {-0.15f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s15(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s15_loc, s15_der, s15_val, 5,
-                          NULL);
-}
-
-static const float s16_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s16_der[5] = {0.0f, 0.0f, 0.0f, 0.06f, 0.0f};
-static const float s16_val[5] = {-0.02f, -0.03f, -0.03f, 0.0f, 0.0f};
-static float s16(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s16_loc, s16_der, s16_val, 5,
-                          NULL);
-}
-
-static const float s9_loc[7] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f, 0.7f};
-static const float s9_der[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s9_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s10(p);
-    case 1: return s11(p);
-    case 2: return s12(p);
-    case 3: return s13(p);
-    case 4: return s14(p);
-    case 5: return s15(p);
-    case 6: return s16(p);
-    }
-    return 0.0f;
-}
-static float s9(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s9_loc, s9_der, NULL, 7, s9_value);
-}
-
-static const float s18_loc[2] = {-1.0f, 1.0f};
-static const float s18_der[2] = {0.38940096f, 0.38940096f};
-static const float s18_val[2] = {-0.08880186f, 0.69000006f};
-static float s18(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s18_loc, s18_der, s18_val, 2,
-                          NULL);
-}
-
-static const float s19_loc[2] = {-1.0f, 1.0f};
-static const float s19_der[2] = {0.37788022f, 0.37788022f};
-static const float s19_val[2] = {-0.115760356f, 0.6400001f};
-static float s19(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s19_loc, s19_der, s19_val, 2,
-                          NULL);
-}
-
-static const float s20_loc[6] = {-1.0f, -0.75f, -0.65f, 0.5954547f, 0.6054547f, 1.0f};
-static const float s20_der[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.2534563f, 0.2534563f};
-static const float s20_val[6] = {-0.2222f,      -0.2222f,      0.0f,
-                                 2.9802322e-8f, 2.9802322e-8f, 0.100000024f};
-static float s20(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s20_loc, s20_der, s20_val, 6,
-                          NULL);
-}
-
-static const float s21_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s21_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.007000001f};
-static const float s21_val[5] = {-0.25f, 0.05f, 0.05f, 0.05f, 0.060000002f};
 static float s21(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s21_loc, s21_der, s21_val, 5,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf10, sf19, 5, NULL);
 }
 
-static const float s22_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s22_der[5] = {0.5f, 0.01f, 0.01f, 0.094000004f, 0.007000001f};
-static const float s22_val[5] = {-0.1f, 0.001f, 0.003f, 0.05f, 0.060000002f};
+static const float sf20[5] = {-0.1f, 0.001f, 0.003f, 0.05f, 0.060000002f};
+
+static const float sf21[5] = {0.5f, 0.01f, 0.01f, 0.094000004f, 0.007000001f};
+
 static float s22(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s22_loc, s22_der, s22_val, 5,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf21, sf20, 5, NULL);
 }
 
-static const float s23_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s23_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s23_val[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
+static const float sf22[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
+
+static const float sf23[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
+
 static float s23(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s23_loc, s23_der, s23_val, 5,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf23, sf22, 5, NULL);
 }
 
-static const float s24_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s24_der[5] = {0.0f, 0.0f, 0.0f, 0.12f, 0.049f};
-static const float s24_val[5] = {-0.02f, -0.03f, -0.03f, 0.03f, 0.1f};
+static const float sf24[5] = {-0.02f, -0.03f, -0.03f, 0.03f, 0.1f};
+
+static const float sf25[5] = {0.0f, 0.0f, 0.0f, 0.12f, 0.049f};
+
 static float s24(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s24_loc, s24_der, s24_val, 5,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf25, sf24, 5, NULL);
 }
 
-static const float s17_loc[7] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f, 0.7f};
-static const float s17_der[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 static float s17_value(wg_pt *p, int i)
 {
     switch (i) {
-    case 0: return s18(p);
-    case 1: return s19(p);
-    case 2: return s20(p);
+    case 0: return s2(p);
+    case 1: return s3(p);
+    case 2: return s4(p);
     case 3: return s21(p);
     case 4: return s22(p);
     case 5: return s23(p);
@@ -1084,145 +920,79 @@ static float s17_value(wg_pt *p, int i)
 }
 static float s17(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s17_loc, s17_der, NULL, 7, s17_value);
+    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf17, sf18, NULL, 7, s17_value);
 }
 
-static const float s26_loc[3] = {-1.0f, 0.0f, 1.0f};
-static const float s26_der[3] = {0.0f, 0.5138249f, 0.5138249f};
-static const float s26_val[3] = {0.20235021f, 0.7161751f, 1.23f};
+static const float sf26[3] = {0.20235021f, 0.7161751f, 1.23f};
+
+static const float sf27[3] = {-1.0f, 0.0f, 1.0f};
+
+static const float sf28[3] = {0.0f, 0.5138249f, 0.5138249f};
+
 static float s26(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s26_loc, s26_der, s26_val, 3,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf27, sf28, sf26, 3, NULL);
 }
 
-static const float s27_loc[3] = {-1.0f, 0.0f, 1.0f};
-static const float s27_der[3] = {0.0f, 0.43317974f, 0.43317974f};
-static const float s27_val[3] = {0.2f, 0.44682026f, 0.88f};
+static const float sf29[3] = {0.2f, 0.44682026f, 0.88f};
+
+static const float sf30[3] = {0.0f, 0.43317974f, 0.43317974f};
+
 static float s27(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s27_loc, s27_der, s27_val, 3,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf27, sf30, sf29, 3, NULL);
 }
 
-static const float s28_loc[3] = {-1.0f, 0.0f, 1.0f};
-static const float s28_der[3] = {0.0f, 0.3917051f, 0.3917051f};
-static const float s28_val[3] = {0.2f, 0.30829495f, 0.70000005f};
+static const float sf31[3] = {0.2f, 0.30829495f, 0.70000005f};
+
+static const float sf32[3] = {0.0f, 0.3917051f, 0.3917051f};
+
 static float s28(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s28_loc, s28_der, s28_val, 3,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf27, sf32, sf31, 3, NULL);
 }
 
-static const float s29_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s29_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.049000014f};
-static const float s29_val[5] = {-0.25f, 0.35f, 0.35f, 0.35f, 0.42000002f};
+static const float sf33[5] = {-0.25f, 0.35f, 0.35f, 0.35f, 0.42000002f};
+
+static const float sf34[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.049000014f};
+
 static float s29(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s29_loc, s29_der, s29_val, 5,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf34, sf33, 5, NULL);
 }
 
-static const float s30_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s30_der[5] = {0.5f, 0.07f, 0.07f, 0.658f, 0.049000014f};
-static const float s30_val[5] = {-0.1f, 0.0069999998f, 0.021f, 0.35f, 0.42000002f};
+static const float sf35[5] = {-0.1f, 0.0069999998f, 0.021f, 0.35f, 0.42000002f};
+
+static const float sf36[5] = {0.5f, 0.07f, 0.07f, 0.658f, 0.049000014f};
+
 static float s30(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s30_loc, s30_der, s30_val, 5,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf36, sf35, 5, NULL);
 }
 
-static const float s31_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s31_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s31_val[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s31(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s31_loc, s31_der, s31_val, 5,
-                          NULL);
-}
+static const float sf37[3] = {-1.0f, -0.4f, 0.0f};
 
-static const float s32_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s32_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s32_val[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s32(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s32_loc, s32_der, s32_val, 5,
-                          NULL);
-}
+static const float sf38[3] = {0.0f, 0.0f, 0.0f};
 
-static const float s34_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s34_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s34_val[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s34(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s34_loc, s34_der, s34_val, 5,
-                          NULL);
-}
-
-static const float s33_loc[3] = {-1.0f, -0.4f, 0.0f};
-static const float s33_der[3] = {0.0f, 0.0f, 0.0f};
 static float s33_value(wg_pt *p, int i)
 {
     switch (i) {
     case 0: return -0.1f;
-    case 1: return s34(p);
+    case 1: return s23(p);
     case 2: return 0.17f;
     }
     return 0.0f;
 }
 static float s33(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s33_loc, s33_der, NULL, 3,
-                          s33_value);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf37, sf38, NULL, 3, s33_value);
 }
 
-static const float s36_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s36_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s36_val[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s36(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s36_loc, s36_der, s36_val, 5,
-                          NULL);
-}
+static const float sf39[11] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f,
+                               0.4f,   0.45f, 0.55f, 0.58f,  0.7f};
 
-static const float s35_loc[3] = {-1.0f, -0.4f, 0.0f};
-static const float s35_der[3] = {0.0f, 0.0f, 0.0f};
-static float s35_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return -0.1f;
-    case 1: return s36(p);
-    case 2: return 0.17f;
-    }
-    return 0.0f;
-}
-static float s35(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s35_loc, s35_der, NULL, 3,
-                          s35_value);
-}
+static const float sf40[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 
-static const float s37_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s37_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s37_val[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s37(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s37_loc, s37_der, s37_val, 5,
-                          NULL);
-}
-
-static const float s38_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s38_der[5] = {0.0f, 0.0f, 0.0f, 0.12f, 0.049f};
-static const float s38_val[5] = {-0.02f, -0.03f, -0.03f, 0.03f, 0.1f};
-static float s38(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s38_loc, s38_der, s38_val, 5,
-                          NULL);
-}
-
-static const float s25_loc[11] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f,
-                                  0.4f,   0.45f, 0.55f, 0.58f,  0.7f};
-static const float s25_der[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 static float s25_value(wg_pt *p, int i)
 {
     switch (i) {
@@ -1231,181 +1001,113 @@ static float s25_value(wg_pt *p, int i)
     case 2: return s28(p);
     case 3: return s29(p);
     case 4: return s30(p);
-    case 5: return s31(p);
-    case 6: return s32(p);
+    case 5: return s23(p);
+    case 6: return s23(p);
     case 7: return s33(p);
-    case 8: return s35(p);
-    case 9: return s37(p);
-    case 10: return s38(p);
+    case 8: return s33(p);
+    case 9: return s23(p);
+    case 10: return s24(p);
     }
     return 0.0f;
 }
 static float s25(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s25_loc, s25_der, NULL, 11, s25_value);
+    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf39, sf40, NULL, 11, s25_value);
 }
 
-static const float s40_loc[3] = {-1.0f, 0.0f, 1.0f};
-static const float s40_der[3] = {0.0f, 0.5760369f, 0.5760369f};
-static const float s40_val[3] = {0.34792626f, 0.9239631f, 1.5f};
+static const float sf41[3] = {0.34792626f, 0.9239631f, 1.5f};
+
+static const float sf42[3] = {0.0f, 0.5760369f, 0.5760369f};
+
 static float s40(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s40_loc, s40_der, s40_val, 3,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf27, sf42, sf41, 3, NULL);
 }
 
-static const float s41_loc[3] = {-1.0f, 0.0f, 1.0f};
-static const float s41_der[3] = {0.0f, 0.4608295f, 0.4608295f};
-static const float s41_val[3] = {0.2f, 0.5391705f, 1.0f};
+static const float sf43[3] = {0.2f, 0.5391705f, 1.0f};
+
+static const float sf44[3] = {0.0f, 0.4608295f, 0.4608295f};
+
 static float s41(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s41_loc, s41_der, s41_val, 3,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf27, sf44, sf43, 3, NULL);
 }
 
-static const float s42_loc[3] = {-1.0f, 0.0f, 1.0f};
-static const float s42_der[3] = {0.0f, 0.4608295f, 0.4608295f};
-static const float s42_val[3] = {0.2f, 0.5391705f, 1.0f};
-static float s42(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s42_loc, s42_der, s42_val, 3,
-                          NULL);
-}
+static const float sf45[5] = {-0.2f, 0.5f, 0.5f, 0.5f, 0.6f};
 
-static const float s43_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s43_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.070000015f};
-static const float s43_val[5] = {-0.2f, 0.5f, 0.5f, 0.5f, 0.6f};
+static const float sf46[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.070000015f};
+
 static float s43(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s43_loc, s43_der, s43_val, 5,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf46, sf45, 5, NULL);
 }
 
-static const float s44_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s44_der[5] = {0.5f, 0.099999994f, 0.099999994f, 0.94f, 0.070000015f};
-static const float s44_val[5] = {-0.05f, 0.01f, 0.03f, 0.5f, 0.6f};
+static const float sf47[5] = {-0.05f, 0.01f, 0.03f, 0.5f, 0.6f};
+
+static const float sf48[5] = {0.5f, 0.099999994f, 0.099999994f, 0.94f, 0.070000015f};
+
 static float s44(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s44_loc, s44_der, s44_val, 5,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf48, sf47, 5, NULL);
 }
 
-static const float s45_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s45_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s45_val[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
+static const float sf49[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
+
 static float s45(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s45_loc, s45_der, s45_val, 5,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf23, sf49, 5, NULL);
 }
 
-static const float s46_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s46_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s46_val[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s46(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s46_loc, s46_der, s46_val, 5,
-                          NULL);
-}
-
-static const float s48_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s48_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s48_val[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s48(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s48_loc, s48_der, s48_val, 5,
-                          NULL);
-}
-
-static const float s47_loc[3] = {-1.0f, -0.4f, 0.0f};
-static const float s47_der[3] = {0.0f, 0.0f, 0.0f};
 static float s47_value(wg_pt *p, int i)
 {
     switch (i) {
     case 0: return -0.05f;
-    case 1: return s48(p);
+    case 1: return s45(p);
     case 2: return 0.17f;
     }
     return 0.0f;
 }
 static float s47(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s47_loc, s47_der, NULL, 3,
-                          s47_value);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf37, sf38, NULL, 3, s47_value);
 }
 
-static const float s50_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s50_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s50_val[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s50(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s50_loc, s50_der, s50_val, 5,
-                          NULL);
-}
+static const float sf50[5] = {-0.02f, 0.01f, 0.01f, 0.03f, 0.1f};
 
-static const float s49_loc[3] = {-1.0f, -0.4f, 0.0f};
-static const float s49_der[3] = {0.0f, 0.0f, 0.0f};
-static float s49_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return -0.05f;
-    case 1: return s50(p);
-    case 2: return 0.17f;
-    }
-    return 0.0f;
-}
-static float s49(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s49_loc, s49_der, NULL, 3,
-                          s49_value);
-}
+static const float sf51[5] = {0.015f, 0.0f, 0.0f, 0.04f, 0.049f};
 
-static const float s51_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s51_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s51_val[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s51(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s51_loc, s51_der, s51_val, 5,
-                          NULL);
-}
-
-static const float s52_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s52_der[5] = {0.015f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s52_val[5] = {-0.02f, 0.01f, 0.01f, 0.03f, 0.1f};
 static float s52(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s52_loc, s52_der, s52_val, 5,
-                          NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf51, sf50, 5, NULL);
 }
 
-static const float s39_loc[11] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f,
-                                  0.4f,   0.45f, 0.55f, 0.58f,  0.7f};
-static const float s39_der[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 static float s39_value(wg_pt *p, int i)
 {
     switch (i) {
     case 0: return s40(p);
     case 1: return s41(p);
-    case 2: return s42(p);
+    case 2: return s41(p);
     case 3: return s43(p);
     case 4: return s44(p);
     case 5: return s45(p);
-    case 6: return s46(p);
+    case 6: return s45(p);
     case 7: return s47(p);
-    case 8: return s49(p);
-    case 9: return s51(p);
+    case 8: return s47(p);
+    case 9: return s45(p);
     case 10: return s52(p);
     }
     return 0.0f;
 }
 static float s39(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s39_loc, s39_der, NULL, 11, s39_value);
+    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf39, sf40, NULL, 11, s39_value);
 }
 
-static const float s0_loc[10] = {-1.1f,  -1.02f, -0.51f, -0.44f, -0.18f,
-                                 -0.16f, -0.15f, -0.1f,  0.25f,  1.0f};
-static const float s0_der[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+static const float sf52[10] = {-1.1f,  -1.02f, -0.51f, -0.44f, -0.18f,
+                               -0.16f, -0.15f, -0.1f,  0.25f,  1.0f};
+
+static const float sf53[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+
 static float s0_value(wg_pt *p, int i)
 {
     switch (i) {
@@ -1415,7 +1117,7 @@ static float s0_value(wg_pt *p, int i)
     case 3: return -0.12f;
     case 4: return -0.12f;
     case 5: return s1(p);
-    case 6: return s9(p);
+    case 6: return s1(p);
     case 7: return s17(p);
     case 8: return s25(p);
     case 9: return s39(p);
@@ -1424,7 +1126,7 @@ static float s0_value(wg_pt *p, int i)
 }
 static float s0(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_continents(p), s0_loc, s0_der, NULL, 10, s0_value);
+    return wg_spline_eval(p, (float)df_overworld_continents(p), sf52, sf53, NULL, 10, s0_value);
 }
 
 static double n30(wg_pt *p)
@@ -1535,64 +1237,44 @@ static double n45(wg_pt *p)
     return n44(p) * 10.0;
 }
 
-static const float s55_loc[2] = {-0.2f, 0.2f};
-static const float s55_der[2] = {0.0f, 0.0f};
-static const float s55_val[2] = {6.3f, 6.25f};
+static const float sf54[2] = {6.3f, 6.25f};
+
+static const float sf55[2] = {-0.2f, 0.2f};
+
+static const float sf56[2] = {0.0f, 0.0f};
+
 static float s55(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s55_loc, s55_der, s55_val, 2, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf55, sf56, sf54, 2, NULL);
 }
 
-static const float s56_loc[2] = {-0.05f, 0.05f};
-static const float s56_der[2] = {0.0f, 0.0f};
-static const float s56_val[2] = {6.3f, 2.67f};
+static const float sf57[2] = {6.3f, 2.67f};
+
+static const float sf58[2] = {-0.05f, 0.05f};
+
 static float s56(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s56_loc, s56_der, s56_val, 2, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf58, sf56, sf57, 2, NULL);
 }
 
-static const float s57_loc[2] = {-0.2f, 0.2f};
-static const float s57_der[2] = {0.0f, 0.0f};
-static const float s57_val[2] = {6.3f, 6.25f};
-static float s57(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s57_loc, s57_der, s57_val, 2, NULL);
-}
+static const float sf59[2] = {2.67f, 6.3f};
 
-static const float s58_loc[2] = {-0.2f, 0.2f};
-static const float s58_der[2] = {0.0f, 0.0f};
-static const float s58_val[2] = {6.3f, 6.25f};
-static float s58(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s58_loc, s58_der, s58_val, 2, NULL);
-}
-
-static const float s59_loc[2] = {-0.05f, 0.05f};
-static const float s59_der[2] = {0.0f, 0.0f};
-static const float s59_val[2] = {2.67f, 6.3f};
 static float s59(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s59_loc, s59_der, s59_val, 2, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf58, sf56, sf59, 2, NULL);
 }
 
-static const float s60_loc[2] = {-0.2f, 0.2f};
-static const float s60_der[2] = {0.0f, 0.0f};
-static const float s60_val[2] = {6.3f, 6.25f};
-static float s60(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s60_loc, s60_der, s60_val, 2, NULL);
-}
+static const float sf60[2] = {6.25f, 0.625f};
 
-static const float s62_loc[2] = {0.0f, 0.1f};
-static const float s62_der[2] = {0.0f, 0.0f};
-static const float s62_val[2] = {6.25f, 0.625f};
+static const float sf61[2] = {0.0f, 0.1f};
+
 static float s62(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s62_loc, s62_der, s62_val, 2, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf61, sf56, sf60, 2, NULL);
 }
 
-static const float s61_loc[2] = {-0.9f, -0.69f};
-static const float s61_der[2] = {0.0f, 0.0f};
+static const float sf62[2] = {-0.9f, -0.69f};
+
 static float s61_value(wg_pt *p, int i)
 {
     switch (i) {
@@ -1603,116 +1285,47 @@ static float s61_value(wg_pt *p, int i)
 }
 static float s61(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s61_loc, s61_der, NULL, 2,
-                          s61_value);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf62, sf56, NULL, 2, s61_value);
 }
 
-static const float s64_loc[2] = {0.0f, 0.1f};
-static const float s64_der[2] = {0.0f, 0.0f};
-static const float s64_val[2] = {6.25f, 0.625f};
-static float s64(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s64_loc, s64_der, s64_val, 2, NULL);
-}
+static const float sf63[10] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f,
+                               0.03f, 0.35f, 0.45f,  0.55f,  0.62f};
 
-static const float s63_loc[2] = {-0.9f, -0.69f};
-static const float s63_der[2] = {0.0f, 0.0f};
-static float s63_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 6.25f;
-    case 1: return s64(p);
-    }
-    return 0.0f;
-}
-static float s63(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s63_loc, s63_der, NULL, 2,
-                          s63_value);
-}
-
-static const float s54_loc[10] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f,
-                                  0.03f, 0.35f, 0.45f,  0.55f,  0.62f};
-static const float s54_der[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 static float s54_value(wg_pt *p, int i)
 {
     switch (i) {
     case 0: return s55(p);
     case 1: return s56(p);
-    case 2: return s57(p);
-    case 3: return s58(p);
+    case 2: return s55(p);
+    case 3: return s55(p);
     case 4: return s59(p);
-    case 5: return s60(p);
+    case 5: return s55(p);
     case 6: return 6.25f;
     case 7: return s61(p);
-    case 8: return s63(p);
+    case 8: return s61(p);
     case 9: return 6.25f;
     }
     return 0.0f;
 }
 static float s54(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s54_loc, s54_der, NULL, 10, s54_value);
+    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf63, sf53, NULL, 10, s54_value);
 }
 
-static const float s66_loc[2] = {-0.2f, 0.2f};
-static const float s66_der[2] = {0.0f, 0.0f};
-static const float s66_val[2] = {6.3f, 5.47f};
+static const float sf64[2] = {6.3f, 5.47f};
+
 static float s66(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s66_loc, s66_der, s66_val, 2, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf55, sf56, sf64, 2, NULL);
 }
 
-static const float s67_loc[2] = {-0.05f, 0.05f};
-static const float s67_der[2] = {0.0f, 0.0f};
-static const float s67_val[2] = {6.3f, 2.67f};
-static float s67(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s67_loc, s67_der, s67_val, 2, NULL);
-}
+static const float sf65[2] = {5.47f, 0.625f};
 
-static const float s68_loc[2] = {-0.2f, 0.2f};
-static const float s68_der[2] = {0.0f, 0.0f};
-static const float s68_val[2] = {6.3f, 5.47f};
-static float s68(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s68_loc, s68_der, s68_val, 2, NULL);
-}
-
-static const float s69_loc[2] = {-0.2f, 0.2f};
-static const float s69_der[2] = {0.0f, 0.0f};
-static const float s69_val[2] = {6.3f, 5.47f};
-static float s69(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s69_loc, s69_der, s69_val, 2, NULL);
-}
-
-static const float s70_loc[2] = {-0.05f, 0.05f};
-static const float s70_der[2] = {0.0f, 0.0f};
-static const float s70_val[2] = {2.67f, 6.3f};
-static float s70(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s70_loc, s70_der, s70_val, 2, NULL);
-}
-
-static const float s71_loc[2] = {-0.2f, 0.2f};
-static const float s71_der[2] = {0.0f, 0.0f};
-static const float s71_val[2] = {6.3f, 5.47f};
-static float s71(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s71_loc, s71_der, s71_val, 2, NULL);
-}
-
-static const float s73_loc[2] = {0.0f, 0.1f};
-static const float s73_der[2] = {0.0f, 0.0f};
-static const float s73_val[2] = {5.47f, 0.625f};
 static float s73(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s73_loc, s73_der, s73_val, 2, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf61, sf56, sf65, 2, NULL);
 }
 
-static const float s72_loc[2] = {-0.9f, -0.69f};
-static const float s72_der[2] = {0.0f, 0.0f};
 static float s72_value(wg_pt *p, int i)
 {
     switch (i) {
@@ -1723,116 +1336,44 @@ static float s72_value(wg_pt *p, int i)
 }
 static float s72(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s72_loc, s72_der, NULL, 2,
-                          s72_value);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf62, sf56, NULL, 2, s72_value);
 }
 
-static const float s75_loc[2] = {0.0f, 0.1f};
-static const float s75_der[2] = {0.0f, 0.0f};
-static const float s75_val[2] = {5.47f, 0.625f};
-static float s75(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s75_loc, s75_der, s75_val, 2, NULL);
-}
-
-static const float s74_loc[2] = {-0.9f, -0.69f};
-static const float s74_der[2] = {0.0f, 0.0f};
-static float s74_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 5.47f;
-    case 1: return s75(p);
-    }
-    return 0.0f;
-}
-static float s74(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s74_loc, s74_der, NULL, 2,
-                          s74_value);
-}
-
-static const float s65_loc[10] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f,
-                                  0.03f, 0.35f, 0.45f,  0.55f,  0.62f};
-static const float s65_der[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 static float s65_value(wg_pt *p, int i)
 {
     switch (i) {
     case 0: return s66(p);
-    case 1: return s67(p);
-    case 2: return s68(p);
-    case 3: return s69(p);
-    case 4: return s70(p);
-    case 5: return s71(p);
+    case 1: return s56(p);
+    case 2: return s66(p);
+    case 3: return s66(p);
+    case 4: return s59(p);
+    case 5: return s66(p);
     case 6: return 5.47f;
     case 7: return s72(p);
-    case 8: return s74(p);
+    case 8: return s72(p);
     case 9: return 5.47f;
     }
     return 0.0f;
 }
 static float s65(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s65_loc, s65_der, NULL, 10, s65_value);
+    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf63, sf53, NULL, 10, s65_value);
 }
 
-static const float s77_loc[2] = {-0.2f, 0.2f};
-static const float s77_der[2] = {0.0f, 0.0f};
-static const float s77_val[2] = {6.3f, 5.08f};
+static const float sf66[2] = {6.3f, 5.08f};
+
 static float s77(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s77_loc, s77_der, s77_val, 2, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf55, sf56, sf66, 2, NULL);
 }
 
-static const float s78_loc[2] = {-0.05f, 0.05f};
-static const float s78_der[2] = {0.0f, 0.0f};
-static const float s78_val[2] = {6.3f, 2.67f};
-static float s78(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s78_loc, s78_der, s78_val, 2, NULL);
-}
+static const float sf67[2] = {5.08f, 0.625f};
 
-static const float s79_loc[2] = {-0.2f, 0.2f};
-static const float s79_der[2] = {0.0f, 0.0f};
-static const float s79_val[2] = {6.3f, 5.08f};
-static float s79(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s79_loc, s79_der, s79_val, 2, NULL);
-}
-
-static const float s80_loc[2] = {-0.2f, 0.2f};
-static const float s80_der[2] = {0.0f, 0.0f};
-static const float s80_val[2] = {6.3f, 5.08f};
-static float s80(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s80_loc, s80_der, s80_val, 2, NULL);
-}
-
-static const float s81_loc[2] = {-0.05f, 0.05f};
-static const float s81_der[2] = {0.0f, 0.0f};
-static const float s81_val[2] = {2.67f, 6.3f};
-static float s81(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s81_loc, s81_der, s81_val, 2, NULL);
-}
-
-static const float s82_loc[2] = {-0.2f, 0.2f};
-static const float s82_der[2] = {0.0f, 0.0f};
-static const float s82_val[2] = {6.3f, 5.08f};
-static float s82(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s82_loc, s82_der, s82_val, 2, NULL);
-}
-
-static const float s84_loc[2] = {0.0f, 0.1f};
-static const float s84_der[2] = {0.0f, 0.0f};
-static const float s84_val[2] = {5.08f, 0.625f};
 static float s84(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s84_loc, s84_der, s84_val, 2, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf61, sf56, sf67, 2, NULL);
 }
 
-static const float s83_loc[2] = {-0.9f, -0.69f};
-static const float s83_der[2] = {0.0f, 0.0f};
 static float s83_value(wg_pt *p, int i)
 {
     switch (i) {
@@ -1843,229 +1384,96 @@ static float s83_value(wg_pt *p, int i)
 }
 static float s83(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s83_loc, s83_der, NULL, 2,
-                          s83_value);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf62, sf56, NULL, 2, s83_value);
 }
 
-static const float s86_loc[2] = {0.0f, 0.1f};
-static const float s86_der[2] = {0.0f, 0.0f};
-static const float s86_val[2] = {5.08f, 0.625f};
-static float s86(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s86_loc, s86_der, s86_val, 2, NULL);
-}
-
-static const float s85_loc[2] = {-0.9f, -0.69f};
-static const float s85_der[2] = {0.0f, 0.0f};
-static float s85_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 5.08f;
-    case 1: return s86(p);
-    }
-    return 0.0f;
-}
-static float s85(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s85_loc, s85_der, NULL, 2,
-                          s85_value);
-}
-
-static const float s76_loc[10] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f,
-                                  0.03f, 0.35f, 0.45f,  0.55f,  0.62f};
-static const float s76_der[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 static float s76_value(wg_pt *p, int i)
 {
     switch (i) {
     case 0: return s77(p);
-    case 1: return s78(p);
-    case 2: return s79(p);
-    case 3: return s80(p);
-    case 4: return s81(p);
-    case 5: return s82(p);
+    case 1: return s56(p);
+    case 2: return s77(p);
+    case 3: return s77(p);
+    case 4: return s59(p);
+    case 5: return s77(p);
     case 6: return 5.08f;
     case 7: return s83(p);
-    case 8: return s85(p);
+    case 8: return s83(p);
     case 9: return 5.08f;
     }
     return 0.0f;
 }
 static float s76(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s76_loc, s76_der, NULL, 10, s76_value);
+    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf63, sf53, NULL, 10, s76_value);
 }
 
-static const float s88_loc[2] = {-0.2f, 0.2f};
-static const float s88_der[2] = {0.0f, 0.0f};
-static const float s88_val[2] = {6.3f, 4.69f};
+static const float sf68[2] = {6.3f, 4.69f};
+
 static float s88(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s88_loc, s88_der, s88_val, 2, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf55, sf56, sf68, 2, NULL);
 }
 
-static const float s89_loc[2] = {-0.05f, 0.05f};
-static const float s89_der[2] = {0.0f, 0.0f};
-static const float s89_val[2] = {6.3f, 2.67f};
-static float s89(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s89_loc, s89_der, s89_val, 2, NULL);
-}
+static const float sf69[2] = {0.45f, 0.7f};
 
-static const float s90_loc[2] = {-0.2f, 0.2f};
-static const float s90_der[2] = {0.0f, 0.0f};
-static const float s90_val[2] = {6.3f, 4.69f};
-static float s90(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s90_loc, s90_der, s90_val, 2, NULL);
-}
-
-static const float s91_loc[2] = {-0.2f, 0.2f};
-static const float s91_der[2] = {0.0f, 0.0f};
-static const float s91_val[2] = {6.3f, 4.69f};
-static float s91(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s91_loc, s91_der, s91_val, 2, NULL);
-}
-
-static const float s92_loc[2] = {-0.05f, 0.05f};
-static const float s92_der[2] = {0.0f, 0.0f};
-static const float s92_val[2] = {2.67f, 6.3f};
-static float s92(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s92_loc, s92_der, s92_val, 2, NULL);
-}
-
-static const float s93_loc[2] = {-0.2f, 0.2f};
-static const float s93_der[2] = {0.0f, 0.0f};
-static const float s93_val[2] = {6.3f, 4.69f};
-static float s93(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s93_loc, s93_der, s93_val, 2, NULL);
-}
-
-static const float s95_loc[2] = {-0.2f, 0.2f};
-static const float s95_der[2] = {0.0f, 0.0f};
-static const float s95_val[2] = {6.3f, 4.69f};
-static float s95(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s95_loc, s95_der, s95_val, 2, NULL);
-}
-
-static const float s94_loc[2] = {0.45f, 0.7f};
-static const float s94_der[2] = {0.0f, 0.0f};
 static float s94_value(wg_pt *p, int i)
 {
     switch (i) {
-    case 0: return s95(p);
+    case 0: return s88(p);
     case 1: return 1.56f;
     }
     return 0.0f;
 }
 static float s94(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s94_loc, s94_der, NULL, 2,
-                          s94_value);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf69, sf56, NULL, 2, s94_value);
 }
 
-static const float s97_loc[2] = {-0.2f, 0.2f};
-static const float s97_der[2] = {0.0f, 0.0f};
-static const float s97_val[2] = {6.3f, 4.69f};
-static float s97(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s97_loc, s97_der, s97_val, 2, NULL);
-}
+static const float sf70[2] = {-0.7f, -0.15f};
 
-static const float s96_loc[2] = {0.45f, 0.7f};
-static const float s96_der[2] = {0.0f, 0.0f};
-static float s96_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s97(p);
-    case 1: return 1.56f;
-    }
-    return 0.0f;
-}
-static float s96(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s96_loc, s96_der, NULL, 2,
-                          s96_value);
-}
-
-static const float s99_loc[2] = {-0.2f, 0.2f};
-static const float s99_der[2] = {0.0f, 0.0f};
-static const float s99_val[2] = {6.3f, 4.69f};
-static float s99(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s99_loc, s99_der, s99_val, 2, NULL);
-}
-
-static const float s98_loc[2] = {-0.7f, -0.15f};
-static const float s98_der[2] = {0.0f, 0.0f};
 static float s98_value(wg_pt *p, int i)
 {
     switch (i) {
-    case 0: return s99(p);
+    case 0: return s88(p);
     case 1: return 1.37f;
     }
     return 0.0f;
 }
 static float s98(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s98_loc, s98_der, NULL, 2,
-                          s98_value);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf70, sf56, NULL, 2, s98_value);
 }
 
-static const float s101_loc[2] = {-0.2f, 0.2f};
-static const float s101_der[2] = {0.0f, 0.0f};
-static const float s101_val[2] = {6.3f, 4.69f};
-static float s101(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s101_loc, s101_der, s101_val, 2, NULL);
-}
+static const float sf71[11] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f, 0.03f,
+                               0.05f, 0.4f,  0.45f,  0.55f,  0.58f};
 
-static const float s100_loc[2] = {-0.7f, -0.15f};
-static const float s100_der[2] = {0.0f, 0.0f};
-static float s100_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s101(p);
-    case 1: return 1.37f;
-    }
-    return 0.0f;
-}
-static float s100(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s100_loc, s100_der, NULL, 2,
-                          s100_value);
-}
-
-static const float s87_loc[11] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f, 0.03f,
-                                  0.05f, 0.4f,  0.45f,  0.55f,  0.58f};
-static const float s87_der[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 static float s87_value(wg_pt *p, int i)
 {
     switch (i) {
     case 0: return s88(p);
-    case 1: return s89(p);
-    case 2: return s90(p);
-    case 3: return s91(p);
-    case 4: return s92(p);
-    case 5: return s93(p);
+    case 1: return s56(p);
+    case 2: return s88(p);
+    case 3: return s88(p);
+    case 4: return s59(p);
+    case 5: return s88(p);
     case 6: return s94(p);
-    case 7: return s96(p);
+    case 7: return s94(p);
     case 8: return s98(p);
-    case 9: return s100(p);
+    case 9: return s98(p);
     case 10: return 4.69f;
     }
     return 0.0f;
 }
 static float s87(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s87_loc, s87_der, NULL, 11, s87_value);
+    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf71, sf40, NULL, 11, s87_value);
 }
 
-static const float s53_loc[5] = {-0.19f, -0.15f, -0.1f, 0.03f, 0.06f};
-static const float s53_der[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+static const float sf72[5] = {-0.19f, -0.15f, -0.1f, 0.03f, 0.06f};
+
+static const float sf73[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+
 static float s53_value(wg_pt *p, int i)
 {
     switch (i) {
@@ -2079,8 +1487,7 @@ static float s53_value(wg_pt *p, int i)
 }
 static float s53(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_continents(p), s53_loc, s53_der, NULL, 5,
-                          s53_value);
+    return wg_spline_eval(p, (float)df_overworld_continents(p), sf72, sf73, NULL, 5, s53_value);
 }
 
 static double n46(wg_pt *p)
@@ -2219,16 +1626,17 @@ static double n66(wg_pt *p)
     return wg_clamped_map(p->y, 240.0, 256.0, 1.0, 0.0);
 }
 
-static const float s105_loc[2] = {-0.01f, 0.01f};
-static const float s105_der[2] = {0.0f, 0.0f};
-static const float s105_val[2] = {0.63f, 0.3f};
+static const float sf74[2] = {0.63f, 0.3f};
+
+static const float sf75[2] = {-0.01f, 0.01f};
+
 static float s105(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s105_loc, s105_der, s105_val, 2, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf75, sf56, sf74, 2, NULL);
 }
 
-static const float s104_loc[3] = {0.19999999f, 0.44999996f, 1.0f};
-static const float s104_der[3] = {0.0f, 0.0f, 0.0f};
+static const float sf76[3] = {0.19999999f, 0.44999996f, 1.0f};
+
 static float s104_value(wg_pt *p, int i)
 {
     switch (i) {
@@ -2240,20 +1648,16 @@ static float s104_value(wg_pt *p, int i)
 }
 static float s104(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s104_loc, s104_der, NULL, 3,
-                          s104_value);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf76, sf38, NULL, 3, s104_value);
 }
 
-static const float s107_loc[2] = {-0.01f, 0.01f};
-static const float s107_der[2] = {0.0f, 0.0f};
-static const float s107_val[2] = {0.315f, 0.15f};
+static const float sf77[2] = {0.315f, 0.15f};
+
 static float s107(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s107_loc, s107_der, s107_val, 2, NULL);
+    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf75, sf56, sf77, 2, NULL);
 }
 
-static const float s106_loc[3] = {0.19999999f, 0.44999996f, 1.0f};
-static const float s106_der[3] = {0.0f, 0.0f, 0.0f};
 static float s106_value(wg_pt *p, int i)
 {
     switch (i) {
@@ -2265,156 +1669,59 @@ static float s106_value(wg_pt *p, int i)
 }
 static float s106(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s106_loc, s106_der, NULL, 3,
-                          s106_value);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf76, sf38, NULL, 3, s106_value);
 }
 
-static const float s109_loc[2] = {-0.01f, 0.01f};
-static const float s109_der[2] = {0.0f, 0.0f};
-static const float s109_val[2] = {0.315f, 0.15f};
-static float s109(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s109_loc, s109_der, s109_val, 2, NULL);
-}
+static const float sf78[4] = {-1.0f, -0.78f, -0.5775f, -0.375f};
 
-static const float s108_loc[3] = {0.19999999f, 0.44999996f, 1.0f};
-static const float s108_der[3] = {0.0f, 0.0f, 0.0f};
-static float s108_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return 0.0f;
-    case 2: return s109(p);
-    }
-    return 0.0f;
-}
-static float s108(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s108_loc, s108_der, NULL, 3,
-                          s108_value);
-}
+static const float sf79[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 
-static const float s103_loc[4] = {-1.0f, -0.78f, -0.5775f, -0.375f};
-static const float s103_der[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 static float s103_value(wg_pt *p, int i)
 {
     switch (i) {
     case 0: return s104(p);
     case 1: return s106(p);
-    case 2: return s108(p);
+    case 2: return s106(p);
     case 3: return 0.0f;
     }
     return 0.0f;
 }
 static float s103(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s103_loc, s103_der, NULL, 4,
-                          s103_value);
+    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf78, sf79, NULL, 4, s103_value);
 }
 
-static const float s112_loc[2] = {-0.01f, 0.01f};
-static const float s112_der[2] = {0.0f, 0.0f};
-static const float s112_val[2] = {0.63f, 0.3f};
-static float s112(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s112_loc, s112_der, s112_val, 2, NULL);
-}
-
-static const float s113_loc[2] = {-0.01f, 0.01f};
-static const float s113_der[2] = {0.0f, 0.0f};
-static const float s113_val[2] = {0.63f, 0.3f};
-static float s113(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s113_loc, s113_der, s113_val, 2, NULL);
-}
-
-static const float s111_loc[3] = {0.19999999f, 0.44999996f, 1.0f};
-static const float s111_der[3] = {0.0f, 0.0f, 0.0f};
 static float s111_value(wg_pt *p, int i)
 {
     switch (i) {
     case 0: return 0.0f;
-    case 1: return s112(p);
-    case 2: return s113(p);
+    case 1: return s105(p);
+    case 2: return s105(p);
     }
     return 0.0f;
 }
 static float s111(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s111_loc, s111_der, NULL, 3,
-                          s111_value);
+    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf76, sf38, NULL, 3, s111_value);
 }
 
-static const float s115_loc[2] = {-0.01f, 0.01f};
-static const float s115_der[2] = {0.0f, 0.0f};
-static const float s115_val[2] = {0.63f, 0.3f};
-static float s115(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s115_loc, s115_der, s115_val, 2, NULL);
-}
-
-static const float s114_loc[3] = {0.19999999f, 0.44999996f, 1.0f};
-static const float s114_der[3] = {0.0f, 0.0f, 0.0f};
-static float s114_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return 0.0f;
-    case 2: return s115(p);
-    }
-    return 0.0f;
-}
-static float s114(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s114_loc, s114_der, NULL, 3,
-                          s114_value);
-}
-
-static const float s117_loc[2] = {-0.01f, 0.01f};
-static const float s117_der[2] = {0.0f, 0.0f};
-static const float s117_val[2] = {0.63f, 0.3f};
-static float s117(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s117_loc, s117_der, s117_val, 2, NULL);
-}
-
-static const float s116_loc[3] = {0.19999999f, 0.44999996f, 1.0f};
-static const float s116_der[3] = {0.0f, 0.0f, 0.0f};
-static float s116_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return 0.0f;
-    case 2: return s117(p);
-    }
-    return 0.0f;
-}
-static float s116(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s116_loc, s116_der, NULL, 3,
-                          s116_value);
-}
-
-static const float s110_loc[4] = {-1.0f, -0.78f, -0.5775f, -0.375f};
-static const float s110_der[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 static float s110_value(wg_pt *p, int i)
 {
     switch (i) {
     case 0: return s111(p);
-    case 1: return s114(p);
-    case 2: return s116(p);
+    case 1: return s104(p);
+    case 2: return s104(p);
     case 3: return 0.0f;
     }
     return 0.0f;
 }
 static float s110(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s110_loc, s110_der, NULL, 4,
-                          s110_value);
+    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf78, sf79, NULL, 4, s110_value);
 }
 
-static const float s102_loc[3] = {-0.11f, 0.03f, 0.65f};
-static const float s102_der[3] = {0.0f, 0.0f, 0.0f};
+static const float sf80[3] = {-0.11f, 0.03f, 0.65f};
+
 static float s102_value(wg_pt *p, int i)
 {
     switch (i) {
@@ -2426,8 +1733,7 @@ static float s102_value(wg_pt *p, int i)
 }
 static float s102(wg_pt *p)
 {
-    return wg_spline_eval(p, (float)df_overworld_continents(p), s102_loc, s102_der, NULL, 3,
-                          s102_value);
+    return wg_spline_eval(p, (float)df_overworld_continents(p), sf80, sf38, NULL, 3, s102_value);
 }
 
 static double n68(wg_pt *p)
