@@ -193,16 +193,47 @@ function expr(n) {
     case 'blend_offset': return '0.0';
     case 'ref': emitNamed(n.id); return `${dfName(n.id)}(p)`;
     case 'blend_density': case 'cache_all_in_cell': return expr(n.a);
-    default: emitNode(n); return `${fnName(n)}(p)`;
+    default: {
+      const inline = inlineExpr(n);
+      if (inline !== null) return inline;
+      emitNode(n);
+      return `${fnName(n)}(p)`;
+    }
+  }
+}
+
+const noiseName = (i) => `WG_NOISE_${cIdent([...noiseIds.keys()][i]).toUpperCase()}`;
+const noiseAt = (i, x, y, z) => `wg_normal_value(&p->st->noise[${noiseName(i)}], ${x}, ${y}, ${z})`;
+
+// A node that is one expression of its arguments (each argument read once)
+// is written into its parent's expression rather than as a function of its
+// own: every node but a named one has one parent. The operations and their
+// order are those of the function it replaces (no FMA contraction: the
+// build targets baseline x86-64), so the values are the same. null: the
+// node needs a function (temporaries, caches, slots).
+function inlineExpr(n) {
+  const A = () => expr(n.a), B = () => expr(n.b);
+  switch (n.k) {
+    case 'add': return `(${A()} + ${B()})`;
+    case 'mul': // MulOrAdd: a constant factor needs no zero test
+      if (n.a.k === 'const') return `(${B()} * ${A()})`;
+      if (n.b.k === 'const') return `(${A()} * ${B()})`;
+      return null;
+    case 'abs': return `fabs(${A()})`;
+    case 'clamp': return `wg_clamp(${A()}, ${dbl(n.min)}, ${dbl(n.max)})`;
+    case 'y_clamped_gradient': return `wg_clamped_map(p->y, ${dbl(n.fromY)}, ${dbl(n.toY)}, ${dbl(n.fromV)}, ${dbl(n.toV)})`;
+    case 'noise': return noiseAt(n.noise, `p->x * ${dbl(n.xz)}`, `p->y * ${dbl(n.y)}`, `p->z * ${dbl(n.xz)}`);
+    case 'shift_a': return `(${noiseAt(n.noise, 'p->x * 0.25', '0.0 * 0.25', 'p->z * 0.25')} * 4.0)`;
+    case 'shift_b': return `(${noiseAt(n.noise, 'p->z * 0.25', 'p->x * 0.25', '0.0 * 0.25')} * 4.0)`;
+    case 'spline': return `(double)${splineExpr(n.spline)}`;
+    case 'old_blended_noise': return 'wg_blended_value(&p->st->terrain, p->x, p->y, p->z)';
+    default: return null;
   }
 }
 
 function memoWrap(name, isY, key, body) {
   const s = slot(key, isY);
-  const bits = s.kind === 2 ? 'memo2' : 'memo3', vals = s.kind === 2 ? 'v2' : 'v3';
-  return `static double ${name}(wg_pt *p)\n{\n` +
-    `    if (p->${bits} >> ${s.index} & 1) return p->${vals}[${s.index}];\n` +
-    `    double v = ${body};\n    p->${bits} |= 1ULL << ${s.index};\n    p->${vals}[${s.index}] = v;\n    return v;\n}\n`;
+  return `static double ${name}(wg_pt *p)\n{\n    return ${s.kind === 2 ? 'MEMO2' : 'MEMO3'}(${s.index}, ${body});\n}\n`;
 }
 
 function emitNamed(id) {
@@ -228,36 +259,20 @@ function emitNode(n) {
   if (emitted.has(key)) return;
   emitted.add(key);
   const A = () => expr(n.a), B = () => expr(n.b);
-  const isConst = (m) => m.k === 'const';
   switch (n.k) {
-    case 'add':
-      return fn(n, `    return ${A()} + ${B()};\n`);
     case 'mul':
-      if (isConst(n.a)) return fn(n, `    return ${B()} * ${A()};\n`); // MulOrAdd
-      if (isConst(n.b)) return fn(n, `    return ${A()} * ${B()};\n`);
       return fn(n, `    double a = ${A()};\n    return a == 0.0 ? 0.0 : a * ${B()};\n`);
     case 'min': return fn(n, `    double a = ${A()};\n    return wg_min(a, ${B()});\n`);
     case 'max': return fn(n, `    double a = ${A()};\n    return wg_max(a, ${B()});\n`);
-    case 'abs': return fn(n, `    return fabs(${A()});\n`);
     case 'square': return fn(n, `    double d = ${A()};\n    return d * d;\n`);
     case 'cube': return fn(n, `    double d = ${A()};\n    return d * d * d;\n`);
     case 'half_negative': return fn(n, `    double d = ${A()};\n    return d > 0.0 ? d : d * 0.5;\n`);
     case 'quarter_negative': return fn(n, `    double d = ${A()};\n    return d > 0.0 ? d : d * 0.25;\n`);
     case 'squeeze': return fn(n, `    double e = wg_clamp(${A()}, -1.0, 1.0);\n    return e / 2.0 - e * e * e / 24.0;\n`);
-    case 'clamp': return fn(n, `    return wg_clamp(${A()}, ${dbl(n.min)}, ${dbl(n.max)});\n`);
-    case 'y_clamped_gradient':
-      return fn(n, `    return wg_clamped_map(p->y, ${dbl(n.fromY)}, ${dbl(n.toY)}, ${dbl(n.fromV)}, ${dbl(n.toV)});\n`);
-    case 'noise':
-      return fn(n, `    return wg_normal_value(&p->st->noise[${n.noise}], p->x * ${dbl(n.xz)}, p->y * ${dbl(n.y)}, p->z * ${dbl(n.xz)});\n`,
-        [...noiseIds.keys()][n.noise]);
     case 'shifted_noise':
       return fn(n, `    double d = p->x * ${dbl(n.xz)} + ${expr(n.sx)};\n    double e = p->y * ${dbl(n.y)} + ${expr(n.sy)};\n` +
-        `    double f = p->z * ${dbl(n.xz)} + ${expr(n.sz)};\n    return wg_normal_value(&p->st->noise[${n.noise}], d, e, f);\n`,
+        `    double f = p->z * ${dbl(n.xz)} + ${expr(n.sz)};\n    return ${noiseAt(n.noise, 'd', 'e', 'f')};\n`,
         [...noiseIds.keys()][n.noise]);
-    case 'shift_a':
-      return fn(n, `    return wg_normal_value(&p->st->noise[${n.noise}], p->x * 0.25, 0.0 * 0.25, p->z * 0.25) * 4.0;\n`);
-    case 'shift_b':
-      return fn(n, `    return wg_normal_value(&p->st->noise[${n.noise}], p->z * 0.25, p->x * 0.25, 0.0 * 0.25) * 4.0;\n`);
     case 'range_choice':
       return fn(n, `    double d = ${A()};\n    if (d >= ${dbl(n.min)} && d < ${dbl(n.max)}) return ${expr(n.in)};\n    return ${expr(n.out)};\n`);
     case 'weird_scaled_sampler': {
@@ -265,11 +280,9 @@ function emitNode(n) {
         ? 'd < -0.5 ? 0.75 : d < 0.0 ? 1.0 : d < 0.5 ? 1.5 : 2.0'
         : 'd < -0.75 ? 0.5 : d < -0.5 ? 0.75 : d < 0.5 ? 1.0 : d < 0.75 ? 2.0 : 3.0';
       return fn(n, `    double d = ${A()};\n    double e = ${map};\n` +
-        `    return e * fabs(wg_normal_value(&p->st->noise[${n.noise}], p->x / e, p->y / e, p->z / e));\n`,
+        `    return e * fabs(${noiseAt(n.noise, 'p->x / e', 'p->y / e', 'p->z / e')});\n`,
         [...noiseIds.keys()][n.noise]);
     }
-    case 'spline': return fn(n, `    return (double)${splineExpr(n.spline)};\n`);
-    case 'old_blended_noise': return fn(n, `    return wg_blended_value(&p->st->terrain, p->x, p->y, p->z);\n`);
     case 'interpolated': {
       const k = interpSlots.length;
       const arg = { name: `wg_interp_arg_${k}`, node: n };
@@ -280,9 +293,14 @@ function emitNode(n) {
     }
     case 'flat_cache': {
       if (ydep(n.a)) throw new Error('flat_cache over a y-dependent function');
-      const inner = `n${n.id}_arg`;
-      protos.push(`static double ${inner}(wg_pt *p);`);
-      fns.push(`static double ${inner}(wg_pt *p)\n{\n    return ${A()};\n}\n`);
+      // The function wg_flat_cache calls at the column's corner: the
+      // argument's own function when it is a call, else a wrapper.
+      const arg = A(), call = /^(\w+)\(p\)$/.exec(arg);
+      const inner = call ? call[1] : `n${n.id}_arg`;
+      if (!call) {
+        protos.push(`static double ${inner}(wg_pt *p);`);
+        fns.push(`static double ${inner}(wg_pt *p)\n{\n    return ${arg};\n}\n`);
+      }
       protos.push(`static double ${fnName(n)}(wg_pt *p);`);
       fns.push(memoWrap(fnName(n), false, key, `wg_flat_cache(p, ${inner})`));
       return;
@@ -344,8 +362,14 @@ function emitSpline(s) {
     vals = floatArray(s.points.map((p) => p.value.v));
   } else {
     valueFn = `s${s.id}_value`;
-    const cases = s.points.map((pt, i) => `    case ${i}: return ${splineExpr(pt.value)};\n`).join('');
-    body += `static float s${s.id}_value(wg_pt *p, int i)\n{\n    switch (i) {\n${cases}    }\n    return 0.0f;\n}\n`;
+    const values = s.points.map((pt) => splineExpr(pt.value));
+    if (s.points.every((pt) => pt.value.k === 'spline')) { // every point's value a spline: a table of them
+      body += `static float ${valueFn}(wg_pt *p, int i)\n{\n    static float (*const at[${n}])(wg_pt *) = {` +
+        `${values.map((v) => v.replace(/\(p\)$/, '')).join(', ')}};\n    return at[i](p);\n}\n`;
+    } else {
+      const cases = values.map((v, i) => `    case ${i}: return ${v};\n`).join('');
+      body += `static float ${valueFn}(wg_pt *p, int i)\n{\n    switch (i) {\n${cases}    }\n    return 0.0f;\n}\n`;
+    }
   }
   const loc = floatArray(s.points.map((p) => p.loc)), der = floatArray(s.points.map((p) => p.der));
   protos.push(`static float s${s.id}(wg_pt *p);`);
@@ -431,12 +455,24 @@ write('worldgen_router.h', H.join('\n') + '\n');
 const C = [];
 C.push(HEADER('worldgen_router.c — the overworld noise router compiled to C (see world/density.h).'));
 C.push('#include "data/worldgen_router.h"\n\n#include <math.h>\n\n#include "world/density.h"\n');
+C.push(`/* Slot k of the per-column (MEMO2: memo2, v2) or per-point (MEMO3: memo3, v3)
+ * cache: the value of e at p, computed the first time it is asked for. */
+static inline double memo_put(uint64_t *valid, double *vals, int k, double v)
+{
+    *valid |= 1ULL << k;
+    vals[k] = v;
+    return v;
+}
+#define MEMO2(k, e) (p->memo2 >> (k) & 1 ? p->v2[k] : memo_put(&p->memo2, p->v2, (k), (e)))
+#define MEMO3(k, e) (p->memo3 >> (k) & 1 ? p->v3[k] : memo_put(&p->memo3, p->v3, (k), (e)))
+`);
+C.push('/* name, MD5 halves, first octave, octaves, amplitudes */\n/* clang-format off */');
 C.push('const struct wg_noise_def wg_noise_defs[WG_NOISE_COUNT] = {');
 for (const d of noiseDefs) {
   const [lo, hi] = md5(d.id);
   C.push(`    {"${d.id}", ${hex(lo)}, ${hex(hi)}, ${d.first}, ${d.amps.length}, {${d.amps.map(dbl).join(', ')}}},`);
 }
-C.push('};\n');
+C.push('};\n/* clang-format on */\n');
 C.push('const uint64_t wg_octave_md5[WG_OCTAVE_COUNT][2] = {');
 octaves.forEach(([lo, hi], i) => C.push(`    {${hex(lo)}, ${hex(hi)}}, /* octave_${octMin + i} */`));
 C.push('};\n');

@@ -11,106 +11,44 @@
 
 #include "world/density.h"
 
+/* Slot k of the per-column (MEMO2: memo2, v2) or per-point (MEMO3: memo3, v3)
+ * cache: the value of e at p, computed the first time it is asked for. */
+static inline double memo_put(uint64_t *valid, double *vals, int k, double v)
+{
+    *valid |= 1ULL << k;
+    vals[k] = v;
+    return v;
+}
+#define MEMO2(k, e) (p->memo2 >> (k)&1 ? p->v2[k] : memo_put(&p->memo2, p->v2, (k), (e)))
+#define MEMO3(k, e) (p->memo3 >> (k)&1 ? p->v3[k] : memo_put(&p->memo3, p->v3, (k), (e)))
+
+/* name, MD5 halves, first octave, octaves, amplitudes */
+/* clang-format off */
 const struct wg_noise_def wg_noise_defs[WG_NOISE_COUNT] = {
     {"minecraft:aquifer_barrier", 0xe170fda6c51d093fULL, 0x134f3e4bc3f40b0cULL, -3, 1, {1.0}},
-    {"minecraft:aquifer_fluid_level_floodedness",
-     0x1b5d4f85fdc2d89eULL,
-     0x22c7e3e611bf67c6ULL,
-     -7,
-     1,
-     {1.0}},
-    {"minecraft:aquifer_fluid_level_spread",
-     0x08f136f47cd9aaa2ULL,
-     0x3666182f5fa0ac6fULL,
-     -5,
-     1,
-     {1.0}},
+    {"minecraft:aquifer_fluid_level_floodedness", 0x1b5d4f85fdc2d89eULL, 0x22c7e3e611bf67c6ULL, -7, 1, {1.0}},
+    {"minecraft:aquifer_fluid_level_spread", 0x08f136f47cd9aaa2ULL, 0x3666182f5fa0ac6fULL, -5, 1, {1.0}},
     {"minecraft:aquifer_lava", 0x0e5121277ab51b72ULL, 0x2724d8c56aa005baULL, -1, 1, {1.0}},
-    {"minecraft:temperature",
-     0x5c7e6b29735f0d7fULL,
-     0xf7d86f1bbc734988ULL,
-     -10,
-     6,
-     {1.5, 0.0, 1.0, 0.0, 0.0, 0.0}},
+    {"minecraft:temperature", 0x5c7e6b29735f0d7fULL, 0xf7d86f1bbc734988ULL, -10, 6, {1.5, 0.0, 1.0, 0.0, 0.0, 0.0}},
     {"minecraft:offset", 0x080518cf6af25384ULL, 0x3f3dfb40a54febd5ULL, -3, 4, {1.0, 1.0, 1.0, 0.0}},
-    {"minecraft:vegetation",
-     0x81bb4d22e8dc168eULL,
-     0xf1c8b4bea16303cdULL,
-     -8,
-     6,
-     {1.0, 1.0, 0.0, 0.0, 0.0, 0.0}},
-    {"minecraft:continentalness",
-     0x83886c9d0ae3a662ULL,
-     0xafa638a61b42e8adULL,
-     -9,
-     9,
-     {1.0, 1.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0}},
-    {"minecraft:erosion",
-     0xd02491e6058f6fd8ULL,
-     0x4792512c94c17a80ULL,
-     -9,
-     5,
-     {1.0, 1.0, 0.0, 1.0, 1.0}},
-    {"minecraft:ridge",
-     0xefc8ef4d36102b34ULL,
-     0x1beeeb324a0f24eaULL,
-     -7,
-     6,
-     {1.0, 2.0, 1.0, 0.0, 0.0, 0.0}},
-    {"minecraft:jagged",
-     0xf902c0a7c9daa994ULL,
-     0x71ecd96a8da5e503ULL,
-     -16,
-     16,
-     {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}},
-    {"minecraft:cave_entrance",
-     0xf1008a17493d9a65ULL,
-     0xbd1ce09e8bc70ea0ULL,
-     -7,
-     3,
-     {0.4, 0.5, 1.0}},
-    {"minecraft:spaghetti_roughness_modulator",
-     0xe19387d2ceaf4eaaULL,
-     0xcacdcd34e1bc2003ULL,
-     -8,
-     1,
-     {1.0}},
+    {"minecraft:vegetation", 0x81bb4d22e8dc168eULL, 0xf1c8b4bea16303cdULL, -8, 6, {1.0, 1.0, 0.0, 0.0, 0.0, 0.0}},
+    {"minecraft:continentalness", 0x83886c9d0ae3a662ULL, 0xafa638a61b42e8adULL, -9, 9, {1.0, 1.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:erosion", 0xd02491e6058f6fd8ULL, 0x4792512c94c17a80ULL, -9, 5, {1.0, 1.0, 0.0, 1.0, 1.0}},
+    {"minecraft:ridge", 0xefc8ef4d36102b34ULL, 0x1beeeb324a0f24eaULL, -7, 6, {1.0, 2.0, 1.0, 0.0, 0.0, 0.0}},
+    {"minecraft:jagged", 0xf902c0a7c9daa994ULL, 0x71ecd96a8da5e503ULL, -16, 16, {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:cave_entrance", 0xf1008a17493d9a65ULL, 0xbd1ce09e8bc70ea0ULL, -7, 3, {0.4, 0.5, 1.0}},
+    {"minecraft:spaghetti_roughness_modulator", 0xe19387d2ceaf4eaaULL, 0xcacdcd34e1bc2003ULL, -8, 1, {1.0}},
     {"minecraft:spaghetti_roughness", 0x7aed57fd327d6591ULL, 0xd495a3593e4d67bdULL, -5, 1, {1.0}},
     {"minecraft:spaghetti_3d_rarity", 0xee4780c98d93a439ULL, 0xbe45d334fdb76d2cULL, -11, 1, {1.0}},
     {"minecraft:spaghetti_3d_1", 0xa5053f53ce3f5840ULL, 0x834fa38a3ded87b7ULL, -7, 1, {1.0}},
     {"minecraft:spaghetti_3d_2", 0xb9a6367335a0ceefULL, 0xd61ccfd0fac10ac3ULL, -7, 1, {1.0}},
-    {"minecraft:spaghetti_3d_thickness",
-     0x897e1f20ad2d2b27ULL,
-     0xf4142f5a58d1d5abULL,
-     -8,
-     1,
-     {1.0}},
+    {"minecraft:spaghetti_3d_thickness", 0x897e1f20ad2d2b27ULL, 0xf4142f5a58d1d5abULL, -8, 1, {1.0}},
     {"minecraft:cave_layer", 0x4dfe67be2ef51a83ULL, 0x5a4ae8c4423e7206ULL, -8, 1, {1.0}},
-    {"minecraft:cave_cheese",
-     0xb159093bc7baaa50ULL,
-     0x53abc45424417c20ULL,
-     -8,
-     9,
-     {0.5, 1.0, 2.0, 1.0, 2.0, 1.0, 0.0, 2.0, 0.0}},
-    {"minecraft:spaghetti_2d_modulator",
-     0x95e07097e4685522ULL,
-     0x0232deaf95eb5fedULL,
-     -11,
-     1,
-     {1.0}},
+    {"minecraft:cave_cheese", 0xb159093bc7baaa50ULL, 0x53abc45424417c20ULL, -8, 9, {0.5, 1.0, 2.0, 1.0, 2.0, 1.0, 0.0, 2.0, 0.0}},
+    {"minecraft:spaghetti_2d_modulator", 0x95e07097e4685522ULL, 0x0232deaf95eb5fedULL, -11, 1, {1.0}},
     {"minecraft:spaghetti_2d", 0x34748c98fa19c477ULL, 0x2a02051eb9e9b9cdULL, -7, 1, {1.0}},
-    {"minecraft:spaghetti_2d_thickness",
-     0x37e5cb432b85f4c8ULL,
-     0xe5e16b35b407aebcULL,
-     -11,
-     1,
-     {1.0}},
-    {"minecraft:spaghetti_2d_elevation",
-     0x29dd5fcf38d9edcdULL,
-     0x5bb1d7a839f6d4abULL,
-     -8,
-     1,
-     {1.0}},
+    {"minecraft:spaghetti_2d_thickness", 0x37e5cb432b85f4c8ULL, 0xe5e16b35b407aebcULL, -11, 1, {1.0}},
+    {"minecraft:spaghetti_2d_elevation", 0x29dd5fcf38d9edcdULL, 0x5bb1d7a839f6d4abULL, -8, 1, {1.0}},
     {"minecraft:pillar", 0xd4defd1400fa5347ULL, 0xccb6785451feaa1cULL, -7, 2, {1.0, 1.0}},
     {"minecraft:pillar_rareness", 0x8ddd6be7cd4b24d0ULL, 0x0485e8665333197aULL, -8, 1, {1.0}},
     {"minecraft:pillar_thickness", 0x1a28cb2542f8308dULL, 0xc4bba10b7fc7168cULL, -8, 1, {1.0}},
@@ -123,67 +61,23 @@ const struct wg_noise_def wg_noise_defs[WG_NOISE_COUNT] = {
     {"minecraft:ore_vein_b", 0x6b26220b31f7c6c9ULL, 0xae077edebf6aaec1ULL, -7, 1, {1.0}},
     {"minecraft:ore_gap", 0x9c4cc6b2fb0be4bbULL, 0xbd5964705573bb5eULL, -5, 1, {1.0}},
     {"minecraft:surface", 0x4b3097bbe1a7e1acULL, 0xf49561571ec10de8ULL, -6, 3, {1.0, 1.0, 1.0}},
-    {"minecraft:surface_secondary",
-     0x1c789a651f209f99ULL,
-     0x2028c41c495aba50ULL,
-     -6,
-     4,
-     {1.0, 1.0, 0.0, 1.0}},
+    {"minecraft:surface_secondary", 0x1c789a651f209f99ULL, 0x2028c41c495aba50ULL, -6, 4, {1.0, 1.0, 0.0, 1.0}},
     {"minecraft:surface_swamp", 0xc7afe50ddb0bafd7ULL, 0x13a4f289e298db6aULL, -2, 1, {1.0}},
     {"minecraft:clay_bands_offset", 0x64b4c74e13c7f75eULL, 0x9adbd23210c35425ULL, -8, 1, {1.0}},
     {"minecraft:gravel", 0x1001fbe1934018b7ULL, 0x6ba60255f94d20e3ULL, -8, 4, {1.0, 1.0, 1.0, 1.0}},
-    {"minecraft:calcite",
-     0x44109d855bf3fc10ULL,
-     0x10ceeba63afff149ULL,
-     -9,
-     4,
-     {1.0, 1.0, 1.0, 1.0}},
-    {"minecraft:packed_ice",
-     0x5cb0580708af7023ULL,
-     0x694d1fd0d72fd7c2ULL,
-     -7,
-     4,
-     {1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:calcite", 0x44109d855bf3fc10ULL, 0x10ceeba63afff149ULL, -9, 4, {1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:packed_ice", 0x5cb0580708af7023ULL, 0x694d1fd0d72fd7c2ULL, -7, 4, {1.0, 1.0, 1.0, 1.0}},
     {"minecraft:ice", 0x6ef0b93571ee34a9ULL, 0xe23c540932f9b7b6ULL, -4, 4, {1.0, 1.0, 1.0, 1.0}},
-    {"minecraft:powder_snow",
-     0x7520c0b89fe4562fULL,
-     0x62ed8c50c818845dULL,
-     -6,
-     4,
-     {1.0, 1.0, 1.0, 1.0}},
-    {"minecraft:badlands_pillar",
-     0xbb4375a497aa6bbcULL,
-     0x2f58a6a3242fc1ddULL,
-     -2,
-     4,
-     {1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:powder_snow", 0x7520c0b89fe4562fULL, 0x62ed8c50c818845dULL, -6, 4, {1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:badlands_pillar", 0xbb4375a497aa6bbcULL, 0x2f58a6a3242fc1ddULL, -2, 4, {1.0, 1.0, 1.0, 1.0}},
     {"minecraft:badlands_pillar_roof", 0x6c2ff8dd7d6714afULL, 0x3f5f14fd315e519dULL, -8, 1, {1.0}},
-    {"minecraft:badlands_surface",
-     0xfcf6fc6970f25434ULL,
-     0x734c6bec840906c7ULL,
-     -6,
-     3,
-     {1.0, 1.0, 1.0}},
-    {"minecraft:iceberg_pillar",
-     0xd27f48cf79b78ad1ULL,
-     0x7fe27bff85dadd65ULL,
-     -6,
-     4,
-     {1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:badlands_surface", 0xfcf6fc6970f25434ULL, 0x734c6bec840906c7ULL, -6, 3, {1.0, 1.0, 1.0}},
+    {"minecraft:iceberg_pillar", 0xd27f48cf79b78ad1ULL, 0x7fe27bff85dadd65ULL, -6, 4, {1.0, 1.0, 1.0, 1.0}},
     {"minecraft:iceberg_pillar_roof", 0x5d2cecc3b9766e21ULL, 0xf3329a2dbadd7627ULL, -3, 1, {1.0}},
-    {"minecraft:iceberg_surface",
-     0xbbdbd5072e18adc7ULL,
-     0x790832084121615dULL,
-     -6,
-     3,
-     {1.0, 1.0, 1.0}},
-    {"minecraft:patch",
-     0xed592d1b1bc6ed27ULL,
-     0x21c3acf455c0ebbbULL,
-     -5,
-     6,
-     {1.0, 0.0, 0.0, 0.0, 0.0, 0.013333333333333334}},
+    {"minecraft:iceberg_surface", 0xbbdbd5072e18adc7ULL, 0x790832084121615dULL, -6, 3, {1.0, 1.0, 1.0}},
+    {"minecraft:patch", 0xed592d1b1bc6ed27ULL, 0x21c3acf455c0ebbbULL, -5, 6, {1.0, 0.0, 0.0, 0.0, 0.0, 0.013333333333333334}},
 };
+/* clang-format on */
 
 const uint64_t wg_octave_md5[WG_OCTAVE_COUNT][2] = {
     {0xc613bf766619f992ULL, 0x954753f86691b86aULL}, /* octave_-16 */
@@ -206,50 +100,30 @@ const uint64_t wg_octave_md5[WG_OCTAVE_COUNT][2] = {
     {0x0398cb4009cd6fdbULL, 0x01dc5b7dc977a2ecULL}, /* octave_1 */
 };
 
-static double n0(wg_pt *p);
-static double n1(wg_pt *p);
-static double n2(wg_pt *p);
-static double n3(wg_pt *p);
 static double df_shift_x(wg_pt *p);
-static double n6_arg(wg_pt *p);
 static double n5(wg_pt *p);
-static double n4(wg_pt *p);
 static double n6(wg_pt *p);
 static double df_shift_z(wg_pt *p);
-static double n9_arg(wg_pt *p);
 static double n8(wg_pt *p);
-static double n7(wg_pt *p);
 static double n9(wg_pt *p);
 static double n10(wg_pt *p);
 static double n11(wg_pt *p);
 static double df_overworld_continents(wg_pt *p);
-static double n13_arg(wg_pt *p);
 static double n12(wg_pt *p);
 static double n13(wg_pt *p);
 static double df_overworld_erosion(wg_pt *p);
-static double n15_arg(wg_pt *p);
 static double n14(wg_pt *p);
 static double n15(wg_pt *p);
 static double df_overworld_depth(wg_pt *p);
-static double n16(wg_pt *p);
 static double df_overworld_offset(wg_pt *p);
-static double n37_arg(wg_pt *p);
 static double n36(wg_pt *p);
 static double n19(wg_pt *p);
-static double n20(wg_pt *p);
-static double n21(wg_pt *p);
 static double n22(wg_pt *p);
 static float s2(wg_pt *p);
 static double df_overworld_ridges_folded(wg_pt *p);
 static double df_overworld_ridges(wg_pt *p);
-static double n24_arg(wg_pt *p);
 static double n23(wg_pt *p);
 static double n24(wg_pt *p);
-static double n25(wg_pt *p);
-static double n26(wg_pt *p);
-static double n27(wg_pt *p);
-static double n28(wg_pt *p);
-static double n29(wg_pt *p);
 static float s3(wg_pt *p);
 static float s4(wg_pt *p);
 static float s5(wg_pt *p);
@@ -278,23 +152,13 @@ static float s47(wg_pt *p);
 static float s52(wg_pt *p);
 static float s39(wg_pt *p);
 static float s0(wg_pt *p);
-static double n30(wg_pt *p);
-static double n31(wg_pt *p);
 static double n33(wg_pt *p);
 static double n34(wg_pt *p);
-static double n35(wg_pt *p);
 static double n37(wg_pt *p);
-static double n38(wg_pt *p);
-static double n39(wg_pt *p);
-static double n40(wg_pt *p);
 static double n53(wg_pt *p);
 static double df_overworld_factor(wg_pt *p);
-static double n52_arg(wg_pt *p);
 static double n51(wg_pt *p);
 static double n42(wg_pt *p);
-static double n43(wg_pt *p);
-static double n44(wg_pt *p);
-static double n45(wg_pt *p);
 static float s55(wg_pt *p);
 static float s56(wg_pt *p);
 static float s59(wg_pt *p);
@@ -314,29 +178,16 @@ static float s94(wg_pt *p);
 static float s98(wg_pt *p);
 static float s87(wg_pt *p);
 static float s53(wg_pt *p);
-static double n46(wg_pt *p);
 static double n48(wg_pt *p);
 static double n49(wg_pt *p);
-static double n50(wg_pt *p);
 static double n52(wg_pt *p);
 static double n54(wg_pt *p);
 static double n55(wg_pt *p);
-static double n56(wg_pt *p);
-static double n57(wg_pt *p);
-static double n58(wg_pt *p);
-static double n59(wg_pt *p);
 static double n60(wg_pt *p);
-static double n61(wg_pt *p);
-static double n62(wg_pt *p);
 static double n63(wg_pt *p);
-static double n64(wg_pt *p);
 static double wg_interp_arg_0(wg_pt *p);
-static double n65(wg_pt *p);
-static double n66(wg_pt *p);
 static double df_overworld_sloped_cheese(wg_pt *p);
-static double n77_arg(wg_pt *p);
 static double df_overworld_jaggedness(wg_pt *p);
-static double n73_arg(wg_pt *p);
 static double n72(wg_pt *p);
 static float s105(wg_pt *p);
 static float s104(wg_pt *p);
@@ -346,256 +197,108 @@ static float s103(wg_pt *p);
 static float s111(wg_pt *p);
 static float s110(wg_pt *p);
 static float s102(wg_pt *p);
-static double n68(wg_pt *p);
-static double n69(wg_pt *p);
 static double n70(wg_pt *p);
-static double n71(wg_pt *p);
 static double n73(wg_pt *p);
-static double n74(wg_pt *p);
 static double n75(wg_pt *p);
 static double n76(wg_pt *p);
 static double n77(wg_pt *p);
-static double n78(wg_pt *p);
 static double n79(wg_pt *p);
 static double n80(wg_pt *p);
-static double n81(wg_pt *p);
 static double df_overworld_base_3d_noise(wg_pt *p);
-static double n82(wg_pt *p);
-static double n83(wg_pt *p);
 static double df_overworld_caves_entrances(wg_pt *p);
 static double n110(wg_pt *p);
-static double n84(wg_pt *p);
-static double n85(wg_pt *p);
-static double n86(wg_pt *p);
-static double n87(wg_pt *p);
 static double df_overworld_caves_spaghetti_roughness_function(wg_pt *p);
 static double n95(wg_pt *p);
-static double n88(wg_pt *p);
-static double n89(wg_pt *p);
-static double n90(wg_pt *p);
-static double n91(wg_pt *p);
-static double n92(wg_pt *p);
-static double n93(wg_pt *p);
 static double n94(wg_pt *p);
 static double n97(wg_pt *p);
-static double n96(wg_pt *p);
 static double n98(wg_pt *p);
 static double n100(wg_pt *p);
-static double n99(wg_pt *p);
 static double n101(wg_pt *p);
 static double n102(wg_pt *p);
-static double n103(wg_pt *p);
-static double n104(wg_pt *p);
-static double n105(wg_pt *p);
-static double n106(wg_pt *p);
-static double n107(wg_pt *p);
-static double n108(wg_pt *p);
 static double n109(wg_pt *p);
-static double n111(wg_pt *p);
 static double n112(wg_pt *p);
-static double n113(wg_pt *p);
 static double n114(wg_pt *p);
-static double n115(wg_pt *p);
-static double n116(wg_pt *p);
-static double n117(wg_pt *p);
-static double n118(wg_pt *p);
-static double n119(wg_pt *p);
-static double n120(wg_pt *p);
-static double n121(wg_pt *p);
-static double n122(wg_pt *p);
-static double n123(wg_pt *p);
 static double n124(wg_pt *p);
 static double df_overworld_caves_spaghetti_2d(wg_pt *p);
-static double n125(wg_pt *p);
 static double n126(wg_pt *p);
 static double df_overworld_caves_spaghetti_2d_thickness_modulator(wg_pt *p);
 static double n130(wg_pt *p);
-static double n127(wg_pt *p);
-static double n128(wg_pt *p);
-static double n129(wg_pt *p);
-static double n131(wg_pt *p);
-static double n132(wg_pt *p);
-static double n133(wg_pt *p);
-static double n134(wg_pt *p);
-static double n135(wg_pt *p);
-static double n136(wg_pt *p);
-static double n137(wg_pt *p);
-static double n138(wg_pt *p);
-static double n139(wg_pt *p);
 static double n140(wg_pt *p);
 static double n141(wg_pt *p);
-static double n142(wg_pt *p);
-static double n143(wg_pt *p);
 static double n144(wg_pt *p);
 static double df_overworld_caves_pillars(wg_pt *p);
 static double n156(wg_pt *p);
-static double n145(wg_pt *p);
-static double n146(wg_pt *p);
-static double n147(wg_pt *p);
-static double n148(wg_pt *p);
-static double n149(wg_pt *p);
-static double n150(wg_pt *p);
-static double n151(wg_pt *p);
-static double n152(wg_pt *p);
-static double n153(wg_pt *p);
 static double n154(wg_pt *p);
 static double n155(wg_pt *p);
 static double n157(wg_pt *p);
 static double n158(wg_pt *p);
 static double n159(wg_pt *p);
-static double n160(wg_pt *p);
 static double n161(wg_pt *p);
-static double n162(wg_pt *p);
-static double n163(wg_pt *p);
 static double n164(wg_pt *p);
-static double n165(wg_pt *p);
 static double n167(wg_pt *p);
-static double n168(wg_pt *p);
 static double n169(wg_pt *p);
 static double df_overworld_caves_noodle(wg_pt *p);
 static double wg_interp_arg_1(wg_pt *p);
 static double df_y(wg_pt *p);
-static double n170(wg_pt *p);
-static double n171(wg_pt *p);
 static double n172(wg_pt *p);
 static double n173(wg_pt *p);
 static double wg_interp_arg_2(wg_pt *p);
-static double n174(wg_pt *p);
-static double n175(wg_pt *p);
-static double n176(wg_pt *p);
 static double n177(wg_pt *p);
 static double n178(wg_pt *p);
 static double wg_interp_arg_3(wg_pt *p);
-static double n179(wg_pt *p);
 static double n180(wg_pt *p);
 static double n181(wg_pt *p);
-static double n182(wg_pt *p);
 static double wg_interp_arg_4(wg_pt *p);
-static double n183(wg_pt *p);
 static double n184(wg_pt *p);
 static double n185(wg_pt *p);
-static double n186(wg_pt *p);
 static double n187(wg_pt *p);
-static double n188(wg_pt *p);
-static double n189(wg_pt *p);
 static double n190(wg_pt *p);
 static double n191(wg_pt *p);
 static double wg_interp_arg_5(wg_pt *p);
-static double n192(wg_pt *p);
 static double n193(wg_pt *p);
 static double n194(wg_pt *p);
 static double wg_interp_arg_6(wg_pt *p);
-static double n195(wg_pt *p);
 static double n196(wg_pt *p);
 static double n197(wg_pt *p);
-static double n198(wg_pt *p);
 static double wg_interp_arg_7(wg_pt *p);
-static double n199(wg_pt *p);
 static double n200(wg_pt *p);
 static double n201(wg_pt *p);
-static double n202(wg_pt *p);
 static double n203(wg_pt *p);
-static double n204(wg_pt *p);
-static double n205(wg_pt *p);
-
-/* minecraft:aquifer_barrier */
-static double n0(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[0], p->x * 1.0, p->y * 0.5, p->z * 1.0);
-}
-
-/* minecraft:aquifer_fluid_level_floodedness */
-static double n1(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[1], p->x * 1.0, p->y * 0.67, p->z * 1.0);
-}
-
-/* minecraft:aquifer_fluid_level_spread */
-static double n2(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[2], p->x * 1.0, p->y * 0.7142857142857143, p->z * 1.0);
-}
-
-/* minecraft:aquifer_lava */
-static double n3(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[3], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n4(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[5], p->x * 0.25, 0.0 * 0.25, p->z * 0.25) * 4.0;
-}
 
 static double n5(wg_pt *p)
 {
-    if (p->memo2 >> 0 & 1) return p->v2[0];
-    double v = n4(p);
-    p->memo2 |= 1ULL << 0;
-    p->v2[0] = v;
-    return v;
-}
-
-static double n6_arg(wg_pt *p)
-{
-    return n5(p);
+    return MEMO2(
+        0, (wg_normal_value(&p->st->noise[WG_NOISE_OFFSET], p->x * 0.25, 0.0 * 0.25, p->z * 0.25) *
+            4.0));
 }
 
 static double n6(wg_pt *p)
 {
-    if (p->memo2 >> 1 & 1) return p->v2[1];
-    double v = wg_flat_cache(p, n6_arg);
-    p->memo2 |= 1ULL << 1;
-    p->v2[1] = v;
-    return v;
+    return MEMO2(1, wg_flat_cache(p, n5));
 }
 
 /* minecraft:shift_x */
 static double df_shift_x(wg_pt *p)
 {
-    if (p->memo2 >> 2 & 1) return p->v2[2];
-    double v = n6(p);
-    p->memo2 |= 1ULL << 2;
-    p->v2[2] = v;
-    return v;
-}
-
-static double n7(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[5], p->z * 0.25, p->x * 0.25, 0.0 * 0.25) * 4.0;
+    return MEMO2(2, n6(p));
 }
 
 static double n8(wg_pt *p)
 {
-    if (p->memo2 >> 3 & 1) return p->v2[3];
-    double v = n7(p);
-    p->memo2 |= 1ULL << 3;
-    p->v2[3] = v;
-    return v;
-}
-
-static double n9_arg(wg_pt *p)
-{
-    return n8(p);
+    return MEMO2(
+        3, (wg_normal_value(&p->st->noise[WG_NOISE_OFFSET], p->z * 0.25, p->x * 0.25, 0.0 * 0.25) *
+            4.0));
 }
 
 static double n9(wg_pt *p)
 {
-    if (p->memo2 >> 4 & 1) return p->v2[4];
-    double v = wg_flat_cache(p, n9_arg);
-    p->memo2 |= 1ULL << 4;
-    p->v2[4] = v;
-    return v;
+    return MEMO2(4, wg_flat_cache(p, n8));
 }
 
 /* minecraft:shift_z */
 static double df_shift_z(wg_pt *p)
 {
-    if (p->memo2 >> 5 & 1) return p->v2[5];
-    double v = n9(p);
-    p->memo2 |= 1ULL << 5;
-    p->v2[5] = v;
-    return v;
+    return MEMO2(5, n9(p));
 }
 
 /* minecraft:temperature */
@@ -604,7 +307,7 @@ static double n10(wg_pt *p)
     double d = p->x * 0.25 + df_shift_x(p);
     double e = p->y * 0.0 + 0.0;
     double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[4], d, e, f);
+    return wg_normal_value(&p->st->noise[WG_NOISE_TEMPERATURE], d, e, f);
 }
 
 /* minecraft:vegetation */
@@ -613,7 +316,7 @@ static double n11(wg_pt *p)
     double d = p->x * 0.25 + df_shift_x(p);
     double e = p->y * 0.0 + 0.0;
     double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[6], d, e, f);
+    return wg_normal_value(&p->st->noise[WG_NOISE_VEGETATION], d, e, f);
 }
 
 /* minecraft:continentalness */
@@ -622,31 +325,18 @@ static double n12(wg_pt *p)
     double d = p->x * 0.25 + df_shift_x(p);
     double e = p->y * 0.0 + 0.0;
     double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[7], d, e, f);
-}
-
-static double n13_arg(wg_pt *p)
-{
-    return n12(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_CONTINENTALNESS], d, e, f);
 }
 
 static double n13(wg_pt *p)
 {
-    if (p->memo2 >> 6 & 1) return p->v2[6];
-    double v = wg_flat_cache(p, n13_arg);
-    p->memo2 |= 1ULL << 6;
-    p->v2[6] = v;
-    return v;
+    return MEMO2(6, wg_flat_cache(p, n12));
 }
 
 /* minecraft:overworld/continents */
 static double df_overworld_continents(wg_pt *p)
 {
-    if (p->memo2 >> 7 & 1) return p->v2[7];
-    double v = n13(p);
-    p->memo2 |= 1ULL << 7;
-    p->v2[7] = v;
-    return v;
+    return MEMO2(7, n13(p));
 }
 
 /* minecraft:erosion */
@@ -655,61 +345,29 @@ static double n14(wg_pt *p)
     double d = p->x * 0.25 + df_shift_x(p);
     double e = p->y * 0.0 + 0.0;
     double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[8], d, e, f);
-}
-
-static double n15_arg(wg_pt *p)
-{
-    return n14(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_EROSION], d, e, f);
 }
 
 static double n15(wg_pt *p)
 {
-    if (p->memo2 >> 8 & 1) return p->v2[8];
-    double v = wg_flat_cache(p, n15_arg);
-    p->memo2 |= 1ULL << 8;
-    p->v2[8] = v;
-    return v;
+    return MEMO2(8, wg_flat_cache(p, n14));
 }
 
 /* minecraft:overworld/erosion */
 static double df_overworld_erosion(wg_pt *p)
 {
-    if (p->memo2 >> 9 & 1) return p->v2[9];
-    double v = n15(p);
-    p->memo2 |= 1ULL << 9;
-    p->v2[9] = v;
-    return v;
-}
-
-static double n16(wg_pt *p)
-{
-    return wg_clamped_map(p->y, -64.0, 320.0, 1.5, -1.5);
+    return MEMO2(9, n15(p));
 }
 
 static double n19(wg_pt *p)
 {
-    if (p->memo2 >> 10 & 1) return p->v2[10];
-    double v = 1.0;
-    p->memo2 |= 1ULL << 10;
-    p->v2[10] = v;
-    return v;
-}
-
-static double n20(wg_pt *p)
-{
-    return n19(p) * -1.0;
-}
-
-static double n21(wg_pt *p)
-{
-    return 1.0 + n20(p);
+    return MEMO2(10, 1.0);
 }
 
 static double n22(wg_pt *p)
 {
     double a = 0.0;
-    return a == 0.0 ? 0.0 : a * n21(p);
+    return a == 0.0 ? 0.0 : a * (1.0 + (n19(p) * -1.0));
 }
 
 static const float sf0[2] = {-0.08880186f, 0.69000006f};
@@ -724,66 +382,26 @@ static double n23(wg_pt *p)
     double d = p->x * 0.25 + df_shift_x(p);
     double e = p->y * 0.0 + 0.0;
     double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[9], d, e, f);
-}
-
-static double n24_arg(wg_pt *p)
-{
-    return n23(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_RIDGE], d, e, f);
 }
 
 static double n24(wg_pt *p)
 {
-    if (p->memo2 >> 11 & 1) return p->v2[11];
-    double v = wg_flat_cache(p, n24_arg);
-    p->memo2 |= 1ULL << 11;
-    p->v2[11] = v;
-    return v;
+    return MEMO2(11, wg_flat_cache(p, n23));
 }
 
 /* minecraft:overworld/ridges */
 static double df_overworld_ridges(wg_pt *p)
 {
-    if (p->memo2 >> 12 & 1) return p->v2[12];
-    double v = n24(p);
-    p->memo2 |= 1ULL << 12;
-    p->v2[12] = v;
-    return v;
-}
-
-static double n25(wg_pt *p)
-{
-    return fabs(df_overworld_ridges(p));
-}
-
-static double n26(wg_pt *p)
-{
-    return -0.6666666666666666 + n25(p);
-}
-
-static double n27(wg_pt *p)
-{
-    return fabs(n26(p));
-}
-
-static double n28(wg_pt *p)
-{
-    return -0.3333333333333333 + n27(p);
-}
-
-static double n29(wg_pt *p)
-{
-    return n28(p) * -3.0;
+    return MEMO2(12, n24(p));
 }
 
 /* minecraft:overworld/ridges_folded */
 static double df_overworld_ridges_folded(wg_pt *p)
 {
-    if (p->memo2 >> 13 & 1) return p->v2[13];
-    double v = n29(p);
-    p->memo2 |= 1ULL << 13;
-    p->v2[13] = v;
-    return v;
+    return MEMO2(
+        13, ((-0.3333333333333333 + fabs((-0.6666666666666666 + fabs(df_overworld_ridges(p))))) *
+             -3.0));
 }
 
 static float s2(wg_pt *p)
@@ -855,16 +473,8 @@ static const float sf18[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 
 static float s1_value(wg_pt *p, int i)
 {
-    switch (i) {
-    case 0: return s2(p);
-    case 1: return s3(p);
-    case 2: return s4(p);
-    case 3: return s5(p);
-    case 4: return s6(p);
-    case 5: return s7(p);
-    case 6: return s8(p);
-    }
-    return 0.0f;
+    static float (*const at[7])(wg_pt *) = {s2, s3, s4, s5, s6, s7, s8};
+    return at[i](p);
 }
 static float s1(wg_pt *p)
 {
@@ -907,16 +517,8 @@ static float s24(wg_pt *p)
 
 static float s17_value(wg_pt *p, int i)
 {
-    switch (i) {
-    case 0: return s2(p);
-    case 1: return s3(p);
-    case 2: return s4(p);
-    case 3: return s21(p);
-    case 4: return s22(p);
-    case 5: return s23(p);
-    case 6: return s24(p);
-    }
-    return 0.0f;
+    static float (*const at[7])(wg_pt *) = {s2, s3, s4, s21, s22, s23, s24};
+    return at[i](p);
 }
 static float s17(wg_pt *p)
 {
@@ -995,20 +597,8 @@ static const float sf40[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0
 
 static float s25_value(wg_pt *p, int i)
 {
-    switch (i) {
-    case 0: return s26(p);
-    case 1: return s27(p);
-    case 2: return s28(p);
-    case 3: return s29(p);
-    case 4: return s30(p);
-    case 5: return s23(p);
-    case 6: return s23(p);
-    case 7: return s33(p);
-    case 8: return s33(p);
-    case 9: return s23(p);
-    case 10: return s24(p);
-    }
-    return 0.0f;
+    static float (*const at[11])(wg_pt *) = {s26, s27, s28, s29, s30, s23, s23, s33, s33, s23, s24};
+    return at[i](p);
 }
 static float s25(wg_pt *p)
 {
@@ -1083,20 +673,8 @@ static float s52(wg_pt *p)
 
 static float s39_value(wg_pt *p, int i)
 {
-    switch (i) {
-    case 0: return s40(p);
-    case 1: return s41(p);
-    case 2: return s41(p);
-    case 3: return s43(p);
-    case 4: return s44(p);
-    case 5: return s45(p);
-    case 6: return s45(p);
-    case 7: return s47(p);
-    case 8: return s47(p);
-    case 9: return s45(p);
-    case 10: return s52(p);
-    }
-    return 0.0f;
+    static float (*const at[11])(wg_pt *) = {s40, s41, s41, s43, s44, s45, s45, s47, s47, s45, s52};
+    return at[i](p);
 }
 static float s39(wg_pt *p)
 {
@@ -1129,57 +707,25 @@ static float s0(wg_pt *p)
     return wg_spline_eval(p, (float)df_overworld_continents(p), sf52, sf53, NULL, 10, s0_value);
 }
 
-static double n30(wg_pt *p)
-{
-    return (double)s0(p);
-}
-
-static double n31(wg_pt *p)
-{
-    return -0.5037500262260437 + n30(p);
-}
-
 static double n33(wg_pt *p)
 {
-    if (p->memo2 >> 14 & 1) return p->v2[14];
-    double v = 1.0;
-    p->memo2 |= 1ULL << 14;
-    p->v2[14] = v;
-    return v;
+    return MEMO2(14, 1.0);
 }
 
 static double n34(wg_pt *p)
 {
-    double a = n31(p);
+    double a = (-0.5037500262260437 + (double)s0(p));
     return a == 0.0 ? 0.0 : a * n33(p);
-}
-
-static double n35(wg_pt *p)
-{
-    return n22(p) + n34(p);
 }
 
 static double n36(wg_pt *p)
 {
-    if (p->memo2 >> 15 & 1) return p->v2[15];
-    double v = n35(p);
-    p->memo2 |= 1ULL << 15;
-    p->v2[15] = v;
-    return v;
-}
-
-static double n37_arg(wg_pt *p)
-{
-    return n36(p);
+    return MEMO2(15, (n22(p) + n34(p)));
 }
 
 static double n37(wg_pt *p)
 {
-    if (p->memo2 >> 16 & 1) return p->v2[16];
-    double v = wg_flat_cache(p, n37_arg);
-    p->memo2 |= 1ULL << 16;
-    p->v2[16] = v;
-    return v;
+    return MEMO2(16, wg_flat_cache(p, n36));
 }
 
 /* minecraft:overworld/offset */
@@ -1188,53 +734,15 @@ static double df_overworld_offset(wg_pt *p)
     return n37(p);
 }
 
-static double n38(wg_pt *p)
-{
-    return n16(p) + df_overworld_offset(p);
-}
-
 /* minecraft:overworld/depth */
 static double df_overworld_depth(wg_pt *p)
 {
-    if (p->memo3 >> 0 & 1) return p->v3[0];
-    double v = n38(p);
-    p->memo3 |= 1ULL << 0;
-    p->v3[0] = v;
-    return v;
-}
-
-static double n39(wg_pt *p)
-{
-    return wg_clamped_map(p->y, -64.0, -40.0, 0.0, 1.0);
-}
-
-static double n40(wg_pt *p)
-{
-    return wg_clamped_map(p->y, 240.0, 256.0, 1.0, 0.0);
+    return MEMO3(0, (wg_clamped_map(p->y, -64.0, 320.0, 1.5, -1.5) + df_overworld_offset(p)));
 }
 
 static double n42(wg_pt *p)
 {
-    if (p->memo2 >> 17 & 1) return p->v2[17];
-    double v = 1.0;
-    p->memo2 |= 1ULL << 17;
-    p->v2[17] = v;
-    return v;
-}
-
-static double n43(wg_pt *p)
-{
-    return n42(p) * -1.0;
-}
-
-static double n44(wg_pt *p)
-{
-    return 1.0 + n43(p);
-}
-
-static double n45(wg_pt *p)
-{
-    return n44(p) * 10.0;
+    return MEMO2(17, 1.0);
 }
 
 static const float sf54[2] = {6.3f, 6.25f};
@@ -1490,71 +998,36 @@ static float s53(wg_pt *p)
     return wg_spline_eval(p, (float)df_overworld_continents(p), sf72, sf73, NULL, 5, s53_value);
 }
 
-static double n46(wg_pt *p)
-{
-    return (double)s53(p);
-}
-
 static double n48(wg_pt *p)
 {
-    if (p->memo2 >> 18 & 1) return p->v2[18];
-    double v = 1.0;
-    p->memo2 |= 1ULL << 18;
-    p->v2[18] = v;
-    return v;
+    return MEMO2(18, 1.0);
 }
 
 static double n49(wg_pt *p)
 {
-    double a = n46(p);
+    double a = (double)s53(p);
     return a == 0.0 ? 0.0 : a * n48(p);
-}
-
-static double n50(wg_pt *p)
-{
-    return n45(p) + n49(p);
 }
 
 static double n51(wg_pt *p)
 {
-    if (p->memo2 >> 19 & 1) return p->v2[19];
-    double v = n50(p);
-    p->memo2 |= 1ULL << 19;
-    p->v2[19] = v;
-    return v;
-}
-
-static double n52_arg(wg_pt *p)
-{
-    return n51(p);
+    return MEMO2(19, (((1.0 + (n42(p) * -1.0)) * 10.0) + n49(p)));
 }
 
 static double n52(wg_pt *p)
 {
-    if (p->memo2 >> 20 & 1) return p->v2[20];
-    double v = wg_flat_cache(p, n52_arg);
-    p->memo2 |= 1ULL << 20;
-    p->v2[20] = v;
-    return v;
+    return MEMO2(20, wg_flat_cache(p, n51));
 }
 
 /* minecraft:overworld/factor */
 static double df_overworld_factor(wg_pt *p)
 {
-    if (p->memo2 >> 21 & 1) return p->v2[21];
-    double v = n52(p);
-    p->memo2 |= 1ULL << 21;
-    p->v2[21] = v;
-    return v;
+    return MEMO2(21, n52(p));
 }
 
 static double n53(wg_pt *p)
 {
-    if (p->memo2 >> 22 & 1) return p->v2[22];
-    double v = df_overworld_factor(p);
-    p->memo2 |= 1ULL << 22;
-    p->v2[22] = v;
-    return v;
+    return MEMO2(22, df_overworld_factor(p));
 }
 
 static double n54(wg_pt *p)
@@ -1569,61 +1042,16 @@ static double n55(wg_pt *p)
     return d > 0.0 ? d : d * 0.25;
 }
 
-static double n56(wg_pt *p)
-{
-    return n55(p) * 4.0;
-}
-
-static double n57(wg_pt *p)
-{
-    return -0.703125 + n56(p);
-}
-
-static double n58(wg_pt *p)
-{
-    return wg_clamp(n57(p), -64.0, 64.0);
-}
-
-static double n59(wg_pt *p)
-{
-    return 0.078125 + n58(p);
-}
-
 static double n60(wg_pt *p)
 {
-    double a = n40(p);
-    return a == 0.0 ? 0.0 : a * n59(p);
-}
-
-static double n61(wg_pt *p)
-{
-    return -0.078125 + n60(p);
-}
-
-static double n62(wg_pt *p)
-{
-    return -0.1171875 + n61(p);
+    double a = wg_clamped_map(p->y, 240.0, 256.0, 1.0, 0.0);
+    return a == 0.0 ? 0.0 : a * (0.078125 + wg_clamp((-0.703125 + (n55(p) * 4.0)), -64.0, 64.0));
 }
 
 static double n63(wg_pt *p)
 {
-    double a = n39(p);
-    return a == 0.0 ? 0.0 : a * n62(p);
-}
-
-static double n64(wg_pt *p)
-{
-    return 0.1171875 + n63(p);
-}
-
-static double n65(wg_pt *p)
-{
-    return wg_clamped_map(p->y, -64.0, -40.0, 0.0, 1.0);
-}
-
-static double n66(wg_pt *p)
-{
-    return wg_clamped_map(p->y, 240.0, 256.0, 1.0, 0.0);
+    double a = wg_clamped_map(p->y, -64.0, -40.0, 0.0, 1.0);
+    return a == 0.0 ? 0.0 : a * (-0.1171875 + (-0.078125 + n60(p)));
 }
 
 static const float sf74[2] = {0.63f, 0.3f};
@@ -1736,48 +1164,20 @@ static float s102(wg_pt *p)
     return wg_spline_eval(p, (float)df_overworld_continents(p), sf80, sf38, NULL, 3, s102_value);
 }
 
-static double n68(wg_pt *p)
-{
-    return (double)s102(p);
-}
-
-static double n69(wg_pt *p)
-{
-    return -0.0 + n68(p);
-}
-
 static double n70(wg_pt *p)
 {
     double a = 1.0;
-    return a == 0.0 ? 0.0 : a * n69(p);
-}
-
-static double n71(wg_pt *p)
-{
-    return 0.0 + n70(p);
+    return a == 0.0 ? 0.0 : a * (-0.0 + (double)s102(p));
 }
 
 static double n72(wg_pt *p)
 {
-    if (p->memo2 >> 23 & 1) return p->v2[23];
-    double v = n71(p);
-    p->memo2 |= 1ULL << 23;
-    p->v2[23] = v;
-    return v;
-}
-
-static double n73_arg(wg_pt *p)
-{
-    return n72(p);
+    return MEMO2(23, (0.0 + n70(p)));
 }
 
 static double n73(wg_pt *p)
 {
-    if (p->memo2 >> 24 & 1) return p->v2[24];
-    double v = wg_flat_cache(p, n73_arg);
-    p->memo2 |= 1ULL << 24;
-    p->v2[24] = v;
-    return v;
+    return MEMO2(24, wg_flat_cache(p, n72));
 }
 
 /* minecraft:overworld/jaggedness */
@@ -1786,15 +1186,10 @@ static double df_overworld_jaggedness(wg_pt *p)
     return n73(p);
 }
 
-/* minecraft:jagged */
-static double n74(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[10], p->x * 1500.0, p->y * 0.0, p->z * 1500.0);
-}
-
 static double n75(wg_pt *p)
 {
-    double d = n74(p);
+    double d =
+        wg_normal_value(&p->st->noise[WG_NOISE_JAGGED], p->x * 1500.0, p->y * 0.0, p->z * 1500.0);
     return d > 0.0 ? d : d * 0.5;
 }
 
@@ -1804,28 +1199,14 @@ static double n76(wg_pt *p)
     return a == 0.0 ? 0.0 : a * n75(p);
 }
 
-static double n77_arg(wg_pt *p)
-{
-    return n76(p);
-}
-
 static double n77(wg_pt *p)
 {
-    if (p->memo2 >> 25 & 1) return p->v2[25];
-    double v = wg_flat_cache(p, n77_arg);
-    p->memo2 |= 1ULL << 25;
-    p->v2[25] = v;
-    return v;
-}
-
-static double n78(wg_pt *p)
-{
-    return df_overworld_depth(p) + n77(p);
+    return MEMO2(25, wg_flat_cache(p, n76));
 }
 
 static double n79(wg_pt *p)
 {
-    double a = n78(p);
+    double a = (df_overworld_depth(p) + n77(p));
     return a == 0.0 ? 0.0 : a * df_overworld_factor(p);
 }
 
@@ -1835,128 +1216,43 @@ static double n80(wg_pt *p)
     return d > 0.0 ? d : d * 0.25;
 }
 
-static double n81(wg_pt *p)
-{
-    return n80(p) * 4.0;
-}
-
-static double n82(wg_pt *p)
-{
-    return wg_blended_value(&p->st->terrain, p->x, p->y, p->z);
-}
-
 /* minecraft:overworld/base_3d_noise */
 static double df_overworld_base_3d_noise(wg_pt *p)
 {
-    return n82(p);
-}
-
-static double n83(wg_pt *p)
-{
-    return n81(p) + df_overworld_base_3d_noise(p);
+    return wg_blended_value(&p->st->terrain, p->x, p->y, p->z);
 }
 
 /* minecraft:overworld/sloped_cheese */
 static double df_overworld_sloped_cheese(wg_pt *p)
 {
-    if (p->memo3 >> 1 & 1) return p->v3[1];
-    double v = n83(p);
-    p->memo3 |= 1ULL << 1;
-    p->v3[1] = v;
-    return v;
-}
-
-/* minecraft:cave_entrance */
-static double n84(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[11], p->x * 0.75, p->y * 0.5, p->z * 0.75);
-}
-
-static double n85(wg_pt *p)
-{
-    return 0.37 + n84(p);
-}
-
-static double n86(wg_pt *p)
-{
-    return wg_clamped_map(p->y, -10.0, 30.0, 0.3, 0.0);
-}
-
-static double n87(wg_pt *p)
-{
-    return n85(p) + n86(p);
-}
-
-/* minecraft:spaghetti_roughness_modulator */
-static double n88(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[12], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n89(wg_pt *p)
-{
-    return n88(p) * -0.05;
-}
-
-static double n90(wg_pt *p)
-{
-    return -0.05 + n89(p);
-}
-
-/* minecraft:spaghetti_roughness */
-static double n91(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[13], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n92(wg_pt *p)
-{
-    return fabs(n91(p));
-}
-
-static double n93(wg_pt *p)
-{
-    return -0.4 + n92(p);
+    return MEMO3(1, ((n80(p) * 4.0) + df_overworld_base_3d_noise(p)));
 }
 
 static double n94(wg_pt *p)
 {
-    double a = n90(p);
-    return a == 0.0 ? 0.0 : a * n93(p);
+    double a = (-0.05 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_ROUGHNESS_MODULATOR],
+                                         p->x * 1.0, p->y * 1.0, p->z * 1.0) *
+                         -0.05));
+    return a == 0.0 ? 0.0
+                    : a * (-0.4 + fabs(wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_ROUGHNESS],
+                                                       p->x * 1.0, p->y * 1.0, p->z * 1.0)));
 }
 
 static double n95(wg_pt *p)
 {
-    if (p->memo3 >> 2 & 1) return p->v3[2];
-    double v = n94(p);
-    p->memo3 |= 1ULL << 2;
-    p->v3[2] = v;
-    return v;
+    return MEMO3(2, n94(p));
 }
 
 /* minecraft:overworld/caves/spaghetti_roughness_function */
 static double df_overworld_caves_spaghetti_roughness_function(wg_pt *p)
 {
-    if (p->memo3 >> 3 & 1) return p->v3[3];
-    double v = n95(p);
-    p->memo3 |= 1ULL << 3;
-    p->v3[3] = v;
-    return v;
-}
-
-/* minecraft:spaghetti_3d_rarity */
-static double n96(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[14], p->x * 2.0, p->y * 1.0, p->z * 2.0);
+    return MEMO3(3, n95(p));
 }
 
 static double n97(wg_pt *p)
 {
-    if (p->memo3 >> 4 & 1) return p->v3[4];
-    double v = n96(p);
-    p->memo3 |= 1ULL << 4;
-    p->v3[4] = v;
-    return v;
+    return MEMO3(4, wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_RARITY], p->x * 2.0,
+                                    p->y * 1.0, p->z * 2.0));
 }
 
 /* minecraft:spaghetti_3d_1 */
@@ -1964,22 +1260,14 @@ static double n98(wg_pt *p)
 {
     double d = n97(p);
     double e = d < -0.5 ? 0.75 : d < 0.0 ? 1.0 : d < 0.5 ? 1.5 : 2.0;
-    return e * fabs(wg_normal_value(&p->st->noise[15], p->x / e, p->y / e, p->z / e));
-}
-
-/* minecraft:spaghetti_3d_rarity */
-static double n99(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[14], p->x * 2.0, p->y * 1.0, p->z * 2.0);
+    return e * fabs(wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_1], p->x / e, p->y / e,
+                                    p->z / e));
 }
 
 static double n100(wg_pt *p)
 {
-    if (p->memo3 >> 5 & 1) return p->v3[5];
-    double v = n99(p);
-    p->memo3 |= 1ULL << 5;
-    p->v3[5] = v;
-    return v;
+    return MEMO3(5, wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_RARITY], p->x * 2.0,
+                                    p->y * 1.0, p->z * 2.0));
 }
 
 /* minecraft:spaghetti_3d_2 */
@@ -1987,7 +1275,8 @@ static double n101(wg_pt *p)
 {
     double d = n100(p);
     double e = d < -0.5 ? 0.75 : d < 0.0 ? 1.0 : d < 0.5 ? 1.5 : 2.0;
-    return e * fabs(wg_normal_value(&p->st->noise[16], p->x / e, p->y / e, p->z / e));
+    return e * fabs(wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_2], p->x / e, p->y / e,
+                                    p->z / e));
 }
 
 static double n102(wg_pt *p)
@@ -1996,343 +1285,134 @@ static double n102(wg_pt *p)
     return wg_max(a, n101(p));
 }
 
-/* minecraft:spaghetti_3d_thickness */
-static double n103(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[17], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n104(wg_pt *p)
-{
-    return n103(p) * -0.011499999999999996;
-}
-
-static double n105(wg_pt *p)
-{
-    return -0.0765 + n104(p);
-}
-
-static double n106(wg_pt *p)
-{
-    return n102(p) + n105(p);
-}
-
-static double n107(wg_pt *p)
-{
-    return wg_clamp(n106(p), -1.0, 1.0);
-}
-
-static double n108(wg_pt *p)
-{
-    return df_overworld_caves_spaghetti_roughness_function(p) + n107(p);
-}
-
 static double n109(wg_pt *p)
 {
-    double a = n87(p);
-    return wg_min(a, n108(p));
+    double a = ((0.37 + wg_normal_value(&p->st->noise[WG_NOISE_CAVE_ENTRANCE], p->x * 0.75,
+                                        p->y * 0.5, p->z * 0.75)) +
+                wg_clamped_map(p->y, -10.0, 30.0, 0.3, 0.0));
+    return wg_min(
+        a, (df_overworld_caves_spaghetti_roughness_function(p) +
+            wg_clamp((n102(p) +
+                      (-0.0765 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_THICKNESS],
+                                                  p->x * 1.0, p->y * 1.0, p->z * 1.0) *
+                                  -0.011499999999999996))),
+                     -1.0, 1.0)));
 }
 
 static double n110(wg_pt *p)
 {
-    if (p->memo3 >> 6 & 1) return p->v3[6];
-    double v = n109(p);
-    p->memo3 |= 1ULL << 6;
-    p->v3[6] = v;
-    return v;
+    return MEMO3(6, n109(p));
 }
 
 /* minecraft:overworld/caves/entrances */
 static double df_overworld_caves_entrances(wg_pt *p)
 {
-    if (p->memo3 >> 7 & 1) return p->v3[7];
-    double v = n110(p);
-    p->memo3 |= 1ULL << 7;
-    p->v3[7] = v;
-    return v;
-}
-
-static double n111(wg_pt *p)
-{
-    return df_overworld_caves_entrances(p) * 5.0;
+    return MEMO3(7, n110(p));
 }
 
 static double n112(wg_pt *p)
 {
     double a = df_overworld_sloped_cheese(p);
-    return wg_min(a, n111(p));
-}
-
-/* minecraft:cave_layer */
-static double n113(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[18], p->x * 1.0, p->y * 8.0, p->z * 1.0);
+    return wg_min(a, (df_overworld_caves_entrances(p) * 5.0));
 }
 
 static double n114(wg_pt *p)
 {
-    double d = n113(p);
+    double d =
+        wg_normal_value(&p->st->noise[WG_NOISE_CAVE_LAYER], p->x * 1.0, p->y * 8.0, p->z * 1.0);
     return d * d;
-}
-
-static double n115(wg_pt *p)
-{
-    return n114(p) * 4.0;
-}
-
-/* minecraft:cave_cheese */
-static double n116(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[19], p->x * 1.0, p->y * 0.6666666666666666, p->z * 1.0);
-}
-
-static double n117(wg_pt *p)
-{
-    return 0.27 + n116(p);
-}
-
-static double n118(wg_pt *p)
-{
-    return wg_clamp(n117(p), -1.0, 1.0);
-}
-
-static double n119(wg_pt *p)
-{
-    return df_overworld_sloped_cheese(p) * -0.64;
-}
-
-static double n120(wg_pt *p)
-{
-    return 1.5 + n119(p);
-}
-
-static double n121(wg_pt *p)
-{
-    return wg_clamp(n120(p), 0.0, 0.5);
-}
-
-static double n122(wg_pt *p)
-{
-    return n118(p) + n121(p);
-}
-
-static double n123(wg_pt *p)
-{
-    return n115(p) + n122(p);
 }
 
 static double n124(wg_pt *p)
 {
-    double a = n123(p);
+    double a = ((n114(p) * 4.0) +
+                (wg_clamp((0.27 + wg_normal_value(&p->st->noise[WG_NOISE_CAVE_CHEESE], p->x * 1.0,
+                                                  p->y * 0.6666666666666666, p->z * 1.0)),
+                          -1.0, 1.0) +
+                 wg_clamp((1.5 + (df_overworld_sloped_cheese(p) * -0.64)), 0.0, 0.5)));
     return wg_min(a, df_overworld_caves_entrances(p));
-}
-
-/* minecraft:spaghetti_2d_modulator */
-static double n125(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[20], p->x * 2.0, p->y * 1.0, p->z * 2.0);
 }
 
 /* minecraft:spaghetti_2d */
 static double n126(wg_pt *p)
 {
-    double d = n125(p);
+    double d = wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D_MODULATOR], p->x * 2.0,
+                               p->y * 1.0, p->z * 2.0);
     double e = d < -0.75 ? 0.5 : d < -0.5 ? 0.75 : d < 0.5 ? 1.0 : d < 0.75 ? 2.0 : 3.0;
-    return e * fabs(wg_normal_value(&p->st->noise[21], p->x / e, p->y / e, p->z / e));
-}
-
-/* minecraft:spaghetti_2d_thickness */
-static double n127(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[22], p->x * 2.0, p->y * 1.0, p->z * 2.0);
-}
-
-static double n128(wg_pt *p)
-{
-    return n127(p) * -0.35000000000000003;
-}
-
-static double n129(wg_pt *p)
-{
-    return -0.95 + n128(p);
+    return e * fabs(wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D], p->x / e, p->y / e,
+                                    p->z / e));
 }
 
 static double n130(wg_pt *p)
 {
-    if (p->memo3 >> 8 & 1) return p->v3[8];
-    double v = n129(p);
-    p->memo3 |= 1ULL << 8;
-    p->v3[8] = v;
-    return v;
+    return MEMO3(8, (-0.95 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D_THICKNESS],
+                                              p->x * 2.0, p->y * 1.0, p->z * 2.0) *
+                              -0.35000000000000003)));
 }
 
 /* minecraft:overworld/caves/spaghetti_2d_thickness_modulator */
 static double df_overworld_caves_spaghetti_2d_thickness_modulator(wg_pt *p)
 {
-    if (p->memo3 >> 9 & 1) return p->v3[9];
-    double v = n130(p);
-    p->memo3 |= 1ULL << 9;
-    p->v3[9] = v;
-    return v;
-}
-
-static double n131(wg_pt *p)
-{
-    return df_overworld_caves_spaghetti_2d_thickness_modulator(p) * 0.083;
-}
-
-static double n132(wg_pt *p)
-{
-    return n126(p) + n131(p);
-}
-
-/* minecraft:spaghetti_2d_elevation */
-static double n133(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[23], p->x * 1.0, p->y * 0.0, p->z * 1.0);
-}
-
-static double n134(wg_pt *p)
-{
-    return n133(p) * 8.0;
-}
-
-static double n135(wg_pt *p)
-{
-    return 0.0 + n134(p);
-}
-
-static double n136(wg_pt *p)
-{
-    return wg_clamped_map(p->y, -64.0, 320.0, 8.0, -40.0);
-}
-
-static double n137(wg_pt *p)
-{
-    return n135(p) + n136(p);
-}
-
-static double n138(wg_pt *p)
-{
-    return fabs(n137(p));
-}
-
-static double n139(wg_pt *p)
-{
-    return n138(p) + df_overworld_caves_spaghetti_2d_thickness_modulator(p);
+    return MEMO3(9, n130(p));
 }
 
 static double n140(wg_pt *p)
 {
-    double d = n139(p);
+    double d = (fabs(((0.0 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D_ELEVATION],
+                                              p->x * 1.0, p->y * 0.0, p->z * 1.0) *
+                              8.0)) +
+                      wg_clamped_map(p->y, -64.0, 320.0, 8.0, -40.0))) +
+                df_overworld_caves_spaghetti_2d_thickness_modulator(p));
     return d * d * d;
 }
 
 static double n141(wg_pt *p)
 {
-    double a = n132(p);
+    double a = (n126(p) + (df_overworld_caves_spaghetti_2d_thickness_modulator(p) * 0.083));
     return wg_max(a, n140(p));
-}
-
-static double n142(wg_pt *p)
-{
-    return wg_clamp(n141(p), -1.0, 1.0);
 }
 
 /* minecraft:overworld/caves/spaghetti_2d */
 static double df_overworld_caves_spaghetti_2d(wg_pt *p)
 {
-    return n142(p);
-}
-
-static double n143(wg_pt *p)
-{
-    return df_overworld_caves_spaghetti_2d(p) + df_overworld_caves_spaghetti_roughness_function(p);
+    return wg_clamp(n141(p), -1.0, 1.0);
 }
 
 static double n144(wg_pt *p)
 {
     double a = n124(p);
-    return wg_min(a, n143(p));
-}
-
-/* minecraft:pillar */
-static double n145(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[24], p->x * 25.0, p->y * 0.3, p->z * 25.0);
-}
-
-static double n146(wg_pt *p)
-{
-    return n145(p) * 2.0;
-}
-
-/* minecraft:pillar_rareness */
-static double n147(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[25], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n148(wg_pt *p)
-{
-    return n147(p) * -1.0;
-}
-
-static double n149(wg_pt *p)
-{
-    return -1.0 + n148(p);
-}
-
-static double n150(wg_pt *p)
-{
-    return n146(p) + n149(p);
-}
-
-/* minecraft:pillar_thickness */
-static double n151(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[26], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n152(wg_pt *p)
-{
-    return n151(p) * 0.55;
-}
-
-static double n153(wg_pt *p)
-{
-    return 0.55 + n152(p);
+    return wg_min(a, (df_overworld_caves_spaghetti_2d(p) +
+                      df_overworld_caves_spaghetti_roughness_function(p)));
 }
 
 static double n154(wg_pt *p)
 {
-    double d = n153(p);
+    double d = (0.55 + (wg_normal_value(&p->st->noise[WG_NOISE_PILLAR_THICKNESS], p->x * 1.0,
+                                        p->y * 1.0, p->z * 1.0) *
+                        0.55));
     return d * d * d;
 }
 
 static double n155(wg_pt *p)
 {
-    double a = n150(p);
+    double a =
+        ((wg_normal_value(&p->st->noise[WG_NOISE_PILLAR], p->x * 25.0, p->y * 0.3, p->z * 25.0) *
+          2.0) +
+         (-1.0 + (wg_normal_value(&p->st->noise[WG_NOISE_PILLAR_RARENESS], p->x * 1.0, p->y * 1.0,
+                                  p->z * 1.0) *
+                  -1.0)));
     return a == 0.0 ? 0.0 : a * n154(p);
 }
 
 static double n156(wg_pt *p)
 {
-    if (p->memo3 >> 10 & 1) return p->v3[10];
-    double v = n155(p);
-    p->memo3 |= 1ULL << 10;
-    p->v3[10] = v;
-    return v;
+    return MEMO3(10, n155(p));
 }
 
 /* minecraft:overworld/caves/pillars */
 static double df_overworld_caves_pillars(wg_pt *p)
 {
-    if (p->memo3 >> 11 & 1) return p->v3[11];
-    double v = n156(p);
-    p->memo3 |= 1ULL << 11;
-    p->v3[11] = v;
-    return v;
+    return MEMO3(11, n156(p));
 }
 
 static double n157(wg_pt *p)
@@ -2355,41 +1435,21 @@ static double n159(wg_pt *p)
     return n158(p);
 }
 
-static double n160(wg_pt *p)
-{
-    return 0.078125 + n159(p);
-}
-
 static double n161(wg_pt *p)
 {
-    double a = n66(p);
-    return a == 0.0 ? 0.0 : a * n160(p);
-}
-
-static double n162(wg_pt *p)
-{
-    return -0.078125 + n161(p);
-}
-
-static double n163(wg_pt *p)
-{
-    return -0.1171875 + n162(p);
+    double a = wg_clamped_map(p->y, 240.0, 256.0, 1.0, 0.0);
+    return a == 0.0 ? 0.0 : a * (0.078125 + n159(p));
 }
 
 static double n164(wg_pt *p)
 {
-    double a = n65(p);
-    return a == 0.0 ? 0.0 : a * n163(p);
-}
-
-static double n165(wg_pt *p)
-{
-    return 0.1171875 + n164(p);
+    double a = wg_clamped_map(p->y, -64.0, -40.0, 0.0, 1.0);
+    return a == 0.0 ? 0.0 : a * (-0.1171875 + (-0.078125 + n161(p)));
 }
 
 static double wg_interp_arg_0(wg_pt *p)
 {
-    return n165(p);
+    return (0.1171875 + n164(p));
 }
 
 /* interpolated slot 0 */
@@ -2398,42 +1458,23 @@ static double n167(wg_pt *p)
     return p->interp ? p->interp[0] : wg_interp_arg_0(p);
 }
 
-static double n168(wg_pt *p)
-{
-    return n167(p) * 0.64;
-}
-
 static double n169(wg_pt *p)
 {
-    double e = wg_clamp(n168(p), -1.0, 1.0);
+    double e = wg_clamp((n167(p) * 0.64), -1.0, 1.0);
     return e / 2.0 - e * e * e / 24.0;
-}
-
-static double n170(wg_pt *p)
-{
-    return wg_clamped_map(p->y, -4064.0, 4062.0, -4064.0, 4062.0);
 }
 
 /* minecraft:y */
 static double df_y(wg_pt *p)
 {
-    if (p->memo3 >> 12 & 1) return p->v3[12];
-    double v = n170(p);
-    p->memo3 |= 1ULL << 12;
-    p->v3[12] = v;
-    return v;
-}
-
-/* minecraft:noodle */
-static double n171(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[27], p->x * 1.0, p->y * 1.0, p->z * 1.0);
+    return MEMO3(12, wg_clamped_map(p->y, -4064.0, 4062.0, -4064.0, 4062.0));
 }
 
 static double n172(wg_pt *p)
 {
     double d = df_y(p);
-    if (d >= -60.0 && d < 321.0) return n171(p);
+    if (d >= -60.0 && d < 321.0)
+        return wg_normal_value(&p->st->noise[WG_NOISE_NOODLE], p->x * 1.0, p->y * 1.0, p->z * 1.0);
     return -1.0;
 }
 
@@ -2448,26 +1489,13 @@ static double n173(wg_pt *p)
     return p->interp ? p->interp[1] : wg_interp_arg_1(p);
 }
 
-/* minecraft:noodle_thickness */
-static double n174(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[28], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n175(wg_pt *p)
-{
-    return n174(p) * -0.025;
-}
-
-static double n176(wg_pt *p)
-{
-    return -0.07500000000000001 + n175(p);
-}
-
 static double n177(wg_pt *p)
 {
     double d = df_y(p);
-    if (d >= -60.0 && d < 321.0) return n176(p);
+    if (d >= -60.0 && d < 321.0)
+        return (-0.07500000000000001 + (wg_normal_value(&p->st->noise[WG_NOISE_NOODLE_THICKNESS],
+                                                        p->x * 1.0, p->y * 1.0, p->z * 1.0) *
+                                        -0.025));
     return 0.0;
 }
 
@@ -2482,17 +1510,12 @@ static double n178(wg_pt *p)
     return p->interp ? p->interp[2] : wg_interp_arg_2(p);
 }
 
-/* minecraft:noodle_ridge_a */
-static double n179(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[29], p->x * 2.6666666666666665, p->y * 2.6666666666666665,
-                           p->z * 2.6666666666666665);
-}
-
 static double n180(wg_pt *p)
 {
     double d = df_y(p);
-    if (d >= -60.0 && d < 321.0) return n179(p);
+    if (d >= -60.0 && d < 321.0)
+        return wg_normal_value(&p->st->noise[WG_NOISE_NOODLE_RIDGE_A], p->x * 2.6666666666666665,
+                               p->y * 2.6666666666666665, p->z * 2.6666666666666665);
     return 0.0;
 }
 
@@ -2507,22 +1530,12 @@ static double n181(wg_pt *p)
     return p->interp ? p->interp[3] : wg_interp_arg_3(p);
 }
 
-static double n182(wg_pt *p)
-{
-    return fabs(n181(p));
-}
-
-/* minecraft:noodle_ridge_b */
-static double n183(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[30], p->x * 2.6666666666666665, p->y * 2.6666666666666665,
-                           p->z * 2.6666666666666665);
-}
-
 static double n184(wg_pt *p)
 {
     double d = df_y(p);
-    if (d >= -60.0 && d < 321.0) return n183(p);
+    if (d >= -60.0 && d < 321.0)
+        return wg_normal_value(&p->st->noise[WG_NOISE_NOODLE_RIDGE_B], p->x * 2.6666666666666665,
+                               p->y * 2.6666666666666665, p->z * 2.6666666666666665);
     return 0.0;
 }
 
@@ -2537,32 +1550,17 @@ static double n185(wg_pt *p)
     return p->interp ? p->interp[4] : wg_interp_arg_4(p);
 }
 
-static double n186(wg_pt *p)
-{
-    return fabs(n185(p));
-}
-
 static double n187(wg_pt *p)
 {
-    double a = n182(p);
-    return wg_max(a, n186(p));
-}
-
-static double n188(wg_pt *p)
-{
-    return n187(p) * 1.5;
-}
-
-static double n189(wg_pt *p)
-{
-    return n178(p) + n188(p);
+    double a = fabs(n181(p));
+    return wg_max(a, fabs(n185(p)));
 }
 
 static double n190(wg_pt *p)
 {
     double d = n173(p);
     if (d >= -1000000.0 && d < 0.0) return 64.0;
-    return n189(p);
+    return (n178(p) + (n187(p) * 1.5));
 }
 
 /* minecraft:overworld/caves/noodle */
@@ -2577,16 +1575,12 @@ static double n191(wg_pt *p)
     return wg_min(a, df_overworld_caves_noodle(p));
 }
 
-/* minecraft:ore_veininess */
-static double n192(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[31], p->x * 1.5, p->y * 1.5, p->z * 1.5);
-}
-
 static double n193(wg_pt *p)
 {
     double d = df_y(p);
-    if (d >= -60.0 && d < 51.0) return n192(p);
+    if (d >= -60.0 && d < 51.0)
+        return wg_normal_value(&p->st->noise[WG_NOISE_ORE_VEININESS], p->x * 1.5, p->y * 1.5,
+                               p->z * 1.5);
     return 0.0;
 }
 
@@ -2601,16 +1595,12 @@ static double n194(wg_pt *p)
     return p->interp ? p->interp[5] : wg_interp_arg_5(p);
 }
 
-/* minecraft:ore_vein_a */
-static double n195(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[32], p->x * 4.0, p->y * 4.0, p->z * 4.0);
-}
-
 static double n196(wg_pt *p)
 {
     double d = df_y(p);
-    if (d >= -60.0 && d < 51.0) return n195(p);
+    if (d >= -60.0 && d < 51.0)
+        return wg_normal_value(&p->st->noise[WG_NOISE_ORE_VEIN_A], p->x * 4.0, p->y * 4.0,
+                               p->z * 4.0);
     return 0.0;
 }
 
@@ -2625,21 +1615,12 @@ static double n197(wg_pt *p)
     return p->interp ? p->interp[6] : wg_interp_arg_6(p);
 }
 
-static double n198(wg_pt *p)
-{
-    return fabs(n197(p));
-}
-
-/* minecraft:ore_vein_b */
-static double n199(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[33], p->x * 4.0, p->y * 4.0, p->z * 4.0);
-}
-
 static double n200(wg_pt *p)
 {
     double d = df_y(p);
-    if (d >= -60.0 && d < 51.0) return n199(p);
+    if (d >= -60.0 && d < 51.0)
+        return wg_normal_value(&p->st->noise[WG_NOISE_ORE_VEIN_B], p->x * 4.0, p->y * 4.0,
+                               p->z * 4.0);
     return 0.0;
 }
 
@@ -2654,46 +1635,34 @@ static double n201(wg_pt *p)
     return p->interp ? p->interp[7] : wg_interp_arg_7(p);
 }
 
-static double n202(wg_pt *p)
-{
-    return fabs(n201(p));
-}
-
 static double n203(wg_pt *p)
 {
-    double a = n198(p);
-    return wg_max(a, n202(p));
-}
-
-static double n204(wg_pt *p)
-{
-    return -0.07999999821186066 + n203(p);
-}
-
-/* minecraft:ore_gap */
-static double n205(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[34], p->x * 1.0, p->y * 1.0, p->z * 1.0);
+    double a = fabs(n197(p));
+    return wg_max(a, fabs(n201(p)));
 }
 
 double wg_router_barrier(wg_pt *p)
 {
-    return n0(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_AQUIFER_BARRIER], p->x * 1.0, p->y * 0.5,
+                           p->z * 1.0);
 }
 
 double wg_router_fluid_level_floodedness(wg_pt *p)
 {
-    return n1(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_AQUIFER_FLUID_LEVEL_FLOODEDNESS], p->x * 1.0,
+                           p->y * 0.67, p->z * 1.0);
 }
 
 double wg_router_fluid_level_spread(wg_pt *p)
 {
-    return n2(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_AQUIFER_FLUID_LEVEL_SPREAD], p->x * 1.0,
+                           p->y * 0.7142857142857143, p->z * 1.0);
 }
 
 double wg_router_lava(wg_pt *p)
 {
-    return n3(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_AQUIFER_LAVA], p->x * 1.0, p->y * 1.0,
+                           p->z * 1.0);
 }
 
 double wg_router_temperature(wg_pt *p)
@@ -2728,7 +1697,7 @@ double wg_router_ridges(wg_pt *p)
 
 double wg_router_initial_density_without_jaggedness(wg_pt *p)
 {
-    return n64(p);
+    return (0.1171875 + n63(p));
 }
 
 double wg_router_final_density(wg_pt *p)
@@ -2743,12 +1712,12 @@ double wg_router_vein_toggle(wg_pt *p)
 
 double wg_router_vein_ridged(wg_pt *p)
 {
-    return n204(p);
+    return (-0.07999999821186066 + n203(p));
 }
 
 double wg_router_vein_gap(wg_pt *p)
 {
-    return n205(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_ORE_GAP], p->x * 1.0, p->y * 1.0, p->z * 1.0);
 }
 
 double (*const wg_interp_args[WG_INTERP_COUNT])(struct wg_pt *p) = {
