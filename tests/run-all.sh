@@ -60,9 +60,11 @@ count_unit() { # count_unit BINARY — adds the binary's own pass/fail counts
 }
 
 # Files that load both cores on their own (a thousand clients logging in at
-# once): they run after the two concurrent passes, one build at a time, so
-# what they measure is the server and not the other pass.
-SOLO_E2E="tests/e2e/flashcrowd.test.js"
+# once; two floods of 200 slow connections reconnecting as fast as they are
+# closed, against which a real client must log in within its first
+# milliseconds): they run after the two concurrent passes, one build at a
+# time, so what they measure is the server and not the other pass.
+SOLO_E2E="tests/e2e/flashcrowd.test.js tests/e2e/adminslow.test.js"
 
 e2e_files() { # e2e_files shared|solo — the end-to-end files of one phase
     local f

@@ -104,8 +104,10 @@ static void encode_done(job *j)
     (void)j;
     const profile *p = pp.p;
     char headers[256];
-    snprintf(headers, sizeof headers, "X-Profile-Samples: %llu\r\nX-Profile-Dropped: %llu\r\n%s",
+    snprintf(headers, sizeof headers,
+             "X-Profile-Samples: %llu\r\nX-Profile-Dropped: %llu\r\nX-Profile-Clock: %s\r\n%s",
              (unsigned long long)p->samples, (unsigned long long)p->dropped,
+             p->clock ? p->clock : "?",
              pp.collapsed ? "" : "Content-Disposition: attachment; filename=\"profile.pb.gz\"\r\n");
     if (pp.job.cancelled) {
         /* shutting down: nobody to answer */

@@ -307,9 +307,9 @@ static int build_proto(const profile *p, struct frames *f, struct strtab *strs, 
         pb_msg(b, 5, &m);
     }
     char note[160];
-    snprintf(note, sizeof note, "mcserv: %d Hz, %llu samples, %llu dropped, %llu filtered", p->hz,
-             (unsigned long long)p->samples, (unsigned long long)p->dropped,
-             (unsigned long long)p->filtered);
+    snprintf(note, sizeof note, "mcserv: %d Hz (%s), %llu samples, %llu dropped, %llu filtered",
+             p->hz, p->clock ? p->clock : "?", (unsigned long long)p->samples,
+             (unsigned long long)p->dropped, (unsigned long long)p->filtered);
     int64_t s_note = strtab_add(strs, note);
     if (s_note < 0) goto out;
     for (size_t i = 0; i < strs->n; i++) /* 6: the string table, "" first */

@@ -1,11 +1,25 @@
 /*
  * profiler.c — see profiler.h for the modes and invariants.
  *
- * Per thread a slot: its tid, its POSIX timer (SIGPROF to that thread,
- * the slot index in si_value), a ring of samples. A thread's CPU clock is
- * MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED) = (~tid << 3) | 6, as glibc's
- * pthread_getcpuclockid computes it; Linux lets a process arm timers on
- * the CPU clocks of its own threads.
+ * Per thread a slot: its tid, what samples it (below), a ring of samples.
+ *
+ * A profile's CPU-time clock, the first that opens:
+ *   1. a perf software event on the thread's task clock
+ *      (PERF_COUNT_SW_TASK_CLOCK, sample_period = 1/hz in ns; O_ASYNC with
+ *      F_SETSIG SIGPROF and F_SETOWN_EX to the thread, so each overflow is
+ *      a SIGPROF to that thread with si_code POLL_IN and si_fd the event).
+ *      It is an hrtimer on the thread's CPU time: a 0.3 ms tick run every
+ *      50 ms gets its share of samples. Needs perf_event_paranoid <= 2
+ *      (Debian's default is 3 for users other than root) or CAP_PERFMON;
+ *      with kernel samples refused it is retried counting user time only.
+ *   2. a POSIX timer on the thread's CPU clock (SIGPROF to that thread, the
+ *      slot index in si_value). The clock is MAKE_THREAD_CPUCLOCK(tid,
+ *      CPUCLOCK_SCHED) = (~tid << 3) | 6, as glibc's pthread_getcpuclockid
+ *      computes it. Linux checks CPU-time timers only on the scheduler tick
+ *      (4 ms at CONFIG_HZ=250), so a thread that runs in bursts shorter
+ *      than that is sampled in a biased way: a burst that straddles a tick
+ *      may take every sample or none.
+ * The background sampler uses a POSIX timer on the wall clock.
  *
  * Frame-pointer walk (x86-64 and AArch64 lay frames out alike):
  *
@@ -20,6 +34,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -53,6 +69,7 @@ struct slot {
     bool overwrite; /* background: the handler overwrites the oldest sample */
     bool timer_on;
     timer_t timer;
+    int perf_fd; /* the task-clock event while it samples, else -1 */
     char name[24];
     struct prof_sample *ring; /* PROF_RING samples; kept once allocated (invariant 3) */
     _Atomic uint32_t head, tail;
@@ -82,6 +99,9 @@ static struct {
     int background_hz;
     int game_slot; /* the game thread's slot, -1 none */
 } prof = {.game_slot = -1};
+
+/* The clocks of the profile being taken (profile.clock). */
+static const char *const clock_names[] = {"perf task-clock", "thread CPU timer"};
 
 static int64_t now_ns(clockid_t c)
 {
@@ -137,14 +157,23 @@ unwind(const ucontext_t *uc, uintptr_t top, uintptr_t *pcs)
     return n;
 }
 
+/* The slot a SIGPROF is for: a timer's value, or the perf event's fd. */
+static int signal_slot(const siginfo_t *si, int nslots)
+{
+    if (si->si_code == SI_TIMER) return si->si_value.sival_int;
+    if (si->si_code != POLL_IN && si->si_code != POLL_HUP) return -1;
+    for (int i = 0; i < nslots; i++)
+        if (prof.slots[i].perf_fd >= 0 && prof.slots[i].perf_fd == si->si_fd) return i;
+    return -1;
+}
+
 static void on_sigprof(int sig, siginfo_t *si, void *ucv)
 {
     (void)sig;
     int saved = errno;
-    int idx = si->si_code == SI_TIMER ? si->si_value.sival_int : -1;
-    if (!atomic_load_explicit(&prof.on, memory_order_acquire) || idx < 0 ||
-        idx >= atomic_load_explicit(&prof.nslots, memory_order_acquire))
-        goto out;
+    int nslots = atomic_load_explicit(&prof.nslots, memory_order_acquire);
+    int idx = signal_slot(si, nslots);
+    if (!atomic_load_explicit(&prof.on, memory_order_acquire) || idx < 0 || idx >= nslots) goto out;
     struct slot *s = &prof.slots[idx];
     if (!s->ring) goto out;
     uint32_t h = atomic_load_explicit(&s->head, memory_order_relaxed);
@@ -169,6 +198,7 @@ int profiler_init(void)
 {
     if (prof.inited) return 0;
     prof.game_tid = (int)syscall(SYS_gettid);
+    for (int i = 0; i < PROF_MAX_THREADS; i++) prof.slots[i].perf_fd = -1;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_sigprof;
@@ -184,9 +214,43 @@ int profiler_init(void)
 
 static void slot_timer_off(struct slot *s)
 {
+    if (s->perf_fd >= 0) {
+        int fd = s->perf_fd;
+        s->perf_fd = -1;
+        close(fd);
+    }
     if (!s->timer_on) return;
     timer_delete(s->timer);
     s->timer_on = false;
+}
+
+/* Opens a task-clock event on s's thread signalling it every 1/hz s of
+ * its CPU time (clock 1 above); 0, or -errno when perf events are refused. */
+static int slot_perf_on(struct slot *s, int hz)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_SOFTWARE;
+    a.config = PERF_COUNT_SW_TASK_CLOCK;
+    a.sample_period = (uint64_t)(1000000000L / hz);
+    a.wakeup_events = 1;
+    int fd = (int)syscall(SYS_perf_event_open, &a, s->tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+        a.exclude_kernel = a.exclude_hv = 1; /* perf_event_paranoid 2: user time only */
+        fd = (int)syscall(SYS_perf_event_open, &a, s->tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    }
+    if (fd < 0) return -errno;
+    struct f_owner_ex owner = {F_OWNER_TID, s->tid};
+    s->perf_fd = fd; /* before the first overflow can signal */
+    if (fcntl(fd, F_SETSIG, SIGPROF) < 0 || fcntl(fd, F_SETOWN_EX, &owner) < 0 ||
+        fcntl(fd, F_SETFL, O_ASYNC) < 0) {
+        int err = errno;
+        s->perf_fd = -1;
+        close(fd);
+        return -err;
+    }
+    return 0;
 }
 
 /* Arms a timer on clock c sending SIGPROF to s's thread every 1/hz s. */
@@ -298,11 +362,13 @@ int profiler_start(int hz, int64_t only_over_us)
     prof.game_slot = 0;
     atomic_store_explicit(&prof.nslots, n, memory_order_release);
     atomic_store_explicit(&prof.on, true, memory_order_release);
-    int armed = 0;
+    /* One clock for the whole profile: the first thread (the game's) picks it. */
+    int armed = 0, clock = slot_perf_on(&prof.slots[0], hz) == 0 ? 0 : 1;
     for (int i = 0; i < n; i++) {
         struct slot *s = &prof.slots[i];
         clockid_t c = (clockid_t)((~(unsigned)s->tid << 3) | 6);
-        if (slot_timer_on(s, i, c, hz) == 0) armed++; /* a thread may have exited */
+        int rc1 = clock == 0 ? (i == 0 ? 0 : slot_perf_on(s, hz)) : slot_timer_on(s, i, c, hz);
+        if (rc1 == 0) armed++; /* a thread may have exited */
     }
     if (!armed) {
         rc = -EINVAL;
@@ -314,6 +380,7 @@ int profiler_start(int hz, int64_t only_over_us)
         snprintf(p->threads[i].name, sizeof p->threads[i].name, "%s", prof.slots[i].name);
     }
     p->hz = hz;
+    p->clock = clock_names[clock];
     p->period_ns = 1000000000L / hz;
     p->only_over_us = only_over_us;
     p->start_unix_ns = now_ns(CLOCK_REALTIME);

@@ -7,9 +7,10 @@
  *
  * Two ways to sample:
  *   - a profile (profiler_start .. profiler_stop): every thread of the
- *     process at start, each on its own CPU-time clock (timer_create on the
- *     thread's CPU clock, SIGEV_THREAD_ID), so a thread is sampled in
- *     proportion to the CPU it uses; one profile at a time;
+ *     process at start, each on its own CPU-time clock (a perf task-clock
+ *     event, or where perf events are refused a timer_create on the
+ *     thread's CPU clock; profiler.c says how they differ), so a thread is
+ *     sampled in proportion to the CPU it uses; one profile at a time;
  *   - the background sampler (mcserv-background-profiler): the game thread
  *     only, on the wall clock (a stalled or sleeping tick is sampled too),
  *     its last PROF_RING samples kept for the slow-tick monitor
@@ -77,6 +78,7 @@ typedef struct profile {
     uint64_t dropped;  /* lost: a ring was full, or the stack table */
     uint64_t filtered; /* left out by only_ticks_over */
     int hz;
+    const char *clock; /* what sampled: "perf task-clock" or "thread CPU timer" */
     int64_t period_ns;
     int64_t start_unix_ns, duration_ns;
     int64_t only_over_us;

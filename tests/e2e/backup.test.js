@@ -32,17 +32,6 @@ after(async () => {
   await h.cleanupAll()
 })
 
-async function rconTo (port) {
-  const { RCON } = require('minecraft-server-util')
-  const rcon = new RCON()
-  rcon.on('error', () => {})
-  await rcon.connect('127.0.0.1', port, { timeout: 3000 })
-  await rcon.login(PASSWORD, { timeout: 3000 })
-  rcon.socket.setMaxListeners(0)
-  rcon.socket.socket.setTimeout(0)
-  return rcon
-}
-
 test('the backup recipe over RCON: save-all flush answers after the save; the restored archive has the blocks', { timeout: 90000 }, async () => {
   const rconPort = await h.freePort()
   const srv = await h.startServer({
@@ -57,7 +46,7 @@ test('the backup recipe over RCON: save-all flush answers after the save; the re
     }
   })
   u.attachConsole(srv)
-  const rcon = await rconTo(rconPort)
+  const rcon = await h.rconSession(rconPort, PASSWORD)
   const run = (line) => h.withTimeout(rcon.execute(line), 10000, `rcon ${line}`)
 
   const A = h.makeBot(srv.port, 'Archivist')

@@ -452,7 +452,10 @@ test('bench/run.js: own admin-http-port, /metrics scraped during the hold, MSPT/
   assert.ok(r.metrics.hold.mspt.windows >= 1)
   assert.match(d.egress_source, /^server \/metrics/)
   assert.ok(d.egress_mb_s > 0, 'the server sent bytes during the hold')
-  assert.ok(d.chunks_generated_run >= 10 * 25, `fresh chunks at 10 points (${d.chunks_generated_run})`)
+  // Ten points of 25 fresh chunks; the ASan build makes vanilla terrain at
+  // ~20-35 chunks a second, so in its 7 s hold it is asked for half.
+  const fresh = /asan/.test(process.env.MCSERV || '') ? 5 * 25 : 10 * 25
+  assert.ok(d.chunks_generated_run >= fresh, `fresh chunks at 10 points (${d.chunks_generated_run}, at least ${fresh})`)
   assert.ok(d.chunks_generated_per_s >= 0)
   assert.equal(r.params.level_type, 'normal', 'spread measures generation on real terrain by default')
   assert.equal(r.mcbench.spread.teleported, 10, JSON.stringify(r.mcbench.spread))

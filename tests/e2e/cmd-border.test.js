@@ -39,13 +39,7 @@ before(async () => {
       'spawn-protection': 2
     }
   })
-  const { RCON } = require('minecraft-server-util')
-  rcon = new RCON()
-  rcon.on('error', () => {})
-  await rcon.connect('127.0.0.1', rconPort, { timeout: 3000 })
-  await rcon.login(PASSWORD, { timeout: 3000 })
-  rcon.socket.setMaxListeners(0) // minecraft-server-util adds listeners per command
-  rcon.socket.socket.setTimeout(0) // and would close the connection after 3 s idle
+  rcon = await h.rconSession(rconPort, PASSWORD)
   W = h.makeBot(srv.port, 'Walker')
   rec = mp.recorder(W, ['initialize_world_border', 'world_border_center', 'world_border_size',
     'world_border_lerp_size', 'world_border_warning_reach', 'world_border_warning_delay', 'position'])

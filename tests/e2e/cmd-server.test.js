@@ -30,13 +30,7 @@ before(async () => {
     name: 'cmd-server',
     props: { 'enable-rcon': 'true', 'rcon.port': rconPort, 'rcon.password': PASSWORD, 'view-distance': 2 }
   })
-  const { RCON } = require('minecraft-server-util')
-  rcon = new RCON()
-  rcon.on('error', () => {})
-  await rcon.connect('127.0.0.1', rconPort, { timeout: 3000 })
-  await rcon.login(PASSWORD, { timeout: 3000 })
-  rcon.socket.setMaxListeners(0) // minecraft-server-util adds listeners per command
-  rcon.socket.socket.setTimeout(0) // and would close the connection after 3 s idle
+  rcon = await h.rconSession(rconPort, PASSWORD)
 })
 
 after(async () => {

@@ -11,19 +11,15 @@
 const { test, after } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const h = require('./helpers')
 
 after(h.cleanupAll)
 const since = h.mark()
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium'
 const ARTIFACTS = path.join(h.REPO_ROOT, 'build', 'test-artifacts')
 
 test('the dashboard shows the players, live charts, events and the terrain map with the players on it', { timeout: 90000 }, async (t) => {
-  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: tools/install-deps.sh installs Debian's chromium`)
-  const { chromium } = require('playwright-core')
   const httpPort = await h.freePort()
   const motd = '<img src=x onerror="document.title=\'pwned\'">dashboard test'
   await h.withServer({ name: 'dashboard', props: { 'admin-http-port': httpPort, 'view-distance': 5, motd, 'level-type': 'normal', 'level-seed': '12345' } }, async (srv) => {
@@ -33,22 +29,8 @@ test('the dashboard shows the players, live charts, events and the terrain map w
     // Spread them out a little (markers apart), looking different ways, high above the terrain.
     srv.proc.stdin.write('tp DashBob 40 150 40 90 0\ntp DashCarol -40 150 20 180 0\ntp DashAlice 0 150 -30 0 0\n')
 
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mcserv-chromium-'))
-    let ctx
+    const { page, problems, close } = await h.chromiumPage({ width: 1400, height: 1000 })
     try {
-      ctx = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        timeout: 30000,
-        viewport: { width: 1400, height: 1000 },
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-          '--disable-background-networking', '--disable-component-update', '--disable-sync']
-      })
-      const page = ctx.pages()[0] || await ctx.newPage()
-      const problems = []
-      page.on('console', (m) => { if (m.type() === 'error') problems.push(`console ${m.type()}: ${m.text()}`) })
-      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
-      page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
       const resp = await page.goto(`http://127.0.0.1:${httpPort}/`, { waitUntil: 'load', timeout: 15000 })
       assert.equal(resp.status(), 200)
       // History is sampled once a second: wait for five points, three markers drawn and map tiles.
@@ -113,8 +95,7 @@ test('the dashboard shows the players, live charts, events and the terrain map w
       t.diagnostic(`screenshot: ${path.relative(h.REPO_ROOT, shot)}`)
       assert.deepEqual(problems, [], 'no console errors, CSP violations or failed requests')
     } finally {
-      if (ctx) await ctx.close().catch(() => {})
-      fs.rmSync(profile, { recursive: true, force: true })
+      await close()
     }
     await Promise.all(bots.map((b) => b.quit()))
   })

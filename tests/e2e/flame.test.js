@@ -10,12 +10,10 @@
 const { test, after } = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const h = require('./helpers')
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium'
 const ARTIFACTS = path.join(h.REPO_ROOT, 'build', 'test-artifacts')
 const MCBENCH = process.env.MCBENCH
   ? path.resolve(h.REPO_ROOT, process.env.MCBENCH)
@@ -28,29 +26,13 @@ after(async () => {
 })
 
 test('the dashboard\'s Profile button draws a flame graph of at least 20 frames', { timeout: 90000 }, async (t) => {
-  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: tools/install-deps.sh installs Debian's chromium`)
-  const { chromium } = require('playwright-core')
   const httpPort = await h.freePort()
   await h.withServer({ name: 'flame', props: { 'admin-http-port': httpPort, 'view-distance': 6, 'max-players': 100 } }, async (srv) => {
     const walk = spawn(MCBENCH, ['--port', String(srv.port), '--bots', '50', '--rate', '25', '--duration', '30',
       '--scenario', 'walk', '--radius', '64', '--view-distance', '6', '--quiet'], { stdio: 'ignore' })
     children.add(walk)
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mcserv-chromium-'))
-    let ctx
+    const { page, problems, close } = await h.chromiumPage({ width: 1400, height: 1200 })
     try {
-      ctx = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        timeout: 30000,
-        viewport: { width: 1400, height: 1200 },
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-          '--disable-background-networking', '--disable-component-update', '--disable-sync']
-      })
-      const page = ctx.pages()[0] || await ctx.newPage()
-      const problems = []
-      page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`) })
-      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
-      page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
       const resp = await page.goto(`http://127.0.0.1:${httpPort}/`, { waitUntil: 'load', timeout: 15000 })
       assert.equal(resp.status(), 200)
       // the flame graph is one of the dashboard's fragments: its script is in the
@@ -87,8 +69,7 @@ test('the dashboard\'s Profile button draws a flame graph of at least 20 frames'
       assert.ok(game && game[1] > 1190, 'the clicked frame fills the width')
       assert.deepEqual(problems, [], 'no console errors, CSP violations or failed requests')
     } finally {
-      if (ctx) await ctx.close().catch(() => {})
-      fs.rmSync(profile, { recursive: true, force: true })
+      await close()
       try { walk.kill('SIGTERM') } catch (e) {}
     }
   })

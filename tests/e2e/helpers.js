@@ -571,6 +571,58 @@ function rawConnect (port, host = '127.0.0.1', ms = 5000) {
 // ---------------------------------------------------------------------------
 // Status helpers.
 
+/**
+ * Debian's headless Chromium (playwright-core drives it) with a fresh
+ * profile: { page, problems, close() }. problems collects console errors,
+ * page errors and failed requests; close() ends the browser and removes the
+ * profile.
+ */
+async function chromiumPage (viewport) {
+  const exe = process.env.CHROMIUM || '/usr/bin/chromium'
+  if (!fs.existsSync(exe)) throw new Error(`${exe} is missing: tools/install-deps.sh installs Debian's chromium`)
+  const { chromium } = require('playwright-core')
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mcserv-chromium-'))
+  let ctx
+  const close = async () => {
+    if (ctx) await ctx.close().catch(() => {})
+    fs.rmSync(profile, { recursive: true, force: true })
+  }
+  try {
+    ctx = await chromium.launchPersistentContext(profile, {
+      executablePath: exe,
+      headless: true,
+      timeout: 30000,
+      viewport,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync']
+    })
+  } catch (e) {
+    await close()
+    throw e
+  }
+  const page = ctx.pages()[0] || await ctx.newPage()
+  const problems = []
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`) })
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
+  return { page, problems, close }
+}
+
+/**
+ * A logged-in minecraft-server-util RCON client kept open for a whole test
+ * file: its per-command listeners uncapped and its 3 s idle close off.
+ */
+async function rconSession (port, password) {
+  const { RCON } = require('minecraft-server-util')
+  const rcon = new RCON()
+  rcon.on('error', () => {})
+  await rcon.connect('127.0.0.1', port, { timeout: 3000 })
+  await rcon.login(password, { timeout: 3000 })
+  rcon.socket.setMaxListeners(0) // minecraft-server-util adds listeners per command
+  rcon.socket.socket.setTimeout(0) // and would close the connection after 3 s idle
+  return rcon
+}
+
 async function statusUtil (port, timeout = 5000) {
   const msu = require('minecraft-server-util')
   return msu.status('127.0.0.1', port, { enableSRV: false, timeout })
@@ -631,6 +683,8 @@ function setFileDeadline (ms) {
 setFileDeadline(Number(process.env.E2E_FILE_DEADLINE_MS) || 88000)
 
 module.exports = {
+  chromiumPage,
+  rconSession,
   REPO_ROOT,
   MCSERV,
   VERSION,

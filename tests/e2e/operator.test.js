@@ -24,6 +24,23 @@ test('the ready line is vanilla\'s (a panel\'s pattern matches), mcserv\'s detai
   })
 })
 
+// Stale text found in use: --help named only three commands, and `stop`
+// logged "Stopping the server" twice.
+test('--help lists every option and points to the command reference; `stop` says "Stopping the server" once', { timeout: 30000 }, async () => {
+  const help = require('node:child_process').execFileSync(h.MCSERV, ['--help'], { encoding: 'utf8' })
+  for (const opt of ['--dir', '--port', '--pregen', '--help', '--version']) assert.ok(help.includes(opt), `${opt} in --help`)
+  assert.match(help, /docs\/commands\.md/)
+  const srv = await h.startServer({ name: 'stop-once', props })
+  try {
+    srv.proc.stdin.write('stop\n')
+    const info = await srv.waitExit(10000)
+    assert.ok(info && info.code === 0, `stopped cleanly: ${JSON.stringify(info)}`)
+    assert.equal(srv.stderr().split('\n').filter((l) => /Stopping the server$/.test(l)).length, 1, h.tail(srv.stderr(), 2000))
+  } finally {
+    await srv.kill()
+  }
+})
+
 // Chat bridges and panels written for vanilla read its log4j prefix and its
 // join and leave lines, in logs/latest.log and on the console alike.
 test('log lines have vanilla\'s prefix and "X joined the game"; log-format=mcserv gives milliseconds', { timeout: 30000 }, async () => {
