@@ -284,11 +284,17 @@ function emitNode(n) {
         [...noiseIds.keys()][n.noise]);
     }
     case 'interpolated': {
+      // The slot's argument: its own function when it is a call, else a wrapper.
       const k = interpSlots.length;
       const arg = { name: `wg_interp_arg_${k}`, node: n };
       interpSlots.push(arg);
-      protos.push(`static double ${arg.name}(wg_pt *p);`);
-      fns.push(`static double ${arg.name}(wg_pt *p)\n{\n    return ${A()};\n}\n`);
+      const body = A(), call = /^(\w+)\(p\)$/.exec(body);
+      if (call) {
+        arg.name = call[1];
+      } else {
+        protos.push(`static double ${arg.name}(wg_pt *p);`);
+        fns.push(`static double ${arg.name}(wg_pt *p)\n{\n    return ${body};\n}\n`);
+      }
       return fn(n, `    return p->interp ? p->interp[${k}] : ${arg.name}(p);\n`, `interpolated slot ${k}`);
     }
     case 'flat_cache': {
@@ -341,40 +347,44 @@ function floatArray(values) {
   return floatArrays.get(text);
 }
 
-function splineExpr(s) {
-  if (s.k === 'sconst') return flt(s.v);
+// The splines are rows of one table (spline_at evaluates row k): point i's
+// value is row child[i] - 1's when child[i] != 0, else val[i]; children come
+// before their parents.
+const splineRows = [];
+const intArrays = new Map(); // contents -> name
+function splineRef(s) {
   const key = splineKey(s);
   if (!splineByKey.has(key)) splineByKey.set(key, s);
   const canon = splineByKey.get(key);
   emitSpline(canon);
-  return `s${canon.id}(p)`;
+  return canon.index;
+}
+
+function splineExpr(s) {
+  if (s.k === 'sconst') return flt(s.v);
+  return `spline_at(p, ${splineRef(s)})`;
 }
 
 function emitSpline(s) {
-  const key = 'spline:' + s.id;
-  if (emitted.has(key)) return;
-  emitted.add(key);
+  if (s.index !== undefined) return;
   const n = s.points.length;
-  const leaf = s.points.every((pt) => pt.value.k === 'sconst');
-  let valueFn = 'NULL', vals = 'NULL';
-  let body = '';
-  if (leaf) {
-    vals = floatArray(s.points.map((p) => p.value.v));
-  } else {
-    valueFn = `s${s.id}_value`;
-    const values = s.points.map((pt) => splineExpr(pt.value));
-    if (s.points.every((pt) => pt.value.k === 'spline')) { // every point's value a spline: a table of them
-      body += `static float ${valueFn}(wg_pt *p, int i)\n{\n    static float (*const at[${n}])(wg_pt *) = {` +
-        `${values.map((v) => v.replace(/\(p\)$/, '')).join(', ')}};\n    return at[i](p);\n}\n`;
-    } else {
-      const cases = values.map((v, i) => `    case ${i}: return ${v};\n`).join('');
-      body += `static float ${valueFn}(wg_pt *p, int i)\n{\n    switch (i) {\n${cases}    }\n    return 0.0f;\n}\n`;
+  const child = s.points.map((pt) => (pt.value.k === 'spline' ? splineRef(pt.value) + 1 : 0));
+  const call = /^(\w+)\(p\)$/.exec(expr(s.coord));
+  if (!call) throw new Error('spline coordinate is not a function of its own');
+  let kids = 'NULL';
+  if (child.some((c) => c)) {
+    const text = child.join(', ');
+    if (!intArrays.has(text)) {
+      intArrays.set(text, `sc${intArrays.size}`);
+      fns.push(`static const uint8_t ${intArrays.get(text)}[${n}] = {${text}};\n`);
     }
+    kids = intArrays.get(text);
   }
+  const vals = child.every((c) => c) ? 'NULL' : floatArray(s.points.map((p) => (p.value.k === 'sconst' ? p.value.v : 0.0)));
   const loc = floatArray(s.points.map((p) => p.loc)), der = floatArray(s.points.map((p) => p.der));
-  protos.push(`static float s${s.id}(wg_pt *p);`);
-  fns.push(body +
-    `static float s${s.id}(wg_pt *p)\n{\n    return wg_spline_eval(p, (float)${expr(s.coord)}, ${loc}, ${der}, ${vals}, ${n}, ${valueFn});\n}\n`);
+  s.index = splineRows.length;
+  if (s.index >= 255) throw new Error('too many splines for a uint8_t child index');
+  splineRows.push(`    {${call[1]}, ${loc}, ${der}, ${vals}, ${kids}, ${n}}, /* ${s.index} */`);
 }
 
 const routerExports = [];
@@ -383,6 +393,25 @@ for (const f of ROUTER_FIELDS) {
   routerExports.push(`double wg_router_${f}(wg_pt *p)\n{\n    return ${body};\n}\n`);
 }
 if (memo2 > 64 || memo3 > 64) throw new Error('too many cache slots');
+protos.push('static float spline_at(wg_pt *p, int k);');
+fns.push(`/* coordinate, locations, derivatives, values, children, points */
+static const struct spline splines[${splineRows.length}] = {
+${splineRows.join('\n')}
+};
+
+static float spline_value(wg_pt *p, const void *row, int i)
+{
+    const struct spline *s = row;
+    return s->child[i] ? spline_at(p, s->child[i] - 1) : s->val[i];
+}
+
+static float spline_at(wg_pt *p, int k)
+{
+    const struct spline *s = &splines[k];
+    return wg_spline_eval(p, (float)s->coord(p), s->loc, s->der, s->val, s->n,
+                          s->child ? spline_value : NULL, s);
+}
+`);
 
 // Which interpolated slots each router entry reads (so a noise chunk fills only those).
 function slotsUsed(n, acc, seen = new Set()) {
@@ -465,6 +494,15 @@ static inline double memo_put(uint64_t *valid, double *vals, int k, double v)
 }
 #define MEMO2(k, e) (p->memo2 >> (k) & 1 ? p->v2[k] : memo_put(&p->memo2, p->v2, (k), (e)))
 #define MEMO3(k, e) (p->memo3 >> (k) & 1 ? p->v3[k] : memo_put(&p->memo3, p->v3, (k), (e)))
+
+/* A spline (CubicSpline.Multipoint): point i's value is spline child[i] - 1's
+ * when child and child[i] != 0, else val[i]. */
+struct spline {
+    double (*coord)(wg_pt *p);
+    const float *loc, *der, *val;
+    const uint8_t *child;
+    int n;
+};
 `);
 C.push('/* name, MD5 halves, first octave, octaves, amplitudes */\n/* clang-format off */');
 C.push('const struct wg_noise_def wg_noise_defs[WG_NOISE_COUNT] = {');

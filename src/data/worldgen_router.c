@@ -22,6 +22,15 @@ static inline double memo_put(uint64_t *valid, double *vals, int k, double v)
 #define MEMO2(k, e) (p->memo2 >> (k)&1 ? p->v2[k] : memo_put(&p->memo2, p->v2, (k), (e)))
 #define MEMO3(k, e) (p->memo3 >> (k)&1 ? p->v3[k] : memo_put(&p->memo3, p->v3, (k), (e)))
 
+/* A spline (CubicSpline.Multipoint): point i's value is spline child[i] - 1's
+ * when child and child[i] != 0, else val[i]. */
+struct spline {
+    double (*coord)(wg_pt *p);
+    const float *loc, *der, *val;
+    const uint8_t *child;
+    int n;
+};
+
 /* name, MD5 halves, first octave, octaves, amplitudes */
 /* clang-format off */
 const struct wg_noise_def wg_noise_defs[WG_NOISE_COUNT] = {
@@ -119,39 +128,10 @@ static double df_overworld_offset(wg_pt *p);
 static double n36(wg_pt *p);
 static double n19(wg_pt *p);
 static double n22(wg_pt *p);
-static float s2(wg_pt *p);
 static double df_overworld_ridges_folded(wg_pt *p);
 static double df_overworld_ridges(wg_pt *p);
 static double n23(wg_pt *p);
 static double n24(wg_pt *p);
-static float s3(wg_pt *p);
-static float s4(wg_pt *p);
-static float s5(wg_pt *p);
-static float s6(wg_pt *p);
-static float s7(wg_pt *p);
-static float s8(wg_pt *p);
-static float s1(wg_pt *p);
-static float s21(wg_pt *p);
-static float s22(wg_pt *p);
-static float s23(wg_pt *p);
-static float s24(wg_pt *p);
-static float s17(wg_pt *p);
-static float s26(wg_pt *p);
-static float s27(wg_pt *p);
-static float s28(wg_pt *p);
-static float s29(wg_pt *p);
-static float s30(wg_pt *p);
-static float s33(wg_pt *p);
-static float s25(wg_pt *p);
-static float s40(wg_pt *p);
-static float s41(wg_pt *p);
-static float s43(wg_pt *p);
-static float s44(wg_pt *p);
-static float s45(wg_pt *p);
-static float s47(wg_pt *p);
-static float s52(wg_pt *p);
-static float s39(wg_pt *p);
-static float s0(wg_pt *p);
 static double n33(wg_pt *p);
 static double n34(wg_pt *p);
 static double n37(wg_pt *p);
@@ -159,25 +139,6 @@ static double n53(wg_pt *p);
 static double df_overworld_factor(wg_pt *p);
 static double n51(wg_pt *p);
 static double n42(wg_pt *p);
-static float s55(wg_pt *p);
-static float s56(wg_pt *p);
-static float s59(wg_pt *p);
-static float s62(wg_pt *p);
-static float s61(wg_pt *p);
-static float s54(wg_pt *p);
-static float s66(wg_pt *p);
-static float s73(wg_pt *p);
-static float s72(wg_pt *p);
-static float s65(wg_pt *p);
-static float s77(wg_pt *p);
-static float s84(wg_pt *p);
-static float s83(wg_pt *p);
-static float s76(wg_pt *p);
-static float s88(wg_pt *p);
-static float s94(wg_pt *p);
-static float s98(wg_pt *p);
-static float s87(wg_pt *p);
-static float s53(wg_pt *p);
 static double n48(wg_pt *p);
 static double n49(wg_pt *p);
 static double n52(wg_pt *p);
@@ -185,18 +146,9 @@ static double n54(wg_pt *p);
 static double n55(wg_pt *p);
 static double n60(wg_pt *p);
 static double n63(wg_pt *p);
-static double wg_interp_arg_0(wg_pt *p);
 static double df_overworld_sloped_cheese(wg_pt *p);
 static double df_overworld_jaggedness(wg_pt *p);
 static double n72(wg_pt *p);
-static float s105(wg_pt *p);
-static float s104(wg_pt *p);
-static float s107(wg_pt *p);
-static float s106(wg_pt *p);
-static float s103(wg_pt *p);
-static float s111(wg_pt *p);
-static float s110(wg_pt *p);
-static float s102(wg_pt *p);
 static double n70(wg_pt *p);
 static double n73(wg_pt *p);
 static double n75(wg_pt *p);
@@ -235,35 +187,30 @@ static double n158(wg_pt *p);
 static double n159(wg_pt *p);
 static double n161(wg_pt *p);
 static double n164(wg_pt *p);
+static double wg_interp_arg_0(wg_pt *p);
 static double n167(wg_pt *p);
 static double n169(wg_pt *p);
 static double df_overworld_caves_noodle(wg_pt *p);
-static double wg_interp_arg_1(wg_pt *p);
 static double df_y(wg_pt *p);
 static double n172(wg_pt *p);
 static double n173(wg_pt *p);
-static double wg_interp_arg_2(wg_pt *p);
 static double n177(wg_pt *p);
 static double n178(wg_pt *p);
-static double wg_interp_arg_3(wg_pt *p);
 static double n180(wg_pt *p);
 static double n181(wg_pt *p);
-static double wg_interp_arg_4(wg_pt *p);
 static double n184(wg_pt *p);
 static double n185(wg_pt *p);
 static double n187(wg_pt *p);
 static double n190(wg_pt *p);
 static double n191(wg_pt *p);
-static double wg_interp_arg_5(wg_pt *p);
 static double n193(wg_pt *p);
 static double n194(wg_pt *p);
-static double wg_interp_arg_6(wg_pt *p);
 static double n196(wg_pt *p);
 static double n197(wg_pt *p);
-static double wg_interp_arg_7(wg_pt *p);
 static double n200(wg_pt *p);
 static double n201(wg_pt *p);
 static double n203(wg_pt *p);
+static float spline_at(wg_pt *p, int k);
 
 static double n5(wg_pt *p)
 {
@@ -370,12 +317,6 @@ static double n22(wg_pt *p)
     return a == 0.0 ? 0.0 : a * (1.0 + (n19(p) * -1.0));
 }
 
-static const float sf0[2] = {-0.08880186f, 0.69000006f};
-
-static const float sf1[2] = {-1.0f, 1.0f};
-
-static const float sf2[2] = {0.38940096f, 0.38940096f};
-
 /* minecraft:ridge */
 static double n23(wg_pt *p)
 {
@@ -404,19 +345,15 @@ static double df_overworld_ridges_folded(wg_pt *p)
              -3.0));
 }
 
-static float s2(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf1, sf2, sf0, 2, NULL);
-}
+static const float sf0[2] = {-0.08880186f, 0.69000006f};
+
+static const float sf1[2] = {-1.0f, 1.0f};
+
+static const float sf2[2] = {0.38940096f, 0.38940096f};
 
 static const float sf3[2] = {-0.115760356f, 0.6400001f};
 
 static const float sf4[2] = {0.37788022f, 0.37788022f};
-
-static float s3(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf1, sf4, sf3, 2, NULL);
-}
 
 static const float sf5[6] = {-0.2222f, -0.2222f, 0.0f, 2.9802322e-8f, 2.9802322e-8f, 0.100000024f};
 
@@ -424,106 +361,45 @@ static const float sf6[6] = {-1.0f, -0.75f, -0.65f, 0.5954547f, 0.6054547f, 1.0f
 
 static const float sf7[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.2534563f, 0.2534563f};
 
-static float s4(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf6, sf7, sf5, 6, NULL);
-}
-
 static const float sf8[5] = {-0.3f, 0.05f, 0.05f, 0.05f, 0.060000002f};
 
 static const float sf9[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
 
 static const float sf10[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.007000001f};
 
-static float s5(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf10, sf8, 5, NULL);
-}
-
 static const float sf11[5] = {-0.15f, 0.0f, 0.0f, 0.05f, 0.060000002f};
 
 static const float sf12[5] = {0.5f, 0.0f, 0.0f, 0.1f, 0.007000001f};
-
-static float s6(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf12, sf11, 5, NULL);
-}
 
 static const float sf13[5] = {-0.15f, 0.0f, 0.0f, 0.0f, 0.0f};
 
 static const float sf14[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.0f};
 
-static float s7(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf14, sf13, 5, NULL);
-}
-
 static const float sf15[5] = {-0.02f, -0.03f, -0.03f, 0.0f, 0.0f};
 
 static const float sf16[5] = {0.0f, 0.0f, 0.0f, 0.06f, 0.0f};
 
-static float s8(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf16, sf15, 5, NULL);
-}
+static const uint8_t sc0[7] = {1, 2, 3, 4, 5, 6, 7};
 
 static const float sf17[7] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f, 0.7f};
 
 static const float sf18[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 
-static float s1_value(wg_pt *p, int i)
-{
-    static float (*const at[7])(wg_pt *) = {s2, s3, s4, s5, s6, s7, s8};
-    return at[i](p);
-}
-static float s1(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf17, sf18, NULL, 7, s1_value);
-}
-
 static const float sf19[5] = {-0.25f, 0.05f, 0.05f, 0.05f, 0.060000002f};
-
-static float s21(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf10, sf19, 5, NULL);
-}
 
 static const float sf20[5] = {-0.1f, 0.001f, 0.003f, 0.05f, 0.060000002f};
 
 static const float sf21[5] = {0.5f, 0.01f, 0.01f, 0.094000004f, 0.007000001f};
 
-static float s22(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf21, sf20, 5, NULL);
-}
-
 static const float sf22[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
 
 static const float sf23[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-
-static float s23(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf23, sf22, 5, NULL);
-}
 
 static const float sf24[5] = {-0.02f, -0.03f, -0.03f, 0.03f, 0.1f};
 
 static const float sf25[5] = {0.0f, 0.0f, 0.0f, 0.12f, 0.049f};
 
-static float s24(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf25, sf24, 5, NULL);
-}
-
-static float s17_value(wg_pt *p, int i)
-{
-    static float (*const at[7])(wg_pt *) = {s2, s3, s4, s21, s22, s23, s24};
-    return at[i](p);
-}
-static float s17(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf17, sf18, NULL, 7, s17_value);
-}
+static const uint8_t sc1[7] = {1, 2, 3, 9, 10, 11, 12};
 
 static const float sf26[3] = {0.20235021f, 0.7161751f, 1.23f};
 
@@ -531,181 +407,74 @@ static const float sf27[3] = {-1.0f, 0.0f, 1.0f};
 
 static const float sf28[3] = {0.0f, 0.5138249f, 0.5138249f};
 
-static float s26(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf27, sf28, sf26, 3, NULL);
-}
-
 static const float sf29[3] = {0.2f, 0.44682026f, 0.88f};
 
 static const float sf30[3] = {0.0f, 0.43317974f, 0.43317974f};
-
-static float s27(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf27, sf30, sf29, 3, NULL);
-}
 
 static const float sf31[3] = {0.2f, 0.30829495f, 0.70000005f};
 
 static const float sf32[3] = {0.0f, 0.3917051f, 0.3917051f};
 
-static float s28(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf27, sf32, sf31, 3, NULL);
-}
-
 static const float sf33[5] = {-0.25f, 0.35f, 0.35f, 0.35f, 0.42000002f};
 
 static const float sf34[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.049000014f};
-
-static float s29(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf34, sf33, 5, NULL);
-}
 
 static const float sf35[5] = {-0.1f, 0.0069999998f, 0.021f, 0.35f, 0.42000002f};
 
 static const float sf36[5] = {0.5f, 0.07f, 0.07f, 0.658f, 0.049000014f};
 
-static float s30(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf36, sf35, 5, NULL);
-}
+static const uint8_t sc2[3] = {0, 11, 0};
 
-static const float sf37[3] = {-1.0f, -0.4f, 0.0f};
+static const float sf37[3] = {-0.1f, 0.0f, 0.17f};
 
-static const float sf38[3] = {0.0f, 0.0f, 0.0f};
+static const float sf38[3] = {-1.0f, -0.4f, 0.0f};
 
-static float s33_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return -0.1f;
-    case 1: return s23(p);
-    case 2: return 0.17f;
-    }
-    return 0.0f;
-}
-static float s33(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf37, sf38, NULL, 3, s33_value);
-}
+static const float sf39[3] = {0.0f, 0.0f, 0.0f};
 
-static const float sf39[11] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f,
+static const uint8_t sc3[11] = {14, 15, 16, 17, 18, 11, 11, 19, 19, 11, 12};
+
+static const float sf40[11] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f,
                                0.4f,   0.45f, 0.55f, 0.58f,  0.7f};
 
-static const float sf40[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+static const float sf41[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 
-static float s25_value(wg_pt *p, int i)
-{
-    static float (*const at[11])(wg_pt *) = {s26, s27, s28, s29, s30, s23, s23, s33, s33, s23, s24};
-    return at[i](p);
-}
-static float s25(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf39, sf40, NULL, 11, s25_value);
-}
+static const float sf42[3] = {0.34792626f, 0.9239631f, 1.5f};
 
-static const float sf41[3] = {0.34792626f, 0.9239631f, 1.5f};
+static const float sf43[3] = {0.0f, 0.5760369f, 0.5760369f};
 
-static const float sf42[3] = {0.0f, 0.5760369f, 0.5760369f};
+static const float sf44[3] = {0.2f, 0.5391705f, 1.0f};
 
-static float s40(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf27, sf42, sf41, 3, NULL);
-}
+static const float sf45[3] = {0.0f, 0.4608295f, 0.4608295f};
 
-static const float sf43[3] = {0.2f, 0.5391705f, 1.0f};
+static const float sf46[5] = {-0.2f, 0.5f, 0.5f, 0.5f, 0.6f};
 
-static const float sf44[3] = {0.0f, 0.4608295f, 0.4608295f};
+static const float sf47[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.070000015f};
 
-static float s41(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf27, sf44, sf43, 3, NULL);
-}
+static const float sf48[5] = {-0.05f, 0.01f, 0.03f, 0.5f, 0.6f};
 
-static const float sf45[5] = {-0.2f, 0.5f, 0.5f, 0.5f, 0.6f};
+static const float sf49[5] = {0.5f, 0.099999994f, 0.099999994f, 0.94f, 0.070000015f};
 
-static const float sf46[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.070000015f};
+static const float sf50[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
 
-static float s43(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf46, sf45, 5, NULL);
-}
+static const uint8_t sc4[3] = {0, 25, 0};
 
-static const float sf47[5] = {-0.05f, 0.01f, 0.03f, 0.5f, 0.6f};
+static const float sf51[3] = {-0.05f, 0.0f, 0.17f};
 
-static const float sf48[5] = {0.5f, 0.099999994f, 0.099999994f, 0.94f, 0.070000015f};
+static const float sf52[5] = {-0.02f, 0.01f, 0.01f, 0.03f, 0.1f};
 
-static float s44(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf48, sf47, 5, NULL);
-}
+static const float sf53[5] = {0.015f, 0.0f, 0.0f, 0.04f, 0.049f};
 
-static const float sf49[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
+static const uint8_t sc5[11] = {21, 22, 22, 23, 24, 25, 25, 26, 26, 25, 27};
 
-static float s45(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf23, sf49, 5, NULL);
-}
+static const uint8_t sc6[10] = {0, 0, 0, 0, 0, 8, 8, 13, 20, 28};
 
-static float s47_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return -0.05f;
-    case 1: return s45(p);
-    case 2: return 0.17f;
-    }
-    return 0.0f;
-}
-static float s47(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf37, sf38, NULL, 3, s47_value);
-}
+static const float sf54[10] = {0.044f, -0.2222f, -0.2222f, -0.12f, -0.12f,
+                               0.0f,   0.0f,     0.0f,     0.0f,   0.0f};
 
-static const float sf50[5] = {-0.02f, 0.01f, 0.01f, 0.03f, 0.1f};
-
-static const float sf51[5] = {0.015f, 0.0f, 0.0f, 0.04f, 0.049f};
-
-static float s52(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf9, sf51, sf50, 5, NULL);
-}
-
-static float s39_value(wg_pt *p, int i)
-{
-    static float (*const at[11])(wg_pt *) = {s40, s41, s41, s43, s44, s45, s45, s47, s47, s45, s52};
-    return at[i](p);
-}
-static float s39(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf39, sf40, NULL, 11, s39_value);
-}
-
-static const float sf52[10] = {-1.1f,  -1.02f, -0.51f, -0.44f, -0.18f,
+static const float sf55[10] = {-1.1f,  -1.02f, -0.51f, -0.44f, -0.18f,
                                -0.16f, -0.15f, -0.1f,  0.25f,  1.0f};
 
-static const float sf53[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-
-static float s0_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.044f;
-    case 1: return -0.2222f;
-    case 2: return -0.2222f;
-    case 3: return -0.12f;
-    case 4: return -0.12f;
-    case 5: return s1(p);
-    case 6: return s1(p);
-    case 7: return s17(p);
-    case 8: return s25(p);
-    case 9: return s39(p);
-    }
-    return 0.0f;
-}
-static float s0(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_continents(p), sf52, sf53, NULL, 10, s0_value);
-}
+static const float sf56[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 
 static double n33(wg_pt *p)
 {
@@ -714,7 +483,7 @@ static double n33(wg_pt *p)
 
 static double n34(wg_pt *p)
 {
-    double a = (-0.5037500262260437 + (double)s0(p));
+    double a = (-0.5037500262260437 + (double)spline_at(p, 28));
     return a == 0.0 ? 0.0 : a * n33(p);
 }
 
@@ -745,258 +514,85 @@ static double n42(wg_pt *p)
     return MEMO2(17, 1.0);
 }
 
-static const float sf54[2] = {6.3f, 6.25f};
+static const float sf57[2] = {6.3f, 6.25f};
 
-static const float sf55[2] = {-0.2f, 0.2f};
+static const float sf58[2] = {-0.2f, 0.2f};
 
-static const float sf56[2] = {0.0f, 0.0f};
+static const float sf59[2] = {0.0f, 0.0f};
 
-static float s55(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf55, sf56, sf54, 2, NULL);
-}
+static const float sf60[2] = {6.3f, 2.67f};
 
-static const float sf57[2] = {6.3f, 2.67f};
+static const float sf61[2] = {-0.05f, 0.05f};
 
-static const float sf58[2] = {-0.05f, 0.05f};
+static const float sf62[2] = {2.67f, 6.3f};
 
-static float s56(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf58, sf56, sf57, 2, NULL);
-}
+static const float sf63[2] = {6.25f, 0.625f};
 
-static const float sf59[2] = {2.67f, 6.3f};
+static const float sf64[2] = {0.0f, 0.1f};
 
-static float s59(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf58, sf56, sf59, 2, NULL);
-}
+static const uint8_t sc7[2] = {0, 33};
 
-static const float sf60[2] = {6.25f, 0.625f};
+static const float sf65[2] = {6.25f, 0.0f};
 
-static const float sf61[2] = {0.0f, 0.1f};
+static const float sf66[2] = {-0.9f, -0.69f};
 
-static float s62(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf61, sf56, sf60, 2, NULL);
-}
+static const uint8_t sc8[10] = {30, 31, 30, 30, 32, 30, 0, 34, 34, 0};
 
-static const float sf62[2] = {-0.9f, -0.69f};
+static const float sf67[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 6.25f, 0.0f, 0.0f, 6.25f};
 
-static float s61_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 6.25f;
-    case 1: return s62(p);
-    }
-    return 0.0f;
-}
-static float s61(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf62, sf56, NULL, 2, s61_value);
-}
-
-static const float sf63[10] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f,
+static const float sf68[10] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f,
                                0.03f, 0.35f, 0.45f,  0.55f,  0.62f};
 
-static float s54_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s55(p);
-    case 1: return s56(p);
-    case 2: return s55(p);
-    case 3: return s55(p);
-    case 4: return s59(p);
-    case 5: return s55(p);
-    case 6: return 6.25f;
-    case 7: return s61(p);
-    case 8: return s61(p);
-    case 9: return 6.25f;
-    }
-    return 0.0f;
-}
-static float s54(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf63, sf53, NULL, 10, s54_value);
-}
+static const float sf69[2] = {6.3f, 5.47f};
 
-static const float sf64[2] = {6.3f, 5.47f};
+static const float sf70[2] = {5.47f, 0.625f};
 
-static float s66(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf55, sf56, sf64, 2, NULL);
-}
+static const uint8_t sc9[2] = {0, 37};
 
-static const float sf65[2] = {5.47f, 0.625f};
+static const float sf71[2] = {5.47f, 0.0f};
 
-static float s73(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf61, sf56, sf65, 2, NULL);
-}
+static const uint8_t sc10[10] = {36, 31, 36, 36, 32, 36, 0, 38, 38, 0};
 
-static float s72_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 5.47f;
-    case 1: return s73(p);
-    }
-    return 0.0f;
-}
-static float s72(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf62, sf56, NULL, 2, s72_value);
-}
+static const float sf72[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.47f, 0.0f, 0.0f, 5.47f};
 
-static float s65_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s66(p);
-    case 1: return s56(p);
-    case 2: return s66(p);
-    case 3: return s66(p);
-    case 4: return s59(p);
-    case 5: return s66(p);
-    case 6: return 5.47f;
-    case 7: return s72(p);
-    case 8: return s72(p);
-    case 9: return 5.47f;
-    }
-    return 0.0f;
-}
-static float s65(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf63, sf53, NULL, 10, s65_value);
-}
+static const float sf73[2] = {6.3f, 5.08f};
 
-static const float sf66[2] = {6.3f, 5.08f};
+static const float sf74[2] = {5.08f, 0.625f};
 
-static float s77(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf55, sf56, sf66, 2, NULL);
-}
+static const uint8_t sc11[2] = {0, 41};
 
-static const float sf67[2] = {5.08f, 0.625f};
+static const float sf75[2] = {5.08f, 0.0f};
 
-static float s84(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf61, sf56, sf67, 2, NULL);
-}
+static const uint8_t sc12[10] = {40, 31, 40, 40, 32, 40, 0, 42, 42, 0};
 
-static float s83_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 5.08f;
-    case 1: return s84(p);
-    }
-    return 0.0f;
-}
-static float s83(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf62, sf56, NULL, 2, s83_value);
-}
+static const float sf76[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.08f, 0.0f, 0.0f, 5.08f};
 
-static float s76_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s77(p);
-    case 1: return s56(p);
-    case 2: return s77(p);
-    case 3: return s77(p);
-    case 4: return s59(p);
-    case 5: return s77(p);
-    case 6: return 5.08f;
-    case 7: return s83(p);
-    case 8: return s83(p);
-    case 9: return 5.08f;
-    }
-    return 0.0f;
-}
-static float s76(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf63, sf53, NULL, 10, s76_value);
-}
+static const float sf77[2] = {6.3f, 4.69f};
 
-static const float sf68[2] = {6.3f, 4.69f};
+static const uint8_t sc13[2] = {44, 0};
 
-static float s88(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf55, sf56, sf68, 2, NULL);
-}
+static const float sf78[2] = {0.0f, 1.56f};
 
-static const float sf69[2] = {0.45f, 0.7f};
+static const float sf79[2] = {0.45f, 0.7f};
 
-static float s94_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s88(p);
-    case 1: return 1.56f;
-    }
-    return 0.0f;
-}
-static float s94(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf69, sf56, NULL, 2, s94_value);
-}
+static const float sf80[2] = {0.0f, 1.37f};
 
-static const float sf70[2] = {-0.7f, -0.15f};
+static const float sf81[2] = {-0.7f, -0.15f};
 
-static float s98_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s88(p);
-    case 1: return 1.37f;
-    }
-    return 0.0f;
-}
-static float s98(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf70, sf56, NULL, 2, s98_value);
-}
+static const uint8_t sc14[11] = {44, 31, 44, 44, 32, 44, 45, 45, 46, 46, 0};
 
-static const float sf71[11] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f, 0.03f,
+static const float sf82[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 4.69f};
+
+static const float sf83[11] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f, 0.03f,
                                0.05f, 0.4f,  0.45f,  0.55f,  0.58f};
 
-static float s87_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s88(p);
-    case 1: return s56(p);
-    case 2: return s88(p);
-    case 3: return s88(p);
-    case 4: return s59(p);
-    case 5: return s88(p);
-    case 6: return s94(p);
-    case 7: return s94(p);
-    case 8: return s98(p);
-    case 9: return s98(p);
-    case 10: return 4.69f;
-    }
-    return 0.0f;
-}
-static float s87(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf71, sf40, NULL, 11, s87_value);
-}
+static const uint8_t sc15[5] = {0, 35, 39, 43, 47};
 
-static const float sf72[5] = {-0.19f, -0.15f, -0.1f, 0.03f, 0.06f};
+static const float sf84[5] = {3.95f, 0.0f, 0.0f, 0.0f, 0.0f};
 
-static const float sf73[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+static const float sf85[5] = {-0.19f, -0.15f, -0.1f, 0.03f, 0.06f};
 
-static float s53_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 3.95f;
-    case 1: return s54(p);
-    case 2: return s65(p);
-    case 3: return s76(p);
-    case 4: return s87(p);
-    }
-    return 0.0f;
-}
-static float s53(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_continents(p), sf72, sf73, NULL, 5, s53_value);
-}
+static const float sf86[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 
 static double n48(wg_pt *p)
 {
@@ -1005,7 +601,7 @@ static double n48(wg_pt *p)
 
 static double n49(wg_pt *p)
 {
-    double a = (double)s53(p);
+    double a = (double)spline_at(p, 47);
     return a == 0.0 ? 0.0 : a * n48(p);
 }
 
@@ -1054,120 +650,36 @@ static double n63(wg_pt *p)
     return a == 0.0 ? 0.0 : a * (-0.1171875 + (-0.078125 + n60(p)));
 }
 
-static const float sf74[2] = {0.63f, 0.3f};
+static const float sf87[2] = {0.63f, 0.3f};
 
-static const float sf75[2] = {-0.01f, 0.01f};
+static const float sf88[2] = {-0.01f, 0.01f};
 
-static float s105(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf75, sf56, sf74, 2, NULL);
-}
+static const uint8_t sc16[3] = {0, 0, 49};
 
-static const float sf76[3] = {0.19999999f, 0.44999996f, 1.0f};
+static const float sf89[3] = {0.19999999f, 0.44999996f, 1.0f};
 
-static float s104_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return 0.0f;
-    case 2: return s105(p);
-    }
-    return 0.0f;
-}
-static float s104(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf76, sf38, NULL, 3, s104_value);
-}
+static const float sf90[2] = {0.315f, 0.15f};
 
-static const float sf77[2] = {0.315f, 0.15f};
+static const uint8_t sc17[3] = {0, 0, 51};
 
-static float s107(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), sf75, sf56, sf77, 2, NULL);
-}
+static const uint8_t sc18[4] = {50, 52, 52, 0};
 
-static float s106_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return 0.0f;
-    case 2: return s107(p);
-    }
-    return 0.0f;
-}
-static float s106(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf76, sf38, NULL, 3, s106_value);
-}
+static const float sf91[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 
-static const float sf78[4] = {-1.0f, -0.78f, -0.5775f, -0.375f};
+static const float sf92[4] = {-1.0f, -0.78f, -0.5775f, -0.375f};
 
-static const float sf79[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+static const uint8_t sc19[3] = {0, 49, 49};
 
-static float s103_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s104(p);
-    case 1: return s106(p);
-    case 2: return s106(p);
-    case 3: return 0.0f;
-    }
-    return 0.0f;
-}
-static float s103(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf78, sf79, NULL, 4, s103_value);
-}
+static const uint8_t sc20[4] = {54, 50, 50, 0};
 
-static float s111_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return s105(p);
-    case 2: return s105(p);
-    }
-    return 0.0f;
-}
-static float s111(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), sf76, sf38, NULL, 3, s111_value);
-}
+static const uint8_t sc21[3] = {0, 53, 55};
 
-static float s110_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s111(p);
-    case 1: return s104(p);
-    case 2: return s104(p);
-    case 3: return 0.0f;
-    }
-    return 0.0f;
-}
-static float s110(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), sf78, sf79, NULL, 4, s110_value);
-}
-
-static const float sf80[3] = {-0.11f, 0.03f, 0.65f};
-
-static float s102_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return s103(p);
-    case 2: return s110(p);
-    }
-    return 0.0f;
-}
-static float s102(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_continents(p), sf80, sf38, NULL, 3, s102_value);
-}
+static const float sf93[3] = {-0.11f, 0.03f, 0.65f};
 
 static double n70(wg_pt *p)
 {
     double a = 1.0;
-    return a == 0.0 ? 0.0 : a * (-0.0 + (double)s102(p));
+    return a == 0.0 ? 0.0 : a * (-0.0 + (double)spline_at(p, 55));
 }
 
 static double n72(wg_pt *p)
@@ -1478,15 +990,10 @@ static double n172(wg_pt *p)
     return -1.0;
 }
 
-static double wg_interp_arg_1(wg_pt *p)
-{
-    return n172(p);
-}
-
 /* interpolated slot 1 */
 static double n173(wg_pt *p)
 {
-    return p->interp ? p->interp[1] : wg_interp_arg_1(p);
+    return p->interp ? p->interp[1] : n172(p);
 }
 
 static double n177(wg_pt *p)
@@ -1499,15 +1006,10 @@ static double n177(wg_pt *p)
     return 0.0;
 }
 
-static double wg_interp_arg_2(wg_pt *p)
-{
-    return n177(p);
-}
-
 /* interpolated slot 2 */
 static double n178(wg_pt *p)
 {
-    return p->interp ? p->interp[2] : wg_interp_arg_2(p);
+    return p->interp ? p->interp[2] : n177(p);
 }
 
 static double n180(wg_pt *p)
@@ -1519,15 +1021,10 @@ static double n180(wg_pt *p)
     return 0.0;
 }
 
-static double wg_interp_arg_3(wg_pt *p)
-{
-    return n180(p);
-}
-
 /* interpolated slot 3 */
 static double n181(wg_pt *p)
 {
-    return p->interp ? p->interp[3] : wg_interp_arg_3(p);
+    return p->interp ? p->interp[3] : n180(p);
 }
 
 static double n184(wg_pt *p)
@@ -1539,15 +1036,10 @@ static double n184(wg_pt *p)
     return 0.0;
 }
 
-static double wg_interp_arg_4(wg_pt *p)
-{
-    return n184(p);
-}
-
 /* interpolated slot 4 */
 static double n185(wg_pt *p)
 {
-    return p->interp ? p->interp[4] : wg_interp_arg_4(p);
+    return p->interp ? p->interp[4] : n184(p);
 }
 
 static double n187(wg_pt *p)
@@ -1584,15 +1076,10 @@ static double n193(wg_pt *p)
     return 0.0;
 }
 
-static double wg_interp_arg_5(wg_pt *p)
-{
-    return n193(p);
-}
-
 /* interpolated slot 5 */
 static double n194(wg_pt *p)
 {
-    return p->interp ? p->interp[5] : wg_interp_arg_5(p);
+    return p->interp ? p->interp[5] : n193(p);
 }
 
 static double n196(wg_pt *p)
@@ -1604,15 +1091,10 @@ static double n196(wg_pt *p)
     return 0.0;
 }
 
-static double wg_interp_arg_6(wg_pt *p)
-{
-    return n196(p);
-}
-
 /* interpolated slot 6 */
 static double n197(wg_pt *p)
 {
-    return p->interp ? p->interp[6] : wg_interp_arg_6(p);
+    return p->interp ? p->interp[6] : n196(p);
 }
 
 static double n200(wg_pt *p)
@@ -1624,21 +1106,89 @@ static double n200(wg_pt *p)
     return 0.0;
 }
 
-static double wg_interp_arg_7(wg_pt *p)
-{
-    return n200(p);
-}
-
 /* interpolated slot 7 */
 static double n201(wg_pt *p)
 {
-    return p->interp ? p->interp[7] : wg_interp_arg_7(p);
+    return p->interp ? p->interp[7] : n200(p);
 }
 
 static double n203(wg_pt *p)
 {
     double a = fabs(n197(p));
     return wg_max(a, fabs(n201(p)));
+}
+
+/* coordinate, locations, derivatives, values, children, points */
+static const struct spline splines[56] = {
+    {df_overworld_ridges_folded, sf1, sf2, sf0, NULL, 2},    /* 0 */
+    {df_overworld_ridges_folded, sf1, sf4, sf3, NULL, 2},    /* 1 */
+    {df_overworld_ridges_folded, sf6, sf7, sf5, NULL, 6},    /* 2 */
+    {df_overworld_ridges_folded, sf9, sf10, sf8, NULL, 5},   /* 3 */
+    {df_overworld_ridges_folded, sf9, sf12, sf11, NULL, 5},  /* 4 */
+    {df_overworld_ridges_folded, sf9, sf14, sf13, NULL, 5},  /* 5 */
+    {df_overworld_ridges_folded, sf9, sf16, sf15, NULL, 5},  /* 6 */
+    {df_overworld_erosion, sf17, sf18, NULL, sc0, 7},        /* 7 */
+    {df_overworld_ridges_folded, sf9, sf10, sf19, NULL, 5},  /* 8 */
+    {df_overworld_ridges_folded, sf9, sf21, sf20, NULL, 5},  /* 9 */
+    {df_overworld_ridges_folded, sf9, sf23, sf22, NULL, 5},  /* 10 */
+    {df_overworld_ridges_folded, sf9, sf25, sf24, NULL, 5},  /* 11 */
+    {df_overworld_erosion, sf17, sf18, NULL, sc1, 7},        /* 12 */
+    {df_overworld_ridges_folded, sf27, sf28, sf26, NULL, 3}, /* 13 */
+    {df_overworld_ridges_folded, sf27, sf30, sf29, NULL, 3}, /* 14 */
+    {df_overworld_ridges_folded, sf27, sf32, sf31, NULL, 3}, /* 15 */
+    {df_overworld_ridges_folded, sf9, sf34, sf33, NULL, 5},  /* 16 */
+    {df_overworld_ridges_folded, sf9, sf36, sf35, NULL, 5},  /* 17 */
+    {df_overworld_ridges_folded, sf38, sf39, sf37, sc2, 3},  /* 18 */
+    {df_overworld_erosion, sf40, sf41, NULL, sc3, 11},       /* 19 */
+    {df_overworld_ridges_folded, sf27, sf43, sf42, NULL, 3}, /* 20 */
+    {df_overworld_ridges_folded, sf27, sf45, sf44, NULL, 3}, /* 21 */
+    {df_overworld_ridges_folded, sf9, sf47, sf46, NULL, 5},  /* 22 */
+    {df_overworld_ridges_folded, sf9, sf49, sf48, NULL, 5},  /* 23 */
+    {df_overworld_ridges_folded, sf9, sf23, sf50, NULL, 5},  /* 24 */
+    {df_overworld_ridges_folded, sf38, sf39, sf51, sc4, 3},  /* 25 */
+    {df_overworld_ridges_folded, sf9, sf53, sf52, NULL, 5},  /* 26 */
+    {df_overworld_erosion, sf40, sf41, NULL, sc5, 11},       /* 27 */
+    {df_overworld_continents, sf55, sf56, sf54, sc6, 10},    /* 28 */
+    {df_overworld_ridges, sf58, sf59, sf57, NULL, 2},        /* 29 */
+    {df_overworld_ridges, sf61, sf59, sf60, NULL, 2},        /* 30 */
+    {df_overworld_ridges, sf61, sf59, sf62, NULL, 2},        /* 31 */
+    {df_overworld_ridges, sf64, sf59, sf63, NULL, 2},        /* 32 */
+    {df_overworld_ridges_folded, sf66, sf59, sf65, sc7, 2},  /* 33 */
+    {df_overworld_erosion, sf68, sf56, sf67, sc8, 10},       /* 34 */
+    {df_overworld_ridges, sf58, sf59, sf69, NULL, 2},        /* 35 */
+    {df_overworld_ridges, sf64, sf59, sf70, NULL, 2},        /* 36 */
+    {df_overworld_ridges_folded, sf66, sf59, sf71, sc9, 2},  /* 37 */
+    {df_overworld_erosion, sf68, sf56, sf72, sc10, 10},      /* 38 */
+    {df_overworld_ridges, sf58, sf59, sf73, NULL, 2},        /* 39 */
+    {df_overworld_ridges, sf64, sf59, sf74, NULL, 2},        /* 40 */
+    {df_overworld_ridges_folded, sf66, sf59, sf75, sc11, 2}, /* 41 */
+    {df_overworld_erosion, sf68, sf56, sf76, sc12, 10},      /* 42 */
+    {df_overworld_ridges, sf58, sf59, sf77, NULL, 2},        /* 43 */
+    {df_overworld_ridges_folded, sf79, sf59, sf78, sc13, 2}, /* 44 */
+    {df_overworld_ridges_folded, sf81, sf59, sf80, sc13, 2}, /* 45 */
+    {df_overworld_erosion, sf83, sf41, sf82, sc14, 11},      /* 46 */
+    {df_overworld_continents, sf85, sf86, sf84, sc15, 5},    /* 47 */
+    {df_overworld_ridges, sf88, sf59, sf87, NULL, 2},        /* 48 */
+    {df_overworld_ridges_folded, sf89, sf39, sf39, sc16, 3}, /* 49 */
+    {df_overworld_ridges, sf88, sf59, sf90, NULL, 2},        /* 50 */
+    {df_overworld_ridges_folded, sf89, sf39, sf39, sc17, 3}, /* 51 */
+    {df_overworld_erosion, sf92, sf91, sf91, sc18, 4},       /* 52 */
+    {df_overworld_ridges_folded, sf89, sf39, sf39, sc19, 3}, /* 53 */
+    {df_overworld_erosion, sf92, sf91, sf91, sc20, 4},       /* 54 */
+    {df_overworld_continents, sf93, sf39, sf39, sc21, 3},    /* 55 */
+};
+
+static float spline_value(wg_pt *p, const void *row, int i)
+{
+    const struct spline *s = row;
+    return s->child[i] ? spline_at(p, s->child[i] - 1) : s->val[i];
+}
+
+static float spline_at(wg_pt *p, int k)
+{
+    const struct spline *s = &splines[k];
+    return wg_spline_eval(p, (float)s->coord(p), s->loc, s->der, s->val, s->n,
+                          s->child ? spline_value : NULL, s);
 }
 
 double wg_router_barrier(wg_pt *p)
@@ -1721,8 +1271,7 @@ double wg_router_vein_gap(wg_pt *p)
 }
 
 double (*const wg_interp_args[WG_INTERP_COUNT])(struct wg_pt *p) = {
-    wg_interp_arg_0, wg_interp_arg_1, wg_interp_arg_2, wg_interp_arg_3,
-    wg_interp_arg_4, wg_interp_arg_5, wg_interp_arg_6, wg_interp_arg_7};
+    wg_interp_arg_0, n172, n177, n180, n184, n193, n196, n200};
 
 const int wg_final_slots[WG_FINAL_SLOT_COUNT] = {0, 1, 2, 3, 4};
 const int wg_vein_slots[WG_VEIN_SLOT_COUNT] = {5, 6, 7};
