@@ -205,9 +205,10 @@ function expr(n) {
 const noiseName = (i) => `WG_NOISE_${cIdent([...noiseIds.keys()][i]).toUpperCase()}`;
 const noiseAt = (i, x, y, z) => `wg_normal_value(&p->st->noise[${noiseName(i)}], ${x}, ${y}, ${z})`;
 
-// A node that is one expression of its arguments (each argument read once)
-// is written into its parent's expression rather than as a function of its
-// own: every node but a named one has one parent. The operations and their
+// A node that is one expression of its arguments (each argument read once;
+// the one-argument operations through the inline functions at the top of
+// the file) is written into its parent's expression rather than as a
+// function of its own: every node but a named one has one parent. The operations and their
 // order are those of the function it replaces (no FMA contraction: the
 // build targets baseline x86-64), so the values are the same. null: the
 // node needs a function (temporaries, caches, slots).
@@ -220,6 +221,17 @@ function inlineExpr(n) {
       if (n.b.k === 'const') return `(${A()} * ${B()})`;
       return null;
     case 'abs': return `fabs(${A()})`;
+    case 'min': return `wg_min(${A()}, ${B()})`;
+    case 'max': return `wg_max(${A()}, ${B()})`;
+    case 'square': return `square(${A()})`;
+    case 'cube': return `cube(${A()})`;
+    case 'half_negative': return `half_negative(${A()})`;
+    case 'quarter_negative': return `quarter_negative(${A()})`;
+    case 'squeeze': return `squeeze(${A()})`;
+    case 'range_choice': return `(in_range(${A()}, ${dbl(n.min)}, ${dbl(n.max)}) ? ${expr(n.in)} : ${expr(n.out)})`;
+    case 'shifted_noise':
+      return noiseAt(n.noise, `p->x * ${dbl(n.xz)} + ${expr(n.sx)}`, `p->y * ${dbl(n.y)} + ${expr(n.sy)}`,
+        `p->z * ${dbl(n.xz)} + ${expr(n.sz)}`);
     case 'clamp': return `wg_clamp(${A()}, ${dbl(n.min)}, ${dbl(n.max)})`;
     case 'y_clamped_gradient': return `wg_clamped_map(p->y, ${dbl(n.fromY)}, ${dbl(n.toY)}, ${dbl(n.fromV)}, ${dbl(n.toV)})`;
     case 'noise': return noiseAt(n.noise, `p->x * ${dbl(n.xz)}`, `p->y * ${dbl(n.y)}`, `p->z * ${dbl(n.xz)}`);
@@ -262,19 +274,6 @@ function emitNode(n) {
   switch (n.k) {
     case 'mul':
       return fn(n, `    double a = ${A()};\n    return a == 0.0 ? 0.0 : a * ${B()};\n`);
-    case 'min': return fn(n, `    double a = ${A()};\n    return wg_min(a, ${B()});\n`);
-    case 'max': return fn(n, `    double a = ${A()};\n    return wg_max(a, ${B()});\n`);
-    case 'square': return fn(n, `    double d = ${A()};\n    return d * d;\n`);
-    case 'cube': return fn(n, `    double d = ${A()};\n    return d * d * d;\n`);
-    case 'half_negative': return fn(n, `    double d = ${A()};\n    return d > 0.0 ? d : d * 0.5;\n`);
-    case 'quarter_negative': return fn(n, `    double d = ${A()};\n    return d > 0.0 ? d : d * 0.25;\n`);
-    case 'squeeze': return fn(n, `    double e = wg_clamp(${A()}, -1.0, 1.0);\n    return e / 2.0 - e * e * e / 24.0;\n`);
-    case 'shifted_noise':
-      return fn(n, `    double d = p->x * ${dbl(n.xz)} + ${expr(n.sx)};\n    double e = p->y * ${dbl(n.y)} + ${expr(n.sy)};\n` +
-        `    double f = p->z * ${dbl(n.xz)} + ${expr(n.sz)};\n    return ${noiseAt(n.noise, 'd', 'e', 'f')};\n`,
-        [...noiseIds.keys()][n.noise]);
-    case 'range_choice':
-      return fn(n, `    double d = ${A()};\n    if (d >= ${dbl(n.min)} && d < ${dbl(n.max)}) return ${expr(n.in)};\n    return ${expr(n.out)};\n`);
     case 'weird_scaled_sampler': {
       const map = n.mapper === 'type_1'
         ? 'd < -0.5 ? 0.75 : d < 0.0 ? 1.0 : d < 0.5 ? 1.5 : 2.0'
@@ -494,6 +493,34 @@ static inline double memo_put(uint64_t *valid, double *vals, int k, double v)
 }
 #define MEMO2(k, e) (p->memo2 >> (k) & 1 ? p->v2[k] : memo_put(&p->memo2, p->v2, (k), (e)))
 #define MEMO3(k, e) (p->memo3 >> (k) & 1 ? p->v3[k] : memo_put(&p->memo3, p->v3, (k), (e)))
+
+/* The density functions' one-argument operations (vanilla's Mapped types). */
+static inline double square(double d)
+{
+    return d * d;
+}
+static inline double cube(double d)
+{
+    return d * d * d;
+}
+static inline double half_negative(double d)
+{
+    return d > 0.0 ? d : d * 0.5;
+}
+static inline double quarter_negative(double d)
+{
+    return d > 0.0 ? d : d * 0.25;
+}
+static inline double squeeze(double d)
+{
+    double e = wg_clamp(d, -1.0, 1.0);
+    return e / 2.0 - e * e * e / 24.0;
+}
+/* RangeChoice's test: min inclusive, max exclusive. */
+static inline int in_range(double d, double min, double max)
+{
+    return d >= min && d < max;
+}
 
 /* A spline (CubicSpline.Multipoint): point i's value is spline child[i] - 1's
  * when child and child[i] != 0, else val[i]. */

@@ -22,6 +22,34 @@ static inline double memo_put(uint64_t *valid, double *vals, int k, double v)
 #define MEMO2(k, e) (p->memo2 >> (k)&1 ? p->v2[k] : memo_put(&p->memo2, p->v2, (k), (e)))
 #define MEMO3(k, e) (p->memo3 >> (k)&1 ? p->v3[k] : memo_put(&p->memo3, p->v3, (k), (e)))
 
+/* The density functions' one-argument operations (vanilla's Mapped types). */
+static inline double square(double d)
+{
+    return d * d;
+}
+static inline double cube(double d)
+{
+    return d * d * d;
+}
+static inline double half_negative(double d)
+{
+    return d > 0.0 ? d : d * 0.5;
+}
+static inline double quarter_negative(double d)
+{
+    return d > 0.0 ? d : d * 0.25;
+}
+static inline double squeeze(double d)
+{
+    double e = wg_clamp(d, -1.0, 1.0);
+    return e / 2.0 - e * e * e / 24.0;
+}
+/* RangeChoice's test: min inclusive, max exclusive. */
+static inline int in_range(double d, double min, double max)
+{
+    return d >= min && d < max;
+}
+
 /* A spline (CubicSpline.Multipoint): point i's value is spline child[i] - 1's
  * when child and child[i] != 0, else val[i]. */
 struct spline {
@@ -115,13 +143,11 @@ static double n6(wg_pt *p);
 static double df_shift_z(wg_pt *p);
 static double n8(wg_pt *p);
 static double n9(wg_pt *p);
-static double n10(wg_pt *p);
-static double n11(wg_pt *p);
 static double df_overworld_continents(wg_pt *p);
-static double n12(wg_pt *p);
+static double n13_arg(wg_pt *p);
 static double n13(wg_pt *p);
 static double df_overworld_erosion(wg_pt *p);
-static double n14(wg_pt *p);
+static double n15_arg(wg_pt *p);
 static double n15(wg_pt *p);
 static double df_overworld_depth(wg_pt *p);
 static double df_overworld_offset(wg_pt *p);
@@ -130,7 +156,7 @@ static double n19(wg_pt *p);
 static double n22(wg_pt *p);
 static double df_overworld_ridges_folded(wg_pt *p);
 static double df_overworld_ridges(wg_pt *p);
-static double n23(wg_pt *p);
+static double n24_arg(wg_pt *p);
 static double n24(wg_pt *p);
 static double n33(wg_pt *p);
 static double n34(wg_pt *p);
@@ -143,7 +169,6 @@ static double n48(wg_pt *p);
 static double n49(wg_pt *p);
 static double n52(wg_pt *p);
 static double n54(wg_pt *p);
-static double n55(wg_pt *p);
 static double n60(wg_pt *p);
 static double n63(wg_pt *p);
 static double df_overworld_sloped_cheese(wg_pt *p);
@@ -151,11 +176,9 @@ static double df_overworld_jaggedness(wg_pt *p);
 static double n72(wg_pt *p);
 static double n70(wg_pt *p);
 static double n73(wg_pt *p);
-static double n75(wg_pt *p);
 static double n76(wg_pt *p);
 static double n77(wg_pt *p);
 static double n79(wg_pt *p);
-static double n80(wg_pt *p);
 static double df_overworld_base_3d_noise(wg_pt *p);
 static double df_overworld_caves_entrances(wg_pt *p);
 static double n110(wg_pt *p);
@@ -166,50 +189,33 @@ static double n97(wg_pt *p);
 static double n98(wg_pt *p);
 static double n100(wg_pt *p);
 static double n101(wg_pt *p);
-static double n102(wg_pt *p);
-static double n109(wg_pt *p);
-static double n112(wg_pt *p);
-static double n114(wg_pt *p);
-static double n124(wg_pt *p);
 static double df_overworld_caves_spaghetti_2d(wg_pt *p);
 static double n126(wg_pt *p);
 static double df_overworld_caves_spaghetti_2d_thickness_modulator(wg_pt *p);
 static double n130(wg_pt *p);
-static double n140(wg_pt *p);
-static double n141(wg_pt *p);
-static double n144(wg_pt *p);
 static double df_overworld_caves_pillars(wg_pt *p);
 static double n156(wg_pt *p);
-static double n154(wg_pt *p);
 static double n155(wg_pt *p);
-static double n157(wg_pt *p);
-static double n158(wg_pt *p);
-static double n159(wg_pt *p);
 static double n161(wg_pt *p);
 static double n164(wg_pt *p);
 static double wg_interp_arg_0(wg_pt *p);
 static double n167(wg_pt *p);
-static double n169(wg_pt *p);
 static double df_overworld_caves_noodle(wg_pt *p);
 static double df_y(wg_pt *p);
-static double n172(wg_pt *p);
+static double wg_interp_arg_1(wg_pt *p);
 static double n173(wg_pt *p);
-static double n177(wg_pt *p);
+static double wg_interp_arg_2(wg_pt *p);
 static double n178(wg_pt *p);
-static double n180(wg_pt *p);
+static double wg_interp_arg_3(wg_pt *p);
 static double n181(wg_pt *p);
-static double n184(wg_pt *p);
+static double wg_interp_arg_4(wg_pt *p);
 static double n185(wg_pt *p);
-static double n187(wg_pt *p);
-static double n190(wg_pt *p);
-static double n191(wg_pt *p);
-static double n193(wg_pt *p);
+static double wg_interp_arg_5(wg_pt *p);
 static double n194(wg_pt *p);
-static double n196(wg_pt *p);
+static double wg_interp_arg_6(wg_pt *p);
 static double n197(wg_pt *p);
-static double n200(wg_pt *p);
+static double wg_interp_arg_7(wg_pt *p);
 static double n201(wg_pt *p);
-static double n203(wg_pt *p);
 static float spline_at(wg_pt *p, int k);
 
 static double n5(wg_pt *p)
@@ -248,36 +254,15 @@ static double df_shift_z(wg_pt *p)
     return MEMO2(5, n9(p));
 }
 
-/* minecraft:temperature */
-static double n10(wg_pt *p)
+static double n13_arg(wg_pt *p)
 {
-    double d = p->x * 0.25 + df_shift_x(p);
-    double e = p->y * 0.0 + 0.0;
-    double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[WG_NOISE_TEMPERATURE], d, e, f);
-}
-
-/* minecraft:vegetation */
-static double n11(wg_pt *p)
-{
-    double d = p->x * 0.25 + df_shift_x(p);
-    double e = p->y * 0.0 + 0.0;
-    double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[WG_NOISE_VEGETATION], d, e, f);
-}
-
-/* minecraft:continentalness */
-static double n12(wg_pt *p)
-{
-    double d = p->x * 0.25 + df_shift_x(p);
-    double e = p->y * 0.0 + 0.0;
-    double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[WG_NOISE_CONTINENTALNESS], d, e, f);
+    return wg_normal_value(&p->st->noise[WG_NOISE_CONTINENTALNESS], p->x * 0.25 + df_shift_x(p),
+                           p->y * 0.0 + 0.0, p->z * 0.25 + df_shift_z(p));
 }
 
 static double n13(wg_pt *p)
 {
-    return MEMO2(6, wg_flat_cache(p, n12));
+    return MEMO2(6, wg_flat_cache(p, n13_arg));
 }
 
 /* minecraft:overworld/continents */
@@ -286,18 +271,15 @@ static double df_overworld_continents(wg_pt *p)
     return MEMO2(7, n13(p));
 }
 
-/* minecraft:erosion */
-static double n14(wg_pt *p)
+static double n15_arg(wg_pt *p)
 {
-    double d = p->x * 0.25 + df_shift_x(p);
-    double e = p->y * 0.0 + 0.0;
-    double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[WG_NOISE_EROSION], d, e, f);
+    return wg_normal_value(&p->st->noise[WG_NOISE_EROSION], p->x * 0.25 + df_shift_x(p),
+                           p->y * 0.0 + 0.0, p->z * 0.25 + df_shift_z(p));
 }
 
 static double n15(wg_pt *p)
 {
-    return MEMO2(8, wg_flat_cache(p, n14));
+    return MEMO2(8, wg_flat_cache(p, n15_arg));
 }
 
 /* minecraft:overworld/erosion */
@@ -317,18 +299,15 @@ static double n22(wg_pt *p)
     return a == 0.0 ? 0.0 : a * (1.0 + (n19(p) * -1.0));
 }
 
-/* minecraft:ridge */
-static double n23(wg_pt *p)
+static double n24_arg(wg_pt *p)
 {
-    double d = p->x * 0.25 + df_shift_x(p);
-    double e = p->y * 0.0 + 0.0;
-    double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[WG_NOISE_RIDGE], d, e, f);
+    return wg_normal_value(&p->st->noise[WG_NOISE_RIDGE], p->x * 0.25 + df_shift_x(p),
+                           p->y * 0.0 + 0.0, p->z * 0.25 + df_shift_z(p));
 }
 
 static double n24(wg_pt *p)
 {
-    return MEMO2(11, wg_flat_cache(p, n23));
+    return MEMO2(11, wg_flat_cache(p, n24_arg));
 }
 
 /* minecraft:overworld/ridges */
@@ -632,16 +611,12 @@ static double n54(wg_pt *p)
     return a == 0.0 ? 0.0 : a * n53(p);
 }
 
-static double n55(wg_pt *p)
-{
-    double d = n54(p);
-    return d > 0.0 ? d : d * 0.25;
-}
-
 static double n60(wg_pt *p)
 {
     double a = wg_clamped_map(p->y, 240.0, 256.0, 1.0, 0.0);
-    return a == 0.0 ? 0.0 : a * (0.078125 + wg_clamp((-0.703125 + (n55(p) * 4.0)), -64.0, 64.0));
+    return a == 0.0 ? 0.0
+                    : a * (0.078125 +
+                           wg_clamp((-0.703125 + (quarter_negative(n54(p)) * 4.0)), -64.0, 64.0));
 }
 
 static double n63(wg_pt *p)
@@ -698,17 +673,12 @@ static double df_overworld_jaggedness(wg_pt *p)
     return n73(p);
 }
 
-static double n75(wg_pt *p)
-{
-    double d =
-        wg_normal_value(&p->st->noise[WG_NOISE_JAGGED], p->x * 1500.0, p->y * 0.0, p->z * 1500.0);
-    return d > 0.0 ? d : d * 0.5;
-}
-
 static double n76(wg_pt *p)
 {
     double a = df_overworld_jaggedness(p);
-    return a == 0.0 ? 0.0 : a * n75(p);
+    return a == 0.0 ? 0.0
+                    : a * half_negative(wg_normal_value(&p->st->noise[WG_NOISE_JAGGED],
+                                                        p->x * 1500.0, p->y * 0.0, p->z * 1500.0));
 }
 
 static double n77(wg_pt *p)
@@ -722,12 +692,6 @@ static double n79(wg_pt *p)
     return a == 0.0 ? 0.0 : a * df_overworld_factor(p);
 }
 
-static double n80(wg_pt *p)
-{
-    double d = n79(p);
-    return d > 0.0 ? d : d * 0.25;
-}
-
 /* minecraft:overworld/base_3d_noise */
 static double df_overworld_base_3d_noise(wg_pt *p)
 {
@@ -737,7 +701,7 @@ static double df_overworld_base_3d_noise(wg_pt *p)
 /* minecraft:overworld/sloped_cheese */
 static double df_overworld_sloped_cheese(wg_pt *p)
 {
-    return MEMO3(1, ((n80(p) * 4.0) + df_overworld_base_3d_noise(p)));
+    return MEMO3(1, ((quarter_negative(n79(p)) * 4.0) + df_overworld_base_3d_noise(p)));
 }
 
 static double n94(wg_pt *p)
@@ -791,58 +755,25 @@ static double n101(wg_pt *p)
                                     p->z / e));
 }
 
-static double n102(wg_pt *p)
-{
-    double a = n98(p);
-    return wg_max(a, n101(p));
-}
-
-static double n109(wg_pt *p)
-{
-    double a = ((0.37 + wg_normal_value(&p->st->noise[WG_NOISE_CAVE_ENTRANCE], p->x * 0.75,
-                                        p->y * 0.5, p->z * 0.75)) +
-                wg_clamped_map(p->y, -10.0, 30.0, 0.3, 0.0));
-    return wg_min(
-        a, (df_overworld_caves_spaghetti_roughness_function(p) +
-            wg_clamp((n102(p) +
-                      (-0.0765 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_THICKNESS],
-                                                  p->x * 1.0, p->y * 1.0, p->z * 1.0) *
-                                  -0.011499999999999996))),
-                     -1.0, 1.0)));
-}
-
 static double n110(wg_pt *p)
 {
-    return MEMO3(6, n109(p));
+    return MEMO3(
+        6, wg_min(((0.37 + wg_normal_value(&p->st->noise[WG_NOISE_CAVE_ENTRANCE], p->x * 0.75,
+                                           p->y * 0.5, p->z * 0.75)) +
+                   wg_clamped_map(p->y, -10.0, 30.0, 0.3, 0.0)),
+                  (df_overworld_caves_spaghetti_roughness_function(p) +
+                   wg_clamp(
+                       (wg_max(n98(p), n101(p)) +
+                        (-0.0765 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_THICKNESS],
+                                                    p->x * 1.0, p->y * 1.0, p->z * 1.0) *
+                                    -0.011499999999999996))),
+                       -1.0, 1.0))));
 }
 
 /* minecraft:overworld/caves/entrances */
 static double df_overworld_caves_entrances(wg_pt *p)
 {
     return MEMO3(7, n110(p));
-}
-
-static double n112(wg_pt *p)
-{
-    double a = df_overworld_sloped_cheese(p);
-    return wg_min(a, (df_overworld_caves_entrances(p) * 5.0));
-}
-
-static double n114(wg_pt *p)
-{
-    double d =
-        wg_normal_value(&p->st->noise[WG_NOISE_CAVE_LAYER], p->x * 1.0, p->y * 8.0, p->z * 1.0);
-    return d * d;
-}
-
-static double n124(wg_pt *p)
-{
-    double a = ((n114(p) * 4.0) +
-                (wg_clamp((0.27 + wg_normal_value(&p->st->noise[WG_NOISE_CAVE_CHEESE], p->x * 1.0,
-                                                  p->y * 0.6666666666666666, p->z * 1.0)),
-                          -1.0, 1.0) +
-                 wg_clamp((1.5 + (df_overworld_sloped_cheese(p) * -0.64)), 0.0, 0.5)));
-    return wg_min(a, df_overworld_caves_entrances(p));
 }
 
 /* minecraft:spaghetti_2d */
@@ -868,41 +799,17 @@ static double df_overworld_caves_spaghetti_2d_thickness_modulator(wg_pt *p)
     return MEMO3(9, n130(p));
 }
 
-static double n140(wg_pt *p)
-{
-    double d = (fabs(((0.0 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D_ELEVATION],
-                                              p->x * 1.0, p->y * 0.0, p->z * 1.0) *
-                              8.0)) +
-                      wg_clamped_map(p->y, -64.0, 320.0, 8.0, -40.0))) +
-                df_overworld_caves_spaghetti_2d_thickness_modulator(p));
-    return d * d * d;
-}
-
-static double n141(wg_pt *p)
-{
-    double a = (n126(p) + (df_overworld_caves_spaghetti_2d_thickness_modulator(p) * 0.083));
-    return wg_max(a, n140(p));
-}
-
 /* minecraft:overworld/caves/spaghetti_2d */
 static double df_overworld_caves_spaghetti_2d(wg_pt *p)
 {
-    return wg_clamp(n141(p), -1.0, 1.0);
-}
-
-static double n144(wg_pt *p)
-{
-    double a = n124(p);
-    return wg_min(a, (df_overworld_caves_spaghetti_2d(p) +
-                      df_overworld_caves_spaghetti_roughness_function(p)));
-}
-
-static double n154(wg_pt *p)
-{
-    double d = (0.55 + (wg_normal_value(&p->st->noise[WG_NOISE_PILLAR_THICKNESS], p->x * 1.0,
-                                        p->y * 1.0, p->z * 1.0) *
-                        0.55));
-    return d * d * d;
+    return wg_clamp(
+        wg_max((n126(p) + (df_overworld_caves_spaghetti_2d_thickness_modulator(p) * 0.083)),
+               cube((fabs(((0.0 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D_ELEVATION],
+                                                   p->x * 1.0, p->y * 0.0, p->z * 1.0) *
+                                   8.0)) +
+                           wg_clamped_map(p->y, -64.0, 320.0, 8.0, -40.0))) +
+                     df_overworld_caves_spaghetti_2d_thickness_modulator(p)))),
+        -1.0, 1.0);
 }
 
 static double n155(wg_pt *p)
@@ -913,7 +820,10 @@ static double n155(wg_pt *p)
          (-1.0 + (wg_normal_value(&p->st->noise[WG_NOISE_PILLAR_RARENESS], p->x * 1.0, p->y * 1.0,
                                   p->z * 1.0) *
                   -1.0)));
-    return a == 0.0 ? 0.0 : a * n154(p);
+    return a == 0.0 ? 0.0
+                    : a * cube((0.55 + (wg_normal_value(&p->st->noise[WG_NOISE_PILLAR_THICKNESS],
+                                                        p->x * 1.0, p->y * 1.0, p->z * 1.0) *
+                                        0.55)));
 }
 
 static double n156(wg_pt *p)
@@ -927,30 +837,36 @@ static double df_overworld_caves_pillars(wg_pt *p)
     return MEMO3(11, n156(p));
 }
 
-static double n157(wg_pt *p)
-{
-    double d = df_overworld_caves_pillars(p);
-    if (d >= -1000000.0 && d < 0.03) return -1000000.0;
-    return df_overworld_caves_pillars(p);
-}
-
-static double n158(wg_pt *p)
-{
-    double a = n144(p);
-    return wg_max(a, n157(p));
-}
-
-static double n159(wg_pt *p)
-{
-    double d = df_overworld_sloped_cheese(p);
-    if (d >= -1000000.0 && d < 1.5625) return n112(p);
-    return n158(p);
-}
-
 static double n161(wg_pt *p)
 {
     double a = wg_clamped_map(p->y, 240.0, 256.0, 1.0, 0.0);
-    return a == 0.0 ? 0.0 : a * (0.078125 + n159(p));
+    return a == 0.0
+               ? 0.0
+               : a * (0.078125 +
+                      (in_range(df_overworld_sloped_cheese(p), -1000000.0, 1.5625)
+                           ? wg_min(df_overworld_sloped_cheese(p),
+                                    (df_overworld_caves_entrances(p) * 5.0))
+                           : wg_max(
+                                 wg_min(
+                                     wg_min(
+                                         ((square(wg_normal_value(
+                                               &p->st->noise[WG_NOISE_CAVE_LAYER], p->x * 1.0,
+                                               p->y * 8.0, p->z * 1.0)) *
+                                           4.0) +
+                                          (wg_clamp(
+                                               (0.27 + wg_normal_value(
+                                                           &p->st->noise[WG_NOISE_CAVE_CHEESE],
+                                                           p->x * 1.0, p->y * 0.6666666666666666,
+                                                           p->z * 1.0)),
+                                               -1.0, 1.0) +
+                                           wg_clamp((1.5 + (df_overworld_sloped_cheese(p) * -0.64)),
+                                                    0.0, 0.5))),
+                                         df_overworld_caves_entrances(p)),
+                                     (df_overworld_caves_spaghetti_2d(p) +
+                                      df_overworld_caves_spaghetti_roughness_function(p))),
+                                 (in_range(df_overworld_caves_pillars(p), -1000000.0, 0.03)
+                                      ? -1000000.0
+                                      : df_overworld_caves_pillars(p)))));
 }
 
 static double n164(wg_pt *p)
@@ -970,152 +886,113 @@ static double n167(wg_pt *p)
     return p->interp ? p->interp[0] : wg_interp_arg_0(p);
 }
 
-static double n169(wg_pt *p)
-{
-    double e = wg_clamp((n167(p) * 0.64), -1.0, 1.0);
-    return e / 2.0 - e * e * e / 24.0;
-}
-
 /* minecraft:y */
 static double df_y(wg_pt *p)
 {
     return MEMO3(12, wg_clamped_map(p->y, -4064.0, 4062.0, -4064.0, 4062.0));
 }
 
-static double n172(wg_pt *p)
+static double wg_interp_arg_1(wg_pt *p)
 {
-    double d = df_y(p);
-    if (d >= -60.0 && d < 321.0)
-        return wg_normal_value(&p->st->noise[WG_NOISE_NOODLE], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-    return -1.0;
+    return (in_range(df_y(p), -60.0, 321.0) ? wg_normal_value(&p->st->noise[WG_NOISE_NOODLE],
+                                                              p->x * 1.0, p->y * 1.0, p->z * 1.0)
+                                            : -1.0);
 }
 
 /* interpolated slot 1 */
 static double n173(wg_pt *p)
 {
-    return p->interp ? p->interp[1] : n172(p);
+    return p->interp ? p->interp[1] : wg_interp_arg_1(p);
 }
 
-static double n177(wg_pt *p)
+static double wg_interp_arg_2(wg_pt *p)
 {
-    double d = df_y(p);
-    if (d >= -60.0 && d < 321.0)
-        return (-0.07500000000000001 + (wg_normal_value(&p->st->noise[WG_NOISE_NOODLE_THICKNESS],
-                                                        p->x * 1.0, p->y * 1.0, p->z * 1.0) *
-                                        -0.025));
-    return 0.0;
+    return (in_range(df_y(p), -60.0, 321.0)
+                ? (-0.07500000000000001 + (wg_normal_value(&p->st->noise[WG_NOISE_NOODLE_THICKNESS],
+                                                           p->x * 1.0, p->y * 1.0, p->z * 1.0) *
+                                           -0.025))
+                : 0.0);
 }
 
 /* interpolated slot 2 */
 static double n178(wg_pt *p)
 {
-    return p->interp ? p->interp[2] : n177(p);
+    return p->interp ? p->interp[2] : wg_interp_arg_2(p);
 }
 
-static double n180(wg_pt *p)
+static double wg_interp_arg_3(wg_pt *p)
 {
-    double d = df_y(p);
-    if (d >= -60.0 && d < 321.0)
-        return wg_normal_value(&p->st->noise[WG_NOISE_NOODLE_RIDGE_A], p->x * 2.6666666666666665,
-                               p->y * 2.6666666666666665, p->z * 2.6666666666666665);
-    return 0.0;
+    return (in_range(df_y(p), -60.0, 321.0)
+                ? wg_normal_value(&p->st->noise[WG_NOISE_NOODLE_RIDGE_A], p->x * 2.6666666666666665,
+                                  p->y * 2.6666666666666665, p->z * 2.6666666666666665)
+                : 0.0);
 }
 
 /* interpolated slot 3 */
 static double n181(wg_pt *p)
 {
-    return p->interp ? p->interp[3] : n180(p);
+    return p->interp ? p->interp[3] : wg_interp_arg_3(p);
 }
 
-static double n184(wg_pt *p)
+static double wg_interp_arg_4(wg_pt *p)
 {
-    double d = df_y(p);
-    if (d >= -60.0 && d < 321.0)
-        return wg_normal_value(&p->st->noise[WG_NOISE_NOODLE_RIDGE_B], p->x * 2.6666666666666665,
-                               p->y * 2.6666666666666665, p->z * 2.6666666666666665);
-    return 0.0;
+    return (in_range(df_y(p), -60.0, 321.0)
+                ? wg_normal_value(&p->st->noise[WG_NOISE_NOODLE_RIDGE_B], p->x * 2.6666666666666665,
+                                  p->y * 2.6666666666666665, p->z * 2.6666666666666665)
+                : 0.0);
 }
 
 /* interpolated slot 4 */
 static double n185(wg_pt *p)
 {
-    return p->interp ? p->interp[4] : n184(p);
-}
-
-static double n187(wg_pt *p)
-{
-    double a = fabs(n181(p));
-    return wg_max(a, fabs(n185(p)));
-}
-
-static double n190(wg_pt *p)
-{
-    double d = n173(p);
-    if (d >= -1000000.0 && d < 0.0) return 64.0;
-    return (n178(p) + (n187(p) * 1.5));
+    return p->interp ? p->interp[4] : wg_interp_arg_4(p);
 }
 
 /* minecraft:overworld/caves/noodle */
 static double df_overworld_caves_noodle(wg_pt *p)
 {
-    return n190(p);
+    return (in_range(n173(p), -1000000.0, 0.0)
+                ? 64.0
+                : (n178(p) + (wg_max(fabs(n181(p)), fabs(n185(p))) * 1.5)));
 }
 
-static double n191(wg_pt *p)
+static double wg_interp_arg_5(wg_pt *p)
 {
-    double a = n169(p);
-    return wg_min(a, df_overworld_caves_noodle(p));
-}
-
-static double n193(wg_pt *p)
-{
-    double d = df_y(p);
-    if (d >= -60.0 && d < 51.0)
-        return wg_normal_value(&p->st->noise[WG_NOISE_ORE_VEININESS], p->x * 1.5, p->y * 1.5,
-                               p->z * 1.5);
-    return 0.0;
+    return (in_range(df_y(p), -60.0, 51.0) ? wg_normal_value(&p->st->noise[WG_NOISE_ORE_VEININESS],
+                                                             p->x * 1.5, p->y * 1.5, p->z * 1.5)
+                                           : 0.0);
 }
 
 /* interpolated slot 5 */
 static double n194(wg_pt *p)
 {
-    return p->interp ? p->interp[5] : n193(p);
+    return p->interp ? p->interp[5] : wg_interp_arg_5(p);
 }
 
-static double n196(wg_pt *p)
+static double wg_interp_arg_6(wg_pt *p)
 {
-    double d = df_y(p);
-    if (d >= -60.0 && d < 51.0)
-        return wg_normal_value(&p->st->noise[WG_NOISE_ORE_VEIN_A], p->x * 4.0, p->y * 4.0,
-                               p->z * 4.0);
-    return 0.0;
+    return (in_range(df_y(p), -60.0, 51.0) ? wg_normal_value(&p->st->noise[WG_NOISE_ORE_VEIN_A],
+                                                             p->x * 4.0, p->y * 4.0, p->z * 4.0)
+                                           : 0.0);
 }
 
 /* interpolated slot 6 */
 static double n197(wg_pt *p)
 {
-    return p->interp ? p->interp[6] : n196(p);
+    return p->interp ? p->interp[6] : wg_interp_arg_6(p);
 }
 
-static double n200(wg_pt *p)
+static double wg_interp_arg_7(wg_pt *p)
 {
-    double d = df_y(p);
-    if (d >= -60.0 && d < 51.0)
-        return wg_normal_value(&p->st->noise[WG_NOISE_ORE_VEIN_B], p->x * 4.0, p->y * 4.0,
-                               p->z * 4.0);
-    return 0.0;
+    return (in_range(df_y(p), -60.0, 51.0) ? wg_normal_value(&p->st->noise[WG_NOISE_ORE_VEIN_B],
+                                                             p->x * 4.0, p->y * 4.0, p->z * 4.0)
+                                           : 0.0);
 }
 
 /* interpolated slot 7 */
 static double n201(wg_pt *p)
 {
-    return p->interp ? p->interp[7] : n200(p);
-}
-
-static double n203(wg_pt *p)
-{
-    double a = fabs(n197(p));
-    return wg_max(a, fabs(n201(p)));
+    return p->interp ? p->interp[7] : wg_interp_arg_7(p);
 }
 
 /* coordinate, locations, derivatives, values, children, points */
@@ -1217,12 +1094,14 @@ double wg_router_lava(wg_pt *p)
 
 double wg_router_temperature(wg_pt *p)
 {
-    return n10(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_TEMPERATURE], p->x * 0.25 + df_shift_x(p),
+                           p->y * 0.0 + 0.0, p->z * 0.25 + df_shift_z(p));
 }
 
 double wg_router_vegetation(wg_pt *p)
 {
-    return n11(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_VEGETATION], p->x * 0.25 + df_shift_x(p),
+                           p->y * 0.0 + 0.0, p->z * 0.25 + df_shift_z(p));
 }
 
 double wg_router_continents(wg_pt *p)
@@ -1252,7 +1131,7 @@ double wg_router_initial_density_without_jaggedness(wg_pt *p)
 
 double wg_router_final_density(wg_pt *p)
 {
-    return n191(p);
+    return wg_min(squeeze((n167(p) * 0.64)), df_overworld_caves_noodle(p));
 }
 
 double wg_router_vein_toggle(wg_pt *p)
@@ -1262,7 +1141,7 @@ double wg_router_vein_toggle(wg_pt *p)
 
 double wg_router_vein_ridged(wg_pt *p)
 {
-    return (-0.07999999821186066 + n203(p));
+    return (-0.07999999821186066 + wg_max(fabs(n197(p)), fabs(n201(p))));
 }
 
 double wg_router_vein_gap(wg_pt *p)
@@ -1271,7 +1150,8 @@ double wg_router_vein_gap(wg_pt *p)
 }
 
 double (*const wg_interp_args[WG_INTERP_COUNT])(struct wg_pt *p) = {
-    wg_interp_arg_0, n172, n177, n180, n184, n193, n196, n200};
+    wg_interp_arg_0, wg_interp_arg_1, wg_interp_arg_2, wg_interp_arg_3,
+    wg_interp_arg_4, wg_interp_arg_5, wg_interp_arg_6, wg_interp_arg_7};
 
 const int wg_final_slots[WG_FINAL_SLOT_COUNT] = {0, 1, 2, 3, 4};
 const int wg_vein_slots[WG_VEIN_SLOT_COUNT] = {5, 6, 7};
