@@ -243,8 +243,10 @@ function inlineExpr(n) {
   }
 }
 
+const memoized = new Set(); // names of the functions memoWrap wrote
 function memoWrap(name, isY, key, body) {
   const s = slot(key, isY);
+  memoized.add(name);
   return `static double ${name}(wg_pt *p)\n{\n    return ${s.kind === 2 ? 'MEMO2' : 'MEMO3'}(${s.index}, ${body});\n}\n`;
 }
 
@@ -257,7 +259,11 @@ function emitNamed(id) {
   protos.push(`static double ${name}(wg_pt *p);`);
   const body = expr(e.node);
   const isY = ydep({ k: 'ref', id });
-  fns.push(`/* ${id} */\n` + (e.uses > 1 ? memoWrap(name, isY, key, body)
+  // Used from several places it is cached, unless it is a cached node's
+  // call already (vanilla's cache_2d and flat_cache under a named function).
+  const call = /^(\w+)\(p\)$/.exec(body);
+  const cached = call && memoized.has(call[1]);
+  fns.push(`/* ${id} */\n` + (e.uses > 1 && !cached ? memoWrap(name, isY, key, body)
     : `static double ${name}(wg_pt *p)\n{\n    return ${body};\n}\n`));
 }
 

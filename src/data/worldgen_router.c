@@ -233,25 +233,25 @@ static double n6(wg_pt *p)
 /* minecraft:shift_x */
 static double df_shift_x(wg_pt *p)
 {
-    return MEMO2(2, n6(p));
+    return n6(p);
 }
 
 static double n8(wg_pt *p)
 {
     return MEMO2(
-        3, (wg_normal_value(&p->st->noise[WG_NOISE_OFFSET], p->z * 0.25, p->x * 0.25, 0.0 * 0.25) *
+        2, (wg_normal_value(&p->st->noise[WG_NOISE_OFFSET], p->z * 0.25, p->x * 0.25, 0.0 * 0.25) *
             4.0));
 }
 
 static double n9(wg_pt *p)
 {
-    return MEMO2(4, wg_flat_cache(p, n8));
+    return MEMO2(3, wg_flat_cache(p, n8));
 }
 
 /* minecraft:shift_z */
 static double df_shift_z(wg_pt *p)
 {
-    return MEMO2(5, n9(p));
+    return n9(p);
 }
 
 static double n13_arg(wg_pt *p)
@@ -262,13 +262,13 @@ static double n13_arg(wg_pt *p)
 
 static double n13(wg_pt *p)
 {
-    return MEMO2(6, wg_flat_cache(p, n13_arg));
+    return MEMO2(4, wg_flat_cache(p, n13_arg));
 }
 
 /* minecraft:overworld/continents */
 static double df_overworld_continents(wg_pt *p)
 {
-    return MEMO2(7, n13(p));
+    return n13(p);
 }
 
 static double n15_arg(wg_pt *p)
@@ -279,18 +279,18 @@ static double n15_arg(wg_pt *p)
 
 static double n15(wg_pt *p)
 {
-    return MEMO2(8, wg_flat_cache(p, n15_arg));
+    return MEMO2(5, wg_flat_cache(p, n15_arg));
 }
 
 /* minecraft:overworld/erosion */
 static double df_overworld_erosion(wg_pt *p)
 {
-    return MEMO2(9, n15(p));
+    return n15(p);
 }
 
 static double n19(wg_pt *p)
 {
-    return MEMO2(10, 1.0);
+    return MEMO2(6, 1.0);
 }
 
 static double n22(wg_pt *p)
@@ -307,21 +307,21 @@ static double n24_arg(wg_pt *p)
 
 static double n24(wg_pt *p)
 {
-    return MEMO2(11, wg_flat_cache(p, n24_arg));
+    return MEMO2(7, wg_flat_cache(p, n24_arg));
 }
 
 /* minecraft:overworld/ridges */
 static double df_overworld_ridges(wg_pt *p)
 {
-    return MEMO2(12, n24(p));
+    return n24(p);
 }
 
 /* minecraft:overworld/ridges_folded */
 static double df_overworld_ridges_folded(wg_pt *p)
 {
     return MEMO2(
-        13, ((-0.3333333333333333 + fabs((-0.6666666666666666 + fabs(df_overworld_ridges(p))))) *
-             -3.0));
+        8, ((-0.3333333333333333 + fabs((-0.6666666666666666 + fabs(df_overworld_ridges(p))))) *
+            -3.0));
 }
 
 static const float sf0[2] = {-0.08880186f, 0.69000006f};
@@ -457,7 +457,7 @@ static const float sf56[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0
 
 static double n33(wg_pt *p)
 {
-    return MEMO2(14, 1.0);
+    return MEMO2(9, 1.0);
 }
 
 static double n34(wg_pt *p)
@@ -468,12 +468,12 @@ static double n34(wg_pt *p)
 
 static double n36(wg_pt *p)
 {
-    return MEMO2(15, (n22(p) + n34(p)));
+    return MEMO2(10, (n22(p) + n34(p)));
 }
 
 static double n37(wg_pt *p)
 {
-    return MEMO2(16, wg_flat_cache(p, n36));
+    return MEMO2(11, wg_flat_cache(p, n36));
 }
 
 /* minecraft:overworld/offset */
@@ -490,7 +490,7 @@ static double df_overworld_depth(wg_pt *p)
 
 static double n42(wg_pt *p)
 {
-    return MEMO2(17, 1.0);
+    return MEMO2(12, 1.0);
 }
 
 static const float sf57[2] = {6.3f, 6.25f};
@@ -575,7 +575,7 @@ static const float sf86[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 
 static double n48(wg_pt *p)
 {
-    return MEMO2(18, 1.0);
+    return MEMO2(13, 1.0);
 }
 
 static double n49(wg_pt *p)
@@ -586,23 +586,23 @@ static double n49(wg_pt *p)
 
 static double n51(wg_pt *p)
 {
-    return MEMO2(19, (((1.0 + (n42(p) * -1.0)) * 10.0) + n49(p)));
+    return MEMO2(14, (((1.0 + (n42(p) * -1.0)) * 10.0) + n49(p)));
 }
 
 static double n52(wg_pt *p)
 {
-    return MEMO2(20, wg_flat_cache(p, n51));
+    return MEMO2(15, wg_flat_cache(p, n51));
 }
 
 /* minecraft:overworld/factor */
 static double df_overworld_factor(wg_pt *p)
 {
-    return MEMO2(21, n52(p));
+    return n52(p);
 }
 
 static double n53(wg_pt *p)
 {
-    return MEMO2(22, df_overworld_factor(p));
+    return MEMO2(16, df_overworld_factor(p));
 }
 
 static double n54(wg_pt *p)
@@ -659,12 +659,12 @@ static double n70(wg_pt *p)
 
 static double n72(wg_pt *p)
 {
-    return MEMO2(23, (0.0 + n70(p)));
+    return MEMO2(17, (0.0 + n70(p)));
 }
 
 static double n73(wg_pt *p)
 {
-    return MEMO2(24, wg_flat_cache(p, n72));
+    return MEMO2(18, wg_flat_cache(p, n72));
 }
 
 /* minecraft:overworld/jaggedness */
@@ -683,7 +683,7 @@ static double n76(wg_pt *p)
 
 static double n77(wg_pt *p)
 {
-    return MEMO2(25, wg_flat_cache(p, n76));
+    return MEMO2(19, wg_flat_cache(p, n76));
 }
 
 static double n79(wg_pt *p)
@@ -722,12 +722,12 @@ static double n95(wg_pt *p)
 /* minecraft:overworld/caves/spaghetti_roughness_function */
 static double df_overworld_caves_spaghetti_roughness_function(wg_pt *p)
 {
-    return MEMO3(3, n95(p));
+    return n95(p);
 }
 
 static double n97(wg_pt *p)
 {
-    return MEMO3(4, wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_RARITY], p->x * 2.0,
+    return MEMO3(3, wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_RARITY], p->x * 2.0,
                                     p->y * 1.0, p->z * 2.0));
 }
 
@@ -742,7 +742,7 @@ static double n98(wg_pt *p)
 
 static double n100(wg_pt *p)
 {
-    return MEMO3(5, wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_RARITY], p->x * 2.0,
+    return MEMO3(4, wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_RARITY], p->x * 2.0,
                                     p->y * 1.0, p->z * 2.0));
 }
 
@@ -758,7 +758,7 @@ static double n101(wg_pt *p)
 static double n110(wg_pt *p)
 {
     return MEMO3(
-        6, wg_min(((0.37 + wg_normal_value(&p->st->noise[WG_NOISE_CAVE_ENTRANCE], p->x * 0.75,
+        5, wg_min(((0.37 + wg_normal_value(&p->st->noise[WG_NOISE_CAVE_ENTRANCE], p->x * 0.75,
                                            p->y * 0.5, p->z * 0.75)) +
                    wg_clamped_map(p->y, -10.0, 30.0, 0.3, 0.0)),
                   (df_overworld_caves_spaghetti_roughness_function(p) +
@@ -773,7 +773,7 @@ static double n110(wg_pt *p)
 /* minecraft:overworld/caves/entrances */
 static double df_overworld_caves_entrances(wg_pt *p)
 {
-    return MEMO3(7, n110(p));
+    return n110(p);
 }
 
 /* minecraft:spaghetti_2d */
@@ -788,7 +788,7 @@ static double n126(wg_pt *p)
 
 static double n130(wg_pt *p)
 {
-    return MEMO3(8, (-0.95 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D_THICKNESS],
+    return MEMO3(6, (-0.95 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D_THICKNESS],
                                               p->x * 2.0, p->y * 1.0, p->z * 2.0) *
                               -0.35000000000000003)));
 }
@@ -796,7 +796,7 @@ static double n130(wg_pt *p)
 /* minecraft:overworld/caves/spaghetti_2d_thickness_modulator */
 static double df_overworld_caves_spaghetti_2d_thickness_modulator(wg_pt *p)
 {
-    return MEMO3(9, n130(p));
+    return n130(p);
 }
 
 /* minecraft:overworld/caves/spaghetti_2d */
@@ -828,13 +828,13 @@ static double n155(wg_pt *p)
 
 static double n156(wg_pt *p)
 {
-    return MEMO3(10, n155(p));
+    return MEMO3(7, n155(p));
 }
 
 /* minecraft:overworld/caves/pillars */
 static double df_overworld_caves_pillars(wg_pt *p)
 {
-    return MEMO3(11, n156(p));
+    return n156(p);
 }
 
 static double n161(wg_pt *p)
@@ -889,7 +889,7 @@ static double n167(wg_pt *p)
 /* minecraft:y */
 static double df_y(wg_pt *p)
 {
-    return MEMO3(12, wg_clamped_map(p->y, -4064.0, 4062.0, -4064.0, 4062.0));
+    return MEMO3(8, wg_clamped_map(p->y, -4064.0, 4062.0, -4064.0, 4062.0));
 }
 
 static double wg_interp_arg_1(wg_pt *p)
