@@ -642,3 +642,152 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     'extern const uint16_t loot_first[BLOCK_COUNT + 1];',
   ]);
 }
+
+// ------------------------------------------------------------------ recipes
+// recipes.c: every crafting recipe in minecraft-data's `recipes` (shaped:
+// inShape rows, null = empty cell; shapeless: ingredients), read by
+// game/crafting.c, and each item's max durability (`items` maxDurability,
+// 0 = not damageable) for tools losing durability (game/interact.c).
+// minecraft-data expands a tag ingredient (any planks) into one recipe per
+// alternative. Shaped recipes for one result and count with the same size
+// that differ only in cells which, in each of them, all hold one item (the
+// pickaxe's three planks) are folded back into one recipe whose varying
+// cells accept any of those items (a set), as vanilla's tag does, so mixed
+// planks craft too; other recipes stay as the data has them.
+// One cell array: a shaped recipe's w*h cells row by row (0 = empty, below
+// ITEM_COUNT an item, ITEM_COUNT + k the alternative set k of
+// recipe_alts), a shapeless recipe's n ingredients. The data has no outShape (crafting
+// remainders) for 1.20.1; none are generated (docs/design.md).
+{
+  const recipes = [];
+  const cells = [];
+  const altFirst = [0];
+  const alts = [];
+  const altKey = new Map();
+  const ITEMS = 1 + Math.max(...mcData.itemsArray.map((it) => it.id));
+  const altOf = (set) => {
+    const k = set.join(',');
+    if (!altKey.has(k)) { altKey.set(k, altFirst.length - 1); alts.push(...set); altFirst.push(alts.length); }
+    return ITEMS + altKey.get(k);
+  };
+  // Folds the tag expansions of one result (see above).
+  const fold = (list) => {
+    const out = [];
+    const groups = new Map();
+    for (const r of list) {
+      if (!r.inShape) { out.push(r); continue; }
+      const h = r.inShape.length, w = Math.max(...r.inShape.map((row) => row.length));
+      const flat = [];
+      for (const row of r.inShape) for (let x = 0; x < w; x++) flat.push(row[x] == null ? 0 : row[x]);
+      const key = `${r.result.count} ${w}x${h}`;
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push({ r, w, h, flat });
+    }
+    for (const g of groups.values()) {
+      const n = g[0].flat.length;
+      const vary = [];
+      for (let i = 0; i < n; i++) if (g.some((e) => e.flat[i] !== g[0].flat[i])) vary.push(i);
+      const tagLike = g.length > 1 && vary.length > 0 &&
+        g.every((e) => vary.every((i) => e.flat[i] !== 0 && e.flat[i] === e.flat[vary[0]]));
+      if (!tagLike) { for (const e of g) out.push(e.r); continue; }
+      const set = [...new Set(g.map((e) => e.flat[vary[0]]))];
+      const flat = g[0].flat.slice();
+      for (const i of vary) flat[i] = { alt: set };
+      const rows = [];
+      for (let y = 0; y < g[0].h; y++) rows.push(flat.slice(y * g[0].w, (y + 1) * g[0].w));
+      out.push({ inShape: rows, result: g[0].r.result, folded: g.length });
+    }
+    return out;
+  };
+  const ids = Object.keys(mcData.recipes).map(Number).sort((a, b) => a - b);
+  for (const id of ids) {
+    for (const r of fold(mcData.recipes[id])) {
+      const res = r.result;
+      if (!res || !mcData.items[res.id]) throw new Error(`recipe for ${id}: unknown result`);
+      if (r.outShape) throw new Error(`recipe for ${id}: outShape is not generated yet`);
+      const first = cells.length;
+      let w = 0, h = 0, n;
+      const cell = (c) => {
+        if (c === null || c === undefined || c === 0) return 0;
+        if (c.alt) return altOf(c.alt);
+        if (typeof c !== 'number' || !mcData.items[c]) throw new Error(`recipe for ${id}: bad ingredient ${JSON.stringify(c)}`);
+        return c;
+      };
+      if (r.inShape) {
+        h = r.inShape.length;
+        w = Math.max(...r.inShape.map((row) => row.length));
+        if (w > 3 || h > 3) throw new Error(`recipe for ${id}: ${w}x${h}`);
+        for (const row of r.inShape) for (let x = 0; x < w; x++) cells.push(cell(row[x]));
+        n = w * h;
+      } else {
+        if (r.ingredients.length > 9) throw new Error(`recipe for ${id}: ${r.ingredients.length} ingredients`);
+        for (const c of r.ingredients) cells.push(cell(c));
+        n = r.ingredients.length;
+      }
+      recipes.push({ result: res.id, count: res.count, w, h, n, first, name: mcData.items[res.id].name });
+    }
+  }
+  const L = [HEADER('recipes.c — crafting recipes and item durability (see recipes.h).') + '#include "data/recipes.h"\n'];
+  L.push(`const struct recipe recipes[RECIPE_COUNT] = {`);
+  for (const r of recipes) L.push(`    {${r.result}, ${r.count}, ${r.w}, ${r.h}, ${r.n}, ${r.first}}, /* ${r.name}${r.w ? '' : ' (shapeless)'} */`);
+  L.push('};\n');
+  L.push(`const uint16_t recipe_cells[${cells.length}] = {`);
+  for (let i = 0; i < cells.length; i += 16) L.push('    ' + cells.slice(i, i + 16).join(', ') + ',');
+  L.push('};\n');
+  const dur = [];
+  for (let i = 0; i < 1 + Math.max(...mcData.itemsArray.map((it) => it.id)); i++) dur.push(mcData.items[i] && mcData.items[i].maxDurability || 0);
+  L.push(`const uint16_t recipe_alt_first[RECIPE_ALT_COUNT + 1] = {`);
+  for (let i = 0; i < altFirst.length; i += 20) L.push('    ' + altFirst.slice(i, i + 20).join(', ') + ',');
+  L.push('};\n');
+  L.push(`const uint16_t recipe_alts[${Math.max(1, alts.length)}] = {`);
+  for (let i = 0; i < alts.length; i += 16) L.push('    ' + alts.slice(i, i + 16).join(', ') + ',');
+  L.push('};\n');
+  L.push(`const uint16_t item_max_damage[ITEM_COUNT] = {`);
+  for (let i = 0; i < dur.length; i += 20) L.push('    ' + dur.slice(i, i + 20).join(', ') + ',');
+  L.push('};\n');
+  // From enchantCategories: the armour slot an item goes in (player window
+  // 5 head .. 8 feet; elytra and carved pumpkins are only `wearable` in the
+  // data, so they are not placed by shift-click) and the wear of breaking a
+  // block with it (vanilla: diggers 1, swords and the trident 2).
+  const cats = (i) => (mcData.items[i] && mcData.items[i].enchantCategories) || [];
+  const equip = dur.map((_, i) => { const c = cats(i); return c.includes('armor_head') ? 5 : c.includes('armor_chest') ? 6 : c.includes('armor_legs') ? 7 : c.includes('armor_feet') ? 8 : 0; });
+  const wear = dur.map((_, i) => { const c = cats(i); return c.includes('digger') ? 1 : c.includes('weapon') || c.includes('trident') ? 2 : 0; });
+  L.push(`const uint8_t item_equip_slot[ITEM_COUNT] = {`);
+  for (let i = 0; i < equip.length; i += 30) L.push('    ' + equip.slice(i, i + 30).join(', ') + ',');
+  L.push('};\n');
+  L.push(`const uint8_t item_mine_wear[ITEM_COUNT] = {`);
+  for (let i = 0; i < wear.length; i += 30) L.push('    ' + wear.slice(i, i + 30).join(', ') + ',');
+  L.push('};');
+  write('recipes.c', L.join('\n') + '\n');
+  header('recipes.h', 'recipes.h — crafting recipes from minecraft-data\'s `recipes`: shaped (w x h cells,\n' +
+    ' * row by row, 0 = empty) or shapeless (w = h = 0, n ingredients), each a slice\n' +
+    ' * recipe_cells[first .. first + n); and item_max_damage (0 = no durability).\n' +
+    ' * The matching rules (offsets, mirroring, shapeless multisets) are in game/crafting.c.', [
+    '#include <stdint.h>',
+    '',
+    '#include "data/block_table.h"',
+    '',
+    `#define RECIPE_COUNT ${recipes.length}`,
+    `#define RECIPE_ALT_COUNT ${altFirst.length - 1} /* alternative sets (folded tags) */`,
+    '',
+    'struct recipe {',
+    '    uint16_t result;',
+    '    uint8_t count;',
+    '    uint8_t w, h; /* 0 x 0: shapeless */',
+    '    uint8_t n;    /* cells (shaped: w * h) or ingredients */',
+    '    uint16_t first;',
+    '};',
+    '',
+    'extern const struct recipe recipes[RECIPE_COUNT];',
+    `extern const uint16_t recipe_cells[${cells.length}];`,
+    '/* A cell >= ITEM_COUNT accepts any of recipe_alts[recipe_alt_first[k] .. recipe_alt_first[k + 1]),',
+    ' * k = cell - ITEM_COUNT. */',
+    'extern const uint16_t recipe_alt_first[RECIPE_ALT_COUNT + 1];',
+    `extern const uint16_t recipe_alts[${Math.max(1, alts.length)}];`,
+    'extern const uint16_t item_max_damage[ITEM_COUNT];',
+    '/* Player window armour slot (5 head, 6 chest, 7 legs, 8 feet), 0 = none. */',
+    'extern const uint8_t item_equip_slot[ITEM_COUNT];',
+    '/* Durability lost breaking a block (hardness > 0) with the item, 0 = none. */',
+    'extern const uint8_t item_mine_wear[ITEM_COUNT];',
+  ]);
+}

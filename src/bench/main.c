@@ -518,8 +518,10 @@ static void on_join_timer(loop_timer *t)
 
 /* ------------------------------------------------------------------ hooks */
 
-static void check_end(void)
+/* A before-sleep hook: stops the run once one of its ends is reached. */
+static void check_end(void *arg)
 {
+    (void)arg;
     if (got_signal) stop("interrupted by a signal");
     if (bench.loop.now_us - bench.start_us >= (int64_t)(bench.o.max_time * 1e6))
         stop("--max-time reached");
@@ -545,12 +547,6 @@ static void flush_and_reap(void *arg)
     (void)arg;
     bot_flush_all();
     bot_reap_all();
-}
-
-static void on_end_check(void *arg)
-{
-    (void)arg;
-    check_end();
 }
 
 /* After the end checks: no progress line in the pass that ends the run. */
@@ -586,7 +582,7 @@ static int run(void)
     loop_timer_init(&bench.t_progress, on_progress_due);
     loop_timer_at(l, &bench.t_progress, bench.next_progress_ms);
     if (loop_hook_add(l, HOOK_FLUSH_REAP, flush_and_reap, NULL) < 0 ||
-        loop_hook_add(l, HOOK_END_CHECK, on_end_check, NULL) < 0 ||
+        loop_hook_add(l, HOOK_END_CHECK, check_end, NULL) < 0 ||
         loop_hook_add(l, HOOK_PROGRESS, on_progress, NULL) < 0)
         return -1;
     for (int i = 0; i < bench.o.bots; i++) bench_enqueue_join(&bench.bots[i]);

@@ -113,8 +113,9 @@ static int ex_help(cmd_ctx *x)
     return 0;
 }
 
-static int ex_list(cmd_ctx *x, bool uuids)
+static int ex_list(cmd_ctx *x)
 {
+    bool uuids = x->ps->exec->exec == X_LIST_UUIDS;
     buf_t j, plain;
     buf_init(&j, 1u << 20);
     buf_init(&plain, 1u << 20);
@@ -350,8 +351,9 @@ static int ex_gamemode(cmd_ctx *x)
     return 0;
 }
 
-static int ex_time(cmd_ctx *x, int exec)
+static int ex_time(cmd_ctx *x)
 {
+    int exec = x->ps->exec->exec;
     char v[32];
     if (exec == X_TIME_QUERY) {
         int64_t q;
@@ -508,8 +510,9 @@ static int ex_kick(cmd_ctx *x)
     return 0;
 }
 
-static int ex_op(cmd_ctx *x, bool deop)
+static int ex_op(cmd_ctx *x)
 {
+    bool deop = x->ps->exec->exec == X_DEOP;
     static struct cmd_profile prof[CMD_MAX_TARGETS];
     size_t n;
     if (cmd_resolve_profiles(x, !deop, prof, &n, CMD_MAX_TARGETS) < 0) return -1;
@@ -630,8 +633,9 @@ static void save_all_answer(void *arg, const struct store_report *r)
  * messages, the outcome when the round is over; RCON gets "Saving the game",
  * what the last attempts could not save, and the outcome in one answer sent
  * when the round is over (commands.h, cmd_later). */
-static int ex_save(cmd_ctx *x, int exec)
+static int ex_save(cmd_ctx *x)
 {
+    int exec = x->ps->exec->exec;
     bool player = x->src->c != NULL;
     if (exec == X_SAVE_ALL) {
         bool flush = cmd_has_literal(x->ps, "flush");
@@ -678,8 +682,9 @@ static int ex_save(cmd_ctx *x, int exec)
 
 /* ---------------------------------------------------- whitelist and bans */
 
-static int ex_whitelist(cmd_ctx *x, int exec)
+static int ex_whitelist(cmd_ctx *x)
 {
+    int exec = x->ps->exec->exec;
     static struct cmd_profile prof[CMD_MAX_TARGETS];
     size_t n;
     switch (exec) {
@@ -948,61 +953,75 @@ static int ex_mspt(cmd_ctx *x)
 
 /* =============================================================== dispatch */
 
+static int ex_plugins(cmd_ctx *x)
+{
+    cmd_plugins_exec(x);
+    return 0;
+}
+
+/* The executor of each enum cmd_exec; an executor serving several ids
+ * (ex_time, ex_save, ...) reads which from x->ps->exec. X_TICK_QUERY and
+ * X_HEALTH are cmd_perf_exec's, asked first (cmd_dispatch.c). */
+static int (*const executors[X_COUNT])(cmd_ctx *x) = {
+    [X_HELP] = ex_help,
+    [X_LIST] = ex_list,
+    [X_LIST_UUIDS] = ex_list,
+    [X_ME] = ex_me,
+    [X_MSG] = ex_msg,
+    [X_SAY] = ex_say,
+    [X_TP] = ex_tp,
+    [X_GAMEMODE] = ex_gamemode,
+    [X_TIME_SET] = ex_time,
+    [X_TIME_ADD] = ex_time,
+    [X_TIME_QUERY] = ex_time,
+    [X_WEATHER] = ex_weather,
+    [X_KILL] = ex_kill,
+    [X_SETWORLDSPAWN] = ex_setworldspawn,
+    [X_SEED] = ex_seed,
+    [X_KICK] = ex_kick,
+    [X_OP] = ex_op,
+    [X_DEOP] = ex_op,
+    [X_STOP] = ex_stop,
+    [X_MSPT] = ex_mspt,
+    [X_SAVE_ALL] = ex_save,
+    [X_SAVE_OFF] = ex_save,
+    [X_SAVE_ON] = ex_save,
+    [X_WHITELIST_ON] = ex_whitelist,
+    [X_WHITELIST_OFF] = ex_whitelist,
+    [X_WHITELIST_LIST] = ex_whitelist,
+    [X_WHITELIST_ADD] = ex_whitelist,
+    [X_WHITELIST_REMOVE] = ex_whitelist,
+    [X_WHITELIST_RELOAD] = ex_whitelist,
+    [X_BAN] = ex_ban,
+    [X_BAN_IP] = ex_ban_ip,
+    [X_PARDON] = ex_pardon,
+    [X_PARDON_IP] = ex_pardon_ip,
+    [X_BANLIST] = ex_banlist,
+    [X_GAMERULE] = cmd_gamerule,
+    [X_DIFFICULTY] = cmd_difficulty,
+    [X_DEFAULTGAMEMODE] = cmd_defaultgamemode,
+    [X_VERSION] = cmd_version,
+    [X_SETBLOCK] = cmd_world_exec,
+    [X_FILL] = cmd_world_exec,
+    [X_CLONE] = cmd_world_exec,
+    [X_FORCELOAD] = cmd_world_exec,
+    [X_WORLDBORDER] = cmd_worldborder,
+    [X_TELLRAW] = cmd_text_exec,
+    [X_TITLE] = cmd_text_exec,
+    [X_GIVE] = cmd_player_exec,
+    [X_CLEAR] = cmd_player_exec,
+    [X_SPAWNPOINT] = cmd_player_exec,
+    [X_PREGEN_START] = cmd_pregen_start,
+    [X_PREGEN_STATUS] = cmd_pregen_status,
+    [X_PREGEN_CANCEL] = cmd_pregen_cancel,
+    [X_PLUGINS] = ex_plugins,
+};
+
 void cmd_builtin_exec(cmd_ctx *x)
 {
-    switch (x->ps->exec->exec) {
-    case X_HELP: ex_help(x); break;
-    case X_LIST: ex_list(x, false); break;
-    case X_LIST_UUIDS: ex_list(x, true); break;
-    case X_ME: ex_me(x); break;
-    case X_MSG: ex_msg(x); break;
-    case X_SAY: ex_say(x); break;
-    case X_TP: ex_tp(x); break;
-    case X_GAMEMODE: ex_gamemode(x); break;
-    case X_TIME_SET:
-    case X_TIME_ADD:
-    case X_TIME_QUERY: ex_time(x, x->ps->exec->exec); break;
-    case X_WEATHER: ex_weather(x); break;
-    case X_KILL: ex_kill(x); break;
-    case X_SETWORLDSPAWN: ex_setworldspawn(x); break;
-    case X_SEED: ex_seed(x); break;
-    case X_KICK: ex_kick(x); break;
-    case X_OP: ex_op(x, false); break;
-    case X_DEOP: ex_op(x, true); break;
-    case X_STOP: ex_stop(x); break;
-    case X_MSPT: ex_mspt(x); break;
-    case X_SAVE_ALL:
-    case X_SAVE_OFF:
-    case X_SAVE_ON: ex_save(x, x->ps->exec->exec); break;
-    case X_WHITELIST_ON:
-    case X_WHITELIST_OFF:
-    case X_WHITELIST_LIST:
-    case X_WHITELIST_ADD:
-    case X_WHITELIST_REMOVE:
-    case X_WHITELIST_RELOAD: ex_whitelist(x, x->ps->exec->exec); break;
-    case X_BAN: ex_ban(x); break;
-    case X_BAN_IP: ex_ban_ip(x); break;
-    case X_PARDON: ex_pardon(x); break;
-    case X_PARDON_IP: ex_pardon_ip(x); break;
-    case X_BANLIST: ex_banlist(x); break;
-    case X_GAMERULE: cmd_gamerule(x); break;
-    case X_DIFFICULTY: cmd_difficulty(x); break;
-    case X_DEFAULTGAMEMODE: cmd_defaultgamemode(x); break;
-    case X_VERSION: cmd_version(x); break;
-    case X_SETBLOCK:
-    case X_FILL:
-    case X_CLONE:
-    case X_FORCELOAD: cmd_world_exec(x); break;
-    case X_WORLDBORDER: cmd_worldborder(x); break;
-    case X_TELLRAW:
-    case X_TITLE: cmd_text_exec(x); break;
-    case X_GIVE:
-    case X_CLEAR:
-    case X_SPAWNPOINT: cmd_player_exec(x); break;
-    case X_PREGEN_START: cmd_pregen_start(x); break;
-    case X_PREGEN_STATUS: cmd_pregen_status(x); break;
-    case X_PREGEN_CANCEL: cmd_pregen_cancel(x); break;
-    case X_PLUGINS: cmd_plugins_exec(x); break; /* plugins */
-    default: cmd_failure0(x, "command.failed"); break;
-    }
+    int exec = x->ps->exec->exec;
+    if (exec > X_NONE && exec < X_COUNT && executors[exec])
+        executors[exec](x);
+    else
+        cmd_failure0(x, "command.failed");
 }

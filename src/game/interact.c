@@ -36,6 +36,7 @@
 #include "data/blocks.h"
 #include "game/border.h"
 #include "game/game.h"
+#include "game/inventory.h"
 #include "game/items.h"
 #include "game/loot.h"
 #include "proto/packets.h"
@@ -50,7 +51,18 @@ enum dig_status {
     DIG_START = 0,
     DIG_CANCEL = 1,
     DIG_FINISH = 2,
+    DIG_DROP_ALL = 3, /* Ctrl+Q */
+    DIG_DROP_ONE = 4, /* Q */
+    DIG_SWAP_HANDS = 6,
 };
+
+/* A survival break with the held item: the drops, then the tool's wear
+ * (vanilla DiggerItem.mineBlock: only for blocks with a hardness). */
+static void broke(conn *c, int32_t x, int32_t y, int32_t z, uint16_t st, int item)
+{
+    items_drop_block(c->player, x, y, z, st, item);
+    if (block_info[block_of_state[st]].hardness > 0) inventory_wear_tool(c);
+}
 
 static bool reachable(const player *p, int32_t x, int32_t y, int32_t z)
 {
@@ -126,8 +138,16 @@ void interact_sb_block_dig(conn *c, rd_t *r)
     rd_i8(r); /* face */
     int32_t seq = rd_varint(r);
     if (r->err) return;
+    if (status == DIG_DROP_ALL || status == DIG_DROP_ONE) {
+        inventory_drop_held(c, status == DIG_DROP_ALL);
+        return;
+    }
+    if (status == DIG_SWAP_HANDS) {
+        inventory_swap_hands(c);
+        return;
+    }
     if (status != DIG_START && status != DIG_CANCEL && status != DIG_FINISH)
-        return; /* item actions */
+        return; /* releasing a used item: nothing to do yet */
     ack(p, seq);
     if (status == DIG_CANCEL) {
         p->digging = false;
@@ -153,8 +173,7 @@ void interact_sb_block_dig(conn *c, rd_t *r)
     if (status == DIG_START) {
         if (need == 0) {
             if (plugin_event_block_break(c, x, y, z, st)) return; /* plugins */
-            if (play_set_block(x, y, z, BLOCK_AIR) == 0)
-                items_drop_block(p, x, y, z, st, held_item(p, 0));
+            if (play_set_block(x, y, z, BLOCK_AIR) == 0) broke(c, x, y, z, st, held_item(p, 0));
             return;
         }
         p->digging = true;
@@ -171,7 +190,7 @@ void interact_sb_block_dig(conn *c, rd_t *r)
     }
     p->digging = false;
     if (plugin_event_block_break(c, x, y, z, st)) return; /* plugins */
-    if (play_set_block(x, y, z, BLOCK_AIR) == 0) items_drop_block(p, x, y, z, st, held_item(p, 0));
+    if (play_set_block(x, y, z, BLOCK_AIR) == 0) broke(c, x, y, z, st, held_item(p, 0));
 }
 
 static bool replaceable(uint16_t st)
@@ -209,6 +228,13 @@ void interact_sb_block_place(conn *c, rd_t *r)
     ack(p, seq);
     if (hand < 0 || hand > 1 || face < 0 || face > 5) return;
     if (plugin_event_interact(c, hand, x, y, z, face)) return; /* plugins */
+    uint16_t used;
+    if (p->gamemode != GM_SPECTATOR && reachable(p, x, y, z) &&
+        world_get_block(&game.world, x, y, z, &used) == 0 && used == BLOCK_CRAFTING_TABLE) {
+        if (hand == 0)
+            inventory_open_crafting(c, x, y, z); /* vanilla: the block's use, main hand */
+        return;
+    }
     int item = held_item(p, hand);
     if (item <= 0 || item >= ITEM_COUNT || item_info[item].block_state == 0 ||
         p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR)
@@ -237,7 +263,7 @@ void interact_sb_block_place(conn *c, rd_t *r)
     if (plugin_event_block_place(c, tx, ty, tz, state, target)) return; /* plugins */
     if (p->gamemode != GM_CREATIVE) {
         struct inv_slot *s = &p->inventory[hand == 1 ? 45 : 36 + p->held_slot];
-        if (--s->count <= 0) s->item = 0, s->count = 0;
+        if (--s->count <= 0) *s = (struct inv_slot){0, 0, 0};
     }
 }
 
@@ -245,32 +271,22 @@ void interact_sb_set_creative_slot(conn *c, rd_t *r)
 {
     player *p = c->player;
     int16_t slot = rd_i16(r);
-    bool present = rd_bool(r);
-    int32_t item = 0;
-    int8_t count = 0;
-    if (present) {
-        item = rd_varint(r);
-        count = rd_i8(r);
-        if (r->err) return;
-        nbt_doc doc;
-        long n = nbt_parse(r->p + r->pos, rd_left(r), true, &nbt_limits_network, &doc);
-        if (n < 0) {
-            char why[96];
-            snprintf(why, sizeof why, "Invalid item data: %s", nbt_strerror(n));
-            conn_kick(c, why);
-            return;
-        }
-        nbt_doc_free(&doc); /* item NBT is not kept yet */
-        rd_skip(r, (size_t)n);
-    }
+    int32_t item;
+    int8_t count;
+    int got = inventory_read_item(c, r, &item, &count); /* item NBT is not kept yet */
+    if (got < 0) return;
+    bool present = got > 0;
     if (r->err || p->gamemode != GM_CREATIVE) return;
-    if (slot == -1) return; /* dropping from the creative inventory: no item entities yet */
+    if (slot == -1) { /* thrown out of the creative inventory */
+        if (present) inventory_creative_drop(c, item, count);
+        return;
+    }
     if (slot < 0 || slot > 45 || item < 0 || item >= ITEM_COUNT || count < 0 || count > 64) {
         conn_kick(c, "Invalid creative inventory action");
         return;
     }
-    p->inventory[slot].item = present && count > 0 ? (int16_t)item : 0;
-    p->inventory[slot].count = present ? count : 0;
+    p->inventory[slot] = (struct inv_slot){present && count > 0 ? (int16_t)item : 0,
+                                           present && count > 0 ? count : 0, 0};
     /* Echo the slot as vanilla's inventory sync does; clients wait for it. */
     buf_reset(&srv->pkt);
     c->proto->cb_set_slot(&srv->pkt, 0, ++p->inventory_state, slot, p->inventory[slot].item,

@@ -82,6 +82,7 @@
 #define ITEM_GRAVITY      0.04
 #define ITEM_DRAG         0.98
 #define ITEM_PICKUP_DELAY 10   /* ItemEntity.setDefaultPickUpDelay */
+#define ITEM_THROW_DELAY  40   /* Player.drop: thrown by a player */
 #define ITEM_LIFETIME     6000 /* ItemEntity.LIFETIME */
 #define ITEM_UPDATE_TICKS 20   /* EntityType.ITEM updateInterval */
 #define ITEM_TRACKING     96.0 /* clientTrackingRange 6 chunks, in blocks */
@@ -95,6 +96,7 @@ struct item_ent {
     bool on_ground, meta_dirty;
     int16_t item;
     int8_t count;
+    uint16_t damage; /* durability used (a thrown tool keeps it) */
     int16_t pickup_delay;
     int32_t age;
     int32_t eid;
@@ -205,6 +207,27 @@ void items_drop_block(const player *p, int32_t x, int32_t y, int32_t z, uint16_t
         double vx = rnd() * 0.2 - 0.1, vz = rnd() * 0.2 - 0.1;
         items_spawn(px, py, pz, vx, 0.2, vz, d[k].item, d[k].count, ITEM_PICKUP_DELAY);
     }
+}
+
+/*
+ * vanilla Player.drop(stack, false, true): from eye height - 0.3, pickup
+ * delay 40 ticks, thrown 0.3 along the look with a little random spread.
+ */
+int32_t items_throw(const player *p, const struct inv_slot *s)
+{
+    if (s->item <= 0 || s->count <= 0) return -1;
+    double pitch = p->pitch * M_PI / 180.0, yaw = p->yaw * M_PI / 180.0;
+    double sp = sin(pitch), cp = cos(pitch), sy = sin(yaw), cy = cos(yaw);
+    double a = rnd() * M_PI * 2.0, f = 0.02 * rnd();
+    double vx = -sy * cp * 0.3 + cos(a) * f;
+    double vy = -sp * 0.3 + 0.1 + (rnd() - rnd()) * 0.1;
+    double vz = cy * cp * 0.3 + sin(a) * f;
+    int32_t eid =
+        items_spawn(p->x, p->y + 1.62 - 0.3, p->z, vx, vy, vz, s->item, s->count, ITEM_THROW_DELAY);
+    if (eid >= 0 && s->damage)
+        for (uint32_t i = 0; i < top; i++)
+            if (items[i].used && items[i].eid == eid) items[i].damage = s->damage;
+    return eid;
 }
 
 /* ------------------------------------------------------------------ physics */
@@ -348,7 +371,7 @@ static void merge_neighbours(uint32_t i)
     struct item_ent *it = &items[i];
     for (uint32_t j = 0; j < top && mergeable(it); j++) {
         struct item_ent *o = &items[j];
-        if (j == i || !mergeable(o) || o->item != it->item ||
+        if (j == i || !mergeable(o) || o->item != it->item || o->damage != it->damage ||
             o->count + it->count > stack_max(it->item)) /* ItemEntity.areMergable */
             continue;
         if (fabs(o->x - it->x) >= 2 * ITEM_HALF_WIDTH + 0.5 ||
@@ -366,9 +389,10 @@ static void merge_neighbours(uint32_t i)
 
 /* Vanilla Inventory.add for one stack, in player window slot numbers:
  * returns how many went in; changed[] gets the slots written. */
-static int inventory_add(player *p, int item, int count, int16_t *changed, int *nchanged)
+static int inventory_add(player *p, int item, int count, int damage, int16_t *changed,
+                         int *nchanged)
 {
-    int max = stack_max(item);
+    int max = damage ? 1 : stack_max(item);
     int16_t order[2 + 9 + 27];
     int n = 0;
     order[n++] = (int16_t)(36 + p->held_slot);
@@ -378,7 +402,7 @@ static int inventory_add(player *p, int item, int count, int16_t *changed, int *
     int left = count;
     for (int k = 0; k < n && left > 0; k++) { /* stacks with room */
         struct inv_slot *s = &p->inventory[order[k]];
-        if (s->item != item || s->count <= 0 || s->count >= max) continue;
+        if (s->item != item || s->count <= 0 || s->count >= max || s->damage != damage) continue;
         int put = max - s->count < left ? max - s->count : left;
         s->count = (int8_t)(s->count + put);
         left -= put;
@@ -388,7 +412,7 @@ static int inventory_add(player *p, int item, int count, int16_t *changed, int *
         struct inv_slot *s = &p->inventory[order[k]];
         if (s->count > 0 && s->item != 0) continue;
         int put = max < left ? max : left;
-        s->item = (int16_t)item, s->count = (int8_t)put;
+        s->item = (int16_t)item, s->count = (int8_t)put, s->damage = (uint16_t)damage;
         left -= put;
         changed[(*nchanged)++] = order[k];
     }
@@ -412,7 +436,7 @@ static void pickup(uint32_t i)
         int16_t changed[2 + 9 + 27 + 2 + 9 + 27];
         int nchanged = 0;
         int before = it->count;
-        int took = inventory_add(p, it->item, it->count, changed, &nchanged);
+        int took = inventory_add(p, it->item, it->count, it->damage, changed, &nchanged);
         if (took <= 0) continue;
         buf_reset(&srv->pkt);
         pkt_cb_collect(&srv->pkt, it->eid, p->entity_id, before); /* vanilla: the count before */

@@ -19,6 +19,9 @@ void items_drop_block(const player *p, int32_t x, int32_t y, int32_t z, uint16_t
  * -1 when the cap is reached (logged) or the stack is empty. */
 int32_t items_spawn(double x, double y, double z, double vx, double vy, double vz, int item,
                     int count, int pickup_delay);
+/* p threw stack s (Q, a click outside a window, what did not fit back):
+ * vanilla's throw from the eyes along the look. Returns the entity id or -1. */
+int32_t items_throw(const player *p, const struct inv_slot *s);
 /* Tick phase 6b, after the movement relay: physics, pickups, despawns,
  * then tracking (spawns and removals per viewer) and the position updates. */
 void items_tick(void);

@@ -62,6 +62,7 @@
 #include "game/entities.h"
 #include "game/game.h"
 #include "game/gamerules.h"
+#include "game/inventory.h"
 #include "game/play.h"
 #include "game/playerdata.h"
 #include "game/plugins.h" /* plugins */
@@ -657,6 +658,7 @@ void play_leave(conn *c)
 {
     player *p = c->player;
     if (!p) return;
+    inventory_leave(c);  /* crafting grid and cursor back into the inventory */
     playerdata_leave(p); /* queues playerdata/<uuid>.dat (world/store.h) */
     /* Release every chunk the player held (no packets: it is leaving). */
     for (int dx = -VIEW_DISTANCE_MAX; dx <= VIEW_DISTANCE_MAX; dx++)
@@ -697,6 +699,7 @@ void play_tick(conn *c)
         pkt_cb_keep_alive(&srv->pkt, p->keepalive_id);
         conn_send_pkt(c);
     }
+    inventory_tick(c); /* table window still valid; changed slots to the client */
 }
 
 /* ------------------------------------------------------------------ input */
@@ -902,6 +905,8 @@ static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
     [PKT_PLAY_SB_BLOCK_PLACE] = interact_sb_block_place,
     [PKT_PLAY_SB_SET_CREATIVE_SLOT] = interact_sb_set_creative_slot,
     [PKT_PLAY_SB_HELD_ITEM_SLOT] = interact_sb_held_item_slot,
+    [PKT_PLAY_SB_WINDOW_CLICK] = inventory_sb_window_click, /* game/inventory.c */
+    [PKT_PLAY_SB_CLOSE_WINDOW] = inventory_sb_close_window,
     [PKT_PLAY_SB_CHAT_MESSAGE] = chat_sb_chat_message,
     [PKT_PLAY_SB_CHAT_COMMAND] = cmd_sb_chat_command,
     [PKT_PLAY_SB_TAB_COMPLETE] = cmd_sb_tab_complete,

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "game/window.h"
 #include "net/conn.h"
 #include "proto/wire.h"
 #include "world/world.h"
@@ -55,12 +56,10 @@ typedef struct player {
     world_requester chunk_requests;
     /* Inventory as the player window numbers it: 0 crafting result, 1-4 grid,
      * 5-8 armour, 9-35 main, 36-44 hotbar, 45 off hand. */
-    struct inv_slot {
-        int16_t item; /* 0 = empty (air) */
-        int8_t count;
-    } inventory[46];
-    int held_slot;           /* 0..8 */
-    int32_t inventory_state; /* state id of the player window */
+    struct inv_slot inventory[46]; /* game/window.h; item 0 = empty (air) */
+    int held_slot;                 /* 0..8 */
+    int32_t inventory_state;       /* state id of the player window */
+    struct win_player win; /* cursor, open crafting table, client's view (game/inventory.c) */
     bool digging;
     int32_t dig_x, dig_y, dig_z;
     int64_t dig_start_ms;

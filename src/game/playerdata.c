@@ -12,6 +12,7 @@
 #include "core/fileio.h"
 #include "core/log.h"
 #include "data/block_table.h"
+#include "data/recipes.h"
 #include "game/game.h"
 #include "game/level_tags.h"
 #include "game/spawnpoint.h"
@@ -237,6 +238,10 @@ static void apply(player *p, const uint8_t *nbt, size_t len)
             }
             p->inventory[ws].item = (int16_t)item;
             p->inventory[ws].count = (int8_t)count;
+            /* tag.Damage: durability used (game/inventory.c), within the item's */
+            const nbt_node *tag = nbt_get(it, "tag", NBT_COMPOUND);
+            int64_t dmg = tag ? anvil_nbt_int(nbt_get(tag, "Damage", NBT_END), 0) : 0;
+            p->inventory[ws].damage = dmg > 0 && dmg < item_max_damage[item] ? (uint16_t)dmg : 0;
         }
     }
     nbt_doc_free(&doc);
@@ -365,6 +370,11 @@ static int encode(const player *p, const uint8_t *old, size_t old_len, buf_t *b)
         nbt_w_byte(b, "Slot", (int8_t)nbt_slot_of(i));
         nbt_w_string(b, "id", id, strlen(id));
         nbt_w_byte(b, "Count", s->count);
+        if (s->damage) { /* vanilla 1.20.1: tag.Damage */
+            nbt_w_compound(b, "tag");
+            nbt_w_int(b, "Damage", s->damage);
+            nbt_w_end(b);
+        }
         nbt_w_end(b);
     }
     nbt_w_int(b, "SelectedItemSlot", p->held_slot);

@@ -131,6 +131,16 @@ void pkt_cb_multi_block_change(buf_t *b, int32_t sx, int32_t sy, int32_t sz, con
     for (size_t i = 0; i < n; i++) wr_varlong(b, records[i]);
 }
 
+/* A Slot: whether an item is there, then its id, its count and no NBT. */
+static void wr_slot(buf_t *b, bool present, int32_t item, int8_t count)
+{
+    wr_bool(b, present);
+    if (!present) return;
+    wr_varint(b, item);
+    wr_u8(b, (uint8_t)count);
+    wr_u8(b, 0); /* no NBT */
+}
+
 void pkt_cb_set_slot(buf_t *b, int8_t window, int32_t state_id, int16_t slot, int32_t item,
                      int8_t count)
 {
@@ -138,14 +148,7 @@ void pkt_cb_set_slot(buf_t *b, int8_t window, int32_t state_id, int16_t slot, in
     wr_u8(b, (uint8_t)window);
     wr_varint(b, state_id);
     wr_i16(b, slot);
-    if (item <= 0 || count <= 0) {
-        wr_bool(b, false);
-        return;
-    }
-    wr_bool(b, true);
-    wr_varint(b, item);
-    wr_u8(b, (uint8_t)count);
-    wr_u8(b, 0); /* no NBT */
+    wr_slot(b, item > 0 && count > 0, item, count);
 }
 
 void pkt_cb_acknowledge_player_digging(buf_t *b, int32_t sequence)
@@ -353,13 +356,7 @@ void pkt_cb_entity_metadata_item(buf_t *b, int32_t eid, uint8_t index, int32_t i
     wr_varint(b, eid);
     wr_u8(b, index);
     wr_varint(b, 7); /* item_stack */
-    bool present = item != 0 && count > 0;
-    wr_bool(b, present);
-    if (present) {
-        wr_varint(b, item);
-        wr_u8(b, (uint8_t)count);
-        wr_u8(b, 0); /* no NBT */
-    }
+    wr_slot(b, item != 0 && count > 0, item, count);
     wr_u8(b, 0xff);
 }
 
@@ -378,13 +375,7 @@ void pkt_cb_entity_equipment(buf_t *b, int32_t eid, const struct pkt_equipment *
     for (size_t i = 0; i < n; i++) {
         /* Top bit set: another entry follows. */
         wr_u8(b, (uint8_t)((e[i].slot & 0x7f) | (i + 1 < n ? 0x80 : 0)));
-        bool present = e[i].item != 0 && e[i].count > 0;
-        wr_bool(b, present);
-        if (present) {
-            wr_varint(b, e[i].item);
-            wr_u8(b, (uint8_t)e[i].count);
-            wr_u8(b, 0); /* no NBT */
-        }
+        wr_slot(b, e[i].item != 0 && e[i].count > 0, e[i].item, e[i].count);
     }
 }
 

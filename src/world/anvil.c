@@ -12,6 +12,8 @@
 #include "data/block_table.h"
 #include "data/blocks.h"
 #include "proto/wire.h"
+#include "proto/wire_longs.h"
+#include "world/heightmaps.h"
 
 #define SECTION_Y_MIN (CHUNK_MIN_Y >> 4) /* -4 */
 #define MAX_PROPS     16                 /* more than any 1.20.1 block has */
@@ -101,20 +103,44 @@ static uint32_t hash_name(const char *s, size_t n)
     return h;
 }
 
+/* Puts index i under name in an open-addressing table of n slots (a power
+ * of two, larger than the names it holds). */
+static void slot_insert(uint16_t *slots, uint32_t n, const char *name, int i)
+{
+    uint32_t h = hash_name(name, strlen(name)) & (n - 1);
+    while (slots[h]) h = (h + 1) & (n - 1);
+    slots[h] = (uint16_t)(i + 1);
+}
+
+/* The index stored under name in slots (n of them), or -1; name_of(i) is
+ * the name of index i in the table the slots point into. */
+static int slot_find(const uint16_t *slots, uint32_t n, const char *(*name_of)(int),
+                     const char *name, size_t len)
+{
+    uint32_t h = hash_name(name, len) & (n - 1);
+    for (uint32_t probe = 0; probe < n && slots[h]; probe++) {
+        const char *s = name_of(slots[h] - 1);
+        if (strlen(s) == len && memcmp(s, name, len) == 0) return slots[h] - 1;
+        h = (h + 1) & (n - 1);
+    }
+    return -1;
+}
+
+static const char *block_name_of(int i)
+{
+    return block_info[i].name;
+}
+
+static const char *item_name_of(int i)
+{
+    return item_info[i].name;
+}
+
 static void build_tables(void)
 {
-    for (int i = 0; i < BLOCK_COUNT; i++) {
-        const char *n = block_info[i].name;
-        uint32_t h = hash_name(n, strlen(n)) & (BLOCK_SLOTS - 1);
-        while (block_slots[h]) h = (h + 1) & (BLOCK_SLOTS - 1);
-        block_slots[h] = (uint16_t)(i + 1);
-    }
-    for (int i = 0; i < ITEM_COUNT; i++) {
-        const char *n = item_info[i].name;
-        uint32_t h = hash_name(n, strlen(n)) & (ITEM_SLOTS - 1);
-        while (item_slots[h]) h = (h + 1) & (ITEM_SLOTS - 1);
-        item_slots[h] = (uint16_t)(i + 1);
-    }
+    for (int i = 0; i < BLOCK_COUNT; i++)
+        slot_insert(block_slots, BLOCK_SLOTS, block_info[i].name, i);
+    for (int i = 0; i < ITEM_COUNT; i++) slot_insert(item_slots, ITEM_SLOTS, item_info[i].name, i);
     for (int i = 0; i < BIOME_COUNT; i++)
         snprintf(biome_full[i], sizeof biome_full[i], "minecraft:%s", biome_names[i]);
 }
@@ -139,13 +165,7 @@ static int block_index(const char *name, size_t len)
 {
     tables();
     if (!strip_ns(&name, &len)) return -1;
-    uint32_t h = hash_name(name, len) & (BLOCK_SLOTS - 1);
-    for (int probe = 0; probe < BLOCK_SLOTS && block_slots[h]; probe++) {
-        const char *n = block_info[block_slots[h] - 1].name;
-        if (strlen(n) == len && memcmp(n, name, len) == 0) return block_slots[h] - 1;
-        h = (h + 1) & (BLOCK_SLOTS - 1);
-    }
-    return -1;
+    return slot_find(block_slots, BLOCK_SLOTS, block_name_of, name, len);
 }
 
 int anvil_block_by_name(const char *name, size_t len)
@@ -158,13 +178,7 @@ int anvil_item_by_name(const char *name, size_t len)
 {
     tables();
     if (!strip_ns(&name, &len)) return -1;
-    uint32_t h = hash_name(name, len) & (ITEM_SLOTS - 1);
-    for (int probe = 0; probe < ITEM_SLOTS && item_slots[h]; probe++) {
-        const char *n = item_info[item_slots[h] - 1].name;
-        if (strlen(n) == len && memcmp(n, name, len) == 0) return item_slots[h] - 1;
-        h = (h + 1) & (ITEM_SLOTS - 1);
-    }
-    return -1;
+    return slot_find(item_slots, ITEM_SLOTS, item_name_of, name, len);
 }
 
 int anvil_biome_by_name(const char *name, size_t len)
@@ -366,30 +380,22 @@ bool anvil_nbt_str_eq(const nbt_node *n, const char *s)
     return n && n->type == NBT_STRING && n->v.arr.n == l && memcmp(n->v.arr.p, s, l) == 0;
 }
 
+/* byte, short, int or long: the tags whose value is in v.i */
+static bool is_integer(const nbt_node *n)
+{
+    return n->type == NBT_BYTE || n->type == NBT_SHORT || n->type == NBT_INT || n->type == NBT_LONG;
+}
+
 double anvil_nbt_num(const nbt_node *n, double def)
 {
     if (!n) return def;
-    switch (n->type) {
-    case NBT_BYTE:
-    case NBT_SHORT:
-    case NBT_INT:
-    case NBT_LONG: return (double)n->v.i;
-    case NBT_FLOAT:
-    case NBT_DOUBLE: return n->v.f;
-    default: return def;
-    }
+    if (n->type == NBT_FLOAT || n->type == NBT_DOUBLE) return n->v.f;
+    return is_integer(n) ? (double)n->v.i : def;
 }
 
 int64_t anvil_nbt_int(const nbt_node *n, int64_t def)
 {
-    if (!n) return def;
-    switch (n->type) {
-    case NBT_BYTE:
-    case NBT_SHORT:
-    case NBT_INT:
-    case NBT_LONG: return n->v.i;
-    default: return def;
-    }
+    return n && is_integer(n) ? n->v.i : def;
 }
 
 /* ---------------------------------------------------------- compression */
@@ -497,16 +503,7 @@ static void put_long_array(buf_t *b, const char *name, const uint64_t *v, unsign
 {
     nbt_w_tag(b, NBT_LONG_ARRAY, name);
     wr_i32(b, (int32_t)n);
-    uint8_t *dst = buf_reserve(b, (size_t)n * 8);
-    if (!dst) return;
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t x = v[i];
-        for (int k = 7; k >= 0; k--) {
-            dst[i * 8 + (unsigned)k] = (uint8_t)x;
-            x >>= 8;
-        }
-    }
-    b->len += (size_t)n * 8;
+    wr_u64_words(b, v, n);
 }
 
 static inline uint16_t raw_get(const uint64_t *data, unsigned bits, unsigned idx)
@@ -604,15 +601,6 @@ static void write_biomes(buf_t *b, const uint8_t biomes[64])
     nbt_w_end(b);
 }
 
-static void heightmap_pack(const int tops[256], uint64_t out[37])
-{
-    memset(out, 0, 37 * sizeof *out);
-    for (int i = 0; i < 256; i++) {
-        uint64_t h = (uint64_t)(tops[i] - CHUNK_MIN_Y + 1);
-        out[i / 7] |= h << ((i % 7) * 9);
-    }
-}
-
 int anvil_encode(const chunk *c, const anvil_extra *extra, int64_t last_update, buf_t *out)
 {
     nbt_w_root(out, "");
@@ -632,14 +620,8 @@ int anvil_encode(const chunk *c, const anvil_extra *extra, int64_t last_update, 
         write_biomes(out, s->biomes);
         nbt_w_end(out);
     }
-    int surface[256], motion[256];
-    uint64_t hm[37];
-    chunk_heightmaps(c, surface, motion);
     nbt_w_compound(out, "Heightmaps");
-    heightmap_pack(motion, hm);
-    put_long_array(out, "MOTION_BLOCKING", hm, 37);
-    heightmap_pack(surface, hm);
-    put_long_array(out, "WORLD_SURFACE", hm, 37);
+    heightmaps_write(c, out);
     nbt_w_end(out);
     if (extra && extra->len) buf_append(out, extra->tags, extra->len);
     for (size_t k = 0; k < NKEPT; k++) {
@@ -676,15 +658,26 @@ static int fail(char *why, size_t whylen, const char *msg, int y)
     return ANVIL_CORRUPT;
 }
 
+/* The "palette" list of container (block_states or biomes) and its length:
+ * 0 when either is absent or the list is empty (the section keeps its
+ * default), -1 when it has more than max entries or entries not of elem. */
+static int palette_get(const nbt_node *container, uint32_t max, enum nbt_type elem,
+                       const nbt_node **pal)
+{
+    *pal = container ? nbt_get(container, "palette", NBT_LIST) : NULL;
+    if (!*pal || (*pal)->v.kids.count == 0) return 0;
+    if ((*pal)->v.kids.count > max || (*pal)->elem_type != elem) return -1;
+    return (int)(*pal)->v.kids.count;
+}
+
 /* Fills section s (already initialised to air/plains) from its NBT. */
 static int decode_section(const nbt_node *sec, section *s, int y, char *why, size_t whylen)
 {
-    const nbt_node *bs = nbt_get(sec, "block_states", NBT_COMPOUND);
-    const nbt_node *pal = bs ? nbt_get(bs, "palette", NBT_LIST) : NULL;
-    if (pal && pal->v.kids.count > 0) {
-        uint32_t n = pal->v.kids.count;
-        if (n > 4096 || pal->elem_type != NBT_COMPOUND)
-            return fail(why, whylen, "block palette is not 1..4096 compounds", y);
+    const nbt_node *bs = nbt_get(sec, "block_states", NBT_COMPOUND), *pal;
+    int np = palette_get(bs, 4096, NBT_COMPOUND, &pal);
+    if (np < 0) return fail(why, whylen, "block palette is not 1..4096 compounds", y);
+    if (np > 0) {
+        uint32_t n = (uint32_t)np;
         uint16_t *states = malloc(n * sizeof *states);
         if (!states) return ANVIL_NOMEM;
         bool dup = false;
@@ -756,12 +749,11 @@ static int decode_section(const nbt_node *sec, section *s, int y, char *why, siz
             }
         }
     }
-    const nbt_node *bm = nbt_get(sec, "biomes", NBT_COMPOUND);
-    const nbt_node *bpal = bm ? nbt_get(bm, "palette", NBT_LIST) : NULL;
-    if (bpal && bpal->v.kids.count > 0) {
-        uint32_t n = bpal->v.kids.count;
-        if (n > 64 || bpal->elem_type != NBT_STRING)
-            return fail(why, whylen, "biome palette is not 1..64 strings", y);
+    const nbt_node *bm = nbt_get(sec, "biomes", NBT_COMPOUND), *bpal;
+    np = palette_get(bm, 64, NBT_STRING, &bpal);
+    if (np < 0) return fail(why, whylen, "biome palette is not 1..64 strings", y);
+    if (np > 0) {
+        uint32_t n = (uint32_t)np;
         uint8_t ids[64];
         uint32_t k = 0;
         for (const nbt_node *e = bpal->v.kids.first; e; e = e->next, k++) {

@@ -9,6 +9,8 @@
 #include "data/packet_ids.h"
 #include "proto/nbt.h"
 #include "proto/wire.h"
+#include "proto/wire_longs.h"
+#include "world/heightmaps.h"
 #include "world/light.h"
 
 bool block_is_air(uint16_t state)
@@ -252,16 +254,7 @@ int chunk_set_block(chunk *c, int x, int y, int z, uint16_t state)
 static void put_longs(buf_t *out, const uint64_t *data, unsigned n)
 {
     wr_varint(out, (int32_t)n);
-    uint8_t *dst = buf_reserve(out, (size_t)n * 8);
-    if (!dst) return;
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t v = data[i];
-        for (int b = 7; b >= 0; b--) {
-            dst[i * 8 + (unsigned)b] = (uint8_t)v;
-            v >>= 8;
-        }
-    }
-    out->len += (size_t)n * 8;
+    wr_u64_words(out, data, n);
 }
 
 static void biomes_encode(const uint8_t biomes[64], buf_t *out)
@@ -327,15 +320,6 @@ int chunk_column_top(const chunk *c, int x, int z)
 }
 
 /* Heightmap: 256 entries of 9 bits (height above min y), 7 per long, 37 longs. */
-static void heightmap_pack(const int tops[256], int64_t out[37])
-{
-    memset(out, 0, 37 * sizeof *out);
-    for (int i = 0; i < 256; i++) {
-        uint64_t h = (uint64_t)(tops[i] - CHUNK_MIN_Y + 1);
-        out[i / 7] = (int64_t)((uint64_t)out[i / 7] | h << ((i % 7) * 9));
-    }
-}
-
 /* MOTION_BLOCKING: solid or fluid blocks (water, lava, and waterlogged aside). */
 static bool blocks_motion(uint16_t state)
 {
@@ -356,24 +340,27 @@ void chunk_heightmaps(const chunk *c, int surface[256], int motion[256])
         }
 }
 
-int chunk_encode_packet(const chunk *c, buf_t *out)
+/* The light arrays that end Chunk Data and Update Light, computed now (on
+ * the heap: chunk_light is large). 0, or -1 when out of memory or out has
+ * failed. */
+static int light_append(const chunk *c, buf_t *out)
 {
     chunk_light *light = malloc(sizeof *light);
     if (!light) return -1;
     light_compute(c, light);
+    light_write(light, out);
+    free(light);
+    return out->failed ? -1 : 0;
+}
 
+int chunk_encode_packet(const chunk *c, buf_t *out)
+{
     wr_varint(out, PKT_PLAY_CB_MAP_CHUNK);
     wr_i32(out, c->x);
     wr_i32(out, c->z);
 
-    int surface[256], motion[256];
-    chunk_heightmaps(c, surface, motion);
-    int64_t hm[37];
     nbt_w_root(out, "");
-    heightmap_pack(motion, hm);
-    nbt_w_long_array(out, "MOTION_BLOCKING", hm, 37);
-    heightmap_pack(surface, hm);
-    nbt_w_long_array(out, "WORLD_SURFACE", hm, 37);
+    heightmaps_write(c, out);
     nbt_w_end(out);
 
     /* Section data, prefixed by its byte length: encode, then measure. */
@@ -382,10 +369,7 @@ int chunk_encode_packet(const chunk *c, buf_t *out)
     buf_append(out, pad, VARINT_MAX_BYTES); /* room for the length VarInt */
     size_t data_at = out->len;
     for (int i = 0; i < CHUNK_SECTIONS; i++) section_encode(&c->sections[i], out);
-    if (out->failed) {
-        free(light);
-        return -1;
-    }
+    if (out->failed) return -1;
     size_t data_len = out->len - data_at;
     uint8_t lenv[VARINT_MAX_BYTES];
     int ln = varint_encode(lenv, (int32_t)data_len);
@@ -394,20 +378,13 @@ int chunk_encode_packet(const chunk *c, buf_t *out)
     out->len = len_at + (size_t)ln + data_len;
 
     wr_varint(out, 0); /* block entities */
-    light_write(light, out);
-    free(light);
-    return out->failed ? -1 : 0;
+    return light_append(c, out);
 }
 
 int chunk_encode_light_packet(const chunk *c, buf_t *out)
 {
-    chunk_light *light = malloc(sizeof *light);
-    if (!light) return -1;
-    light_compute(c, light);
     wr_varint(out, PKT_PLAY_CB_UPDATE_LIGHT);
     wr_varint(out, c->x);
     wr_varint(out, c->z);
-    light_write(light, out);
-    free(light);
-    return out->failed ? -1 : 0;
+    return light_append(c, out);
 }

@@ -134,27 +134,25 @@ static void tree(const struct fctx *c, enum tree_kind k, int32_t x, int32_t g, i
         }
         break;
     }
-    case T_SPRUCE: {
-        int height = 6 + (int)(h % 4);
-        uint16_t lv = leaves(BLOCK_SPRUCE_LEAVES);
-        int top = y + height;
-        put(c, x, top, z, lv, 0);
-        int r = 0;
-        for (int yy = top - 1; yy >= y + 2; yy--) {
-            r = r >= 2 || (r == 1 && (top - yy) % 2 == 0) ? (r == 2 ? 1 : r + 1) : r + 1;
-            if (r > 2) r = 1;
-            blob(c, x, yy, z, r, lv, h >> 9, 0);
-        }
-        trunk(c, x, y, z, height, BLOCK_SPRUCE_LOG);
-        break;
-    }
+    case T_SPRUCE:
     case T_PINE: {
-        int height = 10 + (int)(h % 6);
+        /* A leaf tip above the trunk; a spruce's rings of radius 1 and 2 go
+         * down to the third log, a pine's four rings stay at the top. */
+        int height = k == T_PINE ? 10 + (int)(h % 6) : 6 + (int)(h % 4);
         uint16_t lv = leaves(BLOCK_SPRUCE_LEAVES);
         int top = y + height;
         put(c, x, top, z, lv, 0);
-        for (int yy = top - 1; yy >= top - 4; yy--)
-            blob(c, x, yy, z, yy == top - 1 ? 1 : 2, lv, h, 0);
+        if (k == T_PINE) {
+            for (int yy = top - 1; yy >= top - 4; yy--)
+                blob(c, x, yy, z, yy == top - 1 ? 1 : 2, lv, h, 0);
+        } else {
+            int r = 0;
+            for (int yy = top - 1; yy >= y + 2; yy--) {
+                r = r >= 2 || (r == 1 && (top - yy) % 2 == 0) ? (r == 2 ? 1 : r + 1) : r + 1;
+                if (r > 2) r = 1;
+                blob(c, x, yy, z, r, lv, h >> 9, 0);
+            }
+        }
         trunk(c, x, y, z, height, BLOCK_SPRUCE_LOG);
         break;
     }

@@ -141,27 +141,47 @@ static uint16_t shared_rules(const struct ctx *c)
     return 0;
 }
 
-/* Under the top block (vanilla's rulesource12). */
-static uint16_t under_rules(const struct ctx *c)
+/* The noise bands in which the block under the top (vanilla's rulesource12)
+ * and the top itself (rulesource13) differ in the snowy peaks; the rules
+ * around them are the same. */
+struct snow_bands {
+    double packed_ice_lo, ice_lo; /* frozen peaks: up to 0.2 and 0.025 */
+    double powder_lo, powder_hi;  /* snowy slopes and grove */
+};
+
+static const struct snow_bands under_bands = {-0.5, -0.0625, 0.45, 0.58};
+static const struct snow_bands floor_bands = {0.0, 0.0, 0.35, 0.6};
+
+static int powder_snow(const struct ctx *c, const struct snow_bands *b)
+{
+    return noise_in(c, WG_NOISE_POWDER_SNOW, b->powder_lo, b->powder_hi) && water_check(c, 0, 0, 0);
+}
+
+/* Frozen peaks and snowy slopes, as both rules have them; 0: another biome,
+ * or none of its rules held. */
+static uint16_t snowy_peaks(const struct ctx *c, const struct snow_bands *b)
 {
     if (is(c, BIOME_FROZEN_PEAKS)) {
         if (c->steep) return BLOCK_PACKED_ICE;
-        if (noise_in(c, WG_NOISE_PACKED_ICE, -0.5, 0.2)) return BLOCK_PACKED_ICE;
-        if (noise_in(c, WG_NOISE_ICE, -0.0625, 0.025)) return BLOCK_ICE;
+        if (noise_in(c, WG_NOISE_PACKED_ICE, b->packed_ice_lo, 0.2)) return BLOCK_PACKED_ICE;
+        if (noise_in(c, WG_NOISE_ICE, b->ice_lo, 0.025)) return BLOCK_ICE;
         if (water_check(c, 0, 0, 0)) return BLOCK_SNOW_BLOCK;
     } else if (is(c, BIOME_SNOWY_SLOPES)) {
         if (c->steep) return BLOCK_STONE;
-        if (noise_in(c, WG_NOISE_POWDER_SNOW, 0.45, 0.58) && water_check(c, 0, 0, 0))
-            return BLOCK_POWDER_SNOW;
+        if (powder_snow(c, b)) return BLOCK_POWDER_SNOW;
         if (water_check(c, 0, 0, 0)) return BLOCK_SNOW_BLOCK;
-    } else if (is(c, BIOME_JAGGED_PEAKS)) {
-        return BLOCK_STONE;
-    } else if (is(c, BIOME_GROVE)) {
-        if (noise_in(c, WG_NOISE_POWDER_SNOW, 0.45, 0.58) && water_check(c, 0, 0, 0))
-            return BLOCK_POWDER_SNOW;
-        return BLOCK_DIRT;
     }
-    uint16_t s = shared_rules(c);
+    return 0;
+}
+
+/* Under the top block (vanilla's rulesource12). */
+static uint16_t under_rules(const struct ctx *c)
+{
+    uint16_t s = snowy_peaks(c, &under_bands);
+    if (s) return s;
+    if (is(c, BIOME_JAGGED_PEAKS)) return BLOCK_STONE;
+    if (is(c, BIOME_GROVE)) return powder_snow(c, &under_bands) ? BLOCK_POWDER_SNOW : BLOCK_DIRT;
+    s = shared_rules(c);
     if (s) return s;
     if (is(c, BIOME_WINDSWEPT_SAVANNA) && surface_above(c, 1.75)) return BLOCK_STONE;
     if (is(c, BIOME_WINDSWEPT_GRAVELLY_HILLS)) {
@@ -177,25 +197,16 @@ static uint16_t under_rules(const struct ctx *c)
 /* The top block above water (vanilla's rulesource13). */
 static uint16_t floor_rules(const struct ctx *c)
 {
-    if (is(c, BIOME_FROZEN_PEAKS)) {
-        if (c->steep) return BLOCK_PACKED_ICE;
-        if (noise_in(c, WG_NOISE_PACKED_ICE, 0.0, 0.2)) return BLOCK_PACKED_ICE;
-        if (noise_in(c, WG_NOISE_ICE, 0.0, 0.025)) return BLOCK_ICE;
-        if (water_check(c, 0, 0, 0)) return BLOCK_SNOW_BLOCK;
-    } else if (is(c, BIOME_SNOWY_SLOPES)) {
-        if (c->steep) return BLOCK_STONE;
-        if (noise_in(c, WG_NOISE_POWDER_SNOW, 0.35, 0.6) && water_check(c, 0, 0, 0))
-            return BLOCK_POWDER_SNOW;
-        if (water_check(c, 0, 0, 0)) return BLOCK_SNOW_BLOCK;
-    } else if (is(c, BIOME_JAGGED_PEAKS)) {
+    uint16_t s = snowy_peaks(c, &floor_bands);
+    if (s) return s;
+    if (is(c, BIOME_JAGGED_PEAKS)) {
         if (c->steep) return BLOCK_STONE;
         if (water_check(c, 0, 0, 0)) return BLOCK_SNOW_BLOCK;
     } else if (is(c, BIOME_GROVE)) {
-        if (noise_in(c, WG_NOISE_POWDER_SNOW, 0.35, 0.6) && water_check(c, 0, 0, 0))
-            return BLOCK_POWDER_SNOW;
+        if (powder_snow(c, &floor_bands)) return BLOCK_POWDER_SNOW;
         if (water_check(c, 0, 0, 0)) return BLOCK_SNOW_BLOCK;
     }
-    uint16_t s = shared_rules(c);
+    s = shared_rules(c);
     if (s) return s;
     if (is(c, BIOME_WINDSWEPT_SAVANNA)) {
         if (surface_above(c, 1.75)) return BLOCK_STONE;

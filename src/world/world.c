@@ -615,13 +615,12 @@ static void refill(world *w, world_requester *r, int64_t now_ms)
 
 void world_requester_init(world_requester *r, int32_t cx, int32_t cz, int burst, int64_t now_ms)
 {
-    memset(r, 0, sizeof *r);
-    r->cx = cx;
-    r->cz = cz;
-    r->burst = burst;
-    r->tokens = burst;
-    r->refill_ms = now_ms;
-    r->pace_ms = now_ms;
+    *r = (world_requester){.cx = cx,
+                           .cz = cz,
+                           .burst = burst,
+                           .tokens = burst,
+                           .refill_ms = now_ms,
+                           .pace_ms = now_ms};
 }
 
 enum world_req_result world_request(world *w, world_requester *r, int32_t x, int32_t z,
