@@ -440,7 +440,7 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
   const q = (s) => JSON.stringify(s);
   const L = [];
   L.push(HEADER('block_table.c — block, state, material and item tables.'));
-  L.push('#include "data/block_table.h"\n');
+  L.push('#include "data/block_table.h"\n\n#include "data/blocks.h"\n');
   L.push(`const char *const block_prop_names[${propNames.length}] = {${propNames.map(q).join(', ')}};\n`);
   L.push(`const char *const block_prop_values[${valueStrings.length}] = {`);
   for (let i = 0; i < valueStrings.length; i += 12) L.push('    ' + valueStrings.slice(i, i + 12).map(q).join(', ') + ',');
@@ -470,7 +470,7 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     L.push(`    {${q(b.name)}, ${b.minStateId}, ${b.maxStateId}, ${b.defaultState}, ${Number(r.hardness).toFixed(2)}f, ${b.emitLight}, ${b.filterLight}, ${r.flags}, ${r.material}, ${r.harvest}, ${r.propFirst}, ${r.propCount}},`);
   }
   L.push('};\n');
-  L.push(`const uint16_t block_of_state[${stateCount}] = {`);
+  L.push('const uint16_t block_of_state[BLOCK_STATE_COUNT] = {'); // sized by blocks.h, checked by the compiler
   for (let i = 0; i < stateCount; i += 24) L.push('    ' + stateToBlock.slice(i, i + 24).join(', ') + ',');
   L.push('};\n');
   const items = mcData.itemsArray.slice().sort((a, b) => a.id - b.id);

@@ -7,6 +7,8 @@
 
 #include "data/block_table.h"
 
+#include "data/blocks.h"
+
 const char *const block_prop_names[81] = {"snowy",
                                           "stage",
                                           "age",
@@ -1384,7 +1386,7 @@ const struct block_info block_info[1003] = {
     {"decorated_pot", 24119, 24134, 24128, 0.00f, 0, 0, 7, 1, 0, 1545, 3},
 };
 
-const uint16_t block_of_state[24135] = {
+const uint16_t block_of_state[BLOCK_STATE_COUNT] = {
     0,    1,    2,    3,    4,    5,    6,    7,    8,    8,    9,    10,   11,   11,   12,   13,
     14,   15,   16,   17,   18,   19,   20,   21,   22,   23,   23,   24,   24,   25,   25,   26,
     26,   27,   27,   28,   28,   29,   29,   30,   30,   30,   30,   30,   30,   30,   30,   30,
