@@ -336,18 +336,30 @@ const ents = mcData.entitiesArray.slice().sort((a, b) => a.id - b.id);
 header('entities.h', 'entities.h — entity type ids.', ents.map((e) => `#define ENTITY_TYPE_${ident(e.name)} ${e.id}`));
 
 // ------------------------------------------------------------------ registry codec
+// As C string literals, up to 92 characters a line: printable ASCII as
+// itself and every other byte as a three-digit octal escape (never greedy,
+// unlike \x), so the tag names and string values stay readable and the bytes
+// are the same; `?` is escaped too (no trigraphs). The array has one byte
+// more than the codec, the literal's NUL, never sent (registry_codec_nbt_len).
 const codec = nbt.writeUncompressed(mcData.loginPacket.dimensionCodec, 'big');
-const hex = [];
-for (let i = 0; i < codec.length; i += 16) {
-  hex.push('    ' + Array.from(codec.subarray(i, i + 16)).map((x) => '0x' + x.toString(16).padStart(2, '0')).join(', ') + ',');
+const cEscape = (x) => (x >= 0x20 && x < 0x7f && x !== 0x22 && x !== 0x5c && x !== 0x3f
+  ? String.fromCharCode(x) : '\\' + x.toString(8).padStart(3, '0'));
+const CODEC_COLS = 92; // escaped characters a line, at most (4 + 2 + 92 <= 100 columns)
+const codecLines = [];
+for (let i = 0, line = ''; i < codec.length; i++) {
+  const e = cEscape(codec[i]);
+  if (line.length + e.length > CODEC_COLS) { codecLines.push(`    "${line}"`); line = ''; }
+  line += e;
+  if (i === codec.length - 1) codecLines.push(`    "${line}"`);
 }
 write('registry_codec.c',
   HEADER('registry_codec.c — the Login (play) registry codec (6 registries) as network NBT.') +
   '#include "data/registry_codec.h"\n\n' +
-  `const unsigned char registry_codec_nbt[${codec.length}] = {\n${hex.join('\n')}\n};\n` +
+  `const unsigned char registry_codec_nbt[${codec.length + 1}] =\n${codecLines.join('\n')};\n` +
   `const unsigned long registry_codec_nbt_len = ${codec.length};\n`);
 header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
-  `extern const unsigned char registry_codec_nbt[${codec.length}];`,
+  `/* ${codec.length} bytes of NBT and the NUL of the string literal that holds them. */`,
+  `extern const unsigned char registry_codec_nbt[${codec.length + 1}];`,
   'extern const unsigned long registry_codec_nbt_len;',
 ]);
 
@@ -369,19 +381,43 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
   const blockPropIdx = []; // flattened prop row indices per block
   const stateToBlock = new Array(stateCount).fill(0);
 
+  // Where a property's values start in block_prop_values: a run already in
+  // the pool that spells them (age 0..3 inside 0..25), else the pool's tail
+  // extended by what is missing, else a new run at the end. Properties read
+  // their values as a run (first_value, count), so runs may overlap.
+  function valuePool (values) {
+    const same = (at) => values.every((v, k) => valueStrings[at + k] === v);
+    for (let at = 0; at + values.length <= valueStrings.length; at++) if (same(at)) return at;
+    for (let keep = Math.min(values.length - 1, valueStrings.length); keep > 0; keep--) {
+      const at = valueStrings.length - keep;
+      if (values.slice(0, keep).every((v, k) => valueStrings[at + k] === v)) {
+        for (const v of values.slice(keep)) valueStrings.push(v);
+        return at;
+      }
+    }
+    valueStrings.push(...values);
+    return valueStrings.length - values.length;
+  }
+
+  const propValues = (p) => (p.type === 'bool' ? ['true', 'false'] : p.type === 'int'
+    ? (p.values || Array.from({ length: p.num_values }, (_, i) => String(i))) : p.values);
+  // The longest runs go in first, so that shorter ones are found inside them.
+  const allRuns = new Map();
+  for (const b of blocks) for (const p of b.states || []) allRuns.set(propValues(p).join(','), propValues(p));
+  for (const r of [...allRuns.values()].sort((x, y) => y.length - x.length)) valuePool(r);
+
   function propRow (p) {
-    const values = p.type === 'bool' ? ['true', 'false'] : p.type === 'int'
-      ? (p.values || Array.from({ length: p.num_values }, (_, i) => String(i))) : p.values;
+    const values = propValues(p);
     const key = p.name + '=' + values.join(',');
     if (propRowIndex.has(key)) return propRowIndex.get(key);
     if (!propIndex.has(p.name)) { propIndex.set(p.name, propNames.length); propNames.push(p.name); }
-    const row = { name: propIndex.get(p.name), first: valueStrings.length, count: values.length };
-    for (const v of values) valueStrings.push(v);
+    const row = { name: propIndex.get(p.name), first: valuePool(values), count: values.length };
     propRows.push(row);
     propRowIndex.set(key, propRows.length - 1);
     return propRows.length - 1;
   }
 
+  const unbreakable = (b) => b.hardness === null || b.hardness === undefined || b.hardness < 0;
   for (const b of blocks) {
     const tools = b.harvestTools ? Object.keys(b.harvestTools).map(Number).sort((x, y) => x - y).join(',') : '';
     if (!harvestIndex.has(tools)) { harvestIndex.set(tools, harvestSets.length); harvestSets.push(tools); }
@@ -390,8 +426,11 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     for (let s = b.minStateId; s <= b.maxStateId; s++) stateToBlock[s] = b.id;
     blockRows.push({
       b,
-      hardness: b.hardness === null || b.hardness === undefined ? -1 : b.hardness,
-      flags: (b.boundingBox === 'block' ? 1 : 0) | (b.diggable ? 2 : 0) | (b.transparent ? 4 : 0),
+      // Unbreakable (vanilla's hardness -1) is a flag, the hardness then 0:
+      // every row has the shape of the others (no minus sign in a few).
+      hardness: unbreakable(b) ? 0 : b.hardness,
+      flags: (b.boundingBox === 'block' ? 1 : 0) | (b.diggable ? 2 : 0) | (b.transparent ? 4 : 0) |
+        (unbreakable(b) ? 8 : 0),
       material: matIndex.has(b.material) ? matIndex.get(b.material) : matIndex.get('default'),
       harvest: harvestIndex.get(tools),
       propFirst: first,
@@ -403,7 +442,7 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
   const q = (s) => JSON.stringify(s);
   const L = [];
   L.push(HEADER('block_table.c — block, state, material and item tables.'));
-  L.push('#include "data/block_table.h"\n');
+  L.push('#include "data/block_table.h"\n\n#include "data/blocks.h"\n');
   L.push(`const char *const block_prop_names[${propNames.length}] = {${propNames.map(q).join(', ')}};\n`);
   L.push(`const char *const block_prop_values[${valueStrings.length}] = {`);
   for (let i = 0; i < valueStrings.length; i += 12) L.push('    ' + valueStrings.slice(i, i + 12).map(q).join(', ') + ',');
@@ -433,7 +472,7 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     L.push(`    {${q(b.name)}, ${b.minStateId}, ${b.maxStateId}, ${b.defaultState}, ${Number(r.hardness).toFixed(2)}f, ${b.emitLight}, ${b.filterLight}, ${r.flags}, ${r.material}, ${r.harvest}, ${r.propFirst}, ${r.propCount}},`);
   }
   L.push('};\n');
-  L.push(`const uint16_t block_of_state[${stateCount}] = {`);
+  L.push('const uint16_t block_of_state[BLOCK_STATE_COUNT] = {'); // sized by blocks.h, checked by the compiler
   for (let i = 0; i < stateCount; i += 24) L.push('    ' + stateToBlock.slice(i, i + 24).join(', ') + ',');
   L.push('};\n');
   const items = mcData.itemsArray.slice().sort((a, b) => a.id - b.id);
@@ -441,7 +480,7 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
   L.push(`const struct item_info item_info[${items.length}] = {`);
   for (const it of items) {
     const blk = mcData.blocksByName[it.name];
-    L.push(`    {${q(it.name)}, ${it.stackSize}, ${blk ? blk.defaultState : -1}},`);
+    L.push(`    {${q(it.name)}, ${it.stackSize}, ${blk ? blk.defaultState : 0}},`);
   }
   L.push('};');
   write('block_table.c', L.join('\n') + '\n');
@@ -456,11 +495,12 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     '#define BLOCK_FLAG_SOLID 1       /* full-cube collision box */',
     '#define BLOCK_FLAG_DIGGABLE 2',
     '#define BLOCK_FLAG_TRANSPARENT 4',
+    '#define BLOCK_FLAG_UNBREAKABLE 8 /* vanilla hardness -1; hardness holds 0 */',
     '',
     'struct block_info {',
     '    const char *name;        /* without "minecraft:" */',
     '    uint16_t min_state, max_state, default_state;',
-    '    float hardness;          /* -1: unbreakable */',
+    '    float hardness;          /* 0 with BLOCK_FLAG_UNBREAKABLE */',
     '    uint8_t emit_light;      /* 0..15 */',
     '    uint8_t filter_light;    /* light lost passing through, 0..15 */',
     '    uint8_t flags;',
@@ -485,7 +525,7 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     'struct item_info {',
     '    const char *name;',
     '    uint8_t stack_size;',
-    '    int32_t block_state;     /* default state of the block it places, -1 if none */',
+    '    uint16_t block_state;    /* default state of the block it places; 0 (air): none */',
     '};',
     '',
     'extern const struct block_info block_info[BLOCK_COUNT];',
@@ -508,10 +548,20 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
 // tools/map_colors.js. The live map (src/world/maprender.c) draws with it.
 {
   const colours = require('./map_colors.js')(blocks);
-  const L = [HEADER('map_colors.c — block colours seen from above, for the live map (see map_colors.h).') +
-    '#include "data/map_colors.h"\n',
+  // One row a block, `id name: texture`, all rows of one shape; the blocks
+  // whose colour is tinted are listed once, in the file's header comment.
+  const tinted = colours.filter((c) => c.tinted).map((c) => c.name);
+  const tintNote = ['Tinted as in plains (grass, foliage, water colours):'];
+  for (const n of tinted) {
+    if (tintNote[tintNote.length - 1].length + n.length + 2 > 90) tintNote.push('');
+    tintNote[tintNote.length - 1] += (tintNote[tintNote.length - 1] ? ' ' : '') + n + ',';
+  }
+  tintNote[tintNote.length - 1] = tintNote[tintNote.length - 1].replace(/,$/, '.');
+  const L = [HEADER('map_colors.c — block colours seen from above, for the live map (see map_colors.h).\n *\n' +
+    ' * Per block id, its colour and the texture it comes from (none: no top face).\n * ' +
+    tintNote.join('\n * ')) + '#include "data/map_colors.h"\n',
     'const uint32_t block_map_argb[BLOCK_MAP_COUNT] = {'];
-  colours.forEach((c, id) => L.push(`    0x${c.argb.toString(16).padStart(8, '0')}, /* ${id} ${c.name}: ${c.source} */`));
+  colours.forEach((c, id) => L.push(`    0x${c.argb.toString(16).padStart(8, '0')}, /* ${id} ${c.name}: ${c.texture} */`));
   L.push('};');
   write('map_colors.c', L.join('\n') + '\n');
   header('map_colors.h', 'map_colors.h — per block id, 0xAARRGGBB seen from above: the alpha-weighted mean of\n' +
@@ -566,7 +616,8 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
   L.push(`const struct loot_entry loot_entries[${Math.max(1, entries.length)}] = {`);
   for (const e of entries) L.push(`    {${e.item}, ${e.min}, ${e.max}, ${e.chance}, ${e.flags}, ${e.age}}, /* ${e.name} */`);
   L.push('};\n');
-  L.push(`const uint16_t loot_first[${first.length}] = {`);
+  if (first.length !== blocks.length + 1) throw new Error('loot_first is not per block');
+  L.push('const uint16_t loot_first[BLOCK_COUNT + 1] = {');
   for (let i = 0; i < first.length; i += 20) L.push('    ' + first.slice(i, i + 20).join(', ') + ',');
   L.push('};');
   write('loot_table.c', L.join('\n') + '\n');

@@ -193,16 +193,61 @@ function expr(n) {
     case 'blend_offset': return '0.0';
     case 'ref': emitNamed(n.id); return `${dfName(n.id)}(p)`;
     case 'blend_density': case 'cache_all_in_cell': return expr(n.a);
-    default: emitNode(n); return `${fnName(n)}(p)`;
+    default: {
+      const inline = inlineExpr(n);
+      if (inline !== null) return inline;
+      emitNode(n);
+      return `${fnName(n)}(p)`;
+    }
   }
 }
 
+const noiseName = (i) => `WG_NOISE_${cIdent([...noiseIds.keys()][i]).toUpperCase()}`;
+const noiseAt = (i, x, y, z) => `wg_normal_value(&p->st->noise[${noiseName(i)}], ${x}, ${y}, ${z})`;
+
+// A node that is one expression of its arguments (each argument read once;
+// the one-argument operations through the inline functions at the top of
+// the file) is written into its parent's expression rather than as a
+// function of its own: every node but a named one has one parent. The operations and their
+// order are those of the function it replaces (no FMA contraction: the
+// build targets baseline x86-64), so the values are the same. null: the
+// node needs a function (temporaries, caches, slots).
+function inlineExpr(n) {
+  const A = () => expr(n.a), B = () => expr(n.b);
+  switch (n.k) {
+    case 'add': return `(${A()} + ${B()})`;
+    case 'mul': // MulOrAdd: a constant factor needs no zero test
+      if (n.a.k === 'const') return `(${B()} * ${A()})`;
+      if (n.b.k === 'const') return `(${A()} * ${B()})`;
+      return null;
+    case 'abs': return `fabs(${A()})`;
+    case 'min': return `wg_min(${A()}, ${B()})`;
+    case 'max': return `wg_max(${A()}, ${B()})`;
+    case 'square': return `square(${A()})`;
+    case 'cube': return `cube(${A()})`;
+    case 'half_negative': return `half_negative(${A()})`;
+    case 'quarter_negative': return `quarter_negative(${A()})`;
+    case 'squeeze': return `squeeze(${A()})`;
+    case 'range_choice': return `(in_range(${A()}, ${dbl(n.min)}, ${dbl(n.max)}) ? ${expr(n.in)} : ${expr(n.out)})`;
+    case 'shifted_noise':
+      return noiseAt(n.noise, `p->x * ${dbl(n.xz)} + ${expr(n.sx)}`, `p->y * ${dbl(n.y)} + ${expr(n.sy)}`,
+        `p->z * ${dbl(n.xz)} + ${expr(n.sz)}`);
+    case 'clamp': return `wg_clamp(${A()}, ${dbl(n.min)}, ${dbl(n.max)})`;
+    case 'y_clamped_gradient': return `wg_clamped_map(p->y, ${dbl(n.fromY)}, ${dbl(n.toY)}, ${dbl(n.fromV)}, ${dbl(n.toV)})`;
+    case 'noise': return noiseAt(n.noise, `p->x * ${dbl(n.xz)}`, `p->y * ${dbl(n.y)}`, `p->z * ${dbl(n.xz)}`);
+    case 'shift_a': return `(${noiseAt(n.noise, 'p->x * 0.25', '0.0 * 0.25', 'p->z * 0.25')} * 4.0)`;
+    case 'shift_b': return `(${noiseAt(n.noise, 'p->z * 0.25', 'p->x * 0.25', '0.0 * 0.25')} * 4.0)`;
+    case 'spline': return `(double)${splineExpr(n.spline)}`;
+    case 'old_blended_noise': return 'wg_blended_value(&p->st->terrain, p->x, p->y, p->z)';
+    default: return null;
+  }
+}
+
+const memoized = new Set(); // names of the functions memoWrap wrote
 function memoWrap(name, isY, key, body) {
   const s = slot(key, isY);
-  const bits = s.kind === 2 ? 'memo2' : 'memo3', vals = s.kind === 2 ? 'v2' : 'v3';
-  return `static double ${name}(wg_pt *p)\n{\n` +
-    `    if (p->${bits} >> ${s.index} & 1) return p->${vals}[${s.index}];\n` +
-    `    double v = ${body};\n    p->${bits} |= 1ULL << ${s.index};\n    p->${vals}[${s.index}] = v;\n    return v;\n}\n`;
+  memoized.add(name);
+  return `static double ${name}(wg_pt *p)\n{\n    return ${s.kind === 2 ? 'MEMO2' : 'MEMO3'}(${s.index}, ${body});\n}\n`;
 }
 
 function emitNamed(id) {
@@ -214,7 +259,11 @@ function emitNamed(id) {
   protos.push(`static double ${name}(wg_pt *p);`);
   const body = expr(e.node);
   const isY = ydep({ k: 'ref', id });
-  fns.push(`/* ${id} */\n` + (e.uses > 1 ? memoWrap(name, isY, key, body)
+  // Used from several places it is cached, unless it is a cached node's
+  // call already (vanilla's cache_2d and flat_cache under a named function).
+  const call = /^(\w+)\(p\)$/.exec(body);
+  const cached = call && memoized.has(call[1]);
+  fns.push(`/* ${id} */\n` + (e.uses > 1 && !cached ? memoWrap(name, isY, key, body)
     : `static double ${name}(wg_pt *p)\n{\n    return ${body};\n}\n`));
 }
 
@@ -228,61 +277,41 @@ function emitNode(n) {
   if (emitted.has(key)) return;
   emitted.add(key);
   const A = () => expr(n.a), B = () => expr(n.b);
-  const isConst = (m) => m.k === 'const';
   switch (n.k) {
-    case 'add':
-      return fn(n, `    return ${A()} + ${B()};\n`);
     case 'mul':
-      if (isConst(n.a)) return fn(n, `    return ${B()} * ${A()};\n`); // MulOrAdd
-      if (isConst(n.b)) return fn(n, `    return ${A()} * ${B()};\n`);
       return fn(n, `    double a = ${A()};\n    return a == 0.0 ? 0.0 : a * ${B()};\n`);
-    case 'min': return fn(n, `    double a = ${A()};\n    return wg_min(a, ${B()});\n`);
-    case 'max': return fn(n, `    double a = ${A()};\n    return wg_max(a, ${B()});\n`);
-    case 'abs': return fn(n, `    return fabs(${A()});\n`);
-    case 'square': return fn(n, `    double d = ${A()};\n    return d * d;\n`);
-    case 'cube': return fn(n, `    double d = ${A()};\n    return d * d * d;\n`);
-    case 'half_negative': return fn(n, `    double d = ${A()};\n    return d > 0.0 ? d : d * 0.5;\n`);
-    case 'quarter_negative': return fn(n, `    double d = ${A()};\n    return d > 0.0 ? d : d * 0.25;\n`);
-    case 'squeeze': return fn(n, `    double e = wg_clamp(${A()}, -1.0, 1.0);\n    return e / 2.0 - e * e * e / 24.0;\n`);
-    case 'clamp': return fn(n, `    return wg_clamp(${A()}, ${dbl(n.min)}, ${dbl(n.max)});\n`);
-    case 'y_clamped_gradient':
-      return fn(n, `    return wg_clamped_map(p->y, ${dbl(n.fromY)}, ${dbl(n.toY)}, ${dbl(n.fromV)}, ${dbl(n.toV)});\n`);
-    case 'noise':
-      return fn(n, `    return wg_normal_value(&p->st->noise[${n.noise}], p->x * ${dbl(n.xz)}, p->y * ${dbl(n.y)}, p->z * ${dbl(n.xz)});\n`,
-        [...noiseIds.keys()][n.noise]);
-    case 'shifted_noise':
-      return fn(n, `    double d = p->x * ${dbl(n.xz)} + ${expr(n.sx)};\n    double e = p->y * ${dbl(n.y)} + ${expr(n.sy)};\n` +
-        `    double f = p->z * ${dbl(n.xz)} + ${expr(n.sz)};\n    return wg_normal_value(&p->st->noise[${n.noise}], d, e, f);\n`,
-        [...noiseIds.keys()][n.noise]);
-    case 'shift_a':
-      return fn(n, `    return wg_normal_value(&p->st->noise[${n.noise}], p->x * 0.25, 0.0 * 0.25, p->z * 0.25) * 4.0;\n`);
-    case 'shift_b':
-      return fn(n, `    return wg_normal_value(&p->st->noise[${n.noise}], p->z * 0.25, p->x * 0.25, 0.0 * 0.25) * 4.0;\n`);
-    case 'range_choice':
-      return fn(n, `    double d = ${A()};\n    if (d >= ${dbl(n.min)} && d < ${dbl(n.max)}) return ${expr(n.in)};\n    return ${expr(n.out)};\n`);
     case 'weird_scaled_sampler': {
       const map = n.mapper === 'type_1'
         ? 'd < -0.5 ? 0.75 : d < 0.0 ? 1.0 : d < 0.5 ? 1.5 : 2.0'
         : 'd < -0.75 ? 0.5 : d < -0.5 ? 0.75 : d < 0.5 ? 1.0 : d < 0.75 ? 2.0 : 3.0';
       return fn(n, `    double d = ${A()};\n    double e = ${map};\n` +
-        `    return e * fabs(wg_normal_value(&p->st->noise[${n.noise}], p->x / e, p->y / e, p->z / e));\n`,
+        `    return e * fabs(${noiseAt(n.noise, 'p->x / e', 'p->y / e', 'p->z / e')});\n`,
         [...noiseIds.keys()][n.noise]);
     }
-    case 'spline': return fn(n, `    return (double)${splineExpr(n.spline)};\n`);
-    case 'old_blended_noise': return fn(n, `    return wg_blended_value(&p->st->terrain, p->x, p->y, p->z);\n`);
     case 'interpolated': {
+      // The slot's argument: its own function when it is a call, else a wrapper.
       const k = interpSlots.length;
       const arg = { name: `wg_interp_arg_${k}`, node: n };
       interpSlots.push(arg);
-      protos.push(`static double ${arg.name}(wg_pt *p);`);
-      fns.push(`static double ${arg.name}(wg_pt *p)\n{\n    return ${A()};\n}\n`);
+      const body = A(), call = /^(\w+)\(p\)$/.exec(body);
+      if (call) {
+        arg.name = call[1];
+      } else {
+        protos.push(`static double ${arg.name}(wg_pt *p);`);
+        fns.push(`static double ${arg.name}(wg_pt *p)\n{\n    return ${body};\n}\n`);
+      }
       return fn(n, `    return p->interp ? p->interp[${k}] : ${arg.name}(p);\n`, `interpolated slot ${k}`);
     }
     case 'flat_cache': {
       if (ydep(n.a)) throw new Error('flat_cache over a y-dependent function');
-      const inner = `n${n.id}_arg`;
-      protos.push(`static double ${inner}(wg_pt *p);`);
-      fns.push(`static double ${inner}(wg_pt *p)\n{\n    return ${A()};\n}\n`);
+      // The function wg_flat_cache calls at the column's corner: the
+      // argument's own function when it is a call, else a wrapper.
+      const arg = A(), call = /^(\w+)\(p\)$/.exec(arg);
+      const inner = call ? call[1] : `n${n.id}_arg`;
+      if (!call) {
+        protos.push(`static double ${inner}(wg_pt *p);`);
+        fns.push(`static double ${inner}(wg_pt *p)\n{\n    return ${arg};\n}\n`);
+      }
       protos.push(`static double ${fnName(n)}(wg_pt *p);`);
       fns.push(memoWrap(fnName(n), false, key, `wg_flat_cache(p, ${inner})`));
       return;
@@ -297,32 +326,70 @@ function emitNode(n) {
   }
 }
 
+// Vanilla's TerrainProvider builds the overworld's splines in code, and many
+// of their subtrees come out the same (same coordinate, points and values):
+// each distinct spline is emitted once, and so is each distinct float array
+// (locations, derivatives, values) the splines read.
+const splineKeys = new Map(); // spline -> structural key
+const splineByKey = new Map(); // key -> the spline emitted for it
+function splineKey(s) {
+  if (s.k === 'sconst') return flt(s.v);
+  if (!splineKeys.has(s)) {
+    const coord = s.coord.k === 'ref' ? 'ref:' + s.coord.id : 'node:' + s.coord.id;
+    splineKeys.set(s, `(${coord};${s.points.map((p) => `${flt(p.loc)},${flt(p.der)},${splineKey(p.value)}`).join(';')})`);
+  }
+  return splineKeys.get(s);
+}
+
+const floatArrays = new Map(); // contents -> name
+function floatArray(values) {
+  const text = values.map(flt).join(', ');
+  if (!floatArrays.has(text)) {
+    const name = `sf${floatArrays.size}`;
+    floatArrays.set(text, name);
+    fns.push(`static const float ${name}[${values.length}] = {${text}};\n`);
+  }
+  return floatArrays.get(text);
+}
+
+// The splines are rows of one table (spline_at evaluates row k): point i's
+// value is row child[i] - 1's when child[i] != 0, else val[i]; children come
+// before their parents.
+const splineRows = [];
+const intArrays = new Map(); // contents -> name
+function splineRef(s) {
+  const key = splineKey(s);
+  if (!splineByKey.has(key)) splineByKey.set(key, s);
+  const canon = splineByKey.get(key);
+  emitSpline(canon);
+  return canon.index;
+}
+
 function splineExpr(s) {
   if (s.k === 'sconst') return flt(s.v);
-  emitSpline(s);
-  return `s${s.id}(p)`;
+  return `spline_at(p, ${splineRef(s)})`;
 }
 
 function emitSpline(s) {
-  const key = 'spline:' + s.id;
-  if (emitted.has(key)) return;
-  emitted.add(key);
+  if (s.index !== undefined) return;
   const n = s.points.length;
-  const leaf = s.points.every((pt) => pt.value.k === 'sconst');
-  let valueFn = 'NULL', vals = 'NULL';
-  let body = '';
-  if (leaf) {
-    vals = `s${s.id}_val`;
-    body += `static const float s${s.id}_val[${n}] = {${s.points.map((p) => flt(p.value.v)).join(', ')}};\n`;
-  } else {
-    valueFn = `s${s.id}_value`;
-    const cases = s.points.map((pt, i) => `    case ${i}: return ${splineExpr(pt.value)};\n`).join('');
-    body += `static float s${s.id}_value(wg_pt *p, int i)\n{\n    switch (i) {\n${cases}    }\n    return 0.0f;\n}\n`;
+  const child = s.points.map((pt) => (pt.value.k === 'spline' ? splineRef(pt.value) + 1 : 0));
+  const call = /^(\w+)\(p\)$/.exec(expr(s.coord));
+  if (!call) throw new Error('spline coordinate is not a function of its own');
+  let kids = 'NULL';
+  if (child.some((c) => c)) {
+    const text = child.join(', ');
+    if (!intArrays.has(text)) {
+      intArrays.set(text, `sc${intArrays.size}`);
+      fns.push(`static const uint8_t ${intArrays.get(text)}[${n}] = {${text}};\n`);
+    }
+    kids = intArrays.get(text);
   }
-  protos.push(`static float s${s.id}(wg_pt *p);`);
-  fns.push(`static const float s${s.id}_loc[${n}] = {${s.points.map((p) => flt(p.loc)).join(', ')}};\n` +
-    `static const float s${s.id}_der[${n}] = {${s.points.map((p) => flt(p.der)).join(', ')}};\n` + body +
-    `static float s${s.id}(wg_pt *p)\n{\n    return wg_spline_eval(p, (float)${expr(s.coord)}, s${s.id}_loc, s${s.id}_der, ${vals}, ${n}, ${valueFn});\n}\n`);
+  const vals = child.every((c) => c) ? 'NULL' : floatArray(s.points.map((p) => (p.value.k === 'sconst' ? p.value.v : 0.0)));
+  const loc = floatArray(s.points.map((p) => p.loc)), der = floatArray(s.points.map((p) => p.der));
+  s.index = splineRows.length;
+  if (s.index >= 255) throw new Error('too many splines for a uint8_t child index');
+  splineRows.push(`    {${call[1]}, ${loc}, ${der}, ${vals}, ${kids}, ${n}}, /* ${s.index} */`);
 }
 
 const routerExports = [];
@@ -331,6 +398,25 @@ for (const f of ROUTER_FIELDS) {
   routerExports.push(`double wg_router_${f}(wg_pt *p)\n{\n    return ${body};\n}\n`);
 }
 if (memo2 > 64 || memo3 > 64) throw new Error('too many cache slots');
+protos.push('static float spline_at(wg_pt *p, int k);');
+fns.push(`/* coordinate, locations, derivatives, values, children, points */
+static const struct spline splines[${splineRows.length}] = {
+${splineRows.join('\n')}
+};
+
+static float spline_value(wg_pt *p, const void *row, int i)
+{
+    const struct spline *s = row;
+    return s->child[i] ? spline_at(p, s->child[i] - 1) : s->val[i];
+}
+
+static float spline_at(wg_pt *p, int k)
+{
+    const struct spline *s = &splines[k];
+    return wg_spline_eval(p, (float)s->coord(p), s->loc, s->der, s->val, s->n,
+                          s->child ? spline_value : NULL, s);
+}
+`);
 
 // Which interpolated slots each router entry reads (so a noise chunk fills only those).
 function slotsUsed(n, acc, seen = new Set()) {
@@ -403,12 +489,61 @@ write('worldgen_router.h', H.join('\n') + '\n');
 const C = [];
 C.push(HEADER('worldgen_router.c — the overworld noise router compiled to C (see world/density.h).'));
 C.push('#include "data/worldgen_router.h"\n\n#include <math.h>\n\n#include "world/density.h"\n');
+C.push(`/* Slot k of the per-column (MEMO2: memo2, v2) or per-point (MEMO3: memo3, v3)
+ * cache: the value of e at p, computed the first time it is asked for. */
+static inline double memo_put(uint64_t *valid, double *vals, int k, double v)
+{
+    *valid |= 1ULL << k;
+    vals[k] = v;
+    return v;
+}
+#define MEMO2(k, e) (p->memo2 >> (k) & 1 ? p->v2[k] : memo_put(&p->memo2, p->v2, (k), (e)))
+#define MEMO3(k, e) (p->memo3 >> (k) & 1 ? p->v3[k] : memo_put(&p->memo3, p->v3, (k), (e)))
+
+/* The density functions' one-argument operations (vanilla's Mapped types). */
+static inline double square(double d)
+{
+    return d * d;
+}
+static inline double cube(double d)
+{
+    return d * d * d;
+}
+static inline double half_negative(double d)
+{
+    return d > 0.0 ? d : d * 0.5;
+}
+static inline double quarter_negative(double d)
+{
+    return d > 0.0 ? d : d * 0.25;
+}
+static inline double squeeze(double d)
+{
+    double e = wg_clamp(d, -1.0, 1.0);
+    return e / 2.0 - e * e * e / 24.0;
+}
+/* RangeChoice's test: min inclusive, max exclusive. */
+static inline int in_range(double d, double min, double max)
+{
+    return d >= min && d < max;
+}
+
+/* A spline (CubicSpline.Multipoint): point i's value is spline child[i] - 1's
+ * when child and child[i] != 0, else val[i]. */
+struct spline {
+    double (*coord)(wg_pt *p);
+    const float *loc, *der, *val;
+    const uint8_t *child;
+    int n;
+};
+`);
+C.push('/* name, MD5 halves, first octave, octaves, amplitudes */\n/* clang-format off */');
 C.push('const struct wg_noise_def wg_noise_defs[WG_NOISE_COUNT] = {');
 for (const d of noiseDefs) {
   const [lo, hi] = md5(d.id);
   C.push(`    {"${d.id}", ${hex(lo)}, ${hex(hi)}, ${d.first}, ${d.amps.length}, {${d.amps.map(dbl).join(', ')}}},`);
 }
-C.push('};\n');
+C.push('};\n/* clang-format on */\n');
 C.push('const uint64_t wg_octave_md5[WG_OCTAVE_COUNT][2] = {');
 octaves.forEach(([lo, hi], i) => C.push(`    {${hex(lo)}, ${hex(hi)}}, /* octave_${octMin + i} */`));
 C.push('};\n');
@@ -491,24 +626,50 @@ write('worldgen_router.c', C.join('\n') + '\n');
     const n = flat[i];
     if (!n.leaf) { n.first = flat.length; for (const c of n.children) flat.push(c); }
   }
-  const rows = flat.map((n) => `    {{${n.space.map((p) => p[0]).join(', ')}}, {${n.space.map((p) => p[1]).join(', ')}}, ` +
-    `${n.leaf ? 0 : n.first}, ${n.leaf ? 0 : n.children.length}, ${n.leaf ? n.biome : 0}},${n.leaf ? ' /* ' + n.name + ' */' : ''}`);
+  // Each dimension has few distinct intervals (at most 32 over all nodes):
+  // a node holds one index per dimension into wg_biome_ranges, 12 bytes
+  // instead of 61, and its row is the same shape as every other's.
+  const ranges = DIMS.concat(['offset']).map((_, d) => {
+    const keys = [...new Set(flat.map((n) => n.space[d].join(',')))];
+    return keys.map((k) => k.split(',').map(Number)).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  });
+  const rangeIndex = ranges.map((list) => new Map(list.map((r, i) => [r.join(','), i])));
+  const rangeMax = Math.max(...ranges.map((r) => r.length));
+  if (rangeMax > 256) throw new Error('too many distinct intervals for a uint8_t index');
+  const rows = flat.map((n) => `    {{${n.space.map((p, d) => rangeIndex[d].get(p.join(','))).join(', ')}}, ` +
+    `${n.leaf ? n.biome : 0}, ${n.leaf ? 0 : n.first}, ${n.leaf ? 0 : n.children.length}}, /* ${n.leaf ? n.name : 'inner'} */`);
+  const rangeRows = ranges.map((list, d) => {
+    const pairs = list.map((r) => `{${r[0]}, ${r[1]}}`);
+    const lines = [];
+    for (let i = 0; i < pairs.length; i += 5) lines.push(pairs.slice(i, i + 5).join(', '));
+    return `    /* ${d < 6 ? DIMS[d] : 'offset'} */\n    {${lines.join(',\n     ')}},`;
+  });
   const allBiomes = mcData.biomesArray.slice().sort((a, b) => a.id - b.id);
-  const climateRows = allBiomes.map((b) => `    {${flt(b.temperature)}, ${b.has_precipitation ? 1 : 0}, 0x${(b.color >>> 0).toString(16).padStart(6, '0')}, "${b.name}"},`);
+  // Two biomes a line (64 rows of four short fields read no better one a line).
+  const climate = allBiomes.map((b) => `{${flt(b.temperature)}, ${b.has_precipitation ? 1 : 0}, 0x${(b.color >>> 0).toString(16).padStart(6, '0')}, "${b.name}"},`);
+  const climateRows = [];
+  for (let i = 0; i < climate.length; i += 2) climateRows.push('    ' + climate.slice(i, i + 2).join(' '));
   header('worldgen_biomes.h', 'worldgen_biomes.h — the overworld multi-noise biome search tree (vanilla Climate.RTree).', [
     '#include <stdint.h>', '',
     `#define WG_BIOME_ENTRIES ${leaves.length} /* parameter list entries (the tree\'s leaves) */`,
     `#define WG_BIOME_NODES ${flat.length}`, '',
+    `#define WG_BIOME_RANGE_MAX ${rangeMax} /* distinct intervals of one dimension, at most */`, '',
     '/* Parameter space: temperature, humidity, continentalness, erosion, depth, weirdness, offset',
-    ' * (quantized: value * 10000). count == 0: a leaf holding biome. Node 0 is the root. */',
-    'struct wg_biome_node {\n    int32_t min[7], max[7];\n    uint16_t first, count;\n    uint8_t biome;\n};', '',
+    ' * (quantized: value * 10000). A node\'s box in dimension d is the interval',
+    ' * wg_biome_ranges[d][range[d]] = {min, max}. count == 0: a leaf holding biome. Node 0 is the',
+    ' * root; a node\'s children are nodes first .. first + count - 1. */',
+    'struct wg_biome_node {\n    uint8_t range[7];\n    uint8_t biome;\n    uint16_t first, count;\n};', '',
+    'extern const int32_t wg_biome_ranges[7][WG_BIOME_RANGE_MAX][2];',
     'extern const struct wg_biome_node wg_biome_tree[WG_BIOME_NODES];', '',
     '/* Per biome id: base temperature, whether it has precipitation (snow when cold), map colour, name. */',
     'struct wg_biome_climate {\n    float temperature;\n    uint8_t precipitation;\n    uint32_t color; /* map colour (minecraft-data) */\n    const char *name;\n};',
     `extern const struct wg_biome_climate wg_biome_climate[${allBiomes.length}];`]);
   write('worldgen_biomes.c', HEADER('worldgen_biomes.c — the overworld multi-noise biome search tree.') +
     '#include "data/worldgen_biomes.h"\n\n' +
-    `const struct wg_biome_climate wg_biome_climate[${allBiomes.length}] = {\n${climateRows.join('\n')}\n};\n\n` +
+    '/* By biome id, two a line: {temperature, precipitation, map colour, name} */\n' +
+    `/* clang-format off */\nconst struct wg_biome_climate wg_biome_climate[${allBiomes.length}] = {\n${climateRows.join('\n')}\n};\n/* clang-format on */\n\n` +
+    `/* clang-format off */\nconst int32_t wg_biome_ranges[7][WG_BIOME_RANGE_MAX][2] = {\n${rangeRows.join('\n')}\n};\n/* clang-format on */\n\n` +
+    '/* {range per dimension}, biome, first, count */\n' +
     `/* clang-format off */\nconst struct wg_biome_node wg_biome_tree[WG_BIOME_NODES] = {\n${rows.join("\n")}\n};\n/* clang-format on */\n`);
 }
 
@@ -640,6 +801,9 @@ function header(file, what, lines) {
     if (c.replaceable !== replaceTag) throw new Error('carvers with different replaceables');
     const canyon = strip(j.type) === 'canyon';
     const sh = c.shape || {};
+    // One line a carver, its fields in wg_carver_def's order (clang-format
+    // off: one field a line repeated cave's 17 lines for cave_extra_underground,
+    // which differs in three; as rows they stand one above the other).
     rows.push(`    {"${name}", ${canyon ? 1 : 0}, ${flt(c.probability)}, ${anchorY(c.y.min_inclusive)}, ${anchorY(c.y.max_inclusive)}, ` +
       `${anchorY(c.lava_level)}, ${fp(c.yScale)}, ${fp(c.horizontal_radius_multiplier ?? 1.0)}, ${fp(c.vertical_radius_multiplier ?? 1.0)}, ` +
       `${fp(c.floor_level ?? -0.7)}, ${fp(c.vertical_rotation ?? 0.0)}, ${fp(sh.distance_factor ?? 1.0)}, ${fp(sh.thickness ?? 0.0)}, ` +
@@ -666,6 +830,9 @@ function header(file, what, lines) {
     `extern const uint8_t wg_carver_replaceable[${bits.length}];`]);
   write('worldgen_carvers.c', HEADER('worldgen_carvers.c — the overworld\'s carvers and what they replace.') +
     '#include "data/worldgen_carvers.h"\n\n' +
-    `const struct wg_carver_def wg_carvers[WG_CARVER_COUNT] = {\n${rows.join('\n')}\n};\n\n` +
+    '/* name, canyon, probability, y_min, y_max, lava_level, y_scale, h_radius_mult, v_radius_mult,\n' +
+    ' * floor_level, vertical_rotation, distance_factor, thickness, width_smoothness, h_radius_factor,\n' +
+    ' * v_radius_default, v_radius_center (float providers: {kind, a, b, plateau}) */\n' +
+    `/* clang-format off */\nconst struct wg_carver_def wg_carvers[WG_CARVER_COUNT] = {\n${rows.join('\n')}\n};\n/* clang-format on */\n\n` +
     `const uint8_t wg_carver_replaceable[${bits.length}] = {${bits.join(', ')}};\n`);
 }

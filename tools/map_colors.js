@@ -17,7 +17,7 @@
  *      temperature and downfall (from the vanilla registry codec).
  * Blocks with no model texture (air, light, barrier) are fully transparent.
  *
- * module.exports(blocks) -> [{name, argb}] by block id.
+ * module.exports(blocks) -> [{name, argb, texture, tinted}] by block id.
  */
 'use strict';
 const fs = require('fs');
@@ -204,10 +204,11 @@ module.exports = function mapColors(blocks) {
     const model = stateModel(blk.name);
     const top = model ? topTexture(model) : { texture: null };
     const file = top.texture ? path.join(ASSETS, 'blocks', top.texture + '.png') : null;
-    if (!file || !fs.existsSync(file)) return { name: blk.name, argb: 0, source: 'none' };
+    if (!file || !fs.existsSync(file)) return { name: blk.name, argb: 0, texture: 'none', tinted: false };
     const c = meanColour(file);
     /* Water's model has no elements; vanilla tints it (BlockColors) all the same. */
-    if (top.tinted || /^(water|bubble_column)$/.test(blk.name)) {
+    const tinted = !!top.tinted || /^(water|bubble_column)$/.test(blk.name);
+    if (tinted) {
       const t = tintOf(blk.name);
       c.r = (c.r * ((t >> 16) & 255)) / 255;
       c.g = (c.g * ((t >> 8) & 255)) / 255;
@@ -215,7 +216,7 @@ module.exports = function mapColors(blocks) {
     }
     const ch = (v) => Math.max(0, Math.min(255, Math.round(v)));
     const argb = ((ch(c.a * 255) << 24) | (ch(c.r) << 16) | (ch(c.g) << 8) | ch(c.b)) >>> 0;
-    return { name: blk.name, argb, source: top.texture + (top.tinted ? ', tinted' : '') };
+    return { name: blk.name, argb, texture: top.texture, tinted };
   });
 };
 

@@ -17,11 +17,12 @@
 #define BLOCK_FLAG_SOLID       1 /* full-cube collision box */
 #define BLOCK_FLAG_DIGGABLE    2
 #define BLOCK_FLAG_TRANSPARENT 4
+#define BLOCK_FLAG_UNBREAKABLE 8 /* vanilla hardness -1; hardness holds 0 */
 
 struct block_info {
     const char *name; /* without "minecraft:" */
     uint16_t min_state, max_state, default_state;
-    float hardness;       /* -1: unbreakable */
+    float hardness;       /* 0 with BLOCK_FLAG_UNBREAKABLE */
     uint8_t emit_light;   /* 0..15 */
     uint8_t filter_light; /* light lost passing through, 0..15 */
     uint8_t flags;
@@ -46,7 +47,7 @@ struct material_tool {
 struct item_info {
     const char *name;
     uint8_t stack_size;
-    int32_t block_state; /* default state of the block it places, -1 if none */
+    uint16_t block_state; /* default state of the block it places; 0 (air): none */
 };
 
 extern const struct block_info block_info[BLOCK_COUNT];

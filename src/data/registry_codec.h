@@ -7,7 +7,8 @@
 #ifndef MC_DATA_REGISTRY_CODEC_H
 #define MC_DATA_REGISTRY_CODEC_H
 
-extern const unsigned char registry_codec_nbt[39164];
+/* 39164 bytes of NBT and the NUL of the string literal that holds them. */
+extern const unsigned char registry_codec_nbt[39165];
 extern const unsigned long registry_codec_nbt_len;
 
 #endif

@@ -12,14 +12,19 @@
 #define WG_BIOME_ENTRIES 7593 /* parameter list entries (the tree's leaves) */
 #define WG_BIOME_NODES   8438
 
+#define WG_BIOME_RANGE_MAX 32 /* distinct intervals of one dimension, at most */
+
 /* Parameter space: temperature, humidity, continentalness, erosion, depth, weirdness, offset
- * (quantized: value * 10000). count == 0: a leaf holding biome. Node 0 is the root. */
+ * (quantized: value * 10000). A node's box in dimension d is the interval
+ * wg_biome_ranges[d][range[d]] = {min, max}. count == 0: a leaf holding biome. Node 0 is the
+ * root; a node's children are nodes first .. first + count - 1. */
 struct wg_biome_node {
-    int32_t min[7], max[7];
-    uint16_t first, count;
+    uint8_t range[7];
     uint8_t biome;
+    uint16_t first, count;
 };
 
+extern const int32_t wg_biome_ranges[7][WG_BIOME_RANGE_MAX][2];
 extern const struct wg_biome_node wg_biome_tree[WG_BIOME_NODES];
 
 /* Per biome id: base temperature, whether it has precipitation (snow when cold), map colour, name.

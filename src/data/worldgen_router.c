@@ -11,106 +11,81 @@
 
 #include "world/density.h"
 
+/* Slot k of the per-column (MEMO2: memo2, v2) or per-point (MEMO3: memo3, v3)
+ * cache: the value of e at p, computed the first time it is asked for. */
+static inline double memo_put(uint64_t *valid, double *vals, int k, double v)
+{
+    *valid |= 1ULL << k;
+    vals[k] = v;
+    return v;
+}
+#define MEMO2(k, e) (p->memo2 >> (k)&1 ? p->v2[k] : memo_put(&p->memo2, p->v2, (k), (e)))
+#define MEMO3(k, e) (p->memo3 >> (k)&1 ? p->v3[k] : memo_put(&p->memo3, p->v3, (k), (e)))
+
+/* The density functions' one-argument operations (vanilla's Mapped types). */
+static inline double square(double d)
+{
+    return d * d;
+}
+static inline double cube(double d)
+{
+    return d * d * d;
+}
+static inline double half_negative(double d)
+{
+    return d > 0.0 ? d : d * 0.5;
+}
+static inline double quarter_negative(double d)
+{
+    return d > 0.0 ? d : d * 0.25;
+}
+static inline double squeeze(double d)
+{
+    double e = wg_clamp(d, -1.0, 1.0);
+    return e / 2.0 - e * e * e / 24.0;
+}
+/* RangeChoice's test: min inclusive, max exclusive. */
+static inline int in_range(double d, double min, double max)
+{
+    return d >= min && d < max;
+}
+
+/* A spline (CubicSpline.Multipoint): point i's value is spline child[i] - 1's
+ * when child and child[i] != 0, else val[i]. */
+struct spline {
+    double (*coord)(wg_pt *p);
+    const float *loc, *der, *val;
+    const uint8_t *child;
+    int n;
+};
+
+/* name, MD5 halves, first octave, octaves, amplitudes */
+/* clang-format off */
 const struct wg_noise_def wg_noise_defs[WG_NOISE_COUNT] = {
     {"minecraft:aquifer_barrier", 0xe170fda6c51d093fULL, 0x134f3e4bc3f40b0cULL, -3, 1, {1.0}},
-    {"minecraft:aquifer_fluid_level_floodedness",
-     0x1b5d4f85fdc2d89eULL,
-     0x22c7e3e611bf67c6ULL,
-     -7,
-     1,
-     {1.0}},
-    {"minecraft:aquifer_fluid_level_spread",
-     0x08f136f47cd9aaa2ULL,
-     0x3666182f5fa0ac6fULL,
-     -5,
-     1,
-     {1.0}},
+    {"minecraft:aquifer_fluid_level_floodedness", 0x1b5d4f85fdc2d89eULL, 0x22c7e3e611bf67c6ULL, -7, 1, {1.0}},
+    {"minecraft:aquifer_fluid_level_spread", 0x08f136f47cd9aaa2ULL, 0x3666182f5fa0ac6fULL, -5, 1, {1.0}},
     {"minecraft:aquifer_lava", 0x0e5121277ab51b72ULL, 0x2724d8c56aa005baULL, -1, 1, {1.0}},
-    {"minecraft:temperature",
-     0x5c7e6b29735f0d7fULL,
-     0xf7d86f1bbc734988ULL,
-     -10,
-     6,
-     {1.5, 0.0, 1.0, 0.0, 0.0, 0.0}},
+    {"minecraft:temperature", 0x5c7e6b29735f0d7fULL, 0xf7d86f1bbc734988ULL, -10, 6, {1.5, 0.0, 1.0, 0.0, 0.0, 0.0}},
     {"minecraft:offset", 0x080518cf6af25384ULL, 0x3f3dfb40a54febd5ULL, -3, 4, {1.0, 1.0, 1.0, 0.0}},
-    {"minecraft:vegetation",
-     0x81bb4d22e8dc168eULL,
-     0xf1c8b4bea16303cdULL,
-     -8,
-     6,
-     {1.0, 1.0, 0.0, 0.0, 0.0, 0.0}},
-    {"minecraft:continentalness",
-     0x83886c9d0ae3a662ULL,
-     0xafa638a61b42e8adULL,
-     -9,
-     9,
-     {1.0, 1.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0}},
-    {"minecraft:erosion",
-     0xd02491e6058f6fd8ULL,
-     0x4792512c94c17a80ULL,
-     -9,
-     5,
-     {1.0, 1.0, 0.0, 1.0, 1.0}},
-    {"minecraft:ridge",
-     0xefc8ef4d36102b34ULL,
-     0x1beeeb324a0f24eaULL,
-     -7,
-     6,
-     {1.0, 2.0, 1.0, 0.0, 0.0, 0.0}},
-    {"minecraft:jagged",
-     0xf902c0a7c9daa994ULL,
-     0x71ecd96a8da5e503ULL,
-     -16,
-     16,
-     {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}},
-    {"minecraft:cave_entrance",
-     0xf1008a17493d9a65ULL,
-     0xbd1ce09e8bc70ea0ULL,
-     -7,
-     3,
-     {0.4, 0.5, 1.0}},
-    {"minecraft:spaghetti_roughness_modulator",
-     0xe19387d2ceaf4eaaULL,
-     0xcacdcd34e1bc2003ULL,
-     -8,
-     1,
-     {1.0}},
+    {"minecraft:vegetation", 0x81bb4d22e8dc168eULL, 0xf1c8b4bea16303cdULL, -8, 6, {1.0, 1.0, 0.0, 0.0, 0.0, 0.0}},
+    {"minecraft:continentalness", 0x83886c9d0ae3a662ULL, 0xafa638a61b42e8adULL, -9, 9, {1.0, 1.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:erosion", 0xd02491e6058f6fd8ULL, 0x4792512c94c17a80ULL, -9, 5, {1.0, 1.0, 0.0, 1.0, 1.0}},
+    {"minecraft:ridge", 0xefc8ef4d36102b34ULL, 0x1beeeb324a0f24eaULL, -7, 6, {1.0, 2.0, 1.0, 0.0, 0.0, 0.0}},
+    {"minecraft:jagged", 0xf902c0a7c9daa994ULL, 0x71ecd96a8da5e503ULL, -16, 16, {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:cave_entrance", 0xf1008a17493d9a65ULL, 0xbd1ce09e8bc70ea0ULL, -7, 3, {0.4, 0.5, 1.0}},
+    {"minecraft:spaghetti_roughness_modulator", 0xe19387d2ceaf4eaaULL, 0xcacdcd34e1bc2003ULL, -8, 1, {1.0}},
     {"minecraft:spaghetti_roughness", 0x7aed57fd327d6591ULL, 0xd495a3593e4d67bdULL, -5, 1, {1.0}},
     {"minecraft:spaghetti_3d_rarity", 0xee4780c98d93a439ULL, 0xbe45d334fdb76d2cULL, -11, 1, {1.0}},
     {"minecraft:spaghetti_3d_1", 0xa5053f53ce3f5840ULL, 0x834fa38a3ded87b7ULL, -7, 1, {1.0}},
     {"minecraft:spaghetti_3d_2", 0xb9a6367335a0ceefULL, 0xd61ccfd0fac10ac3ULL, -7, 1, {1.0}},
-    {"minecraft:spaghetti_3d_thickness",
-     0x897e1f20ad2d2b27ULL,
-     0xf4142f5a58d1d5abULL,
-     -8,
-     1,
-     {1.0}},
+    {"minecraft:spaghetti_3d_thickness", 0x897e1f20ad2d2b27ULL, 0xf4142f5a58d1d5abULL, -8, 1, {1.0}},
     {"minecraft:cave_layer", 0x4dfe67be2ef51a83ULL, 0x5a4ae8c4423e7206ULL, -8, 1, {1.0}},
-    {"minecraft:cave_cheese",
-     0xb159093bc7baaa50ULL,
-     0x53abc45424417c20ULL,
-     -8,
-     9,
-     {0.5, 1.0, 2.0, 1.0, 2.0, 1.0, 0.0, 2.0, 0.0}},
-    {"minecraft:spaghetti_2d_modulator",
-     0x95e07097e4685522ULL,
-     0x0232deaf95eb5fedULL,
-     -11,
-     1,
-     {1.0}},
+    {"minecraft:cave_cheese", 0xb159093bc7baaa50ULL, 0x53abc45424417c20ULL, -8, 9, {0.5, 1.0, 2.0, 1.0, 2.0, 1.0, 0.0, 2.0, 0.0}},
+    {"minecraft:spaghetti_2d_modulator", 0x95e07097e4685522ULL, 0x0232deaf95eb5fedULL, -11, 1, {1.0}},
     {"minecraft:spaghetti_2d", 0x34748c98fa19c477ULL, 0x2a02051eb9e9b9cdULL, -7, 1, {1.0}},
-    {"minecraft:spaghetti_2d_thickness",
-     0x37e5cb432b85f4c8ULL,
-     0xe5e16b35b407aebcULL,
-     -11,
-     1,
-     {1.0}},
-    {"minecraft:spaghetti_2d_elevation",
-     0x29dd5fcf38d9edcdULL,
-     0x5bb1d7a839f6d4abULL,
-     -8,
-     1,
-     {1.0}},
+    {"minecraft:spaghetti_2d_thickness", 0x37e5cb432b85f4c8ULL, 0xe5e16b35b407aebcULL, -11, 1, {1.0}},
+    {"minecraft:spaghetti_2d_elevation", 0x29dd5fcf38d9edcdULL, 0x5bb1d7a839f6d4abULL, -8, 1, {1.0}},
     {"minecraft:pillar", 0xd4defd1400fa5347ULL, 0xccb6785451feaa1cULL, -7, 2, {1.0, 1.0}},
     {"minecraft:pillar_rareness", 0x8ddd6be7cd4b24d0ULL, 0x0485e8665333197aULL, -8, 1, {1.0}},
     {"minecraft:pillar_thickness", 0x1a28cb2542f8308dULL, 0xc4bba10b7fc7168cULL, -8, 1, {1.0}},
@@ -123,67 +98,23 @@ const struct wg_noise_def wg_noise_defs[WG_NOISE_COUNT] = {
     {"minecraft:ore_vein_b", 0x6b26220b31f7c6c9ULL, 0xae077edebf6aaec1ULL, -7, 1, {1.0}},
     {"minecraft:ore_gap", 0x9c4cc6b2fb0be4bbULL, 0xbd5964705573bb5eULL, -5, 1, {1.0}},
     {"minecraft:surface", 0x4b3097bbe1a7e1acULL, 0xf49561571ec10de8ULL, -6, 3, {1.0, 1.0, 1.0}},
-    {"minecraft:surface_secondary",
-     0x1c789a651f209f99ULL,
-     0x2028c41c495aba50ULL,
-     -6,
-     4,
-     {1.0, 1.0, 0.0, 1.0}},
+    {"minecraft:surface_secondary", 0x1c789a651f209f99ULL, 0x2028c41c495aba50ULL, -6, 4, {1.0, 1.0, 0.0, 1.0}},
     {"minecraft:surface_swamp", 0xc7afe50ddb0bafd7ULL, 0x13a4f289e298db6aULL, -2, 1, {1.0}},
     {"minecraft:clay_bands_offset", 0x64b4c74e13c7f75eULL, 0x9adbd23210c35425ULL, -8, 1, {1.0}},
     {"minecraft:gravel", 0x1001fbe1934018b7ULL, 0x6ba60255f94d20e3ULL, -8, 4, {1.0, 1.0, 1.0, 1.0}},
-    {"minecraft:calcite",
-     0x44109d855bf3fc10ULL,
-     0x10ceeba63afff149ULL,
-     -9,
-     4,
-     {1.0, 1.0, 1.0, 1.0}},
-    {"minecraft:packed_ice",
-     0x5cb0580708af7023ULL,
-     0x694d1fd0d72fd7c2ULL,
-     -7,
-     4,
-     {1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:calcite", 0x44109d855bf3fc10ULL, 0x10ceeba63afff149ULL, -9, 4, {1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:packed_ice", 0x5cb0580708af7023ULL, 0x694d1fd0d72fd7c2ULL, -7, 4, {1.0, 1.0, 1.0, 1.0}},
     {"minecraft:ice", 0x6ef0b93571ee34a9ULL, 0xe23c540932f9b7b6ULL, -4, 4, {1.0, 1.0, 1.0, 1.0}},
-    {"minecraft:powder_snow",
-     0x7520c0b89fe4562fULL,
-     0x62ed8c50c818845dULL,
-     -6,
-     4,
-     {1.0, 1.0, 1.0, 1.0}},
-    {"minecraft:badlands_pillar",
-     0xbb4375a497aa6bbcULL,
-     0x2f58a6a3242fc1ddULL,
-     -2,
-     4,
-     {1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:powder_snow", 0x7520c0b89fe4562fULL, 0x62ed8c50c818845dULL, -6, 4, {1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:badlands_pillar", 0xbb4375a497aa6bbcULL, 0x2f58a6a3242fc1ddULL, -2, 4, {1.0, 1.0, 1.0, 1.0}},
     {"minecraft:badlands_pillar_roof", 0x6c2ff8dd7d6714afULL, 0x3f5f14fd315e519dULL, -8, 1, {1.0}},
-    {"minecraft:badlands_surface",
-     0xfcf6fc6970f25434ULL,
-     0x734c6bec840906c7ULL,
-     -6,
-     3,
-     {1.0, 1.0, 1.0}},
-    {"minecraft:iceberg_pillar",
-     0xd27f48cf79b78ad1ULL,
-     0x7fe27bff85dadd65ULL,
-     -6,
-     4,
-     {1.0, 1.0, 1.0, 1.0}},
+    {"minecraft:badlands_surface", 0xfcf6fc6970f25434ULL, 0x734c6bec840906c7ULL, -6, 3, {1.0, 1.0, 1.0}},
+    {"minecraft:iceberg_pillar", 0xd27f48cf79b78ad1ULL, 0x7fe27bff85dadd65ULL, -6, 4, {1.0, 1.0, 1.0, 1.0}},
     {"minecraft:iceberg_pillar_roof", 0x5d2cecc3b9766e21ULL, 0xf3329a2dbadd7627ULL, -3, 1, {1.0}},
-    {"minecraft:iceberg_surface",
-     0xbbdbd5072e18adc7ULL,
-     0x790832084121615dULL,
-     -6,
-     3,
-     {1.0, 1.0, 1.0}},
-    {"minecraft:patch",
-     0xed592d1b1bc6ed27ULL,
-     0x21c3acf455c0ebbbULL,
-     -5,
-     6,
-     {1.0, 0.0, 0.0, 0.0, 0.0, 0.013333333333333334}},
+    {"minecraft:iceberg_surface", 0xbbdbd5072e18adc7ULL, 0x790832084121615dULL, -6, 3, {1.0, 1.0, 1.0}},
+    {"minecraft:patch", 0xed592d1b1bc6ed27ULL, 0x21c3acf455c0ebbbULL, -5, 6, {1.0, 0.0, 0.0, 0.0, 0.0, 0.013333333333333334}},
 };
+/* clang-format on */
 
 const uint64_t wg_octave_md5[WG_OCTAVE_COUNT][2] = {
     {0xc613bf766619f992ULL, 0x954753f86691b86aULL}, /* octave_-16 */
@@ -206,1278 +137,343 @@ const uint64_t wg_octave_md5[WG_OCTAVE_COUNT][2] = {
     {0x0398cb4009cd6fdbULL, 0x01dc5b7dc977a2ecULL}, /* octave_1 */
 };
 
-static double n0(wg_pt *p);
-static double n1(wg_pt *p);
-static double n2(wg_pt *p);
-static double n3(wg_pt *p);
 static double df_shift_x(wg_pt *p);
-static double n6_arg(wg_pt *p);
 static double n5(wg_pt *p);
-static double n4(wg_pt *p);
 static double n6(wg_pt *p);
 static double df_shift_z(wg_pt *p);
-static double n9_arg(wg_pt *p);
 static double n8(wg_pt *p);
-static double n7(wg_pt *p);
 static double n9(wg_pt *p);
-static double n10(wg_pt *p);
-static double n11(wg_pt *p);
 static double df_overworld_continents(wg_pt *p);
 static double n13_arg(wg_pt *p);
-static double n12(wg_pt *p);
 static double n13(wg_pt *p);
 static double df_overworld_erosion(wg_pt *p);
 static double n15_arg(wg_pt *p);
-static double n14(wg_pt *p);
 static double n15(wg_pt *p);
 static double df_overworld_depth(wg_pt *p);
-static double n16(wg_pt *p);
 static double df_overworld_offset(wg_pt *p);
-static double n37_arg(wg_pt *p);
 static double n36(wg_pt *p);
 static double n19(wg_pt *p);
-static double n20(wg_pt *p);
-static double n21(wg_pt *p);
 static double n22(wg_pt *p);
-static float s2(wg_pt *p);
 static double df_overworld_ridges_folded(wg_pt *p);
 static double df_overworld_ridges(wg_pt *p);
 static double n24_arg(wg_pt *p);
-static double n23(wg_pt *p);
 static double n24(wg_pt *p);
-static double n25(wg_pt *p);
-static double n26(wg_pt *p);
-static double n27(wg_pt *p);
-static double n28(wg_pt *p);
-static double n29(wg_pt *p);
-static float s3(wg_pt *p);
-static float s4(wg_pt *p);
-static float s5(wg_pt *p);
-static float s6(wg_pt *p);
-static float s7(wg_pt *p);
-static float s8(wg_pt *p);
-static float s1(wg_pt *p);
-static float s10(wg_pt *p);
-static float s11(wg_pt *p);
-static float s12(wg_pt *p);
-static float s13(wg_pt *p);
-static float s14(wg_pt *p);
-static float s15(wg_pt *p);
-static float s16(wg_pt *p);
-static float s9(wg_pt *p);
-static float s18(wg_pt *p);
-static float s19(wg_pt *p);
-static float s20(wg_pt *p);
-static float s21(wg_pt *p);
-static float s22(wg_pt *p);
-static float s23(wg_pt *p);
-static float s24(wg_pt *p);
-static float s17(wg_pt *p);
-static float s26(wg_pt *p);
-static float s27(wg_pt *p);
-static float s28(wg_pt *p);
-static float s29(wg_pt *p);
-static float s30(wg_pt *p);
-static float s31(wg_pt *p);
-static float s32(wg_pt *p);
-static float s34(wg_pt *p);
-static float s33(wg_pt *p);
-static float s36(wg_pt *p);
-static float s35(wg_pt *p);
-static float s37(wg_pt *p);
-static float s38(wg_pt *p);
-static float s25(wg_pt *p);
-static float s40(wg_pt *p);
-static float s41(wg_pt *p);
-static float s42(wg_pt *p);
-static float s43(wg_pt *p);
-static float s44(wg_pt *p);
-static float s45(wg_pt *p);
-static float s46(wg_pt *p);
-static float s48(wg_pt *p);
-static float s47(wg_pt *p);
-static float s50(wg_pt *p);
-static float s49(wg_pt *p);
-static float s51(wg_pt *p);
-static float s52(wg_pt *p);
-static float s39(wg_pt *p);
-static float s0(wg_pt *p);
-static double n30(wg_pt *p);
-static double n31(wg_pt *p);
 static double n33(wg_pt *p);
 static double n34(wg_pt *p);
-static double n35(wg_pt *p);
 static double n37(wg_pt *p);
-static double n38(wg_pt *p);
-static double n39(wg_pt *p);
-static double n40(wg_pt *p);
 static double n53(wg_pt *p);
 static double df_overworld_factor(wg_pt *p);
-static double n52_arg(wg_pt *p);
 static double n51(wg_pt *p);
 static double n42(wg_pt *p);
-static double n43(wg_pt *p);
-static double n44(wg_pt *p);
-static double n45(wg_pt *p);
-static float s55(wg_pt *p);
-static float s56(wg_pt *p);
-static float s57(wg_pt *p);
-static float s58(wg_pt *p);
-static float s59(wg_pt *p);
-static float s60(wg_pt *p);
-static float s62(wg_pt *p);
-static float s61(wg_pt *p);
-static float s64(wg_pt *p);
-static float s63(wg_pt *p);
-static float s54(wg_pt *p);
-static float s66(wg_pt *p);
-static float s67(wg_pt *p);
-static float s68(wg_pt *p);
-static float s69(wg_pt *p);
-static float s70(wg_pt *p);
-static float s71(wg_pt *p);
-static float s73(wg_pt *p);
-static float s72(wg_pt *p);
-static float s75(wg_pt *p);
-static float s74(wg_pt *p);
-static float s65(wg_pt *p);
-static float s77(wg_pt *p);
-static float s78(wg_pt *p);
-static float s79(wg_pt *p);
-static float s80(wg_pt *p);
-static float s81(wg_pt *p);
-static float s82(wg_pt *p);
-static float s84(wg_pt *p);
-static float s83(wg_pt *p);
-static float s86(wg_pt *p);
-static float s85(wg_pt *p);
-static float s76(wg_pt *p);
-static float s88(wg_pt *p);
-static float s89(wg_pt *p);
-static float s90(wg_pt *p);
-static float s91(wg_pt *p);
-static float s92(wg_pt *p);
-static float s93(wg_pt *p);
-static float s95(wg_pt *p);
-static float s94(wg_pt *p);
-static float s97(wg_pt *p);
-static float s96(wg_pt *p);
-static float s99(wg_pt *p);
-static float s98(wg_pt *p);
-static float s101(wg_pt *p);
-static float s100(wg_pt *p);
-static float s87(wg_pt *p);
-static float s53(wg_pt *p);
-static double n46(wg_pt *p);
 static double n48(wg_pt *p);
 static double n49(wg_pt *p);
-static double n50(wg_pt *p);
 static double n52(wg_pt *p);
 static double n54(wg_pt *p);
-static double n55(wg_pt *p);
-static double n56(wg_pt *p);
-static double n57(wg_pt *p);
-static double n58(wg_pt *p);
-static double n59(wg_pt *p);
 static double n60(wg_pt *p);
-static double n61(wg_pt *p);
-static double n62(wg_pt *p);
 static double n63(wg_pt *p);
-static double n64(wg_pt *p);
-static double wg_interp_arg_0(wg_pt *p);
-static double n65(wg_pt *p);
-static double n66(wg_pt *p);
 static double df_overworld_sloped_cheese(wg_pt *p);
-static double n77_arg(wg_pt *p);
 static double df_overworld_jaggedness(wg_pt *p);
-static double n73_arg(wg_pt *p);
 static double n72(wg_pt *p);
-static float s105(wg_pt *p);
-static float s104(wg_pt *p);
-static float s107(wg_pt *p);
-static float s106(wg_pt *p);
-static float s109(wg_pt *p);
-static float s108(wg_pt *p);
-static float s103(wg_pt *p);
-static float s112(wg_pt *p);
-static float s113(wg_pt *p);
-static float s111(wg_pt *p);
-static float s115(wg_pt *p);
-static float s114(wg_pt *p);
-static float s117(wg_pt *p);
-static float s116(wg_pt *p);
-static float s110(wg_pt *p);
-static float s102(wg_pt *p);
-static double n68(wg_pt *p);
-static double n69(wg_pt *p);
 static double n70(wg_pt *p);
-static double n71(wg_pt *p);
 static double n73(wg_pt *p);
-static double n74(wg_pt *p);
-static double n75(wg_pt *p);
 static double n76(wg_pt *p);
 static double n77(wg_pt *p);
-static double n78(wg_pt *p);
 static double n79(wg_pt *p);
-static double n80(wg_pt *p);
-static double n81(wg_pt *p);
 static double df_overworld_base_3d_noise(wg_pt *p);
-static double n82(wg_pt *p);
-static double n83(wg_pt *p);
 static double df_overworld_caves_entrances(wg_pt *p);
 static double n110(wg_pt *p);
-static double n84(wg_pt *p);
-static double n85(wg_pt *p);
-static double n86(wg_pt *p);
-static double n87(wg_pt *p);
 static double df_overworld_caves_spaghetti_roughness_function(wg_pt *p);
 static double n95(wg_pt *p);
-static double n88(wg_pt *p);
-static double n89(wg_pt *p);
-static double n90(wg_pt *p);
-static double n91(wg_pt *p);
-static double n92(wg_pt *p);
-static double n93(wg_pt *p);
 static double n94(wg_pt *p);
 static double n97(wg_pt *p);
-static double n96(wg_pt *p);
 static double n98(wg_pt *p);
 static double n100(wg_pt *p);
-static double n99(wg_pt *p);
 static double n101(wg_pt *p);
-static double n102(wg_pt *p);
-static double n103(wg_pt *p);
-static double n104(wg_pt *p);
-static double n105(wg_pt *p);
-static double n106(wg_pt *p);
-static double n107(wg_pt *p);
-static double n108(wg_pt *p);
-static double n109(wg_pt *p);
-static double n111(wg_pt *p);
-static double n112(wg_pt *p);
-static double n113(wg_pt *p);
-static double n114(wg_pt *p);
-static double n115(wg_pt *p);
-static double n116(wg_pt *p);
-static double n117(wg_pt *p);
-static double n118(wg_pt *p);
-static double n119(wg_pt *p);
-static double n120(wg_pt *p);
-static double n121(wg_pt *p);
-static double n122(wg_pt *p);
-static double n123(wg_pt *p);
-static double n124(wg_pt *p);
 static double df_overworld_caves_spaghetti_2d(wg_pt *p);
-static double n125(wg_pt *p);
 static double n126(wg_pt *p);
 static double df_overworld_caves_spaghetti_2d_thickness_modulator(wg_pt *p);
 static double n130(wg_pt *p);
-static double n127(wg_pt *p);
-static double n128(wg_pt *p);
-static double n129(wg_pt *p);
-static double n131(wg_pt *p);
-static double n132(wg_pt *p);
-static double n133(wg_pt *p);
-static double n134(wg_pt *p);
-static double n135(wg_pt *p);
-static double n136(wg_pt *p);
-static double n137(wg_pt *p);
-static double n138(wg_pt *p);
-static double n139(wg_pt *p);
-static double n140(wg_pt *p);
-static double n141(wg_pt *p);
-static double n142(wg_pt *p);
-static double n143(wg_pt *p);
-static double n144(wg_pt *p);
 static double df_overworld_caves_pillars(wg_pt *p);
 static double n156(wg_pt *p);
-static double n145(wg_pt *p);
-static double n146(wg_pt *p);
-static double n147(wg_pt *p);
-static double n148(wg_pt *p);
-static double n149(wg_pt *p);
-static double n150(wg_pt *p);
-static double n151(wg_pt *p);
-static double n152(wg_pt *p);
-static double n153(wg_pt *p);
-static double n154(wg_pt *p);
 static double n155(wg_pt *p);
-static double n157(wg_pt *p);
-static double n158(wg_pt *p);
-static double n159(wg_pt *p);
-static double n160(wg_pt *p);
 static double n161(wg_pt *p);
-static double n162(wg_pt *p);
-static double n163(wg_pt *p);
 static double n164(wg_pt *p);
-static double n165(wg_pt *p);
+static double wg_interp_arg_0(wg_pt *p);
 static double n167(wg_pt *p);
-static double n168(wg_pt *p);
-static double n169(wg_pt *p);
 static double df_overworld_caves_noodle(wg_pt *p);
-static double wg_interp_arg_1(wg_pt *p);
 static double df_y(wg_pt *p);
-static double n170(wg_pt *p);
-static double n171(wg_pt *p);
-static double n172(wg_pt *p);
+static double wg_interp_arg_1(wg_pt *p);
 static double n173(wg_pt *p);
 static double wg_interp_arg_2(wg_pt *p);
-static double n174(wg_pt *p);
-static double n175(wg_pt *p);
-static double n176(wg_pt *p);
-static double n177(wg_pt *p);
 static double n178(wg_pt *p);
 static double wg_interp_arg_3(wg_pt *p);
-static double n179(wg_pt *p);
-static double n180(wg_pt *p);
 static double n181(wg_pt *p);
-static double n182(wg_pt *p);
 static double wg_interp_arg_4(wg_pt *p);
-static double n183(wg_pt *p);
-static double n184(wg_pt *p);
 static double n185(wg_pt *p);
-static double n186(wg_pt *p);
-static double n187(wg_pt *p);
-static double n188(wg_pt *p);
-static double n189(wg_pt *p);
-static double n190(wg_pt *p);
-static double n191(wg_pt *p);
 static double wg_interp_arg_5(wg_pt *p);
-static double n192(wg_pt *p);
-static double n193(wg_pt *p);
 static double n194(wg_pt *p);
 static double wg_interp_arg_6(wg_pt *p);
-static double n195(wg_pt *p);
-static double n196(wg_pt *p);
 static double n197(wg_pt *p);
-static double n198(wg_pt *p);
 static double wg_interp_arg_7(wg_pt *p);
-static double n199(wg_pt *p);
-static double n200(wg_pt *p);
 static double n201(wg_pt *p);
-static double n202(wg_pt *p);
-static double n203(wg_pt *p);
-static double n204(wg_pt *p);
-static double n205(wg_pt *p);
-
-/* minecraft:aquifer_barrier */
-static double n0(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[0], p->x * 1.0, p->y * 0.5, p->z * 1.0);
-}
-
-/* minecraft:aquifer_fluid_level_floodedness */
-static double n1(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[1], p->x * 1.0, p->y * 0.67, p->z * 1.0);
-}
-
-/* minecraft:aquifer_fluid_level_spread */
-static double n2(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[2], p->x * 1.0, p->y * 0.7142857142857143, p->z * 1.0);
-}
-
-/* minecraft:aquifer_lava */
-static double n3(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[3], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n4(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[5], p->x * 0.25, 0.0 * 0.25, p->z * 0.25) * 4.0;
-}
+static float spline_at(wg_pt *p, int k);
 
 static double n5(wg_pt *p)
 {
-    if (p->memo2 >> 0 & 1) return p->v2[0];
-    double v = n4(p);
-    p->memo2 |= 1ULL << 0;
-    p->v2[0] = v;
-    return v;
-}
-
-static double n6_arg(wg_pt *p)
-{
-    return n5(p);
+    return MEMO2(
+        0, (wg_normal_value(&p->st->noise[WG_NOISE_OFFSET], p->x * 0.25, 0.0 * 0.25, p->z * 0.25) *
+            4.0));
 }
 
 static double n6(wg_pt *p)
 {
-    if (p->memo2 >> 1 & 1) return p->v2[1];
-    double v = wg_flat_cache(p, n6_arg);
-    p->memo2 |= 1ULL << 1;
-    p->v2[1] = v;
-    return v;
+    return MEMO2(1, wg_flat_cache(p, n5));
 }
 
 /* minecraft:shift_x */
 static double df_shift_x(wg_pt *p)
 {
-    if (p->memo2 >> 2 & 1) return p->v2[2];
-    double v = n6(p);
-    p->memo2 |= 1ULL << 2;
-    p->v2[2] = v;
-    return v;
-}
-
-static double n7(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[5], p->z * 0.25, p->x * 0.25, 0.0 * 0.25) * 4.0;
+    return n6(p);
 }
 
 static double n8(wg_pt *p)
 {
-    if (p->memo2 >> 3 & 1) return p->v2[3];
-    double v = n7(p);
-    p->memo2 |= 1ULL << 3;
-    p->v2[3] = v;
-    return v;
-}
-
-static double n9_arg(wg_pt *p)
-{
-    return n8(p);
+    return MEMO2(
+        2, (wg_normal_value(&p->st->noise[WG_NOISE_OFFSET], p->z * 0.25, p->x * 0.25, 0.0 * 0.25) *
+            4.0));
 }
 
 static double n9(wg_pt *p)
 {
-    if (p->memo2 >> 4 & 1) return p->v2[4];
-    double v = wg_flat_cache(p, n9_arg);
-    p->memo2 |= 1ULL << 4;
-    p->v2[4] = v;
-    return v;
+    return MEMO2(3, wg_flat_cache(p, n8));
 }
 
 /* minecraft:shift_z */
 static double df_shift_z(wg_pt *p)
 {
-    if (p->memo2 >> 5 & 1) return p->v2[5];
-    double v = n9(p);
-    p->memo2 |= 1ULL << 5;
-    p->v2[5] = v;
-    return v;
-}
-
-/* minecraft:temperature */
-static double n10(wg_pt *p)
-{
-    double d = p->x * 0.25 + df_shift_x(p);
-    double e = p->y * 0.0 + 0.0;
-    double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[4], d, e, f);
-}
-
-/* minecraft:vegetation */
-static double n11(wg_pt *p)
-{
-    double d = p->x * 0.25 + df_shift_x(p);
-    double e = p->y * 0.0 + 0.0;
-    double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[6], d, e, f);
-}
-
-/* minecraft:continentalness */
-static double n12(wg_pt *p)
-{
-    double d = p->x * 0.25 + df_shift_x(p);
-    double e = p->y * 0.0 + 0.0;
-    double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[7], d, e, f);
+    return n9(p);
 }
 
 static double n13_arg(wg_pt *p)
 {
-    return n12(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_CONTINENTALNESS], p->x * 0.25 + df_shift_x(p),
+                           p->y * 0.0 + 0.0, p->z * 0.25 + df_shift_z(p));
 }
 
 static double n13(wg_pt *p)
 {
-    if (p->memo2 >> 6 & 1) return p->v2[6];
-    double v = wg_flat_cache(p, n13_arg);
-    p->memo2 |= 1ULL << 6;
-    p->v2[6] = v;
-    return v;
+    return MEMO2(4, wg_flat_cache(p, n13_arg));
 }
 
 /* minecraft:overworld/continents */
 static double df_overworld_continents(wg_pt *p)
 {
-    if (p->memo2 >> 7 & 1) return p->v2[7];
-    double v = n13(p);
-    p->memo2 |= 1ULL << 7;
-    p->v2[7] = v;
-    return v;
-}
-
-/* minecraft:erosion */
-static double n14(wg_pt *p)
-{
-    double d = p->x * 0.25 + df_shift_x(p);
-    double e = p->y * 0.0 + 0.0;
-    double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[8], d, e, f);
+    return n13(p);
 }
 
 static double n15_arg(wg_pt *p)
 {
-    return n14(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_EROSION], p->x * 0.25 + df_shift_x(p),
+                           p->y * 0.0 + 0.0, p->z * 0.25 + df_shift_z(p));
 }
 
 static double n15(wg_pt *p)
 {
-    if (p->memo2 >> 8 & 1) return p->v2[8];
-    double v = wg_flat_cache(p, n15_arg);
-    p->memo2 |= 1ULL << 8;
-    p->v2[8] = v;
-    return v;
+    return MEMO2(5, wg_flat_cache(p, n15_arg));
 }
 
 /* minecraft:overworld/erosion */
 static double df_overworld_erosion(wg_pt *p)
 {
-    if (p->memo2 >> 9 & 1) return p->v2[9];
-    double v = n15(p);
-    p->memo2 |= 1ULL << 9;
-    p->v2[9] = v;
-    return v;
-}
-
-static double n16(wg_pt *p)
-{
-    return wg_clamped_map(p->y, -64.0, 320.0, 1.5, -1.5);
+    return n15(p);
 }
 
 static double n19(wg_pt *p)
 {
-    if (p->memo2 >> 10 & 1) return p->v2[10];
-    double v = 1.0;
-    p->memo2 |= 1ULL << 10;
-    p->v2[10] = v;
-    return v;
-}
-
-static double n20(wg_pt *p)
-{
-    return n19(p) * -1.0;
-}
-
-static double n21(wg_pt *p)
-{
-    return 1.0 + n20(p);
+    return MEMO2(6, 1.0);
 }
 
 static double n22(wg_pt *p)
 {
     double a = 0.0;
-    return a == 0.0 ? 0.0 : a * n21(p);
-}
-
-/* minecraft:ridge */
-static double n23(wg_pt *p)
-{
-    double d = p->x * 0.25 + df_shift_x(p);
-    double e = p->y * 0.0 + 0.0;
-    double f = p->z * 0.25 + df_shift_z(p);
-    return wg_normal_value(&p->st->noise[9], d, e, f);
+    return a == 0.0 ? 0.0 : a * (1.0 + (n19(p) * -1.0));
 }
 
 static double n24_arg(wg_pt *p)
 {
-    return n23(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_RIDGE], p->x * 0.25 + df_shift_x(p),
+                           p->y * 0.0 + 0.0, p->z * 0.25 + df_shift_z(p));
 }
 
 static double n24(wg_pt *p)
 {
-    if (p->memo2 >> 11 & 1) return p->v2[11];
-    double v = wg_flat_cache(p, n24_arg);
-    p->memo2 |= 1ULL << 11;
-    p->v2[11] = v;
-    return v;
+    return MEMO2(7, wg_flat_cache(p, n24_arg));
 }
 
 /* minecraft:overworld/ridges */
 static double df_overworld_ridges(wg_pt *p)
 {
-    if (p->memo2 >> 12 & 1) return p->v2[12];
-    double v = n24(p);
-    p->memo2 |= 1ULL << 12;
-    p->v2[12] = v;
-    return v;
-}
-
-static double n25(wg_pt *p)
-{
-    return fabs(df_overworld_ridges(p));
-}
-
-static double n26(wg_pt *p)
-{
-    return -0.6666666666666666 + n25(p);
-}
-
-static double n27(wg_pt *p)
-{
-    return fabs(n26(p));
-}
-
-static double n28(wg_pt *p)
-{
-    return -0.3333333333333333 + n27(p);
-}
-
-static double n29(wg_pt *p)
-{
-    return n28(p) * -3.0;
+    return n24(p);
 }
 
 /* minecraft:overworld/ridges_folded */
 static double df_overworld_ridges_folded(wg_pt *p)
 {
-    if (p->memo2 >> 13 & 1) return p->v2[13];
-    double v = n29(p);
-    p->memo2 |= 1ULL << 13;
-    p->v2[13] = v;
-    return v;
+    return MEMO2(
+        8, ((-0.3333333333333333 + fabs((-0.6666666666666666 + fabs(df_overworld_ridges(p))))) *
+            -3.0));
 }
 
-static const float s2_loc[2] = {-1.0f, 1.0f};
-static const float s2_der[2] = {0.38940096f, 0.38940096f};
-static const float s2_val[2] = {-0.08880186f, 0.69000006f};
-static float s2(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s2_loc, s2_der, s2_val, 2, NULL);
-}
+static const float sf0[2] = {-0.08880186f, 0.69000006f};
 
-static const float s3_loc[2] = {-1.0f, 1.0f};
-static const float s3_der[2] = {0.37788022f, 0.37788022f};
-static const float s3_val[2] = {-0.115760356f, 0.6400001f};
-static float s3(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s3_loc, s3_der, s3_val, 2, NULL);
-}
+static const float sf1[2] = {-1.0f, 1.0f};
 
-static const float s4_loc[6] = {-1.0f, -0.75f, -0.65f, 0.5954547f, 0.6054547f, 1.0f};
-static const float s4_der[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.2534563f, 0.2534563f};
-static const float s4_val[6] = {-0.2222f,      -0.2222f,      0.0f,
-                                2.9802322e-8f, 2.9802322e-8f, 0.100000024f};
-static float s4(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s4_loc, s4_der, s4_val, 6, NULL);
-}
+static const float sf2[2] = {0.38940096f, 0.38940096f};
 
-static const float s5_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s5_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.007000001f};
-static const float s5_val[5] = {-0.3f, 0.05f, 0.05f, 0.05f, 0.060000002f};
-static float s5(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s5_loc, s5_der, s5_val, 5, NULL);
-}
+static const float sf3[2] = {-0.115760356f, 0.6400001f};
 
-static const float s6_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s6_der[5] = {0.5f, 0.0f, 0.0f, 0.1f, 0.007000001f};
-static const float s6_val[5] = {-0.15f, 0.0f, 0.0f, 0.05f, 0.060000002f};
-static float s6(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s6_loc, s6_der, s6_val, 5, NULL);
-}
+static const float sf4[2] = {0.37788022f, 0.37788022f};
 
-static const float s7_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s7_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.0f};
-static const float s7_val[5] = {-0.15f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s7(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s7_loc, s7_der, s7_val, 5, NULL);
-}
+static const float sf5[6] = {-0.2222f, -0.2222f, 0.0f, 2.9802322e-8f, 2.9802322e-8f, 0.100000024f};
 
-static const float s8_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s8_der[5] = {0.0f, 0.0f, 0.0f, 0.06f, 0.0f};
-static const float s8_val[5] = {-0.02f, -0.03f, -0.03f, 0.0f, 0.0f};
-static float s8(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s8_loc, s8_der, s8_val, 5, NULL);
-}
+static const float sf6[6] = {-1.0f, -0.75f, -0.65f, 0.5954547f, 0.6054547f, 1.0f};
 
-static const float s1_loc[7] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f, 0.7f};
-static const float s1_der[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s1_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s2(p);
-    case 1: return s3(p);
-    case 2: return s4(p);
-    case 3: return s5(p);
-    case 4: return s6(p);
-    case 5: return s7(p);
-    case 6: return s8(p);
-    }
-    return 0.0f;
-}
-static float s1(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s1_loc, s1_der, NULL, 7, s1_value);
-}
+static const float sf7[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.2534563f, 0.2534563f};
 
-static const float s10_loc[2] = {-1.0f, 1.0f};
-static const float s10_der[2] = {0.38940096f, 0.38940096f};
-static const float s10_val[2] = {-0.08880186f, 0.69000006f};
-static float s10(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s10_loc, s10_der, s10_val, 2,
-                          NULL);
-}
+static const float sf8[5] = {-0.3f, 0.05f, 0.05f, 0.05f, 0.060000002f};
 
-static const float s11_loc[2] = {-1.0f, 1.0f};
-static const float s11_der[2] = {0.37788022f, 0.37788022f};
-static const float s11_val[2] = {-0.115760356f, 0.6400001f};
-static float s11(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s11_loc, s11_der, s11_val, 2,
-                          NULL);
-}
+static const float sf9[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
 
-static const float s12_loc[6] = {-1.0f, -0.75f, -0.65f, 0.5954547f, 0.6054547f, 1.0f};
-static const float s12_der[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.2534563f, 0.2534563f};
-static const float s12_val[6] = {-0.2222f,      -0.2222f,      0.0f,
-                                 2.9802322e-8f, 2.9802322e-8f, 0.100000024f};
-static float s12(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s12_loc, s12_der, s12_val, 6,
-                          NULL);
-}
+static const float sf10[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.007000001f};
 
-static const float s13_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s13_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.007000001f};
-static const float s13_val[5] = {-0.3f, 0.05f, 0.05f, 0.05f, 0.060000002f};
-static float s13(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s13_loc, s13_der, s13_val, 5,
-                          NULL);
-}
+static const float sf11[5] = {-0.15f, 0.0f, 0.0f, 0.05f, 0.060000002f};
 
-static const float s14_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s14_der[5] = {0.5f, 0.0f, 0.0f, 0.1f, 0.007000001f};
-static const float s14_val[5] = {-0.15f, 0.0f, 0.0f, 0.05f, 0.060000002f};
-static float s14(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s14_loc, s14_der, s14_val, 5,
-                          NULL);
-}
+static const float sf12[5] = {0.5f, 0.0f, 0.0f, 0.1f, 0.007000001f};
 
-static const float s15_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s15_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.0f};
-static const float s15_val[5] = {-0.15f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s15(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s15_loc, s15_der, s15_val, 5,
-                          NULL);
-}
+static const float sf13[5] = {-0.15f, 0.0f, 0.0f, 0.0f, 0.0f};
 
-static const float s16_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s16_der[5] = {0.0f, 0.0f, 0.0f, 0.06f, 0.0f};
-static const float s16_val[5] = {-0.02f, -0.03f, -0.03f, 0.0f, 0.0f};
-static float s16(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s16_loc, s16_der, s16_val, 5,
-                          NULL);
-}
+static const float sf14[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.0f};
 
-static const float s9_loc[7] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f, 0.7f};
-static const float s9_der[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s9_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s10(p);
-    case 1: return s11(p);
-    case 2: return s12(p);
-    case 3: return s13(p);
-    case 4: return s14(p);
-    case 5: return s15(p);
-    case 6: return s16(p);
-    }
-    return 0.0f;
-}
-static float s9(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s9_loc, s9_der, NULL, 7, s9_value);
-}
+static const float sf15[5] = {-0.02f, -0.03f, -0.03f, 0.0f, 0.0f};
 
-static const float s18_loc[2] = {-1.0f, 1.0f};
-static const float s18_der[2] = {0.38940096f, 0.38940096f};
-static const float s18_val[2] = {-0.08880186f, 0.69000006f};
-static float s18(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s18_loc, s18_der, s18_val, 2,
-                          NULL);
-}
+static const float sf16[5] = {0.0f, 0.0f, 0.0f, 0.06f, 0.0f};
 
-static const float s19_loc[2] = {-1.0f, 1.0f};
-static const float s19_der[2] = {0.37788022f, 0.37788022f};
-static const float s19_val[2] = {-0.115760356f, 0.6400001f};
-static float s19(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s19_loc, s19_der, s19_val, 2,
-                          NULL);
-}
+static const uint8_t sc0[7] = {1, 2, 3, 4, 5, 6, 7};
 
-static const float s20_loc[6] = {-1.0f, -0.75f, -0.65f, 0.5954547f, 0.6054547f, 1.0f};
-static const float s20_der[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.2534563f, 0.2534563f};
-static const float s20_val[6] = {-0.2222f,      -0.2222f,      0.0f,
-                                 2.9802322e-8f, 2.9802322e-8f, 0.100000024f};
-static float s20(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s20_loc, s20_der, s20_val, 6,
-                          NULL);
-}
+static const float sf17[7] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f, 0.7f};
 
-static const float s21_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s21_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.007000001f};
-static const float s21_val[5] = {-0.25f, 0.05f, 0.05f, 0.05f, 0.060000002f};
-static float s21(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s21_loc, s21_der, s21_val, 5,
-                          NULL);
-}
+static const float sf18[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 
-static const float s22_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s22_der[5] = {0.5f, 0.01f, 0.01f, 0.094000004f, 0.007000001f};
-static const float s22_val[5] = {-0.1f, 0.001f, 0.003f, 0.05f, 0.060000002f};
-static float s22(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s22_loc, s22_der, s22_val, 5,
-                          NULL);
-}
+static const float sf19[5] = {-0.25f, 0.05f, 0.05f, 0.05f, 0.060000002f};
 
-static const float s23_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s23_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s23_val[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s23(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s23_loc, s23_der, s23_val, 5,
-                          NULL);
-}
+static const float sf20[5] = {-0.1f, 0.001f, 0.003f, 0.05f, 0.060000002f};
 
-static const float s24_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s24_der[5] = {0.0f, 0.0f, 0.0f, 0.12f, 0.049f};
-static const float s24_val[5] = {-0.02f, -0.03f, -0.03f, 0.03f, 0.1f};
-static float s24(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s24_loc, s24_der, s24_val, 5,
-                          NULL);
-}
+static const float sf21[5] = {0.5f, 0.01f, 0.01f, 0.094000004f, 0.007000001f};
 
-static const float s17_loc[7] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f, 0.7f};
-static const float s17_der[7] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s17_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s18(p);
-    case 1: return s19(p);
-    case 2: return s20(p);
-    case 3: return s21(p);
-    case 4: return s22(p);
-    case 5: return s23(p);
-    case 6: return s24(p);
-    }
-    return 0.0f;
-}
-static float s17(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s17_loc, s17_der, NULL, 7, s17_value);
-}
+static const float sf22[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
 
-static const float s26_loc[3] = {-1.0f, 0.0f, 1.0f};
-static const float s26_der[3] = {0.0f, 0.5138249f, 0.5138249f};
-static const float s26_val[3] = {0.20235021f, 0.7161751f, 1.23f};
-static float s26(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s26_loc, s26_der, s26_val, 3,
-                          NULL);
-}
+static const float sf23[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
 
-static const float s27_loc[3] = {-1.0f, 0.0f, 1.0f};
-static const float s27_der[3] = {0.0f, 0.43317974f, 0.43317974f};
-static const float s27_val[3] = {0.2f, 0.44682026f, 0.88f};
-static float s27(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s27_loc, s27_der, s27_val, 3,
-                          NULL);
-}
+static const float sf24[5] = {-0.02f, -0.03f, -0.03f, 0.03f, 0.1f};
 
-static const float s28_loc[3] = {-1.0f, 0.0f, 1.0f};
-static const float s28_der[3] = {0.0f, 0.3917051f, 0.3917051f};
-static const float s28_val[3] = {0.2f, 0.30829495f, 0.70000005f};
-static float s28(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s28_loc, s28_der, s28_val, 3,
-                          NULL);
-}
+static const float sf25[5] = {0.0f, 0.0f, 0.0f, 0.12f, 0.049f};
 
-static const float s29_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s29_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.049000014f};
-static const float s29_val[5] = {-0.25f, 0.35f, 0.35f, 0.35f, 0.42000002f};
-static float s29(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s29_loc, s29_der, s29_val, 5,
-                          NULL);
-}
+static const uint8_t sc1[7] = {1, 2, 3, 9, 10, 11, 12};
 
-static const float s30_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s30_der[5] = {0.5f, 0.07f, 0.07f, 0.658f, 0.049000014f};
-static const float s30_val[5] = {-0.1f, 0.0069999998f, 0.021f, 0.35f, 0.42000002f};
-static float s30(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s30_loc, s30_der, s30_val, 5,
-                          NULL);
-}
+static const float sf26[3] = {0.20235021f, 0.7161751f, 1.23f};
 
-static const float s31_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s31_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s31_val[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s31(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s31_loc, s31_der, s31_val, 5,
-                          NULL);
-}
+static const float sf27[3] = {-1.0f, 0.0f, 1.0f};
 
-static const float s32_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s32_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s32_val[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s32(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s32_loc, s32_der, s32_val, 5,
-                          NULL);
-}
+static const float sf28[3] = {0.0f, 0.5138249f, 0.5138249f};
 
-static const float s34_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s34_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s34_val[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s34(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s34_loc, s34_der, s34_val, 5,
-                          NULL);
-}
+static const float sf29[3] = {0.2f, 0.44682026f, 0.88f};
 
-static const float s33_loc[3] = {-1.0f, -0.4f, 0.0f};
-static const float s33_der[3] = {0.0f, 0.0f, 0.0f};
-static float s33_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return -0.1f;
-    case 1: return s34(p);
-    case 2: return 0.17f;
-    }
-    return 0.0f;
-}
-static float s33(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s33_loc, s33_der, NULL, 3,
-                          s33_value);
-}
+static const float sf30[3] = {0.0f, 0.43317974f, 0.43317974f};
 
-static const float s36_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s36_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s36_val[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s36(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s36_loc, s36_der, s36_val, 5,
-                          NULL);
-}
+static const float sf31[3] = {0.2f, 0.30829495f, 0.70000005f};
 
-static const float s35_loc[3] = {-1.0f, -0.4f, 0.0f};
-static const float s35_der[3] = {0.0f, 0.0f, 0.0f};
-static float s35_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return -0.1f;
-    case 1: return s36(p);
-    case 2: return 0.17f;
-    }
-    return 0.0f;
-}
-static float s35(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s35_loc, s35_der, NULL, 3,
-                          s35_value);
-}
+static const float sf32[3] = {0.0f, 0.3917051f, 0.3917051f};
 
-static const float s37_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s37_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s37_val[5] = {-0.1f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s37(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s37_loc, s37_der, s37_val, 5,
-                          NULL);
-}
+static const float sf33[5] = {-0.25f, 0.35f, 0.35f, 0.35f, 0.42000002f};
 
-static const float s38_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s38_der[5] = {0.0f, 0.0f, 0.0f, 0.12f, 0.049f};
-static const float s38_val[5] = {-0.02f, -0.03f, -0.03f, 0.03f, 0.1f};
-static float s38(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s38_loc, s38_der, s38_val, 5,
-                          NULL);
-}
+static const float sf34[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.049000014f};
 
-static const float s25_loc[11] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f,
-                                  0.4f,   0.45f, 0.55f, 0.58f,  0.7f};
-static const float s25_der[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s25_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s26(p);
-    case 1: return s27(p);
-    case 2: return s28(p);
-    case 3: return s29(p);
-    case 4: return s30(p);
-    case 5: return s31(p);
-    case 6: return s32(p);
-    case 7: return s33(p);
-    case 8: return s35(p);
-    case 9: return s37(p);
-    case 10: return s38(p);
-    }
-    return 0.0f;
-}
-static float s25(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s25_loc, s25_der, NULL, 11, s25_value);
-}
+static const float sf35[5] = {-0.1f, 0.0069999998f, 0.021f, 0.35f, 0.42000002f};
 
-static const float s40_loc[3] = {-1.0f, 0.0f, 1.0f};
-static const float s40_der[3] = {0.0f, 0.5760369f, 0.5760369f};
-static const float s40_val[3] = {0.34792626f, 0.9239631f, 1.5f};
-static float s40(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s40_loc, s40_der, s40_val, 3,
-                          NULL);
-}
+static const float sf36[5] = {0.5f, 0.07f, 0.07f, 0.658f, 0.049000014f};
 
-static const float s41_loc[3] = {-1.0f, 0.0f, 1.0f};
-static const float s41_der[3] = {0.0f, 0.4608295f, 0.4608295f};
-static const float s41_val[3] = {0.2f, 0.5391705f, 1.0f};
-static float s41(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s41_loc, s41_der, s41_val, 3,
-                          NULL);
-}
+static const uint8_t sc2[3] = {0, 11, 0};
 
-static const float s42_loc[3] = {-1.0f, 0.0f, 1.0f};
-static const float s42_der[3] = {0.0f, 0.4608295f, 0.4608295f};
-static const float s42_val[3] = {0.2f, 0.5391705f, 1.0f};
-static float s42(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s42_loc, s42_der, s42_val, 3,
-                          NULL);
-}
+static const float sf37[3] = {-0.1f, 0.0f, 0.17f};
 
-static const float s43_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s43_der[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.070000015f};
-static const float s43_val[5] = {-0.2f, 0.5f, 0.5f, 0.5f, 0.6f};
-static float s43(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s43_loc, s43_der, s43_val, 5,
-                          NULL);
-}
+static const float sf38[3] = {-1.0f, -0.4f, 0.0f};
 
-static const float s44_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s44_der[5] = {0.5f, 0.099999994f, 0.099999994f, 0.94f, 0.070000015f};
-static const float s44_val[5] = {-0.05f, 0.01f, 0.03f, 0.5f, 0.6f};
-static float s44(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s44_loc, s44_der, s44_val, 5,
-                          NULL);
-}
+static const float sf39[3] = {0.0f, 0.0f, 0.0f};
 
-static const float s45_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s45_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s45_val[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s45(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s45_loc, s45_der, s45_val, 5,
-                          NULL);
-}
+static const uint8_t sc3[11] = {14, 15, 16, 17, 18, 11, 11, 19, 19, 11, 12};
 
-static const float s46_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s46_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s46_val[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s46(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s46_loc, s46_der, s46_val, 5,
-                          NULL);
-}
+static const float sf40[11] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f,
+                               0.4f,   0.45f, 0.55f, 0.58f,  0.7f};
 
-static const float s48_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s48_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s48_val[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s48(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s48_loc, s48_der, s48_val, 5,
-                          NULL);
-}
+static const float sf41[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 
-static const float s47_loc[3] = {-1.0f, -0.4f, 0.0f};
-static const float s47_der[3] = {0.0f, 0.0f, 0.0f};
-static float s47_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return -0.05f;
-    case 1: return s48(p);
-    case 2: return 0.17f;
-    }
-    return 0.0f;
-}
-static float s47(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s47_loc, s47_der, NULL, 3,
-                          s47_value);
-}
+static const float sf42[3] = {0.34792626f, 0.9239631f, 1.5f};
 
-static const float s50_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s50_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s50_val[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s50(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s50_loc, s50_der, s50_val, 5,
-                          NULL);
-}
+static const float sf43[3] = {0.0f, 0.5760369f, 0.5760369f};
 
-static const float s49_loc[3] = {-1.0f, -0.4f, 0.0f};
-static const float s49_der[3] = {0.0f, 0.0f, 0.0f};
-static float s49_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return -0.05f;
-    case 1: return s50(p);
-    case 2: return 0.17f;
-    }
-    return 0.0f;
-}
-static float s49(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s49_loc, s49_der, NULL, 3,
-                          s49_value);
-}
+static const float sf44[3] = {0.2f, 0.5391705f, 1.0f};
 
-static const float s51_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s51_der[5] = {0.5f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s51_val[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s51(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s51_loc, s51_der, s51_val, 5,
-                          NULL);
-}
+static const float sf45[3] = {0.0f, 0.4608295f, 0.4608295f};
 
-static const float s52_loc[5] = {-1.0f, -0.4f, 0.0f, 0.4f, 1.0f};
-static const float s52_der[5] = {0.015f, 0.0f, 0.0f, 0.04f, 0.049f};
-static const float s52_val[5] = {-0.02f, 0.01f, 0.01f, 0.03f, 0.1f};
-static float s52(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s52_loc, s52_der, s52_val, 5,
-                          NULL);
-}
+static const float sf46[5] = {-0.2f, 0.5f, 0.5f, 0.5f, 0.6f};
 
-static const float s39_loc[11] = {-0.85f, -0.7f, -0.4f, -0.35f, -0.1f, 0.2f,
-                                  0.4f,   0.45f, 0.55f, 0.58f,  0.7f};
-static const float s39_der[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s39_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s40(p);
-    case 1: return s41(p);
-    case 2: return s42(p);
-    case 3: return s43(p);
-    case 4: return s44(p);
-    case 5: return s45(p);
-    case 6: return s46(p);
-    case 7: return s47(p);
-    case 8: return s49(p);
-    case 9: return s51(p);
-    case 10: return s52(p);
-    }
-    return 0.0f;
-}
-static float s39(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s39_loc, s39_der, NULL, 11, s39_value);
-}
+static const float sf47[5] = {0.5f, 0.0f, 0.0f, 0.0f, 0.070000015f};
 
-static const float s0_loc[10] = {-1.1f,  -1.02f, -0.51f, -0.44f, -0.18f,
-                                 -0.16f, -0.15f, -0.1f,  0.25f,  1.0f};
-static const float s0_der[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s0_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.044f;
-    case 1: return -0.2222f;
-    case 2: return -0.2222f;
-    case 3: return -0.12f;
-    case 4: return -0.12f;
-    case 5: return s1(p);
-    case 6: return s9(p);
-    case 7: return s17(p);
-    case 8: return s25(p);
-    case 9: return s39(p);
-    }
-    return 0.0f;
-}
-static float s0(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_continents(p), s0_loc, s0_der, NULL, 10, s0_value);
-}
+static const float sf48[5] = {-0.05f, 0.01f, 0.03f, 0.5f, 0.6f};
 
-static double n30(wg_pt *p)
-{
-    return (double)s0(p);
-}
+static const float sf49[5] = {0.5f, 0.099999994f, 0.099999994f, 0.94f, 0.070000015f};
 
-static double n31(wg_pt *p)
-{
-    return -0.5037500262260437 + n30(p);
-}
+static const float sf50[5] = {-0.05f, 0.01f, 0.01f, 0.03f, 0.1f};
+
+static const uint8_t sc4[3] = {0, 25, 0};
+
+static const float sf51[3] = {-0.05f, 0.0f, 0.17f};
+
+static const float sf52[5] = {-0.02f, 0.01f, 0.01f, 0.03f, 0.1f};
+
+static const float sf53[5] = {0.015f, 0.0f, 0.0f, 0.04f, 0.049f};
+
+static const uint8_t sc5[11] = {21, 22, 22, 23, 24, 25, 25, 26, 26, 25, 27};
+
+static const uint8_t sc6[10] = {0, 0, 0, 0, 0, 8, 8, 13, 20, 28};
+
+static const float sf54[10] = {0.044f, -0.2222f, -0.2222f, -0.12f, -0.12f,
+                               0.0f,   0.0f,     0.0f,     0.0f,   0.0f};
+
+static const float sf55[10] = {-1.1f,  -1.02f, -0.51f, -0.44f, -0.18f,
+                               -0.16f, -0.15f, -0.1f,  0.25f,  1.0f};
+
+static const float sf56[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 
 static double n33(wg_pt *p)
 {
-    if (p->memo2 >> 14 & 1) return p->v2[14];
-    double v = 1.0;
-    p->memo2 |= 1ULL << 14;
-    p->v2[14] = v;
-    return v;
+    return MEMO2(9, 1.0);
 }
 
 static double n34(wg_pt *p)
 {
-    double a = n31(p);
+    double a = (-0.5037500262260437 + (double)spline_at(p, 28));
     return a == 0.0 ? 0.0 : a * n33(p);
-}
-
-static double n35(wg_pt *p)
-{
-    return n22(p) + n34(p);
 }
 
 static double n36(wg_pt *p)
 {
-    if (p->memo2 >> 15 & 1) return p->v2[15];
-    double v = n35(p);
-    p->memo2 |= 1ULL << 15;
-    p->v2[15] = v;
-    return v;
-}
-
-static double n37_arg(wg_pt *p)
-{
-    return n36(p);
+    return MEMO2(10, (n22(p) + n34(p)));
 }
 
 static double n37(wg_pt *p)
 {
-    if (p->memo2 >> 16 & 1) return p->v2[16];
-    double v = wg_flat_cache(p, n37_arg);
-    p->memo2 |= 1ULL << 16;
-    p->v2[16] = v;
-    return v;
+    return MEMO2(11, wg_flat_cache(p, n36));
 }
 
 /* minecraft:overworld/offset */
@@ -1486,668 +482,127 @@ static double df_overworld_offset(wg_pt *p)
     return n37(p);
 }
 
-static double n38(wg_pt *p)
-{
-    return n16(p) + df_overworld_offset(p);
-}
-
 /* minecraft:overworld/depth */
 static double df_overworld_depth(wg_pt *p)
 {
-    if (p->memo3 >> 0 & 1) return p->v3[0];
-    double v = n38(p);
-    p->memo3 |= 1ULL << 0;
-    p->v3[0] = v;
-    return v;
-}
-
-static double n39(wg_pt *p)
-{
-    return wg_clamped_map(p->y, -64.0, -40.0, 0.0, 1.0);
-}
-
-static double n40(wg_pt *p)
-{
-    return wg_clamped_map(p->y, 240.0, 256.0, 1.0, 0.0);
+    return MEMO3(0, (wg_clamped_map(p->y, -64.0, 320.0, 1.5, -1.5) + df_overworld_offset(p)));
 }
 
 static double n42(wg_pt *p)
 {
-    if (p->memo2 >> 17 & 1) return p->v2[17];
-    double v = 1.0;
-    p->memo2 |= 1ULL << 17;
-    p->v2[17] = v;
-    return v;
+    return MEMO2(12, 1.0);
 }
 
-static double n43(wg_pt *p)
-{
-    return n42(p) * -1.0;
-}
+static const float sf57[2] = {6.3f, 6.25f};
 
-static double n44(wg_pt *p)
-{
-    return 1.0 + n43(p);
-}
+static const float sf58[2] = {-0.2f, 0.2f};
 
-static double n45(wg_pt *p)
-{
-    return n44(p) * 10.0;
-}
+static const float sf59[2] = {0.0f, 0.0f};
 
-static const float s55_loc[2] = {-0.2f, 0.2f};
-static const float s55_der[2] = {0.0f, 0.0f};
-static const float s55_val[2] = {6.3f, 6.25f};
-static float s55(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s55_loc, s55_der, s55_val, 2, NULL);
-}
+static const float sf60[2] = {6.3f, 2.67f};
 
-static const float s56_loc[2] = {-0.05f, 0.05f};
-static const float s56_der[2] = {0.0f, 0.0f};
-static const float s56_val[2] = {6.3f, 2.67f};
-static float s56(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s56_loc, s56_der, s56_val, 2, NULL);
-}
+static const float sf61[2] = {-0.05f, 0.05f};
 
-static const float s57_loc[2] = {-0.2f, 0.2f};
-static const float s57_der[2] = {0.0f, 0.0f};
-static const float s57_val[2] = {6.3f, 6.25f};
-static float s57(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s57_loc, s57_der, s57_val, 2, NULL);
-}
+static const float sf62[2] = {2.67f, 6.3f};
 
-static const float s58_loc[2] = {-0.2f, 0.2f};
-static const float s58_der[2] = {0.0f, 0.0f};
-static const float s58_val[2] = {6.3f, 6.25f};
-static float s58(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s58_loc, s58_der, s58_val, 2, NULL);
-}
+static const float sf63[2] = {6.25f, 0.625f};
 
-static const float s59_loc[2] = {-0.05f, 0.05f};
-static const float s59_der[2] = {0.0f, 0.0f};
-static const float s59_val[2] = {2.67f, 6.3f};
-static float s59(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s59_loc, s59_der, s59_val, 2, NULL);
-}
+static const float sf64[2] = {0.0f, 0.1f};
 
-static const float s60_loc[2] = {-0.2f, 0.2f};
-static const float s60_der[2] = {0.0f, 0.0f};
-static const float s60_val[2] = {6.3f, 6.25f};
-static float s60(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s60_loc, s60_der, s60_val, 2, NULL);
-}
+static const uint8_t sc7[2] = {0, 33};
 
-static const float s62_loc[2] = {0.0f, 0.1f};
-static const float s62_der[2] = {0.0f, 0.0f};
-static const float s62_val[2] = {6.25f, 0.625f};
-static float s62(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s62_loc, s62_der, s62_val, 2, NULL);
-}
+static const float sf65[2] = {6.25f, 0.0f};
 
-static const float s61_loc[2] = {-0.9f, -0.69f};
-static const float s61_der[2] = {0.0f, 0.0f};
-static float s61_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 6.25f;
-    case 1: return s62(p);
-    }
-    return 0.0f;
-}
-static float s61(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s61_loc, s61_der, NULL, 2,
-                          s61_value);
-}
+static const float sf66[2] = {-0.9f, -0.69f};
 
-static const float s64_loc[2] = {0.0f, 0.1f};
-static const float s64_der[2] = {0.0f, 0.0f};
-static const float s64_val[2] = {6.25f, 0.625f};
-static float s64(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s64_loc, s64_der, s64_val, 2, NULL);
-}
+static const uint8_t sc8[10] = {30, 31, 30, 30, 32, 30, 0, 34, 34, 0};
 
-static const float s63_loc[2] = {-0.9f, -0.69f};
-static const float s63_der[2] = {0.0f, 0.0f};
-static float s63_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 6.25f;
-    case 1: return s64(p);
-    }
-    return 0.0f;
-}
-static float s63(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s63_loc, s63_der, NULL, 2,
-                          s63_value);
-}
+static const float sf67[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 6.25f, 0.0f, 0.0f, 6.25f};
 
-static const float s54_loc[10] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f,
-                                  0.03f, 0.35f, 0.45f,  0.55f,  0.62f};
-static const float s54_der[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s54_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s55(p);
-    case 1: return s56(p);
-    case 2: return s57(p);
-    case 3: return s58(p);
-    case 4: return s59(p);
-    case 5: return s60(p);
-    case 6: return 6.25f;
-    case 7: return s61(p);
-    case 8: return s63(p);
-    case 9: return 6.25f;
-    }
-    return 0.0f;
-}
-static float s54(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s54_loc, s54_der, NULL, 10, s54_value);
-}
+static const float sf68[10] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f,
+                               0.03f, 0.35f, 0.45f,  0.55f,  0.62f};
 
-static const float s66_loc[2] = {-0.2f, 0.2f};
-static const float s66_der[2] = {0.0f, 0.0f};
-static const float s66_val[2] = {6.3f, 5.47f};
-static float s66(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s66_loc, s66_der, s66_val, 2, NULL);
-}
+static const float sf69[2] = {6.3f, 5.47f};
 
-static const float s67_loc[2] = {-0.05f, 0.05f};
-static const float s67_der[2] = {0.0f, 0.0f};
-static const float s67_val[2] = {6.3f, 2.67f};
-static float s67(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s67_loc, s67_der, s67_val, 2, NULL);
-}
+static const float sf70[2] = {5.47f, 0.625f};
 
-static const float s68_loc[2] = {-0.2f, 0.2f};
-static const float s68_der[2] = {0.0f, 0.0f};
-static const float s68_val[2] = {6.3f, 5.47f};
-static float s68(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s68_loc, s68_der, s68_val, 2, NULL);
-}
+static const uint8_t sc9[2] = {0, 37};
 
-static const float s69_loc[2] = {-0.2f, 0.2f};
-static const float s69_der[2] = {0.0f, 0.0f};
-static const float s69_val[2] = {6.3f, 5.47f};
-static float s69(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s69_loc, s69_der, s69_val, 2, NULL);
-}
+static const float sf71[2] = {5.47f, 0.0f};
 
-static const float s70_loc[2] = {-0.05f, 0.05f};
-static const float s70_der[2] = {0.0f, 0.0f};
-static const float s70_val[2] = {2.67f, 6.3f};
-static float s70(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s70_loc, s70_der, s70_val, 2, NULL);
-}
+static const uint8_t sc10[10] = {36, 31, 36, 36, 32, 36, 0, 38, 38, 0};
 
-static const float s71_loc[2] = {-0.2f, 0.2f};
-static const float s71_der[2] = {0.0f, 0.0f};
-static const float s71_val[2] = {6.3f, 5.47f};
-static float s71(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s71_loc, s71_der, s71_val, 2, NULL);
-}
+static const float sf72[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.47f, 0.0f, 0.0f, 5.47f};
 
-static const float s73_loc[2] = {0.0f, 0.1f};
-static const float s73_der[2] = {0.0f, 0.0f};
-static const float s73_val[2] = {5.47f, 0.625f};
-static float s73(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s73_loc, s73_der, s73_val, 2, NULL);
-}
+static const float sf73[2] = {6.3f, 5.08f};
 
-static const float s72_loc[2] = {-0.9f, -0.69f};
-static const float s72_der[2] = {0.0f, 0.0f};
-static float s72_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 5.47f;
-    case 1: return s73(p);
-    }
-    return 0.0f;
-}
-static float s72(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s72_loc, s72_der, NULL, 2,
-                          s72_value);
-}
+static const float sf74[2] = {5.08f, 0.625f};
 
-static const float s75_loc[2] = {0.0f, 0.1f};
-static const float s75_der[2] = {0.0f, 0.0f};
-static const float s75_val[2] = {5.47f, 0.625f};
-static float s75(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s75_loc, s75_der, s75_val, 2, NULL);
-}
+static const uint8_t sc11[2] = {0, 41};
 
-static const float s74_loc[2] = {-0.9f, -0.69f};
-static const float s74_der[2] = {0.0f, 0.0f};
-static float s74_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 5.47f;
-    case 1: return s75(p);
-    }
-    return 0.0f;
-}
-static float s74(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s74_loc, s74_der, NULL, 2,
-                          s74_value);
-}
+static const float sf75[2] = {5.08f, 0.0f};
 
-static const float s65_loc[10] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f,
-                                  0.03f, 0.35f, 0.45f,  0.55f,  0.62f};
-static const float s65_der[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s65_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s66(p);
-    case 1: return s67(p);
-    case 2: return s68(p);
-    case 3: return s69(p);
-    case 4: return s70(p);
-    case 5: return s71(p);
-    case 6: return 5.47f;
-    case 7: return s72(p);
-    case 8: return s74(p);
-    case 9: return 5.47f;
-    }
-    return 0.0f;
-}
-static float s65(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s65_loc, s65_der, NULL, 10, s65_value);
-}
+static const uint8_t sc12[10] = {40, 31, 40, 40, 32, 40, 0, 42, 42, 0};
 
-static const float s77_loc[2] = {-0.2f, 0.2f};
-static const float s77_der[2] = {0.0f, 0.0f};
-static const float s77_val[2] = {6.3f, 5.08f};
-static float s77(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s77_loc, s77_der, s77_val, 2, NULL);
-}
+static const float sf76[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 5.08f, 0.0f, 0.0f, 5.08f};
 
-static const float s78_loc[2] = {-0.05f, 0.05f};
-static const float s78_der[2] = {0.0f, 0.0f};
-static const float s78_val[2] = {6.3f, 2.67f};
-static float s78(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s78_loc, s78_der, s78_val, 2, NULL);
-}
+static const float sf77[2] = {6.3f, 4.69f};
 
-static const float s79_loc[2] = {-0.2f, 0.2f};
-static const float s79_der[2] = {0.0f, 0.0f};
-static const float s79_val[2] = {6.3f, 5.08f};
-static float s79(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s79_loc, s79_der, s79_val, 2, NULL);
-}
+static const uint8_t sc13[2] = {44, 0};
 
-static const float s80_loc[2] = {-0.2f, 0.2f};
-static const float s80_der[2] = {0.0f, 0.0f};
-static const float s80_val[2] = {6.3f, 5.08f};
-static float s80(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s80_loc, s80_der, s80_val, 2, NULL);
-}
+static const float sf78[2] = {0.0f, 1.56f};
 
-static const float s81_loc[2] = {-0.05f, 0.05f};
-static const float s81_der[2] = {0.0f, 0.0f};
-static const float s81_val[2] = {2.67f, 6.3f};
-static float s81(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s81_loc, s81_der, s81_val, 2, NULL);
-}
+static const float sf79[2] = {0.45f, 0.7f};
 
-static const float s82_loc[2] = {-0.2f, 0.2f};
-static const float s82_der[2] = {0.0f, 0.0f};
-static const float s82_val[2] = {6.3f, 5.08f};
-static float s82(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s82_loc, s82_der, s82_val, 2, NULL);
-}
+static const float sf80[2] = {0.0f, 1.37f};
 
-static const float s84_loc[2] = {0.0f, 0.1f};
-static const float s84_der[2] = {0.0f, 0.0f};
-static const float s84_val[2] = {5.08f, 0.625f};
-static float s84(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s84_loc, s84_der, s84_val, 2, NULL);
-}
+static const float sf81[2] = {-0.7f, -0.15f};
 
-static const float s83_loc[2] = {-0.9f, -0.69f};
-static const float s83_der[2] = {0.0f, 0.0f};
-static float s83_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 5.08f;
-    case 1: return s84(p);
-    }
-    return 0.0f;
-}
-static float s83(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s83_loc, s83_der, NULL, 2,
-                          s83_value);
-}
+static const uint8_t sc14[11] = {44, 31, 44, 44, 32, 44, 45, 45, 46, 46, 0};
 
-static const float s86_loc[2] = {0.0f, 0.1f};
-static const float s86_der[2] = {0.0f, 0.0f};
-static const float s86_val[2] = {5.08f, 0.625f};
-static float s86(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s86_loc, s86_der, s86_val, 2, NULL);
-}
+static const float sf82[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 4.69f};
 
-static const float s85_loc[2] = {-0.9f, -0.69f};
-static const float s85_der[2] = {0.0f, 0.0f};
-static float s85_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 5.08f;
-    case 1: return s86(p);
-    }
-    return 0.0f;
-}
-static float s85(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s85_loc, s85_der, NULL, 2,
-                          s85_value);
-}
+static const float sf83[11] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f, 0.03f,
+                               0.05f, 0.4f,  0.45f,  0.55f,  0.58f};
 
-static const float s76_loc[10] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f,
-                                  0.03f, 0.35f, 0.45f,  0.55f,  0.62f};
-static const float s76_der[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s76_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s77(p);
-    case 1: return s78(p);
-    case 2: return s79(p);
-    case 3: return s80(p);
-    case 4: return s81(p);
-    case 5: return s82(p);
-    case 6: return 5.08f;
-    case 7: return s83(p);
-    case 8: return s85(p);
-    case 9: return 5.08f;
-    }
-    return 0.0f;
-}
-static float s76(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s76_loc, s76_der, NULL, 10, s76_value);
-}
+static const uint8_t sc15[5] = {0, 35, 39, 43, 47};
 
-static const float s88_loc[2] = {-0.2f, 0.2f};
-static const float s88_der[2] = {0.0f, 0.0f};
-static const float s88_val[2] = {6.3f, 4.69f};
-static float s88(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s88_loc, s88_der, s88_val, 2, NULL);
-}
+static const float sf84[5] = {3.95f, 0.0f, 0.0f, 0.0f, 0.0f};
 
-static const float s89_loc[2] = {-0.05f, 0.05f};
-static const float s89_der[2] = {0.0f, 0.0f};
-static const float s89_val[2] = {6.3f, 2.67f};
-static float s89(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s89_loc, s89_der, s89_val, 2, NULL);
-}
+static const float sf85[5] = {-0.19f, -0.15f, -0.1f, 0.03f, 0.06f};
 
-static const float s90_loc[2] = {-0.2f, 0.2f};
-static const float s90_der[2] = {0.0f, 0.0f};
-static const float s90_val[2] = {6.3f, 4.69f};
-static float s90(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s90_loc, s90_der, s90_val, 2, NULL);
-}
-
-static const float s91_loc[2] = {-0.2f, 0.2f};
-static const float s91_der[2] = {0.0f, 0.0f};
-static const float s91_val[2] = {6.3f, 4.69f};
-static float s91(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s91_loc, s91_der, s91_val, 2, NULL);
-}
-
-static const float s92_loc[2] = {-0.05f, 0.05f};
-static const float s92_der[2] = {0.0f, 0.0f};
-static const float s92_val[2] = {2.67f, 6.3f};
-static float s92(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s92_loc, s92_der, s92_val, 2, NULL);
-}
-
-static const float s93_loc[2] = {-0.2f, 0.2f};
-static const float s93_der[2] = {0.0f, 0.0f};
-static const float s93_val[2] = {6.3f, 4.69f};
-static float s93(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s93_loc, s93_der, s93_val, 2, NULL);
-}
-
-static const float s95_loc[2] = {-0.2f, 0.2f};
-static const float s95_der[2] = {0.0f, 0.0f};
-static const float s95_val[2] = {6.3f, 4.69f};
-static float s95(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s95_loc, s95_der, s95_val, 2, NULL);
-}
-
-static const float s94_loc[2] = {0.45f, 0.7f};
-static const float s94_der[2] = {0.0f, 0.0f};
-static float s94_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s95(p);
-    case 1: return 1.56f;
-    }
-    return 0.0f;
-}
-static float s94(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s94_loc, s94_der, NULL, 2,
-                          s94_value);
-}
-
-static const float s97_loc[2] = {-0.2f, 0.2f};
-static const float s97_der[2] = {0.0f, 0.0f};
-static const float s97_val[2] = {6.3f, 4.69f};
-static float s97(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s97_loc, s97_der, s97_val, 2, NULL);
-}
-
-static const float s96_loc[2] = {0.45f, 0.7f};
-static const float s96_der[2] = {0.0f, 0.0f};
-static float s96_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s97(p);
-    case 1: return 1.56f;
-    }
-    return 0.0f;
-}
-static float s96(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s96_loc, s96_der, NULL, 2,
-                          s96_value);
-}
-
-static const float s99_loc[2] = {-0.2f, 0.2f};
-static const float s99_der[2] = {0.0f, 0.0f};
-static const float s99_val[2] = {6.3f, 4.69f};
-static float s99(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s99_loc, s99_der, s99_val, 2, NULL);
-}
-
-static const float s98_loc[2] = {-0.7f, -0.15f};
-static const float s98_der[2] = {0.0f, 0.0f};
-static float s98_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s99(p);
-    case 1: return 1.37f;
-    }
-    return 0.0f;
-}
-static float s98(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s98_loc, s98_der, NULL, 2,
-                          s98_value);
-}
-
-static const float s101_loc[2] = {-0.2f, 0.2f};
-static const float s101_der[2] = {0.0f, 0.0f};
-static const float s101_val[2] = {6.3f, 4.69f};
-static float s101(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s101_loc, s101_der, s101_val, 2, NULL);
-}
-
-static const float s100_loc[2] = {-0.7f, -0.15f};
-static const float s100_der[2] = {0.0f, 0.0f};
-static float s100_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s101(p);
-    case 1: return 1.37f;
-    }
-    return 0.0f;
-}
-static float s100(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s100_loc, s100_der, NULL, 2,
-                          s100_value);
-}
-
-static const float s87_loc[11] = {-0.6f, -0.5f, -0.35f, -0.25f, -0.1f, 0.03f,
-                                  0.05f, 0.4f,  0.45f,  0.55f,  0.58f};
-static const float s87_der[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s87_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s88(p);
-    case 1: return s89(p);
-    case 2: return s90(p);
-    case 3: return s91(p);
-    case 4: return s92(p);
-    case 5: return s93(p);
-    case 6: return s94(p);
-    case 7: return s96(p);
-    case 8: return s98(p);
-    case 9: return s100(p);
-    case 10: return 4.69f;
-    }
-    return 0.0f;
-}
-static float s87(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s87_loc, s87_der, NULL, 11, s87_value);
-}
-
-static const float s53_loc[5] = {-0.19f, -0.15f, -0.1f, 0.03f, 0.06f};
-static const float s53_der[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-static float s53_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 3.95f;
-    case 1: return s54(p);
-    case 2: return s65(p);
-    case 3: return s76(p);
-    case 4: return s87(p);
-    }
-    return 0.0f;
-}
-static float s53(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_continents(p), s53_loc, s53_der, NULL, 5,
-                          s53_value);
-}
-
-static double n46(wg_pt *p)
-{
-    return (double)s53(p);
-}
+static const float sf86[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 
 static double n48(wg_pt *p)
 {
-    if (p->memo2 >> 18 & 1) return p->v2[18];
-    double v = 1.0;
-    p->memo2 |= 1ULL << 18;
-    p->v2[18] = v;
-    return v;
+    return MEMO2(13, 1.0);
 }
 
 static double n49(wg_pt *p)
 {
-    double a = n46(p);
+    double a = (double)spline_at(p, 47);
     return a == 0.0 ? 0.0 : a * n48(p);
-}
-
-static double n50(wg_pt *p)
-{
-    return n45(p) + n49(p);
 }
 
 static double n51(wg_pt *p)
 {
-    if (p->memo2 >> 19 & 1) return p->v2[19];
-    double v = n50(p);
-    p->memo2 |= 1ULL << 19;
-    p->v2[19] = v;
-    return v;
-}
-
-static double n52_arg(wg_pt *p)
-{
-    return n51(p);
+    return MEMO2(14, (((1.0 + (n42(p) * -1.0)) * 10.0) + n49(p)));
 }
 
 static double n52(wg_pt *p)
 {
-    if (p->memo2 >> 20 & 1) return p->v2[20];
-    double v = wg_flat_cache(p, n52_arg);
-    p->memo2 |= 1ULL << 20;
-    p->v2[20] = v;
-    return v;
+    return MEMO2(15, wg_flat_cache(p, n51));
 }
 
 /* minecraft:overworld/factor */
 static double df_overworld_factor(wg_pt *p)
 {
-    if (p->memo2 >> 21 & 1) return p->v2[21];
-    double v = n52(p);
-    p->memo2 |= 1ULL << 21;
-    p->v2[21] = v;
-    return v;
+    return n52(p);
 }
 
 static double n53(wg_pt *p)
 {
-    if (p->memo2 >> 22 & 1) return p->v2[22];
-    double v = df_overworld_factor(p);
-    p->memo2 |= 1ULL << 22;
-    p->v2[22] = v;
-    return v;
+    return MEMO2(16, df_overworld_factor(p));
 }
 
 static double n54(wg_pt *p)
@@ -2156,322 +611,60 @@ static double n54(wg_pt *p)
     return a == 0.0 ? 0.0 : a * n53(p);
 }
 
-static double n55(wg_pt *p)
-{
-    double d = n54(p);
-    return d > 0.0 ? d : d * 0.25;
-}
-
-static double n56(wg_pt *p)
-{
-    return n55(p) * 4.0;
-}
-
-static double n57(wg_pt *p)
-{
-    return -0.703125 + n56(p);
-}
-
-static double n58(wg_pt *p)
-{
-    return wg_clamp(n57(p), -64.0, 64.0);
-}
-
-static double n59(wg_pt *p)
-{
-    return 0.078125 + n58(p);
-}
-
 static double n60(wg_pt *p)
 {
-    double a = n40(p);
-    return a == 0.0 ? 0.0 : a * n59(p);
-}
-
-static double n61(wg_pt *p)
-{
-    return -0.078125 + n60(p);
-}
-
-static double n62(wg_pt *p)
-{
-    return -0.1171875 + n61(p);
+    double a = wg_clamped_map(p->y, 240.0, 256.0, 1.0, 0.0);
+    return a == 0.0 ? 0.0
+                    : a * (0.078125 +
+                           wg_clamp((-0.703125 + (quarter_negative(n54(p)) * 4.0)), -64.0, 64.0));
 }
 
 static double n63(wg_pt *p)
 {
-    double a = n39(p);
-    return a == 0.0 ? 0.0 : a * n62(p);
+    double a = wg_clamped_map(p->y, -64.0, -40.0, 0.0, 1.0);
+    return a == 0.0 ? 0.0 : a * (-0.1171875 + (-0.078125 + n60(p)));
 }
 
-static double n64(wg_pt *p)
-{
-    return 0.1171875 + n63(p);
-}
+static const float sf87[2] = {0.63f, 0.3f};
 
-static double n65(wg_pt *p)
-{
-    return wg_clamped_map(p->y, -64.0, -40.0, 0.0, 1.0);
-}
+static const float sf88[2] = {-0.01f, 0.01f};
 
-static double n66(wg_pt *p)
-{
-    return wg_clamped_map(p->y, 240.0, 256.0, 1.0, 0.0);
-}
+static const uint8_t sc16[3] = {0, 0, 49};
 
-static const float s105_loc[2] = {-0.01f, 0.01f};
-static const float s105_der[2] = {0.0f, 0.0f};
-static const float s105_val[2] = {0.63f, 0.3f};
-static float s105(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s105_loc, s105_der, s105_val, 2, NULL);
-}
+static const float sf89[3] = {0.19999999f, 0.44999996f, 1.0f};
 
-static const float s104_loc[3] = {0.19999999f, 0.44999996f, 1.0f};
-static const float s104_der[3] = {0.0f, 0.0f, 0.0f};
-static float s104_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return 0.0f;
-    case 2: return s105(p);
-    }
-    return 0.0f;
-}
-static float s104(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s104_loc, s104_der, NULL, 3,
-                          s104_value);
-}
+static const float sf90[2] = {0.315f, 0.15f};
 
-static const float s107_loc[2] = {-0.01f, 0.01f};
-static const float s107_der[2] = {0.0f, 0.0f};
-static const float s107_val[2] = {0.315f, 0.15f};
-static float s107(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s107_loc, s107_der, s107_val, 2, NULL);
-}
+static const uint8_t sc17[3] = {0, 0, 51};
 
-static const float s106_loc[3] = {0.19999999f, 0.44999996f, 1.0f};
-static const float s106_der[3] = {0.0f, 0.0f, 0.0f};
-static float s106_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return 0.0f;
-    case 2: return s107(p);
-    }
-    return 0.0f;
-}
-static float s106(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s106_loc, s106_der, NULL, 3,
-                          s106_value);
-}
+static const uint8_t sc18[4] = {50, 52, 52, 0};
 
-static const float s109_loc[2] = {-0.01f, 0.01f};
-static const float s109_der[2] = {0.0f, 0.0f};
-static const float s109_val[2] = {0.315f, 0.15f};
-static float s109(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s109_loc, s109_der, s109_val, 2, NULL);
-}
+static const float sf91[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 
-static const float s108_loc[3] = {0.19999999f, 0.44999996f, 1.0f};
-static const float s108_der[3] = {0.0f, 0.0f, 0.0f};
-static float s108_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return 0.0f;
-    case 2: return s109(p);
-    }
-    return 0.0f;
-}
-static float s108(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s108_loc, s108_der, NULL, 3,
-                          s108_value);
-}
+static const float sf92[4] = {-1.0f, -0.78f, -0.5775f, -0.375f};
 
-static const float s103_loc[4] = {-1.0f, -0.78f, -0.5775f, -0.375f};
-static const float s103_der[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-static float s103_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s104(p);
-    case 1: return s106(p);
-    case 2: return s108(p);
-    case 3: return 0.0f;
-    }
-    return 0.0f;
-}
-static float s103(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s103_loc, s103_der, NULL, 4,
-                          s103_value);
-}
+static const uint8_t sc19[3] = {0, 49, 49};
 
-static const float s112_loc[2] = {-0.01f, 0.01f};
-static const float s112_der[2] = {0.0f, 0.0f};
-static const float s112_val[2] = {0.63f, 0.3f};
-static float s112(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s112_loc, s112_der, s112_val, 2, NULL);
-}
+static const uint8_t sc20[4] = {54, 50, 50, 0};
 
-static const float s113_loc[2] = {-0.01f, 0.01f};
-static const float s113_der[2] = {0.0f, 0.0f};
-static const float s113_val[2] = {0.63f, 0.3f};
-static float s113(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s113_loc, s113_der, s113_val, 2, NULL);
-}
+static const uint8_t sc21[3] = {0, 53, 55};
 
-static const float s111_loc[3] = {0.19999999f, 0.44999996f, 1.0f};
-static const float s111_der[3] = {0.0f, 0.0f, 0.0f};
-static float s111_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return s112(p);
-    case 2: return s113(p);
-    }
-    return 0.0f;
-}
-static float s111(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s111_loc, s111_der, NULL, 3,
-                          s111_value);
-}
-
-static const float s115_loc[2] = {-0.01f, 0.01f};
-static const float s115_der[2] = {0.0f, 0.0f};
-static const float s115_val[2] = {0.63f, 0.3f};
-static float s115(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s115_loc, s115_der, s115_val, 2, NULL);
-}
-
-static const float s114_loc[3] = {0.19999999f, 0.44999996f, 1.0f};
-static const float s114_der[3] = {0.0f, 0.0f, 0.0f};
-static float s114_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return 0.0f;
-    case 2: return s115(p);
-    }
-    return 0.0f;
-}
-static float s114(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s114_loc, s114_der, NULL, 3,
-                          s114_value);
-}
-
-static const float s117_loc[2] = {-0.01f, 0.01f};
-static const float s117_der[2] = {0.0f, 0.0f};
-static const float s117_val[2] = {0.63f, 0.3f};
-static float s117(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges(p), s117_loc, s117_der, s117_val, 2, NULL);
-}
-
-static const float s116_loc[3] = {0.19999999f, 0.44999996f, 1.0f};
-static const float s116_der[3] = {0.0f, 0.0f, 0.0f};
-static float s116_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return 0.0f;
-    case 2: return s117(p);
-    }
-    return 0.0f;
-}
-static float s116(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_ridges_folded(p), s116_loc, s116_der, NULL, 3,
-                          s116_value);
-}
-
-static const float s110_loc[4] = {-1.0f, -0.78f, -0.5775f, -0.375f};
-static const float s110_der[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-static float s110_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return s111(p);
-    case 1: return s114(p);
-    case 2: return s116(p);
-    case 3: return 0.0f;
-    }
-    return 0.0f;
-}
-static float s110(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_erosion(p), s110_loc, s110_der, NULL, 4,
-                          s110_value);
-}
-
-static const float s102_loc[3] = {-0.11f, 0.03f, 0.65f};
-static const float s102_der[3] = {0.0f, 0.0f, 0.0f};
-static float s102_value(wg_pt *p, int i)
-{
-    switch (i) {
-    case 0: return 0.0f;
-    case 1: return s103(p);
-    case 2: return s110(p);
-    }
-    return 0.0f;
-}
-static float s102(wg_pt *p)
-{
-    return wg_spline_eval(p, (float)df_overworld_continents(p), s102_loc, s102_der, NULL, 3,
-                          s102_value);
-}
-
-static double n68(wg_pt *p)
-{
-    return (double)s102(p);
-}
-
-static double n69(wg_pt *p)
-{
-    return -0.0 + n68(p);
-}
+static const float sf93[3] = {-0.11f, 0.03f, 0.65f};
 
 static double n70(wg_pt *p)
 {
     double a = 1.0;
-    return a == 0.0 ? 0.0 : a * n69(p);
-}
-
-static double n71(wg_pt *p)
-{
-    return 0.0 + n70(p);
+    return a == 0.0 ? 0.0 : a * (-0.0 + (double)spline_at(p, 55));
 }
 
 static double n72(wg_pt *p)
 {
-    if (p->memo2 >> 23 & 1) return p->v2[23];
-    double v = n71(p);
-    p->memo2 |= 1ULL << 23;
-    p->v2[23] = v;
-    return v;
-}
-
-static double n73_arg(wg_pt *p)
-{
-    return n72(p);
+    return MEMO2(17, (0.0 + n70(p)));
 }
 
 static double n73(wg_pt *p)
 {
-    if (p->memo2 >> 24 & 1) return p->v2[24];
-    double v = wg_flat_cache(p, n73_arg);
-    p->memo2 |= 1ULL << 24;
-    p->v2[24] = v;
-    return v;
+    return MEMO2(18, wg_flat_cache(p, n72));
 }
 
 /* minecraft:overworld/jaggedness */
@@ -2480,177 +673,62 @@ static double df_overworld_jaggedness(wg_pt *p)
     return n73(p);
 }
 
-/* minecraft:jagged */
-static double n74(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[10], p->x * 1500.0, p->y * 0.0, p->z * 1500.0);
-}
-
-static double n75(wg_pt *p)
-{
-    double d = n74(p);
-    return d > 0.0 ? d : d * 0.5;
-}
-
 static double n76(wg_pt *p)
 {
     double a = df_overworld_jaggedness(p);
-    return a == 0.0 ? 0.0 : a * n75(p);
-}
-
-static double n77_arg(wg_pt *p)
-{
-    return n76(p);
+    return a == 0.0 ? 0.0
+                    : a * half_negative(wg_normal_value(&p->st->noise[WG_NOISE_JAGGED],
+                                                        p->x * 1500.0, p->y * 0.0, p->z * 1500.0));
 }
 
 static double n77(wg_pt *p)
 {
-    if (p->memo2 >> 25 & 1) return p->v2[25];
-    double v = wg_flat_cache(p, n77_arg);
-    p->memo2 |= 1ULL << 25;
-    p->v2[25] = v;
-    return v;
-}
-
-static double n78(wg_pt *p)
-{
-    return df_overworld_depth(p) + n77(p);
+    return MEMO2(19, wg_flat_cache(p, n76));
 }
 
 static double n79(wg_pt *p)
 {
-    double a = n78(p);
+    double a = (df_overworld_depth(p) + n77(p));
     return a == 0.0 ? 0.0 : a * df_overworld_factor(p);
-}
-
-static double n80(wg_pt *p)
-{
-    double d = n79(p);
-    return d > 0.0 ? d : d * 0.25;
-}
-
-static double n81(wg_pt *p)
-{
-    return n80(p) * 4.0;
-}
-
-static double n82(wg_pt *p)
-{
-    return wg_blended_value(&p->st->terrain, p->x, p->y, p->z);
 }
 
 /* minecraft:overworld/base_3d_noise */
 static double df_overworld_base_3d_noise(wg_pt *p)
 {
-    return n82(p);
-}
-
-static double n83(wg_pt *p)
-{
-    return n81(p) + df_overworld_base_3d_noise(p);
+    return wg_blended_value(&p->st->terrain, p->x, p->y, p->z);
 }
 
 /* minecraft:overworld/sloped_cheese */
 static double df_overworld_sloped_cheese(wg_pt *p)
 {
-    if (p->memo3 >> 1 & 1) return p->v3[1];
-    double v = n83(p);
-    p->memo3 |= 1ULL << 1;
-    p->v3[1] = v;
-    return v;
-}
-
-/* minecraft:cave_entrance */
-static double n84(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[11], p->x * 0.75, p->y * 0.5, p->z * 0.75);
-}
-
-static double n85(wg_pt *p)
-{
-    return 0.37 + n84(p);
-}
-
-static double n86(wg_pt *p)
-{
-    return wg_clamped_map(p->y, -10.0, 30.0, 0.3, 0.0);
-}
-
-static double n87(wg_pt *p)
-{
-    return n85(p) + n86(p);
-}
-
-/* minecraft:spaghetti_roughness_modulator */
-static double n88(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[12], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n89(wg_pt *p)
-{
-    return n88(p) * -0.05;
-}
-
-static double n90(wg_pt *p)
-{
-    return -0.05 + n89(p);
-}
-
-/* minecraft:spaghetti_roughness */
-static double n91(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[13], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n92(wg_pt *p)
-{
-    return fabs(n91(p));
-}
-
-static double n93(wg_pt *p)
-{
-    return -0.4 + n92(p);
+    return MEMO3(1, ((quarter_negative(n79(p)) * 4.0) + df_overworld_base_3d_noise(p)));
 }
 
 static double n94(wg_pt *p)
 {
-    double a = n90(p);
-    return a == 0.0 ? 0.0 : a * n93(p);
+    double a = (-0.05 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_ROUGHNESS_MODULATOR],
+                                         p->x * 1.0, p->y * 1.0, p->z * 1.0) *
+                         -0.05));
+    return a == 0.0 ? 0.0
+                    : a * (-0.4 + fabs(wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_ROUGHNESS],
+                                                       p->x * 1.0, p->y * 1.0, p->z * 1.0)));
 }
 
 static double n95(wg_pt *p)
 {
-    if (p->memo3 >> 2 & 1) return p->v3[2];
-    double v = n94(p);
-    p->memo3 |= 1ULL << 2;
-    p->v3[2] = v;
-    return v;
+    return MEMO3(2, n94(p));
 }
 
 /* minecraft:overworld/caves/spaghetti_roughness_function */
 static double df_overworld_caves_spaghetti_roughness_function(wg_pt *p)
 {
-    if (p->memo3 >> 3 & 1) return p->v3[3];
-    double v = n95(p);
-    p->memo3 |= 1ULL << 3;
-    p->v3[3] = v;
-    return v;
-}
-
-/* minecraft:spaghetti_3d_rarity */
-static double n96(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[14], p->x * 2.0, p->y * 1.0, p->z * 2.0);
+    return n95(p);
 }
 
 static double n97(wg_pt *p)
 {
-    if (p->memo3 >> 4 & 1) return p->v3[4];
-    double v = n96(p);
-    p->memo3 |= 1ULL << 4;
-    p->v3[4] = v;
-    return v;
+    return MEMO3(3, wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_RARITY], p->x * 2.0,
+                                    p->y * 1.0, p->z * 2.0));
 }
 
 /* minecraft:spaghetti_3d_1 */
@@ -2658,22 +736,14 @@ static double n98(wg_pt *p)
 {
     double d = n97(p);
     double e = d < -0.5 ? 0.75 : d < 0.0 ? 1.0 : d < 0.5 ? 1.5 : 2.0;
-    return e * fabs(wg_normal_value(&p->st->noise[15], p->x / e, p->y / e, p->z / e));
-}
-
-/* minecraft:spaghetti_3d_rarity */
-static double n99(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[14], p->x * 2.0, p->y * 1.0, p->z * 2.0);
+    return e * fabs(wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_1], p->x / e, p->y / e,
+                                    p->z / e));
 }
 
 static double n100(wg_pt *p)
 {
-    if (p->memo3 >> 5 & 1) return p->v3[5];
-    double v = n99(p);
-    p->memo3 |= 1ULL << 5;
-    p->v3[5] = v;
-    return v;
+    return MEMO3(4, wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_RARITY], p->x * 2.0,
+                                    p->y * 1.0, p->z * 2.0));
 }
 
 /* minecraft:spaghetti_3d_2 */
@@ -2681,409 +751,133 @@ static double n101(wg_pt *p)
 {
     double d = n100(p);
     double e = d < -0.5 ? 0.75 : d < 0.0 ? 1.0 : d < 0.5 ? 1.5 : 2.0;
-    return e * fabs(wg_normal_value(&p->st->noise[16], p->x / e, p->y / e, p->z / e));
-}
-
-static double n102(wg_pt *p)
-{
-    double a = n98(p);
-    return wg_max(a, n101(p));
-}
-
-/* minecraft:spaghetti_3d_thickness */
-static double n103(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[17], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n104(wg_pt *p)
-{
-    return n103(p) * -0.011499999999999996;
-}
-
-static double n105(wg_pt *p)
-{
-    return -0.0765 + n104(p);
-}
-
-static double n106(wg_pt *p)
-{
-    return n102(p) + n105(p);
-}
-
-static double n107(wg_pt *p)
-{
-    return wg_clamp(n106(p), -1.0, 1.0);
-}
-
-static double n108(wg_pt *p)
-{
-    return df_overworld_caves_spaghetti_roughness_function(p) + n107(p);
-}
-
-static double n109(wg_pt *p)
-{
-    double a = n87(p);
-    return wg_min(a, n108(p));
+    return e * fabs(wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_2], p->x / e, p->y / e,
+                                    p->z / e));
 }
 
 static double n110(wg_pt *p)
 {
-    if (p->memo3 >> 6 & 1) return p->v3[6];
-    double v = n109(p);
-    p->memo3 |= 1ULL << 6;
-    p->v3[6] = v;
-    return v;
+    return MEMO3(
+        5, wg_min(((0.37 + wg_normal_value(&p->st->noise[WG_NOISE_CAVE_ENTRANCE], p->x * 0.75,
+                                           p->y * 0.5, p->z * 0.75)) +
+                   wg_clamped_map(p->y, -10.0, 30.0, 0.3, 0.0)),
+                  (df_overworld_caves_spaghetti_roughness_function(p) +
+                   wg_clamp(
+                       (wg_max(n98(p), n101(p)) +
+                        (-0.0765 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_THICKNESS],
+                                                    p->x * 1.0, p->y * 1.0, p->z * 1.0) *
+                                    -0.011499999999999996))),
+                       -1.0, 1.0))));
 }
 
 /* minecraft:overworld/caves/entrances */
 static double df_overworld_caves_entrances(wg_pt *p)
 {
-    if (p->memo3 >> 7 & 1) return p->v3[7];
-    double v = n110(p);
-    p->memo3 |= 1ULL << 7;
-    p->v3[7] = v;
-    return v;
-}
-
-static double n111(wg_pt *p)
-{
-    return df_overworld_caves_entrances(p) * 5.0;
-}
-
-static double n112(wg_pt *p)
-{
-    double a = df_overworld_sloped_cheese(p);
-    return wg_min(a, n111(p));
-}
-
-/* minecraft:cave_layer */
-static double n113(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[18], p->x * 1.0, p->y * 8.0, p->z * 1.0);
-}
-
-static double n114(wg_pt *p)
-{
-    double d = n113(p);
-    return d * d;
-}
-
-static double n115(wg_pt *p)
-{
-    return n114(p) * 4.0;
-}
-
-/* minecraft:cave_cheese */
-static double n116(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[19], p->x * 1.0, p->y * 0.6666666666666666, p->z * 1.0);
-}
-
-static double n117(wg_pt *p)
-{
-    return 0.27 + n116(p);
-}
-
-static double n118(wg_pt *p)
-{
-    return wg_clamp(n117(p), -1.0, 1.0);
-}
-
-static double n119(wg_pt *p)
-{
-    return df_overworld_sloped_cheese(p) * -0.64;
-}
-
-static double n120(wg_pt *p)
-{
-    return 1.5 + n119(p);
-}
-
-static double n121(wg_pt *p)
-{
-    return wg_clamp(n120(p), 0.0, 0.5);
-}
-
-static double n122(wg_pt *p)
-{
-    return n118(p) + n121(p);
-}
-
-static double n123(wg_pt *p)
-{
-    return n115(p) + n122(p);
-}
-
-static double n124(wg_pt *p)
-{
-    double a = n123(p);
-    return wg_min(a, df_overworld_caves_entrances(p));
-}
-
-/* minecraft:spaghetti_2d_modulator */
-static double n125(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[20], p->x * 2.0, p->y * 1.0, p->z * 2.0);
+    return n110(p);
 }
 
 /* minecraft:spaghetti_2d */
 static double n126(wg_pt *p)
 {
-    double d = n125(p);
+    double d = wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D_MODULATOR], p->x * 2.0,
+                               p->y * 1.0, p->z * 2.0);
     double e = d < -0.75 ? 0.5 : d < -0.5 ? 0.75 : d < 0.5 ? 1.0 : d < 0.75 ? 2.0 : 3.0;
-    return e * fabs(wg_normal_value(&p->st->noise[21], p->x / e, p->y / e, p->z / e));
-}
-
-/* minecraft:spaghetti_2d_thickness */
-static double n127(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[22], p->x * 2.0, p->y * 1.0, p->z * 2.0);
-}
-
-static double n128(wg_pt *p)
-{
-    return n127(p) * -0.35000000000000003;
-}
-
-static double n129(wg_pt *p)
-{
-    return -0.95 + n128(p);
+    return e * fabs(wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D], p->x / e, p->y / e,
+                                    p->z / e));
 }
 
 static double n130(wg_pt *p)
 {
-    if (p->memo3 >> 8 & 1) return p->v3[8];
-    double v = n129(p);
-    p->memo3 |= 1ULL << 8;
-    p->v3[8] = v;
-    return v;
+    return MEMO3(6, (-0.95 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D_THICKNESS],
+                                              p->x * 2.0, p->y * 1.0, p->z * 2.0) *
+                              -0.35000000000000003)));
 }
 
 /* minecraft:overworld/caves/spaghetti_2d_thickness_modulator */
 static double df_overworld_caves_spaghetti_2d_thickness_modulator(wg_pt *p)
 {
-    if (p->memo3 >> 9 & 1) return p->v3[9];
-    double v = n130(p);
-    p->memo3 |= 1ULL << 9;
-    p->v3[9] = v;
-    return v;
-}
-
-static double n131(wg_pt *p)
-{
-    return df_overworld_caves_spaghetti_2d_thickness_modulator(p) * 0.083;
-}
-
-static double n132(wg_pt *p)
-{
-    return n126(p) + n131(p);
-}
-
-/* minecraft:spaghetti_2d_elevation */
-static double n133(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[23], p->x * 1.0, p->y * 0.0, p->z * 1.0);
-}
-
-static double n134(wg_pt *p)
-{
-    return n133(p) * 8.0;
-}
-
-static double n135(wg_pt *p)
-{
-    return 0.0 + n134(p);
-}
-
-static double n136(wg_pt *p)
-{
-    return wg_clamped_map(p->y, -64.0, 320.0, 8.0, -40.0);
-}
-
-static double n137(wg_pt *p)
-{
-    return n135(p) + n136(p);
-}
-
-static double n138(wg_pt *p)
-{
-    return fabs(n137(p));
-}
-
-static double n139(wg_pt *p)
-{
-    return n138(p) + df_overworld_caves_spaghetti_2d_thickness_modulator(p);
-}
-
-static double n140(wg_pt *p)
-{
-    double d = n139(p);
-    return d * d * d;
-}
-
-static double n141(wg_pt *p)
-{
-    double a = n132(p);
-    return wg_max(a, n140(p));
-}
-
-static double n142(wg_pt *p)
-{
-    return wg_clamp(n141(p), -1.0, 1.0);
+    return n130(p);
 }
 
 /* minecraft:overworld/caves/spaghetti_2d */
 static double df_overworld_caves_spaghetti_2d(wg_pt *p)
 {
-    return n142(p);
-}
-
-static double n143(wg_pt *p)
-{
-    return df_overworld_caves_spaghetti_2d(p) + df_overworld_caves_spaghetti_roughness_function(p);
-}
-
-static double n144(wg_pt *p)
-{
-    double a = n124(p);
-    return wg_min(a, n143(p));
-}
-
-/* minecraft:pillar */
-static double n145(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[24], p->x * 25.0, p->y * 0.3, p->z * 25.0);
-}
-
-static double n146(wg_pt *p)
-{
-    return n145(p) * 2.0;
-}
-
-/* minecraft:pillar_rareness */
-static double n147(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[25], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n148(wg_pt *p)
-{
-    return n147(p) * -1.0;
-}
-
-static double n149(wg_pt *p)
-{
-    return -1.0 + n148(p);
-}
-
-static double n150(wg_pt *p)
-{
-    return n146(p) + n149(p);
-}
-
-/* minecraft:pillar_thickness */
-static double n151(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[26], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n152(wg_pt *p)
-{
-    return n151(p) * 0.55;
-}
-
-static double n153(wg_pt *p)
-{
-    return 0.55 + n152(p);
-}
-
-static double n154(wg_pt *p)
-{
-    double d = n153(p);
-    return d * d * d;
+    return wg_clamp(
+        wg_max((n126(p) + (df_overworld_caves_spaghetti_2d_thickness_modulator(p) * 0.083)),
+               cube((fabs(((0.0 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D_ELEVATION],
+                                                   p->x * 1.0, p->y * 0.0, p->z * 1.0) *
+                                   8.0)) +
+                           wg_clamped_map(p->y, -64.0, 320.0, 8.0, -40.0))) +
+                     df_overworld_caves_spaghetti_2d_thickness_modulator(p)))),
+        -1.0, 1.0);
 }
 
 static double n155(wg_pt *p)
 {
-    double a = n150(p);
-    return a == 0.0 ? 0.0 : a * n154(p);
+    double a =
+        ((wg_normal_value(&p->st->noise[WG_NOISE_PILLAR], p->x * 25.0, p->y * 0.3, p->z * 25.0) *
+          2.0) +
+         (-1.0 + (wg_normal_value(&p->st->noise[WG_NOISE_PILLAR_RARENESS], p->x * 1.0, p->y * 1.0,
+                                  p->z * 1.0) *
+                  -1.0)));
+    return a == 0.0 ? 0.0
+                    : a * cube((0.55 + (wg_normal_value(&p->st->noise[WG_NOISE_PILLAR_THICKNESS],
+                                                        p->x * 1.0, p->y * 1.0, p->z * 1.0) *
+                                        0.55)));
 }
 
 static double n156(wg_pt *p)
 {
-    if (p->memo3 >> 10 & 1) return p->v3[10];
-    double v = n155(p);
-    p->memo3 |= 1ULL << 10;
-    p->v3[10] = v;
-    return v;
+    return MEMO3(7, n155(p));
 }
 
 /* minecraft:overworld/caves/pillars */
 static double df_overworld_caves_pillars(wg_pt *p)
 {
-    if (p->memo3 >> 11 & 1) return p->v3[11];
-    double v = n156(p);
-    p->memo3 |= 1ULL << 11;
-    p->v3[11] = v;
-    return v;
-}
-
-static double n157(wg_pt *p)
-{
-    double d = df_overworld_caves_pillars(p);
-    if (d >= -1000000.0 && d < 0.03) return -1000000.0;
-    return df_overworld_caves_pillars(p);
-}
-
-static double n158(wg_pt *p)
-{
-    double a = n144(p);
-    return wg_max(a, n157(p));
-}
-
-static double n159(wg_pt *p)
-{
-    double d = df_overworld_sloped_cheese(p);
-    if (d >= -1000000.0 && d < 1.5625) return n112(p);
-    return n158(p);
-}
-
-static double n160(wg_pt *p)
-{
-    return 0.078125 + n159(p);
+    return n156(p);
 }
 
 static double n161(wg_pt *p)
 {
-    double a = n66(p);
-    return a == 0.0 ? 0.0 : a * n160(p);
-}
-
-static double n162(wg_pt *p)
-{
-    return -0.078125 + n161(p);
-}
-
-static double n163(wg_pt *p)
-{
-    return -0.1171875 + n162(p);
+    double a = wg_clamped_map(p->y, 240.0, 256.0, 1.0, 0.0);
+    return a == 0.0
+               ? 0.0
+               : a * (0.078125 +
+                      (in_range(df_overworld_sloped_cheese(p), -1000000.0, 1.5625)
+                           ? wg_min(df_overworld_sloped_cheese(p),
+                                    (df_overworld_caves_entrances(p) * 5.0))
+                           : wg_max(
+                                 wg_min(
+                                     wg_min(
+                                         ((square(wg_normal_value(
+                                               &p->st->noise[WG_NOISE_CAVE_LAYER], p->x * 1.0,
+                                               p->y * 8.0, p->z * 1.0)) *
+                                           4.0) +
+                                          (wg_clamp(
+                                               (0.27 + wg_normal_value(
+                                                           &p->st->noise[WG_NOISE_CAVE_CHEESE],
+                                                           p->x * 1.0, p->y * 0.6666666666666666,
+                                                           p->z * 1.0)),
+                                               -1.0, 1.0) +
+                                           wg_clamp((1.5 + (df_overworld_sloped_cheese(p) * -0.64)),
+                                                    0.0, 0.5))),
+                                         df_overworld_caves_entrances(p)),
+                                     (df_overworld_caves_spaghetti_2d(p) +
+                                      df_overworld_caves_spaghetti_roughness_function(p))),
+                                 (in_range(df_overworld_caves_pillars(p), -1000000.0, 0.03)
+                                      ? -1000000.0
+                                      : df_overworld_caves_pillars(p)))));
 }
 
 static double n164(wg_pt *p)
 {
-    double a = n65(p);
-    return a == 0.0 ? 0.0 : a * n163(p);
-}
-
-static double n165(wg_pt *p)
-{
-    return 0.1171875 + n164(p);
+    double a = wg_clamped_map(p->y, -64.0, -40.0, 0.0, 1.0);
+    return a == 0.0 ? 0.0 : a * (-0.1171875 + (-0.078125 + n161(p)));
 }
 
 static double wg_interp_arg_0(wg_pt *p)
 {
-    return n165(p);
+    return (0.1171875 + n164(p));
 }
 
 /* interpolated slot 0 */
@@ -3092,48 +886,17 @@ static double n167(wg_pt *p)
     return p->interp ? p->interp[0] : wg_interp_arg_0(p);
 }
 
-static double n168(wg_pt *p)
-{
-    return n167(p) * 0.64;
-}
-
-static double n169(wg_pt *p)
-{
-    double e = wg_clamp(n168(p), -1.0, 1.0);
-    return e / 2.0 - e * e * e / 24.0;
-}
-
-static double n170(wg_pt *p)
-{
-    return wg_clamped_map(p->y, -4064.0, 4062.0, -4064.0, 4062.0);
-}
-
 /* minecraft:y */
 static double df_y(wg_pt *p)
 {
-    if (p->memo3 >> 12 & 1) return p->v3[12];
-    double v = n170(p);
-    p->memo3 |= 1ULL << 12;
-    p->v3[12] = v;
-    return v;
-}
-
-/* minecraft:noodle */
-static double n171(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[27], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n172(wg_pt *p)
-{
-    double d = df_y(p);
-    if (d >= -60.0 && d < 321.0) return n171(p);
-    return -1.0;
+    return MEMO3(8, wg_clamped_map(p->y, -4064.0, 4062.0, -4064.0, 4062.0));
 }
 
 static double wg_interp_arg_1(wg_pt *p)
 {
-    return n172(p);
+    return (in_range(df_y(p), -60.0, 321.0) ? wg_normal_value(&p->st->noise[WG_NOISE_NOODLE],
+                                                              p->x * 1.0, p->y * 1.0, p->z * 1.0)
+                                            : -1.0);
 }
 
 /* interpolated slot 1 */
@@ -3142,32 +905,13 @@ static double n173(wg_pt *p)
     return p->interp ? p->interp[1] : wg_interp_arg_1(p);
 }
 
-/* minecraft:noodle_thickness */
-static double n174(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[28], p->x * 1.0, p->y * 1.0, p->z * 1.0);
-}
-
-static double n175(wg_pt *p)
-{
-    return n174(p) * -0.025;
-}
-
-static double n176(wg_pt *p)
-{
-    return -0.07500000000000001 + n175(p);
-}
-
-static double n177(wg_pt *p)
-{
-    double d = df_y(p);
-    if (d >= -60.0 && d < 321.0) return n176(p);
-    return 0.0;
-}
-
 static double wg_interp_arg_2(wg_pt *p)
 {
-    return n177(p);
+    return (in_range(df_y(p), -60.0, 321.0)
+                ? (-0.07500000000000001 + (wg_normal_value(&p->st->noise[WG_NOISE_NOODLE_THICKNESS],
+                                                           p->x * 1.0, p->y * 1.0, p->z * 1.0) *
+                                           -0.025))
+                : 0.0);
 }
 
 /* interpolated slot 2 */
@@ -3176,23 +920,12 @@ static double n178(wg_pt *p)
     return p->interp ? p->interp[2] : wg_interp_arg_2(p);
 }
 
-/* minecraft:noodle_ridge_a */
-static double n179(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[29], p->x * 2.6666666666666665, p->y * 2.6666666666666665,
-                           p->z * 2.6666666666666665);
-}
-
-static double n180(wg_pt *p)
-{
-    double d = df_y(p);
-    if (d >= -60.0 && d < 321.0) return n179(p);
-    return 0.0;
-}
-
 static double wg_interp_arg_3(wg_pt *p)
 {
-    return n180(p);
+    return (in_range(df_y(p), -60.0, 321.0)
+                ? wg_normal_value(&p->st->noise[WG_NOISE_NOODLE_RIDGE_A], p->x * 2.6666666666666665,
+                                  p->y * 2.6666666666666665, p->z * 2.6666666666666665)
+                : 0.0);
 }
 
 /* interpolated slot 3 */
@@ -3201,28 +934,12 @@ static double n181(wg_pt *p)
     return p->interp ? p->interp[3] : wg_interp_arg_3(p);
 }
 
-static double n182(wg_pt *p)
-{
-    return fabs(n181(p));
-}
-
-/* minecraft:noodle_ridge_b */
-static double n183(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[30], p->x * 2.6666666666666665, p->y * 2.6666666666666665,
-                           p->z * 2.6666666666666665);
-}
-
-static double n184(wg_pt *p)
-{
-    double d = df_y(p);
-    if (d >= -60.0 && d < 321.0) return n183(p);
-    return 0.0;
-}
-
 static double wg_interp_arg_4(wg_pt *p)
 {
-    return n184(p);
+    return (in_range(df_y(p), -60.0, 321.0)
+                ? wg_normal_value(&p->st->noise[WG_NOISE_NOODLE_RIDGE_B], p->x * 2.6666666666666665,
+                                  p->y * 2.6666666666666665, p->z * 2.6666666666666665)
+                : 0.0);
 }
 
 /* interpolated slot 4 */
@@ -3231,62 +948,19 @@ static double n185(wg_pt *p)
     return p->interp ? p->interp[4] : wg_interp_arg_4(p);
 }
 
-static double n186(wg_pt *p)
-{
-    return fabs(n185(p));
-}
-
-static double n187(wg_pt *p)
-{
-    double a = n182(p);
-    return wg_max(a, n186(p));
-}
-
-static double n188(wg_pt *p)
-{
-    return n187(p) * 1.5;
-}
-
-static double n189(wg_pt *p)
-{
-    return n178(p) + n188(p);
-}
-
-static double n190(wg_pt *p)
-{
-    double d = n173(p);
-    if (d >= -1000000.0 && d < 0.0) return 64.0;
-    return n189(p);
-}
-
 /* minecraft:overworld/caves/noodle */
 static double df_overworld_caves_noodle(wg_pt *p)
 {
-    return n190(p);
-}
-
-static double n191(wg_pt *p)
-{
-    double a = n169(p);
-    return wg_min(a, df_overworld_caves_noodle(p));
-}
-
-/* minecraft:ore_veininess */
-static double n192(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[31], p->x * 1.5, p->y * 1.5, p->z * 1.5);
-}
-
-static double n193(wg_pt *p)
-{
-    double d = df_y(p);
-    if (d >= -60.0 && d < 51.0) return n192(p);
-    return 0.0;
+    return (in_range(n173(p), -1000000.0, 0.0)
+                ? 64.0
+                : (n178(p) + (wg_max(fabs(n181(p)), fabs(n185(p))) * 1.5)));
 }
 
 static double wg_interp_arg_5(wg_pt *p)
 {
-    return n193(p);
+    return (in_range(df_y(p), -60.0, 51.0) ? wg_normal_value(&p->st->noise[WG_NOISE_ORE_VEININESS],
+                                                             p->x * 1.5, p->y * 1.5, p->z * 1.5)
+                                           : 0.0);
 }
 
 /* interpolated slot 5 */
@@ -3295,22 +969,11 @@ static double n194(wg_pt *p)
     return p->interp ? p->interp[5] : wg_interp_arg_5(p);
 }
 
-/* minecraft:ore_vein_a */
-static double n195(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[32], p->x * 4.0, p->y * 4.0, p->z * 4.0);
-}
-
-static double n196(wg_pt *p)
-{
-    double d = df_y(p);
-    if (d >= -60.0 && d < 51.0) return n195(p);
-    return 0.0;
-}
-
 static double wg_interp_arg_6(wg_pt *p)
 {
-    return n196(p);
+    return (in_range(df_y(p), -60.0, 51.0) ? wg_normal_value(&p->st->noise[WG_NOISE_ORE_VEIN_A],
+                                                             p->x * 4.0, p->y * 4.0, p->z * 4.0)
+                                           : 0.0);
 }
 
 /* interpolated slot 6 */
@@ -3319,27 +982,11 @@ static double n197(wg_pt *p)
     return p->interp ? p->interp[6] : wg_interp_arg_6(p);
 }
 
-static double n198(wg_pt *p)
-{
-    return fabs(n197(p));
-}
-
-/* minecraft:ore_vein_b */
-static double n199(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[33], p->x * 4.0, p->y * 4.0, p->z * 4.0);
-}
-
-static double n200(wg_pt *p)
-{
-    double d = df_y(p);
-    if (d >= -60.0 && d < 51.0) return n199(p);
-    return 0.0;
-}
-
 static double wg_interp_arg_7(wg_pt *p)
 {
-    return n200(p);
+    return (in_range(df_y(p), -60.0, 51.0) ? wg_normal_value(&p->st->noise[WG_NOISE_ORE_VEIN_B],
+                                                             p->x * 4.0, p->y * 4.0, p->z * 4.0)
+                                           : 0.0);
 }
 
 /* interpolated slot 7 */
@@ -3348,56 +995,113 @@ static double n201(wg_pt *p)
     return p->interp ? p->interp[7] : wg_interp_arg_7(p);
 }
 
-static double n202(wg_pt *p)
+/* coordinate, locations, derivatives, values, children, points */
+static const struct spline splines[56] = {
+    {df_overworld_ridges_folded, sf1, sf2, sf0, NULL, 2},    /* 0 */
+    {df_overworld_ridges_folded, sf1, sf4, sf3, NULL, 2},    /* 1 */
+    {df_overworld_ridges_folded, sf6, sf7, sf5, NULL, 6},    /* 2 */
+    {df_overworld_ridges_folded, sf9, sf10, sf8, NULL, 5},   /* 3 */
+    {df_overworld_ridges_folded, sf9, sf12, sf11, NULL, 5},  /* 4 */
+    {df_overworld_ridges_folded, sf9, sf14, sf13, NULL, 5},  /* 5 */
+    {df_overworld_ridges_folded, sf9, sf16, sf15, NULL, 5},  /* 6 */
+    {df_overworld_erosion, sf17, sf18, NULL, sc0, 7},        /* 7 */
+    {df_overworld_ridges_folded, sf9, sf10, sf19, NULL, 5},  /* 8 */
+    {df_overworld_ridges_folded, sf9, sf21, sf20, NULL, 5},  /* 9 */
+    {df_overworld_ridges_folded, sf9, sf23, sf22, NULL, 5},  /* 10 */
+    {df_overworld_ridges_folded, sf9, sf25, sf24, NULL, 5},  /* 11 */
+    {df_overworld_erosion, sf17, sf18, NULL, sc1, 7},        /* 12 */
+    {df_overworld_ridges_folded, sf27, sf28, sf26, NULL, 3}, /* 13 */
+    {df_overworld_ridges_folded, sf27, sf30, sf29, NULL, 3}, /* 14 */
+    {df_overworld_ridges_folded, sf27, sf32, sf31, NULL, 3}, /* 15 */
+    {df_overworld_ridges_folded, sf9, sf34, sf33, NULL, 5},  /* 16 */
+    {df_overworld_ridges_folded, sf9, sf36, sf35, NULL, 5},  /* 17 */
+    {df_overworld_ridges_folded, sf38, sf39, sf37, sc2, 3},  /* 18 */
+    {df_overworld_erosion, sf40, sf41, NULL, sc3, 11},       /* 19 */
+    {df_overworld_ridges_folded, sf27, sf43, sf42, NULL, 3}, /* 20 */
+    {df_overworld_ridges_folded, sf27, sf45, sf44, NULL, 3}, /* 21 */
+    {df_overworld_ridges_folded, sf9, sf47, sf46, NULL, 5},  /* 22 */
+    {df_overworld_ridges_folded, sf9, sf49, sf48, NULL, 5},  /* 23 */
+    {df_overworld_ridges_folded, sf9, sf23, sf50, NULL, 5},  /* 24 */
+    {df_overworld_ridges_folded, sf38, sf39, sf51, sc4, 3},  /* 25 */
+    {df_overworld_ridges_folded, sf9, sf53, sf52, NULL, 5},  /* 26 */
+    {df_overworld_erosion, sf40, sf41, NULL, sc5, 11},       /* 27 */
+    {df_overworld_continents, sf55, sf56, sf54, sc6, 10},    /* 28 */
+    {df_overworld_ridges, sf58, sf59, sf57, NULL, 2},        /* 29 */
+    {df_overworld_ridges, sf61, sf59, sf60, NULL, 2},        /* 30 */
+    {df_overworld_ridges, sf61, sf59, sf62, NULL, 2},        /* 31 */
+    {df_overworld_ridges, sf64, sf59, sf63, NULL, 2},        /* 32 */
+    {df_overworld_ridges_folded, sf66, sf59, sf65, sc7, 2},  /* 33 */
+    {df_overworld_erosion, sf68, sf56, sf67, sc8, 10},       /* 34 */
+    {df_overworld_ridges, sf58, sf59, sf69, NULL, 2},        /* 35 */
+    {df_overworld_ridges, sf64, sf59, sf70, NULL, 2},        /* 36 */
+    {df_overworld_ridges_folded, sf66, sf59, sf71, sc9, 2},  /* 37 */
+    {df_overworld_erosion, sf68, sf56, sf72, sc10, 10},      /* 38 */
+    {df_overworld_ridges, sf58, sf59, sf73, NULL, 2},        /* 39 */
+    {df_overworld_ridges, sf64, sf59, sf74, NULL, 2},        /* 40 */
+    {df_overworld_ridges_folded, sf66, sf59, sf75, sc11, 2}, /* 41 */
+    {df_overworld_erosion, sf68, sf56, sf76, sc12, 10},      /* 42 */
+    {df_overworld_ridges, sf58, sf59, sf77, NULL, 2},        /* 43 */
+    {df_overworld_ridges_folded, sf79, sf59, sf78, sc13, 2}, /* 44 */
+    {df_overworld_ridges_folded, sf81, sf59, sf80, sc13, 2}, /* 45 */
+    {df_overworld_erosion, sf83, sf41, sf82, sc14, 11},      /* 46 */
+    {df_overworld_continents, sf85, sf86, sf84, sc15, 5},    /* 47 */
+    {df_overworld_ridges, sf88, sf59, sf87, NULL, 2},        /* 48 */
+    {df_overworld_ridges_folded, sf89, sf39, sf39, sc16, 3}, /* 49 */
+    {df_overworld_ridges, sf88, sf59, sf90, NULL, 2},        /* 50 */
+    {df_overworld_ridges_folded, sf89, sf39, sf39, sc17, 3}, /* 51 */
+    {df_overworld_erosion, sf92, sf91, sf91, sc18, 4},       /* 52 */
+    {df_overworld_ridges_folded, sf89, sf39, sf39, sc19, 3}, /* 53 */
+    {df_overworld_erosion, sf92, sf91, sf91, sc20, 4},       /* 54 */
+    {df_overworld_continents, sf93, sf39, sf39, sc21, 3},    /* 55 */
+};
+
+static float spline_value(wg_pt *p, const void *row, int i)
 {
-    return fabs(n201(p));
+    const struct spline *s = row;
+    return s->child[i] ? spline_at(p, s->child[i] - 1) : s->val[i];
 }
 
-static double n203(wg_pt *p)
+static float spline_at(wg_pt *p, int k)
 {
-    double a = n198(p);
-    return wg_max(a, n202(p));
-}
-
-static double n204(wg_pt *p)
-{
-    return -0.07999999821186066 + n203(p);
-}
-
-/* minecraft:ore_gap */
-static double n205(wg_pt *p)
-{
-    return wg_normal_value(&p->st->noise[34], p->x * 1.0, p->y * 1.0, p->z * 1.0);
+    const struct spline *s = &splines[k];
+    return wg_spline_eval(p, (float)s->coord(p), s->loc, s->der, s->val, s->n,
+                          s->child ? spline_value : NULL, s);
 }
 
 double wg_router_barrier(wg_pt *p)
 {
-    return n0(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_AQUIFER_BARRIER], p->x * 1.0, p->y * 0.5,
+                           p->z * 1.0);
 }
 
 double wg_router_fluid_level_floodedness(wg_pt *p)
 {
-    return n1(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_AQUIFER_FLUID_LEVEL_FLOODEDNESS], p->x * 1.0,
+                           p->y * 0.67, p->z * 1.0);
 }
 
 double wg_router_fluid_level_spread(wg_pt *p)
 {
-    return n2(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_AQUIFER_FLUID_LEVEL_SPREAD], p->x * 1.0,
+                           p->y * 0.7142857142857143, p->z * 1.0);
 }
 
 double wg_router_lava(wg_pt *p)
 {
-    return n3(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_AQUIFER_LAVA], p->x * 1.0, p->y * 1.0,
+                           p->z * 1.0);
 }
 
 double wg_router_temperature(wg_pt *p)
 {
-    return n10(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_TEMPERATURE], p->x * 0.25 + df_shift_x(p),
+                           p->y * 0.0 + 0.0, p->z * 0.25 + df_shift_z(p));
 }
 
 double wg_router_vegetation(wg_pt *p)
 {
-    return n11(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_VEGETATION], p->x * 0.25 + df_shift_x(p),
+                           p->y * 0.0 + 0.0, p->z * 0.25 + df_shift_z(p));
 }
 
 double wg_router_continents(wg_pt *p)
@@ -3422,12 +1126,12 @@ double wg_router_ridges(wg_pt *p)
 
 double wg_router_initial_density_without_jaggedness(wg_pt *p)
 {
-    return n64(p);
+    return (0.1171875 + n63(p));
 }
 
 double wg_router_final_density(wg_pt *p)
 {
-    return n191(p);
+    return wg_min(squeeze((n167(p) * 0.64)), df_overworld_caves_noodle(p));
 }
 
 double wg_router_vein_toggle(wg_pt *p)
@@ -3437,12 +1141,12 @@ double wg_router_vein_toggle(wg_pt *p)
 
 double wg_router_vein_ridged(wg_pt *p)
 {
-    return n204(p);
+    return (-0.07999999821186066 + wg_max(fabs(n197(p)), fabs(n201(p))));
 }
 
 double wg_router_vein_gap(wg_pt *p)
 {
-    return n205(p);
+    return wg_normal_value(&p->st->noise[WG_NOISE_ORE_GAP], p->x * 1.0, p->y * 1.0, p->z * 1.0);
 }
 
 double (*const wg_interp_args[WG_INTERP_COUNT])(struct wg_pt *p) = {

@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #define WG_NOISE_COUNT                           51
-#define WG_MEMO2_COUNT                           26
-#define WG_MEMO3_COUNT                           13
+#define WG_MEMO2_COUNT                           20
+#define WG_MEMO3_COUNT                           9
 #define WG_INTERP_COUNT                          8
 #define WG_OCTAVE_MIN                            -16
 #define WG_OCTAVE_COUNT                          18

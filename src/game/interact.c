@@ -7,7 +7,7 @@
  * harvest the block, else 100), tool speed from the block's material and the
  * held item (minecraft-data materials), divided by 5 off the ground; the
  * finish packet is accepted once 70 % of that time has passed (vanilla's
- * tolerance). Unbreakable blocks (hardness -1) never break.
+ * tolerance). Unbreakable blocks (BLOCK_FLAG_UNBREAKABLE) never break.
  *
  * Placing: the held item's block (same name, default state) goes into the
  * clicked block if that is replaceable (air, water, short grass, ...),
@@ -111,7 +111,7 @@ static void resync(conn *c, int32_t x, int32_t y, int32_t z)
 static int64_t break_time_ms(uint16_t state, int item, bool on_ground)
 {
     const struct block_info *b = &block_info[block_of_state[state]];
-    if (b->hardness < 0) return -1;
+    if (b->flags & BLOCK_FLAG_UNBREAKABLE) return -1;
     if (b->hardness == 0) return 0;
     float speed = 1.0f;
     for (int i = material_tools_first[b->material]; i < material_tools_first[b->material + 1]; i++)
@@ -236,7 +236,7 @@ void interact_sb_block_place(conn *c, rd_t *r)
         return;
     }
     int item = held_item(p, hand);
-    if (item <= 0 || item >= ITEM_COUNT || item_info[item].block_state < 0 ||
+    if (item <= 0 || item >= ITEM_COUNT || item_info[item].block_state == 0 ||
         p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR)
         return;
     uint16_t clicked;
@@ -252,7 +252,7 @@ void interact_sb_block_place(conn *c, rd_t *r)
         tx += off[face][0], ty += off[face][1], tz += off[face][2];
     }
     uint16_t target;
-    uint16_t state = (uint16_t)item_info[item].block_state;
+    uint16_t state = item_info[item].block_state;
     if (world_get_block(&game.world, tx, ty, tz, &target) < 0 || !replaceable(target) ||
         ((block_info[block_of_state[state]].flags & BLOCK_FLAG_SOLID) &&
          blocks_a_player(tx, ty, tz)) ||

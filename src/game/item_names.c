@@ -344,7 +344,7 @@ void item_key(int item, char *out, size_t cap)
     static const char tmpl[] = "_smithing_template";
     if (len > sizeof tmpl - 1 && strcmp(n + len - (sizeof tmpl - 1), tmpl) == 0)
         snprintf(out, cap, "item.minecraft.smithing_template");
-    else if (item > 0 && item < ITEM_COUNT && item_info[item].block_state >= 0 &&
+    else if (item > 0 && item < ITEM_COUNT && item_info[item].block_state != 0 &&
              strcmp(n, "wheat") != 0 && strcmp(n, "nether_wart") != 0)
         snprintf(out, cap, "block.minecraft.%s", n); /* a BlockItem */
     else

@@ -23,7 +23,8 @@ void wg_climate_at(wg_pt *p, int32_t qx, int32_t qy, int32_t qz, int64_t target[
 
 static inline int64_t axis(const struct wg_biome_node *n, const int64_t t[7], int i)
 {
-    int64_t a = t[i] - n->max[i], b = n->min[i] - t[i];
+    const int32_t *r = wg_biome_ranges[i][n->range[i]]; /* {min, max} */
+    int64_t a = t[i] - r[1], b = r[0] - t[i];
     int64_t d = a > 0 ? a : (b > 0 ? b : 0);
     return d * d;
 }

@@ -57,9 +57,9 @@ double wg_flat_cache(wg_pt *p, double (*f)(wg_pt *))
 }
 
 float wg_spline_eval(wg_pt *p, float c, const float *loc, const float *der, const float *vals,
-                     int n, wg_spline_value_fn value)
+                     int n, wg_spline_value_fn value, const void *ctx)
 {
-#define VALUE(i) (value ? value(p, (i)) : vals[(i)])
+#define VALUE(i) (value ? value(p, ctx, (i)) : vals[(i)])
     /* findIntervalStart: Mth.binarySearch(0, n, i -> c < loc[i]) - 1 */
     int lo = 0, len = n;
     while (len > 0) {

@@ -80,11 +80,12 @@ static inline void wg_pt_at(wg_pt *p, int32_t x, int32_t y, int32_t z)
 /* flat_cache(f): f at the quart corner when in the noise chunk's grid (see above). */
 double wg_flat_cache(wg_pt *p, double (*f)(wg_pt *));
 
-/* A spline's value function: the value of point i (a constant or a nested spline). */
-typedef float (*wg_spline_value_fn)(wg_pt *p, int i);
+/* A spline's value function: the value of point i (a constant or a nested spline) of the
+ * spline ctx describes. */
+typedef float (*wg_spline_value_fn)(wg_pt *p, const void *ctx, int i);
 /* CubicSpline.Multipoint.apply in float arithmetic; values from vals[] when value is NULL. */
 float wg_spline_eval(wg_pt *p, float c, const float *loc, const float *der, const float *vals,
-                     int n, wg_spline_value_fn value);
+                     int n, wg_spline_value_fn value, const void *ctx);
 
 /* Java's Math.min / Math.max (signed zeros as Java orders them). */
 static inline double wg_min(double a, double b)
