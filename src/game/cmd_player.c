@@ -75,7 +75,7 @@ static int add_stack(conn *c, int item, int n, bool changed[46])
             if (p->inventory[window_of(i)].count <= 0) slot = window_of(i);
         if (slot < 0) break;
         struct inv_slot *s = &p->inventory[slot];
-        if (s->count <= 0) s->item = (int16_t)item, s->count = 0;
+        if (s->count <= 0) *s = (struct inv_slot){(int16_t)item, 0, 0}; /* no old wear */
         int k = max_stack(item) - s->count;
         if (k > n) k = n;
         s->count = (int8_t)(s->count + k);
@@ -167,7 +167,7 @@ static int clear_player(conn *c, int item, int max_count)
             continue;
         }
         s->count = (int8_t)(s->count - take);
-        if (s->count <= 0) s->item = 0, s->count = 0;
+        if (s->count <= 0) *s = (struct inv_slot){0, 0, 0};
         total += take;
         if (!c->closed) send_slot(c, order[k]);
     }
