@@ -68,6 +68,8 @@
 #include "game/play.h"
 #include "net/server.h"
 #include "proto/packets.h"
+#include "world/anvil.h"
+#include "world/block_state.h"
 #include "world/world.h"
 
 #define GM_SURVIVAL       0
@@ -85,36 +87,21 @@ enum { BC_WATER = 1, BC_LAVA = 2, BC_FIRE = 4, BC_CLIMB = 8, BC_WALL = 16 };
 static uint8_t state_class[BLOCK_STATE_COUNT];
 static bool classes_ready;
 
-static int block_named(const char *name)
-{
-    for (int b = 0; b < BLOCK_COUNT; b++)
-        if (block_info[b].name && strcmp(block_info[b].name, name) == 0) return b;
-    return -1;
-}
-
 static void mark_block(const char *name, uint8_t cls)
 {
-    int b = block_named(name);
-    if (b < 0) return;
-    for (int s = block_info[b].min_state; s <= block_info[b].max_state; s++) state_class[s] |= cls;
+    int state = anvil_block_by_name(name, strlen(name));
+    if (state < 0) return;
+    const struct block_info *b = &block_info[block_of_state[state]];
+    for (int s = b->min_state; s <= b->max_state; s++) state_class[s] |= cls;
 }
 
 /* Every state whose block has waterlogged=true holds water. */
 static void mark_waterlogged(void)
 {
-    for (int b = 0; b < BLOCK_COUNT; b++) {
-        const struct block_info *bi = &block_info[b];
-        for (int s = bi->min_state; s <= bi->max_state; s++) {
-            int rest = s - bi->min_state;
-            for (int i = bi->prop_count; i-- > 0;) {
-                const struct block_prop *p = &block_props[block_prop_index[bi->prop_first + i]];
-                int v = rest % p->count;
-                rest /= p->count;
-                if (strcmp(block_prop_names[p->name], "waterlogged") == 0 &&
-                    strcmp(block_prop_values[p->first_value + v], "true") == 0)
-                    state_class[s] |= BC_WATER;
-            }
-        }
+    for (int s = 0; s < BLOCK_STATE_COUNT; s++) {
+        const char *v = NULL;
+        if (block_state_prop((uint16_t)s, "waterlogged", &v) >= 0 && strcmp(v, "true") == 0)
+            state_class[s] |= BC_WATER;
     }
 }
 

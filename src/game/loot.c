@@ -34,6 +34,7 @@
 #include "data/block_table.h"
 #include "data/blocks.h"
 #include "data/loot_table.h"
+#include "world/block_state.h"
 
 static uint64_t next(uint64_t *s) /* xorshift64 */
 {
@@ -68,34 +69,13 @@ bool loot_can_harvest(int block, int item)
     return false;
 }
 
-/* The property `name` of the block in state: its value index, and its
- * value's text in *text (if not NULL); -1 if the block has none. */
-static int prop_of(const struct block_info *b, uint16_t state, const char *name, const char **text)
-{
-    int rest = state - b->min_state;
-    for (int i = b->prop_count; i-- > 0;) {
-        const struct block_prop *p = &block_props[block_prop_index[b->prop_first + i]];
-        int v = rest % p->count;
-        rest /= p->count;
-        if (strcmp(block_prop_names[p->name], name) != 0) continue;
-        if (text) *text = block_prop_values[p->first_value + v];
-        return v;
-    }
-    return -1;
-}
-
-static int age_of(const struct block_info *b, uint16_t state)
-{
-    return prop_of(b, state, "age", NULL);
-}
-
 /* Rule 6: a slab that is not double drops one. */
 static bool single_slab(const struct block_info *b, uint16_t state)
 {
     const char *type = NULL;
     size_t n = strlen(b->name);
     return n > 5 && strcmp(b->name + n - 5, "_slab") == 0 &&
-           prop_of(b, state, "type", &type) >= 0 && type && strcmp(type, "double") != 0;
+           block_state_prop(state, "type", &type) >= 0 && type && strcmp(type, "double") != 0;
 }
 
 /* Rule 6: leaves (without shears: mcserv has no shears yet) drop nothing. */
@@ -104,12 +84,11 @@ static bool leaves(const struct block_info *b)
     return strncmp(material_names[b->material], "leaves", 6) == 0;
 }
 
-static bool applies(const struct loot_entry *e, const struct block_info *b, uint16_t state,
-                    bool silk)
+static bool applies(const struct loot_entry *e, uint16_t state, bool silk)
 {
     if ((e->flags & LOOT_SILK_ONLY) && !silk) return false;
     if ((e->flags & LOOT_NO_SILK) && silk) return false;
-    if ((e->flags & LOOT_AGE) && age_of(b, state) != e->age) return false;
+    if ((e->flags & LOOT_AGE) && block_state_prop(state, "age", NULL) != e->age) return false;
     return true;
 }
 
@@ -137,7 +116,7 @@ int loot_drops(uint16_t state, int item, bool silk, uint64_t *rng, struct loot_d
     uint32_t alt_total = 0;
     for (int i = loot_first[block]; i < loot_first[block + 1]; i++) {
         const struct loot_entry *e = &loot_entries[i];
-        if (!applies(e, b, state, silk)) continue;
+        if (!applies(e, state, silk)) continue;
         if (e->flags & LOOT_ALT) {
             alt_total += e->chance;
             continue;
@@ -149,7 +128,7 @@ int loot_drops(uint16_t state, int item, bool silk, uint64_t *rng, struct loot_d
         uint32_t pick = below(rng, alt_total);
         for (int i = loot_first[block]; i < loot_first[block + 1]; i++) {
             const struct loot_entry *e = &loot_entries[i];
-            if (!(e->flags & LOOT_ALT) || !applies(e, b, state, silk)) continue;
+            if (!(e->flags & LOOT_ALT) || !applies(e, state, silk)) continue;
             if (pick < e->chance) {
                 n = emit(e, one, rng, out, n, max);
                 break;
