@@ -24,22 +24,6 @@ const { Vec3 } = require('vec3')
 
 after(h.cleanupAll)
 
-async function walkTo (bot, pos, timeout = 8000) {
-  const deadline = Date.now() + timeout
-  try {
-    for (;;) {
-      const p = bot.entity.position
-      if (Math.hypot(pos.x - p.x, pos.z - p.z) < 0.3) return
-      if (Date.now() > deadline) throw new Error(`${bot.username} did not reach ${pos} (at ${p})`)
-      await bot.lookAt(new Vec3(pos.x, p.y + 1.62, pos.z), true)
-      bot.setControlState('forward', true)
-      await h.sleep(50)
-    }
-  } finally {
-    bot.setControlState('forward', false)
-  }
-}
-
 test('a survival bot crafts planks, sticks, a table and a wooden pickaxe, mines stone into cobblestone, and the pickaxe wears', { timeout: 120000 }, async () => {
   const srv = await h.startServer({
     name: 'craft',
@@ -97,7 +81,7 @@ test('a survival bot crafts planks, sticks, a table and a wooden pickaxe, mines 
   await h.waitFor(() => bot.heldItem && bot.heldItem.name === 'wooden_pickaxe' && bot.heldItem.durabilityUsed === 1, {
     timeout: 5000, message: 'the pickaxe shows Damage 1', detail: () => JSON.stringify(bot.heldItem)
   })
-  await walkTo(bot, stone.offset(0.5, 0, 0.5))
+  await h.walkTo(bot, stone.offset(0.5, 0, 0.5))
   await h.waitFor(() => count('cobblestone') === 1, { timeout: 5000, message: 'Crafter holds 1 cobblestone' })
   await B.quit()
 

@@ -6,7 +6,6 @@
 const assert = require('node:assert/strict')
 const h = require('./helpers')
 const mp = require('./mp-helpers')
-const { Vec3 } = require('vec3')
 
 const PROPS = { 'level-type': 'flat', gamemode: 'survival', 'view-distance': '3', 'spawn-protection': '0', difficulty: 'normal' }
 
@@ -29,23 +28,6 @@ function fixVelocityPackets (bot) {
 
 const items = (bot) => Object.values(bot.entities).filter((e) => e.name === 'item')
 
-/** Walks on a flat floor until the bot stands within 0.3 of pos. */
-async function walkTo (bot, pos, timeout = 8000) {
-  const deadline = Date.now() + timeout
-  try {
-    for (;;) {
-      const p = bot.entity.position
-      if (Math.hypot(pos.x - p.x, pos.z - p.z) < 0.3) return
-      if (Date.now() > deadline) throw new Error(`${bot.username} did not reach ${pos} (at ${p})`)
-      await bot.lookAt(new Vec3(pos.x, p.y + 1.62, pos.z), true)
-      bot.setControlState('forward', true)
-      await h.sleep(50)
-    }
-  } finally {
-    bot.setControlState('forward', false)
-  }
-}
-
 /** Stops the server: it exits 0 and printed no sanitizer report (ASan/UBSan builds). */
 async function stopClean (srv) {
   const info = await srv.stop()
@@ -67,4 +49,4 @@ async function landed (bot, timeout = 6000) {
   await h.sleep(300)
 }
 
-module.exports = { PROPS, fixVelocityPackets, items, walkTo, stopClean, tp, landed }
+module.exports = { PROPS, fixVelocityPackets, items, walkTo: h.walkTo, stopClean, tp, landed }

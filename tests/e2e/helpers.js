@@ -682,7 +682,29 @@ function setFileDeadline (ms) {
 }
 setFileDeadline(Number(process.env.E2E_FILE_DEADLINE_MS) || 88000)
 
+/**
+ * Walks a mineflayer bot on a flat floor (no jumping) until it stands within
+ * 0.3 of pos; throws after `timeout` ms naming where it got to.
+ */
+async function walkTo (bot, pos, timeout = 8000) {
+  const { Vec3 } = require('vec3')
+  const deadline = Date.now() + timeout
+  try {
+    for (;;) {
+      const p = bot.entity.position
+      if (Math.hypot(pos.x - p.x, pos.z - p.z) < 0.3) return
+      if (Date.now() > deadline) throw new Error(`${bot.username} did not reach ${pos} (at ${p})`)
+      await bot.lookAt(new Vec3(pos.x, p.y + 1.62, pos.z), true)
+      bot.setControlState('forward', true)
+      await sleep(50)
+    }
+  } finally {
+    bot.setControlState('forward', false)
+  }
+}
+
 module.exports = {
+  walkTo,
   chromiumPage,
   rconSession,
   REPO_ROOT,

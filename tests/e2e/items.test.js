@@ -21,25 +21,6 @@ const itemName = (e) => {
   return it ? it.name : null
 }
 
-/** Walks (no jumping needed on a flat floor) until the bot stands within 0.3 of pos. */
-async function walkTo (bot, pos, timeout = 8000) {
-  const deadline = Date.now() + timeout
-  try {
-    for (;;) {
-      const p = bot.entity.position
-      const dx = pos.x - p.x
-      const dz = pos.z - p.z
-      if (Math.hypot(dx, dz) < 0.3) return
-      if (Date.now() > deadline) throw new Error(`${bot.username} did not reach ${pos} (at ${p})`)
-      await bot.lookAt(new Vec3(pos.x, p.y + 1.62, pos.z), true)
-      bot.setControlState('forward', true)
-      await h.sleep(50)
-    }
-  } finally {
-    bot.setControlState('forward', false)
-  }
-}
-
 test('oak logs broken by hand drop items both bots see; walking over them gives 3 oak logs; stone by hand drops nothing; equal drops merge', { timeout: 90000 }, async () => {
   const srv = await h.startServer({
     name: 'items',
@@ -100,7 +81,7 @@ test('oak logs broken by hand drop items both bots see; walking over them gives 
   // 3. Walk over the items: Digger holds 3 oak logs, both clients see them collected.
   for (const e of items(d).slice()) {
     if (!d.entities[e.id]) continue // already collected on the way
-    await walkTo(d, e.position)
+    await h.walkTo(d, e.position)
   }
   const logId = d.registry.itemsByName.oak_log.id
   await h.waitFor(() => d.inventory.count(logId) === 3, {
