@@ -50,6 +50,7 @@
 #include "game/items.h"
 #include "game/window.h"
 #include "proto/nbt.h"
+#include "proto/packets.h"
 
 #define CHANGED_SLOTS_MAX  128  /* vanilla's limit on the changed-slots map */
 #define CRAFTING_MENU_TYPE 11   /* minecraft:crafting in the 1.20.1 menu registry */
@@ -75,27 +76,10 @@ static int32_t next_state(player *p)
     return *s;
 }
 
-/* A slot on the wire: present, item id, count, NBT (Damage when used). */
+/* A slot on the wire (proto/packets.h): its wear as the Damage tag. */
 static void wr_slot(buf_t *b, const struct inv_slot *s)
 {
-    if (s->item <= 0 || s->count <= 0) {
-        wr_bool(b, false);
-        return;
-    }
-    wr_bool(b, true);
-    wr_varint(b, s->item);
-    wr_u8(b, (uint8_t)s->count);
-    if (!s->damage) {
-        wr_u8(b, 0); /* no NBT */
-        return;
-    }
-    wr_u8(b, 10); /* compound, empty name */
-    wr_u16(b, 0);
-    wr_u8(b, 3); /* int "Damage" */
-    wr_u16(b, 6);
-    buf_append(b, "Damage", 6);
-    wr_i32(b, s->damage);
-    wr_u8(b, 0); /* end */
+    pkt_wr_slot(b, s->item > 0 && s->count > 0, s->item, s->count, s->damage);
 }
 
 int inventory_read_item(conn *c, rd_t *r, int32_t *item, int8_t *count)

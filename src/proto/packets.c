@@ -131,14 +131,28 @@ void pkt_cb_multi_block_change(buf_t *b, int32_t sx, int32_t sy, int32_t sz, con
     for (size_t i = 0; i < n; i++) wr_varlong(b, records[i]);
 }
 
-/* A Slot: whether an item is there, then its id, its count and no NBT. */
-static void wr_slot(buf_t *b, bool present, int32_t item, int8_t count)
+void pkt_wr_slot(buf_t *b, bool present, int32_t item, int8_t count, int32_t damage)
 {
     wr_bool(b, present);
     if (!present) return;
     wr_varint(b, item);
     wr_u8(b, (uint8_t)count);
-    wr_u8(b, 0); /* no NBT */
+    if (!damage) {
+        wr_u8(b, 0); /* no NBT */
+        return;
+    }
+    wr_u8(b, 10); /* compound, empty name */
+    wr_u16(b, 0);
+    wr_u8(b, 3); /* int "Damage" */
+    wr_u16(b, 6);
+    buf_append(b, "Damage", 6);
+    wr_i32(b, damage);
+    wr_u8(b, 0); /* end */
+}
+
+static void wr_slot(buf_t *b, bool present, int32_t item, int8_t count)
+{
+    pkt_wr_slot(b, present, item, count, 0);
 }
 
 void pkt_cb_set_slot(buf_t *b, int8_t window, int32_t state_id, int16_t slot, int32_t item,

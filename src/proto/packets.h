@@ -64,6 +64,9 @@ void pkt_cb_block_change(buf_t *b, int32_t x, int32_t y, int32_t z, int32_t stat
 void pkt_cb_multi_block_change(buf_t *b, int32_t sx, int32_t sy, int32_t sz, const int64_t *records,
                                size_t n);
 void pkt_cb_acknowledge_player_digging(buf_t *b, int32_t sequence);
+/* A Slot (present, item id, count, NBT): the NBT is {Damage: damage} for a
+ * worn tool, none when damage is 0. */
+void pkt_wr_slot(buf_t *b, bool present, int32_t item, int8_t count, int32_t damage);
 /* Set Container Slot with an item without NBT (item 0 or count 0: empty). */
 void pkt_cb_set_slot(buf_t *b, int8_t window, int32_t state_id, int16_t slot, int32_t item,
                      int8_t count);
