@@ -1,9 +1,10 @@
 'use strict'
 // Issue 14, acceptance 6 and "Containers and block entities", what players notice:
 //   1. Two survival bots (mineflayer) have one chest open at the same time:
-//      the cobblestone Alice deposits (window.deposit: shift-clicks) shows
-//      in Bob's window while it is open; after `stop` and a restart the
-//      chest still holds 5 cobblestone (block_entities in the chunk NBT); a
+//      the cobblestone Alice deposits (window.deposit: clicks) shows
+//      in Bob's window while it is open, and the lid counts both (Block
+//      Action: 2 viewers, then 0); after `stop` and a restart the chest
+//      still holds 5 cobblestone (block_entities in the chunk NBT); a
 //      second chest placed beside it makes a double chest (types left and
 //      right, a 54-slot generic_9x6 window holding the same 5); breaking the
 //      half with the cobblestone drops them (picked up again) and turns the
@@ -77,7 +78,12 @@ test('two bots share a chest; it survives a restart, doubles, drops its items wh
     assert.equal(a.blockAt(chestPos).getProperties().facing, 'west', 'a chest faces the player who placed it')
     assert.equal(a.blockAt(chestPos).getProperties().type, 'single')
 
-    // Both open it; Alice deposits, Bob's open window shows the stack.
+    // Both open it; Alice deposits, Bob's open window shows the stack. The
+    // lid: Block Action 1 with the viewer count, to everyone near.
+    const lid = []
+    b._client.on('block_action', (p) => {
+      if (p.location.x === chestPos.x && p.location.y === chestPos.y && p.location.z === chestPos.z && p.byte1 === 1) lid.push(p.byte2)
+    })
     const wa = await h.withTimeout(a.openContainer(a.blockAt(chestPos)), 8000, 'Alice opens the chest')
     const wb = await h.withTimeout(b.openContainer(b.blockAt(chestPos)), 8000, 'Bob opens the chest')
     assert.equal(wa.inventoryStart, 27, 'a single chest has 27 slots')
@@ -88,9 +94,10 @@ test('two bots share a chest; it survives a restart, doubles, drops its items wh
     })
     assert.equal(countIn(wa.items(), 'cobblestone'), 0, 'Alice gave all 5 (her inventory in the window)')
     assert.equal(b.currentWindow, wb, "Bob's window stayed open")
+    await h.waitFor(() => lid.includes(2), { timeout: 3000, message: 'the lid counts 2 viewers', detail: () => JSON.stringify(lid) })
     a.closeWindow(wa)
     b.closeWindow(wb)
-    await h.sleep(300)
+    await h.waitFor(() => lid[lid.length - 1] === 0, { timeout: 3000, message: 'the lid shuts with 0 viewers', detail: () => JSON.stringify(lid) })
 
     // A restart: the chest's items come back from the chunk's block_entities.
     await A.quit()
