@@ -34,6 +34,7 @@
  */
 #include "game/container.h"
 
+#include <jansson.h>
 #include <string.h>
 
 #include "data/block_table.h"
@@ -50,7 +51,8 @@
 #define MENU_GENERIC_9X3 2 /* minecraft:generic_9x3 in the 1.20.1 menu registry */
 #define MENU_GENERIC_9X6 5 /* minecraft:generic_9x6 */
 #define STILL_VALID_SQ   64.0
-#define BLOCK_EVENT_LID  1 /* ChestBlockEntity.triggerEvent: the open count */
+#define BLOCK_EVENT_LID  1    /* ChestBlockEntity.triggerEvent: the open count */
+#define TITLE_MAX        4096 /* a longer CustomName is not used as the title */
 
 bool container_is_block(uint16_t state)
 {
@@ -195,15 +197,31 @@ static bool lid_blocked(const struct shape *s)
     return false;
 }
 
+/* A half's CustomName into name[TITLE_MAX] if it is valid JSON (vanilla
+ * drops a name it cannot parse when it loads the block entity; a client
+ * given bad JSON would disconnect). */
+static bool custom_name(const struct block_entity *be, char *name)
+{
+    int n = be ? be_custom_name(be, name, TITLE_MAX) : -1;
+    if (n <= 0) return false;
+    json_t *j = json_loadb(name, (size_t)n, JSON_DECODE_ANY, NULL);
+    bool ok = j && (json_is_object(j) || json_is_string(j) || json_is_array(j));
+    json_decref(j);
+    return ok;
+}
+
 void container_open(conn *c, int32_t x, int32_t y, int32_t z, uint16_t state)
 {
     player *p = c->player;
     struct shape s;
     if (p->gamemode == GM_SPECTATOR || !resolve(x, y, z, &s) || lid_blocked(&s)) return;
+    static char name[TITLE_MAX];
     const char *title = s.n == 54 ? "{\"translate\":\"container.chestDouble\"}"
                         : block_of_state[state] == block_of_state[BLOCK_BARREL]
                             ? "{\"translate\":\"container.barrel\"}"
                             : "{\"translate\":\"container.chest\"}";
+    /* vanilla: the (first) half's CustomName when it has one */
+    if (custom_name(s.be[0], name) || custom_name(s.be[1], name)) title = name;
     inventory_open_window(c, WIN_CONTAINER, s.n == 54 ? MENU_GENERIC_9X6 : MENU_GENERIC_9X3, title,
                           x, y, z, s.n);
     container_viewers_changed(x, y, z);

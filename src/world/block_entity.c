@@ -232,6 +232,27 @@ int be_parse_list(be_map *m, const nbt_node *list, int32_t cx, int32_t cz,
     return 0;
 }
 
+int be_custom_name(const struct block_entity *e, char *out, size_t cap)
+{
+    size_t off = 0;
+    int found = -1;
+    while (found < 0 && off < e->extra_len) {
+        nbt_doc doc;
+        long n = nbt_parse(e->extra + off, e->extra_len - off, true, &nbt_limits_disk, &doc);
+        if (n <= 0) break;
+        const nbt_node *t = doc.root;
+        if (t && t->type == NBT_STRING && t->name_len == 10 &&
+            memcmp(t->name, "CustomName", 10) == 0 && t->v.arr.n < cap) {
+            memcpy(out, t->v.arr.p, t->v.arr.n);
+            out[t->v.arr.n] = 0;
+            found = (int)t->v.arr.n;
+        }
+        nbt_doc_free(&doc);
+        off += (size_t)n;
+    }
+    return found;
+}
+
 /* ----------------------------------------------------------------- write */
 
 static void write_items(buf_t *b, const struct block_entity *e)

@@ -103,6 +103,10 @@ int be_remove(be_map *m, int32_t x, int32_t y, int32_t z);
  */
 int be_parse_list(be_map *m, const nbt_node *list, int32_t cx, int32_t cz,
                   struct be_parse_stats *st);
+/* The CustomName string kept in e's tags (a JSON text component, as
+ * vanilla stores it) copied into out[cap] with a NUL; its length, or -1
+ * when there is none or it does not fit. */
+int be_custom_name(const struct block_entity *e, char *out, size_t cap);
 /* Appends the whole `block_entities` tag (a list, empty when m is). */
 void be_write_list(buf_t *b, const be_map *m);
 

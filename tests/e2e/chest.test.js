@@ -12,8 +12,9 @@
 //      and Bob sees open=true on both halves, an iron door does not open by
 //      hand; a barrel opens and shows open=true while it is open.
 //   2. A world written by prismarine-provider-anvil with a chest block
-//      entity holding known items (and a furnace's block entity mcserv does
-//      not interpret): a bot opening the chest sees exactly those items, and
+//      entity holding known items and a CustomName (and a furnace's block
+//      entity mcserv does not interpret): a bot opening the chest sees
+//      exactly those items under that name, and
 //      after a save the furnace's block entity is still in the chunk, tag for
 //      tag.
 const { test, after } = require('node:test')
@@ -264,6 +265,7 @@ test('a chest written by prismarine-provider-anvil is read with its items; a fur
     await u.waitColumn(a, chestAt)
     assert.equal(a.blockAt(chestAt).name, 'chest')
     const w = await h.withTimeout(a.openContainer(a.blockAt(chestAt)), 8000, 'open the chest from the other tool')
+    assert.match(JSON.stringify(w.title), /Loot/, 'the window is titled with the CustomName')
     const got = w.containerItems().map((it) => ({ slot: it.slot, name: it.name, count: it.count, damage: it.durabilityUsed || 0 }))
     assert.deepEqual(got.sort((x, y) => x.slot - y.slot), [
       { slot: 0, name: 'diamond', count: 7, damage: 0 },

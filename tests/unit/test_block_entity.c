@@ -130,11 +130,17 @@ TEST(block_entity_reads_chests_and_keeps_the_rest)
         CHECK_EQ_INT(c->items[5].count, 16);
         CHECK_EQ_INT(c->items[6].item, 0);
         CHECK(c->extra_len > 0); /* CustomName */
+        char name[64];
+        CHECK_EQ_INT(be_custom_name(c, name, sizeof name), 15);
+        CHECK(strcmp(name, "{\"text\":\"Loot\"}") == 0);
+        CHECK_EQ_INT(be_custom_name(c, name, 15), -1); /* no room for the NUL */
     }
     const struct block_entity *f = be_get(&m, 20, -64, -16);
     CHECK(f && f->kind == BE_RAW);
     const struct block_entity *t = be_get(&m, 31, 319, -1);
     CHECK(t && t->kind == BE_TRAPPED_CHEST && t->items[13].count == 5);
+    char none[8];
+    CHECK(t && be_custom_name(t, none, sizeof none) == -1);
     CHECK(be_get(&m, 19, 6, -2) && be_get(&m, 19, 6, -2)->kind == BE_BARREL);
 
     /* Written and read again: the same entities, the furnace byte for byte. */
