@@ -10,7 +10,8 @@
 //      half with the cobblestone drops them (picked up again) and turns the
 //      other half single; a wooden door Alice places opens when she uses it
 //      and Bob sees open=true on both halves, an iron door does not open by
-//      hand; a barrel opens and shows open=true while it is open.
+//      hand; a barrel opens and shows open=true while it is open; a window
+//      closes when its player is teleported 12 blocks away or its block goes.
 //   2. A world written by prismarine-provider-anvil with a chest block
 //      entity holding known items and a CustomName (and a furnace's block
 //      entity mcserv does not interpret): a bot opening the chest sees
@@ -195,6 +196,15 @@ test('two bots share a chest; it survives a restart, doubles, drops its items wh
     await h.waitFor(() => b2.blockAt(barrel).getProperties().open === true, { timeout: 5000, message: 'Bob sees the barrel open' })
     a.closeWindow(wbar)
     await h.waitFor(() => b2.blockAt(barrel).getProperties().open === false, { timeout: 5000, message: 'and closed again' })
+
+    // A window closes when its player goes more than 8 blocks away, or its block goes.
+    await h.withTimeout(b2.openContainer(b2.blockAt(barrel)), 8000, 'Bob opens the barrel')
+    const bp = b2.entity.position
+    srv.send(`tp Bob ${bp.x + 12} ${bp.y} ${bp.z}`)
+    await h.waitFor(() => b2.currentWindow === null, { timeout: 5000, message: "Bob's window closes 12 blocks away" })
+    await h.withTimeout(a.openContainer(a.blockAt(barrel)), 8000, 'Alice opens the barrel again')
+    srv.send(`setblock ${barrel.x} ${barrel.y} ${barrel.z} minecraft:air`)
+    await h.waitFor(() => a.currentWindow === null, { timeout: 5000, message: "Alice's window closes when the barrel goes" })
 
     await A2.quit()
     await B2.quit()
