@@ -76,6 +76,7 @@ struct server_stats {
     uint64_t packets_in, packets_out; /* frames decoded / frames queued */
     uint64_t writes;                  /* writev calls on game sockets */
     int batch_ticks;                  /* k: ticks lazy output may wait (conn.h invariant 7) */
+    uint64_t entity_update_bytes;     /* per-cell entity batches queued, summed over viewers */
     uint64_t accepted, refused;       /* connections; refused: over the limit */
     uint64_t logins;                  /* connections that entered PLAY */
     uint64_t login_starts;            /* Login Start with a valid name (login attempts) */
