@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "world/noise_chunk.h"
+#include "world/wg_cache.h"
 
 static const int8_t SAMPLE_OFFSETS[13][2] = {{0, 0},  {-2, -1}, {-1, -1}, {0, -1}, {1, -1},
                                              {-3, 0}, {-2, 0},  {-1, 0},  {1, 0},  {-2, 1},
@@ -62,11 +63,11 @@ int wg_aquifer_prelim(wg_aquifer *a, int32_t x, int32_t z)
             a->prelim_used[h] = 1;
             a->prelim_key_x[h] = qx;
             a->prelim_key_z[h] = qz;
-            return a->prelim_val[h] = wg_preliminary_surface(&a->p, x, z);
+            return a->prelim_val[h] = wg_prelim_cached(a->st, x, z);
         }
         if (a->prelim_key_x[h] == qx && a->prelim_key_z[h] == qz) return a->prelim_val[h];
     }
-    return wg_preliminary_surface(&a->p, x, z); /* table full: compute */
+    return wg_prelim_cached(a->st, x, z); /* table full */
 }
 
 /* The global fluid picker: lava below -54, else the sea up to sea level. */
