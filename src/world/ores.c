@@ -195,7 +195,8 @@ static void place_vein(struct ore_ctx *c, wg_xoro *r, const struct wg_ore_def *o
         if (y1 > c->x0 + 15) y1 = c->x0 + 15;
         if (a0 < c->z0) a0 = c->z0;
         if (a1 > c->z0 + 15) a1 = c->z0 + 15;
-        if (z1 > ny + rr) z1 = ny + rr; /* (the spheres lie inside the box) */
+        if (z1 > ny + rr) z1 = ny + rr;         /* (the spheres lie inside the box) */
+        if (z1 > c->top_host) z1 = c->top_host; /* nothing above it can change */
         for (int bx = y0; bx <= y1; bx++) {
             double af = ((double)bx + 0.5 - t) / s;
             if (!(af * af < 1.0)) continue;

@@ -314,8 +314,40 @@ double wg_blended_value(const wg_blended *b, int32_t x, int32_t y, int32_t z)
     double q = (n / 10.0 + 1.0) / 2.0;
     bool at_max = q >= 1.0, at_min = q <= 0.0;
     o = 1.0;
-    /* the limit noises' octave r side by side (lane 0 min, lane 1 max) when both count */
-    for (int r = 0; r < 16; r++) {
+    /* the limit noises' octave r side by side (lane 0 min, lane 1 max) when both count;
+     * when one does, its octaves r and r + 1 side by side, summed in their order */
+    if (at_max != at_min) {
+        const wg_perlin *one = at_max ? &b->max_limit : &b->min_limit;
+        double acc = 0.0;
+        for (int r = 0; r < 16; r += 2) {
+            double o1 = o / 2.0;
+            const wg_improved *i0 = wg_perlin_octave(one, r), *i1 = wg_perlin_octave(one, r + 1);
+            if (i0 && i1) {
+                v2d res = improved2(i0, i1, (v2d){wg_perlin_wrap(d * o), wg_perlin_wrap(d * o1)},
+                                    (v2d){wg_perlin_wrap(e * o), wg_perlin_wrap(e * o1)},
+                                    (v2d){wg_perlin_wrap(f * o), wg_perlin_wrap(f * o1)},
+                                    (v2d){j * o, j * o1}, (v2d){e * o, e * o1}) /
+                          (v2d){o, o1};
+                acc += res[0];
+                acc += res[1];
+            } else {
+                if (i0)
+                    acc += wg_improved_noise(i0, wg_perlin_wrap(d * o), wg_perlin_wrap(e * o),
+                                             wg_perlin_wrap(f * o), j * o, e * o) /
+                           o;
+                if (i1)
+                    acc += wg_improved_noise(i1, wg_perlin_wrap(d * o1), wg_perlin_wrap(e * o1),
+                                             wg_perlin_wrap(f * o1), j * o1, e * o1) /
+                           o1;
+            }
+            o = o1 / 2.0;
+        }
+        if (at_max)
+            m = acc;
+        else
+            l = acc;
+    }
+    for (int r = 0; r < 16 && at_max == at_min; r++) {
         double s = wg_perlin_wrap(d * o), t = wg_perlin_wrap(e * o), u = wg_perlin_wrap(f * o);
         double v = j * o;
         const wg_improved *lo = at_max ? NULL : wg_perlin_octave(&b->min_limit, r);

@@ -65,8 +65,9 @@ TEST(wg_normal_value_lanes_match_two_scalar_perlins)
     free(st);
 }
 
-/* BlendedNoise.compute as vanilla writes it, one octave at a time. */
-static double blended_scalar(const wg_blended *b, int32_t x, int32_t y, int32_t z)
+/* BlendedNoise.compute as vanilla writes it, one octave at a time; *kind: 0 both limit
+ * noises sampled, 1 only the max (q >= 1), 2 only the min (q <= 0). */
+static double blended_scalar(const wg_blended *b, int32_t x, int32_t y, int32_t z, int *kind)
 {
     double d = x * b->xz_multiplier, e = y * b->y_multiplier, f = z * b->xz_multiplier;
     double g = d / b->xz_factor, h = e / b->y_factor, i = f / b->xz_factor;
@@ -83,6 +84,7 @@ static double blended_scalar(const wg_blended *b, int32_t x, int32_t y, int32_t 
     }
     double q = (n / 10.0 + 1.0) / 2.0;
     int at_max = q >= 1.0, at_min = q <= 0.0;
+    *kind = at_max ? 1 : at_min ? 2 : 0;
     o = 1.0;
     for (int r = 0; r < 16; r++) {
         double s = wg_perlin_wrap(d * o), t = wg_perlin_wrap(e * o), u = wg_perlin_wrap(f * o);
@@ -114,13 +116,17 @@ TEST(wg_blended_value_pairs_match_the_scalar_octaves)
     if (!st) return;
     wg_state_init(st, 1);
     uint64_t s = 7;
-    int bad = 0;
+    int bad = 0, kinds[3] = {0};
     for (int i = 0; i < 3000; i++) {
         int32_t x = (int32_t)point(&s, i), z = (int32_t)point(&s, i + 2);
         int32_t y = -64 + (int32_t)(s >> 40) % 385;
-        bad += !same_bits(wg_blended_value(&st->terrain, x, y, z),
-                          blended_scalar(&st->terrain, x, y, z));
+        int kind;
+        double want = blended_scalar(&st->terrain, x, y, z, &kind);
+        kinds[kind]++;
+        bad += !same_bits(wg_blended_value(&st->terrain, x, y, z), want);
     }
+    /* every path of the vector code was taken */
+    CHECK(kinds[0] > 0 && kinds[1] > 0 && kinds[2] > 0);
     CHECK_EQ_INT(bad, 0);
     free(st);
 }
