@@ -279,73 +279,55 @@ void wg_blended_init(wg_blended *b, wg_xoro *r, double xz_scale, double y_scale,
     b->y_multiplier = 684.412 * y_scale;
 }
 
+/* Sum over octaves r = 0..n-1 of BlendedNoise's perlin p (octave r at frequency o = 2^-r,
+ * counted from the highest): noise(wrap(x o), wrap(y o), wrap(z o), s o, y o) / o, in that
+ * order; octaves r and r + 1 side by side in the lanes of one vector. */
+static double octave_sum(const wg_perlin *p, int n, double x, double y, double z, double s)
+{
+    double acc = 0.0, o = 1.0;
+    for (int r = 0; r < n; r += 2) {
+        const wg_improved *i0 = wg_perlin_octave(p, r), *i1 = wg_perlin_octave(p, r + 1);
+        double o1 = o / 2.0;
+        if (i0 && i1) {
+            v2d res = improved2(i0, i1, (v2d){wg_perlin_wrap(x * o), wg_perlin_wrap(x * o1)},
+                                (v2d){wg_perlin_wrap(y * o), wg_perlin_wrap(y * o1)},
+                                (v2d){wg_perlin_wrap(z * o), wg_perlin_wrap(z * o1)},
+                                (v2d){s * o, s * o1}, (v2d){y * o, y * o1}) /
+                      (v2d){o, o1};
+            acc += res[0];
+            acc += res[1];
+        } else {
+            if (i0)
+                acc += wg_improved_noise(i0, wg_perlin_wrap(x * o), wg_perlin_wrap(y * o),
+                                         wg_perlin_wrap(z * o), s * o, y * o) /
+                       o;
+            if (i1)
+                acc += wg_improved_noise(i1, wg_perlin_wrap(x * o1), wg_perlin_wrap(y * o1),
+                                         wg_perlin_wrap(z * o1), s * o1, y * o1) /
+                       o1;
+        }
+        o = o1 / 2.0;
+    }
+    return acc;
+}
+
 double wg_blended_value(const wg_blended *b, int32_t x, int32_t y, int32_t z)
 {
     double d = x * b->xz_multiplier, e = y * b->y_multiplier, f = z * b->xz_multiplier;
     double g = d / b->xz_factor, h = e / b->y_factor, i = f / b->xz_factor;
     double j = b->y_multiplier * b->smear_scale_multiplier;
     double k = j / b->y_factor;
-    double l = 0.0, m = 0.0, n = 0.0, o = 1.0;
-    /* the main noise's octaves two at a time (lanes p, p + 1), summed in their order */
-    for (int p = 0; p < 8; p += 2) {
-        const wg_improved *i0 = wg_perlin_octave(&b->main, p),
-                          *i1 = wg_perlin_octave(&b->main, p + 1);
-        double o1 = o / 2.0;
-        if (i0 && i1) {
-            v2d r = improved2(i0, i1, (v2d){wg_perlin_wrap(g * o), wg_perlin_wrap(g * o1)},
-                              (v2d){wg_perlin_wrap(h * o), wg_perlin_wrap(h * o1)},
-                              (v2d){wg_perlin_wrap(i * o), wg_perlin_wrap(i * o1)},
-                              (v2d){k * o, k * o1}, (v2d){h * o, h * o1}) /
-                    (v2d){o, o1};
-            n += r[0];
-            n += r[1];
-        } else {
-            if (i0)
-                n += wg_improved_noise(i0, wg_perlin_wrap(g * o), wg_perlin_wrap(h * o),
-                                       wg_perlin_wrap(i * o), k * o, h * o) /
-                     o;
-            if (i1)
-                n += wg_improved_noise(i1, wg_perlin_wrap(g * o1), wg_perlin_wrap(h * o1),
-                                       wg_perlin_wrap(i * o1), k * o1, h * o1) /
-                     o1;
-        }
-        o = o1 / 2.0;
-    }
+    double l = 0.0, m = 0.0, o = 1.0;
+    double n = octave_sum(&b->main, 8, g, h, i, k);
     double q = (n / 10.0 + 1.0) / 2.0;
     bool at_max = q >= 1.0, at_min = q <= 0.0;
-    o = 1.0;
     /* the limit noises' octave r side by side (lane 0 min, lane 1 max) when both count;
      * when one does, its octaves r and r + 1 side by side, summed in their order */
     if (at_max != at_min) {
-        const wg_perlin *one = at_max ? &b->max_limit : &b->min_limit;
-        double acc = 0.0;
-        for (int r = 0; r < 16; r += 2) {
-            double o1 = o / 2.0;
-            const wg_improved *i0 = wg_perlin_octave(one, r), *i1 = wg_perlin_octave(one, r + 1);
-            if (i0 && i1) {
-                v2d res = improved2(i0, i1, (v2d){wg_perlin_wrap(d * o), wg_perlin_wrap(d * o1)},
-                                    (v2d){wg_perlin_wrap(e * o), wg_perlin_wrap(e * o1)},
-                                    (v2d){wg_perlin_wrap(f * o), wg_perlin_wrap(f * o1)},
-                                    (v2d){j * o, j * o1}, (v2d){e * o, e * o1}) /
-                          (v2d){o, o1};
-                acc += res[0];
-                acc += res[1];
-            } else {
-                if (i0)
-                    acc += wg_improved_noise(i0, wg_perlin_wrap(d * o), wg_perlin_wrap(e * o),
-                                             wg_perlin_wrap(f * o), j * o, e * o) /
-                           o;
-                if (i1)
-                    acc += wg_improved_noise(i1, wg_perlin_wrap(d * o1), wg_perlin_wrap(e * o1),
-                                             wg_perlin_wrap(f * o1), j * o1, e * o1) /
-                           o1;
-            }
-            o = o1 / 2.0;
-        }
         if (at_max)
-            m = acc;
+            m = octave_sum(&b->max_limit, 16, d, e, f, j);
         else
-            l = acc;
+            l = octave_sum(&b->min_limit, 16, d, e, f, j);
     }
     for (int r = 0; r < 16 && at_max == at_min; r++) {
         double s = wg_perlin_wrap(d * o), t = wg_perlin_wrap(e * o), u = wg_perlin_wrap(f * o);
