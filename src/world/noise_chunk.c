@@ -119,9 +119,11 @@ void wg_fill_noise(const wg_state *st, wg_noise_chunk *nc, int32_t cx, int32_t c
     double c[S][2][2][2], xz[S][2][2], zv[S][2];
     for (int ci = 0; ci < 4; ci++)
         for (int ck = 0; ck < 4; ck++) {
+            int top_cell = -1; /* the highest cell that is not empty throughout */
             for (int cj = 0; cj < CELLS_Y; cj++) {
                 cell_corners(nc, ci, cj, ck, c);
                 enum cell_kind kind = cell_kind(c);
+                if (kind != CELL_EMPTY) top_cell = cj;
                 if (kind != CELL_MIXED) {
                     /* solid: only the sign is ever read; empty: NaN, "not computed" */
                     double v = kind == CELL_SOLID ? 1.0 : NAN;
@@ -165,10 +167,16 @@ void wg_fill_noise(const wg_state *st, wg_noise_chunk *nc, int32_t cx, int32_t c
                 int ox = k & 3, oz = k >> 2, lx = ci * 4 + ox, lz = ck * 4 + oz;
                 double *dcol = nc->density[k];
                 uint8_t *col = out + (size_t)(lz * 16 + lx) * WG_HEIGHT;
-                int top = WG_HEIGHT - 1;
+                /* no solid block above top_cell; open air from lim + 1 if at sea level
+                 * or higher (the loop below would write the same) */
+                int top = (top_cell + 1) * WG_CELL_HEIGHT - 1;
                 while (top >= 0 && !(dcol[top] > 0.0)) top--;
                 int lim = top + 16;
-                for (int j = 0; j < WG_HEIGHT; j++) {
+                int air_from =
+                    lim + 1 > WG_SEA_LEVEL - WG_MIN_Y ? lim + 1 : WG_SEA_LEVEL - WG_MIN_Y;
+                if (air_from < WG_HEIGHT)
+                    memset(col + air_from, WG_AIR, (size_t)(WG_HEIGHT - air_from));
+                for (int j = 0; j < air_from && j < WG_HEIGHT; j++) {
                     double dens = dcol[j];
                     if (dens > 0.0) {
                         col[j] = WG_STONE;
