@@ -165,6 +165,13 @@ int world_init(world *w, const struct server_config *cfg, char *err, size_t errl
 
 void world_free(world *w)
 {
+    uint64_t made = w->chunks_generated + w->chunks_loaded;
+    if (made)
+        log_info("chunk light: %llu columns generated or loaded, %llu relights (%llu changed the "
+                 "light), %.3f ms of light (worker wall time) per column",
+                 (unsigned long long)made, (unsigned long long)w->relights,
+                 (unsigned long long)w->relights_changed,
+                 (double)w->light_ns_total / 1e6 / (double)made);
     for (size_t i = 0; w->buckets && i < w->nbuckets; i++) {
         chunk_entry *e = w->buckets[i];
         while (e) {
