@@ -522,6 +522,7 @@ static void done_generate(struct chunk_job *jb, bool cancelled)
     w->generating--;
     if (!cancelled && !jb->failed) {
         e->state = CHUNK_READY;
+        w->block_epoch++;
         e->pinned = false;
         buf_free(&e->frame);
         e->frame = jb->frame;
@@ -975,6 +976,7 @@ size_t world_sweep(world *w, int64_t now_ms)
                 idle_remove(w, e);
                 entry_drop(w, e);
                 w->chunks_unloaded++;
+                w->block_epoch++;
                 n++;
             }
         }
@@ -1007,6 +1009,7 @@ int world_set_block(world *w, int32_t x, int32_t y, int32_t z, uint16_t state)
     if (old == state) return 0;
     if (chunk_set_block(&e->c, x & 15, y, z & 15, state) < 0) return -1;
     e->version++;
+    w->block_epoch++;
     mark_dirty(w, e);
     if (light_states_differ(old, state)) /* light may change across the edge too */
         for (int k = 0; k < 9; k++) {

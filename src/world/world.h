@@ -177,6 +177,10 @@ typedef struct world {
     int relighting;  /* relight-only jobs in the pool (at most gen_slots, as generation) */
     list_node snaps; /* entries holding a snapshot, let go at the next world_flush_edits */
     list_node stale; /* entries to relight, oldest first (world_flush_edits) */
+    /* Bumped whenever what world_get_block answers may change (a block set,
+     * a chunk ready or unloaded): a cache of block lookups is valid while
+     * this is unchanged (game/health.c keeps one per player). */
+    uint64_t block_epoch;
 } world;
 
 /*
