@@ -6,12 +6,14 @@
 //      breaking the torch clears the neighbour's light;
 //   2. sky light under an overhang at a chunk edge: a roof over x = 16..23
 //      (the neighbour of an open column) is lit 14, 13, 12 from the side.
+// Each server then stops cleanly, with no sanitizer report (ASan builds).
 // Light is decoded from the packets (light-decode.js), as the world test does.
 const { test, after } = require('node:test')
 const assert = require('node:assert/strict')
 const h = require('./helpers')
 const { Vec3 } = require('vec3')
 const { lightAt, collectLight } = require('./light-decode')
+const pu = require('./persist-util')
 
 after(h.cleanupAll)
 
@@ -78,6 +80,10 @@ test('a torch at a chunk edge lights the neighbouring chunk; breaking it clears 
   })
   await h.waitFor(() => lightAt(late, east(1), 'block') === 0, { timeout: 5000, message: 'the latecomer sees the light go too' })
   await Promise.all([A.quit(), C.quit()])
+  await srv.stop()
+  pu.assertNoSanitizerReport(assert, srv)
+  assert.match(srv.output(), /chunk light: \d+ columns generated or loaded, \d+ relights \(\d+ changed the light\)/,
+    'the server reports its relights at shutdown')
   h.assertNoClientProtocolErrors(assert)
 })
 
@@ -94,7 +100,9 @@ test('sky light under an overhang at a chunk edge comes in from the open neighbo
   const z = base.z + 24
   const y = GRASS_Y + 1 // the air just above the grass
   const cell = (k) => new Vec3(x16 + k, y, z)
-  await h.waitFor(() => lightAt(seen, cell(0), 'sky') !== undefined, { timeout: 5000, message: 'the chunk is loaded' })
+  // Every chunk the roof touches is loaded (the bot has them) before the fill.
+  await h.waitFor(() => [-8, 0, 8].every((dz) => lightAt(seen, cell(0).offset(0, 0, dz), 'sky') !== undefined),
+    { timeout: 10000, message: 'the chunks under the roof are loaded' })
   assert.equal(lightAt(seen, cell(0), 'sky'), 15, 'open sky before the roof')
   // A stone roof three blocks up over x16..x16+7, z-8..z+8: all in the east chunk.
   srv.proc.stdin.write(`fill ${x16} ${y + 3} ${z - 8} ${x16 + 7} ${y + 3} ${z + 8} minecraft:stone\n`)
@@ -110,6 +118,8 @@ test('sky light under an overhang at a chunk edge comes in from the open neighbo
   assert.equal(lightAt(seen, cell(-1), 'sky'), 15, 'the open column west of the edge stays 15')
   assert.equal(lightAt(seen, cell(1).offset(0, 4, 0), 'sky'), 15, 'on the roof: open sky')
   await A.quit()
+  await srv.stop()
+  pu.assertNoSanitizerReport(assert, srv)
   h.assertNoClientProtocolErrors(assert)
 })
 
