@@ -10,8 +10,10 @@
 #include "data/blocks.h"
 #include "proto/wire.h"
 #include "test.h"
+#include "core/config.h"
 #include "world/light.h"
 #include "world/terrain.h"
+#include "world/world.h"
 
 static int idx(int x, int y, int z)
 {
@@ -435,4 +437,77 @@ TEST(light_matches_a_flood_fill_over_the_whole_grid)
     }
     free(sky);
     free(blk);
+}
+
+/* ---------------------------------------- the world: edits relight the neighbour */
+
+static struct {
+    int calls[4];
+    int block_at_16; /* block light at (16, -60, 8) in the newest Update Light for 1,0 */
+} relit;
+
+/* Block light at (x, y, z) of a column from a framed, uncompressed Update Light. */
+static int update_light_block(const uint8_t *frame, size_t len, int x, int y, int z)
+{
+    rd_t r = rd_make(frame, len);
+    rd_varint(&r); /* frame length */
+    rd_varint(&r); /* packet id */
+    rd_varint(&r);
+    rd_varint(&r);
+    int64_t masks[4] = {0};
+    for (int k = 0; k < 4; k++)
+        if (rd_varint(&r) == 1) masks[k] = rd_i64(&r);
+    int L = ((y - CHUNK_MIN_Y) >> 4) + 1;
+    if (!(masks[1] & (1LL << L))) return (masks[3] & (1LL << L)) ? 0 : -1;
+    int skies = rd_varint(&r);
+    for (int k = 0; k < skies; k++) rd_skip(&r, (size_t)rd_varint(&r));
+    rd_varint(&r); /* block arrays */
+    for (int l = 0; l < L; l++)
+        if (masks[1] & (1LL << l)) rd_skip(&r, (size_t)rd_varint(&r));
+    rd_varint(&r);
+    const uint8_t *nib = rd_bytes(&r, 2048);
+    int i = ((y - CHUNK_MIN_Y) & 15) << 8 | (z & 15) << 4 | (x & 15);
+    return nib ? (nib[i >> 1] >> ((i & 1) * 4)) & 15 : -1;
+}
+
+static void on_relit(chunk_entry *e, const uint8_t *frame, size_t len)
+{
+    if (e->c.z != 0 || e->c.x < 0 || e->c.x > 3) return;
+    relit.calls[e->c.x]++;
+    if (e->c.x == 1) relit.block_at_16 = update_light_block(frame, len, 16, -60, 8);
+}
+
+TEST(light_world_edit_at_the_edge_relights_the_neighbour_once_per_tick)
+{
+    struct server_config cfg;
+    config_defaults(&cfg);
+    cfg.level_type = LEVEL_FLAT; /* bedrock, 2 dirt, grass: y -64..-61 */
+    cfg.compression_threshold = -1;
+    static world w;
+    char err[256];
+    CHECK_EQ_INT(world_init(&w, &cfg, err, sizeof err), 0);
+    w.on_relit = on_relit;
+    for (int x = 0; x < 4; x++) CHECK(world_acquire_frame(&w, x, 0) != NULL);
+    world_flush_edits(&w); /* relights after the arrivals: nothing changes on flat ground */
+    memset(&relit, 0, sizeof relit);
+    /* Glowstone at x = 15 on the grass of column 0,0. */
+    CHECK_EQ_INT(world_set_block(&w, 15, -60, 8, BLOCK_GLOWSTONE), 0);
+    world_flush_edits(&w); /* inline jobs: the edit and the neighbour's relight */
+    world_flush_edits(&w); /* (nothing more) */
+    CHECK_EQ_INT(relit.calls[0], 1);
+    CHECK_EQ_INT(relit.calls[1], 1);
+    CHECK_EQ_INT(relit.calls[2], 0); /* x = 32 is 17 steps away: out of reach */
+    CHECK_EQ_INT(relit.block_at_16, 14);
+    /* Removing it clears the neighbour again, with one more Update Light. */
+    CHECK_EQ_INT(world_set_block(&w, 15, -60, 8, BLOCK_AIR), 0);
+    world_flush_edits(&w);
+    CHECK_EQ_INT(relit.calls[1], 2);
+    CHECK_EQ_INT(relit.block_at_16, 0);
+    /* An edit that changes no light (grass to dirt) relights nobody. */
+    CHECK_EQ_INT(world_set_block(&w, 15, -61, 8, BLOCK_DIRT), 0);
+    world_flush_edits(&w);
+    CHECK_EQ_INT(relit.calls[1], 2);
+    CHECK_EQ_INT(relit.calls[0], 2); /* the edited column's light did not change either */
+    for (int x = 0; x < 4; x++) world_release(&w, x, 0, 0);
+    world_free(&w);
 }
