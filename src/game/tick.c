@@ -28,6 +28,10 @@
  *   6c. health      the void, air, lava and fire, suffocation, hunger and
  *                   regeneration, eating; Set Health where it changed
  *                   (game/health.c)
+ *   6d. mobs        AI (goal selectors), physics, deaths and drops, then their
+ *                   tracking (spawns, one Remove Entities per viewer) and
+ *                   movement relay, encoded once per cell (game/mobs.c,
+ *                   mob_track.c); the first tick loads entities/ (mob_save.c)
  *   7. clock        day time and weather, chat spam decay, ops.json written
  *                   if it changed (game/daytime.c, chat.c, ops.c)
  *   8. idle players  player-idle-timeout kicks, checked once a second
@@ -73,6 +77,7 @@
 #include "game/game.h"
 #include "game/health.h"
 #include "game/items.h"
+#include "game/mobs.h"
 #include "game/ops.h"
 #include "game/perf.h"
 #include "game/play.h"
@@ -105,6 +110,7 @@ enum tick_phase {
     TP_RELAY,
     TP_ITEMS,
     TP_HEALTH,
+    TP_MOBS,
     TP_CLOCK,
     TP_IDLE,
     TP_LIMITS,
@@ -117,9 +123,10 @@ enum tick_phase {
     TP_COUNT
 };
 static const char *const phase_names[TP_COUNT] = {
-    "debug_stall", "connections",    "players", "plugins",  "block_updates", "roster",
-    "entities",    "movement_relay", "items",   "health",   "clock",         "idle",
-    "limits",      "world",          "saving",  "net_read", "chunk_stream",  "flush"};
+    "debug_stall", "connections", "players",        "plugins", "block_updates",
+    "roster",      "entities",    "movement_relay", "items",   "health",
+    "mobs",        "clock",       "idle",           "limits",  "world",
+    "saving",      "net_read",    "chunk_stream",   "flush"};
 
 /* Runs the call (or block) as phase id of the breakdown: the phases tile
  * the tick (each ends where the next begins; core/tickstat.h). */
@@ -187,6 +194,7 @@ void tick_run(void)
     TICK_PHASE(TP_RELAY, ent_tick_relay());                   /* 6 */
     TICK_PHASE(TP_ITEMS, items_tick());                       /* 6b */
     TICK_PHASE(TP_HEALTH, health_tick());                     /* 6c */
+    TICK_PHASE(TP_MOBS, mobs_tick());                         /* 6d */
     TICK_PHASE(TP_CLOCK, {
         daytime_tick(); /* 7: day time, Update Time, the weather timer */
         chat_tick();    /*    chat spam decay */
