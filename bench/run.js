@@ -367,6 +367,7 @@ const METRIC_COLUMNS = {
   tick_sum_s: 'minecraft_tick_duration_seconds_sum',
   tick_count: 'minecraft_tick_duration_seconds_count',
   sent_bytes: 'minecraft_network_sent_bytes_total',
+  entity_update_bytes: 'mcserv_entity_update_bytes_total',
   received_bytes: 'minecraft_network_received_bytes_total',
   chunks_generated: 'minecraft_chunks_generated_total',
   chunks_loaded: 'minecraft_chunks_loaded_total',
@@ -431,6 +432,9 @@ function holdFigures (samples, holdStart, holdEnd) {
     const z = rows[rows.length - 1]
     const dt = (z.t - a.t) / 1000
     if (a.sent_bytes != null && z.sent_bytes != null) out.egress_bytes_s = Math.round((z.sent_bytes - a.sent_bytes) / dt)
+    // The encoded-bytes bound of the movement relay: each cell's batch, encoded
+    // once, times the viewers it reached (mcserv only).
+    if (a.entity_update_bytes != null && z.entity_update_bytes != null) out.entity_update_bytes_s = Math.round((z.entity_update_bytes - a.entity_update_bytes) / dt)
     if (a.chunks_generated != null && z.chunks_generated != null) {
       out.chunks_generated = z.chunks_generated - a.chunks_generated
       out.chunks_generated_per_s = +(out.chunks_generated / dt).toFixed(1)
@@ -542,6 +546,7 @@ async function runOnce (o) {
     egress_mb_s: fromMetrics ? +(hold.egress_bytes_s / 1e6).toFixed(3) : (mc.traffic.hold_rx_mb_s ?? null),
     egress_source: fromMetrics ? 'server /metrics minecraft_network_sent_bytes_total' : 'bots (mcbench traffic.hold_rx_bytes)',
     bots_rx_mb_s_hold: mc.traffic.hold_rx_mb_s ?? null,
+    entity_updates_mb_s: hold && hold.entity_update_bytes_s != null ? +(hold.entity_update_bytes_s / 1e6).toFixed(3) : null,
     chunks_generated_per_s: hold && hold.chunks_generated_per_s != null ? hold.chunks_generated_per_s : null,
     chunks_generated_run: run0 && run1 && run1.chunks_generated != null ? run1.chunks_generated - run0.chunks_generated : null,
     distinct_chunks_per_s_hold: mc.chunks.distinct_per_s_hold ?? null,
@@ -660,6 +665,7 @@ async function runConfig (o) {
     process.stderr.write(`-> ${o.target} ${o.scenario}: joined ${r.mcbench.bots.joined_initial}/${o.bots}, failed ${r.mcbench.failures.total}, ` +
       `join p50/p99 ${fmt(d.join_p50_ms)}/${fmt(d.join_p99_ms)} ms, hold MSPT p50/p99/max ${d.mspt_p99_ms != null ? `${fmt(d.mspt_p50_ms)}/${fmt(d.mspt_p99_ms)}/${fmt(d.mspt_max_ms)} ms` : 'n/a'}, ` +
       `egress ${fmt(d.egress_mb_s, 3)} MB/s${d.egress_source.startsWith('bots') ? ' (bots)' : ''}` +
+      `${d.entity_updates_mb_s ? ` (entity updates ${fmt(d.entity_updates_mb_s, 3)} MB/s: egress ${fmt(d.egress_mb_s / d.entity_updates_mb_s, 3)}x)` : ''}` +
       `${d.chunks_generated_per_s != null ? `, ${fmt(d.chunks_generated_per_s, 1)} chunks generated/s` : ''}, server cpu ${fmt(d.server_cpu_ms_per_bot, 3)} ms/bot ` +
       `(rss max ${fmt(r.server && r.server.rss_kib_max / 1024, 1)} MB), mcbench cpu ${fmt(d.mcbench_cpu_ms_per_bot, 3)} ms/bot ` +
       `= ${fmt(d.mcbench_over_server_cpu, 3)} x server${r.file ? `\n   saved ${path.relative(ROOT, r.file)}` : ''}\n`)

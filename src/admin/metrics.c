@@ -437,6 +437,10 @@ void metrics_build(buf_t *b)
     counter(b, "minecraft_network_sent_bytes_total", "Bytes written to game sockets.",
             (double)ss->bytes_out);
     counter(b, "mcserv_socket_writes_total", "writev calls on game sockets.", (double)ss->writes);
+    counter(b, "mcserv_entity_update_bytes_total",
+            "Entity updates (movement, looks, metadata, equipment) queued to viewers: the bytes of "
+            "each interest cell's batch, encoded once, summed over the viewers it went to.",
+            (double)ss->entity_update_bytes);
     gauge(b, "mcserv_output_batch_ticks",
           "Ticks other players' movement, tab-list changes and chat may wait (adaptive batching).",
           (double)(ss->batch_ticks ? ss->batch_ticks : 1));

@@ -34,8 +34,11 @@
  *  3. The clock (now_ms / now_us, CLOCK_MONOTONIC) is read twice per pass:
  *     at its start (step 0), so timers fire on time and what they start is
  *     timed from when they ran, not from the end of the last wait; and
- *     after the wait (step 5) for the watch callbacks. No callback reads
- *     the clock itself: every decision of a step sees one time.
+ *     after the wait (step 5) for the watch callbacks; with a batched set,
+ *     also before each poll of the main set between two rounds of the
+ *     batched one (a long batch neither delays nor mistimes what the main
+ *     set has ready). No callback reads the clock itself: every decision
+ *     of a step sees one time.
  *  4. Every wait is bounded (LOOP_MAX_SLEEP_MS), so hooks run at least that
  *     often; work per pass is bounded by LOOP_MAX_EVENTS per poll.
  *

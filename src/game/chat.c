@@ -368,14 +368,6 @@ bool chat_count_spam(conn *c)
     return false;
 }
 
-void chat_tick(void)
-{
-    for (size_t i = 0; i < game.player_count; i++) {
-        player *p = game.players[i]->player;
-        if (p && p->chat_spam > 0) p->chat_spam--;
-    }
-}
-
 bool chat_check_incoming(conn *c, const char *s, size_t len)
 {
     long chars = utf8_utf16_length(s, len);

@@ -96,10 +96,9 @@ bool chat_text_allowed(const char *s, size_t len);
  * false is returned. */
 bool chat_check_incoming(conn *c, const char *s, size_t len);
 /* Counts a chat message or command against the spam budget; true if the
- * player was kicked for spamming. */
+ * player was kicked for spamming. The counter decays by one a tick in the
+ * player's pass (game/play.c play_tick). */
 bool chat_count_spam(conn *c);
-/* Once per tick: lets the spam counters decay. */
-void chat_tick(void);
 
 /* Serverbound chat_message. */
 void chat_sb_chat_message(conn *c, rd_t *r);

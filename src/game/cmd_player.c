@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "data/block_table.h"
+#include "game/inventory.h"
 #include "game/cmd_internal.h"
 #include "game/item_names.h"
 #include "game/spawnpoint.h"
@@ -62,6 +63,7 @@ static bool room_for(const struct inv_slot *s, int item)
 static int add_stack(conn *c, int item, int n, bool changed[46])
 {
     player *p = c->player;
+    inventory_touch(p);
     while (n > 0) {
         int slot = -1;
         int sel = window_of(p->held_slot);
@@ -152,6 +154,7 @@ static int ex_give(cmd_ctx *x)
 static int clear_player(conn *c, int item, int max_count)
 {
     player *p = c->player;
+    inventory_touch(p);
     static const int crafting[4] = {1, 2, 3, 4};
     int order[45], n = 0;
     for (int i = 0; i <= 40; i++) order[n++] = window_of(i);

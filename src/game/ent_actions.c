@@ -20,6 +20,7 @@
 
 #include "core/log.h"
 #include "data/combat_table.h"
+#include "game/inventory.h"
 #include "game/chat.h"
 #include "game/ent_internal.h"
 #include "game/entities.h"
@@ -232,6 +233,7 @@ static void respawn(conn *c)
         playerdata_send_inventory(c);   /* the client's new player starts empty */
     else
         memset(p->inventory, 0, sizeof p->inventory); /* dropped at death (game/health.c) */
+    inventory_touch(p);
     p->held_slot = 0;
     /* The client starts a new level: it is sent its chunks again. */
     play_reset_window(c);

@@ -101,6 +101,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pool.h"
 #include "core/log.h"
 #include "game/chat.h"
 #include "game/ent_internal.h"
@@ -163,6 +164,8 @@ static uint32_t cands_cap;
 static uint32_t *gone; /* ent_tick_leaves scratch: the slots leaving */
 static uint32_t gone_cap;
 
+/* Entities live in a pool (core/pool.h): every tick walks them all. */
+static pool ent_pool = POOL_INIT(struct ent);
 static uint64_t tick_no = 1;
 static uint64_t mark_gen;
 static double range_sq_chunks; /* (R/16)^2 */
@@ -234,6 +237,23 @@ static void frame_into(buf_t *out)
 {
     if (pk.failed) return;
     frame_encode(out, pk.data, pk.len, srv->cfg.compression_threshold, srv->compressor);
+}
+
+/* The per-entity passes below touch a few lines of each entity, its player
+ * and its connection, so memory latency, not work, bounds them: slot i+8's
+ * entity and slot i+4's other lines are fetched ahead. */
+static inline void prefetch_ahead(uint32_t i)
+{
+    if (i + 8 < nslots && ents[i + 8]) __builtin_prefetch(ents[i + 8]);
+    const struct ent *a = i + 4 < nslots ? ents[i + 4] : NULL;
+    if (!a) return;
+    for (size_t off = 64; off < sizeof *a; off += 64) __builtin_prefetch((const char *)a + off);
+    if (a->p) {
+        __builtin_prefetch(&a->p->x);
+        __builtin_prefetch(&a->p->gamemode);
+        __builtin_prefetch(&a->p->inv_touch_tick);
+    }
+    if (a->c) __builtin_prefetch(a->c);
 }
 
 static bool usable_viewer(const struct ent *v)
@@ -654,9 +674,9 @@ void ent_join(conn *c)
     player *p = c->player;
     if (!ents) range_init();
     uint32_t slot = nfree_slots ? free_slots[nfree_slots - 1] : nslots;
-    struct ent *e = calloc(1, sizeof *e);
+    struct ent *e = pool_alloc(&ent_pool);
     if (!e || !slots_grow(slot + 1) || !(e->seen = calloc(seen_words, sizeof *e->seen))) {
-        free(e);
+        pool_free(&ent_pool, e);
         conn_kick(c, "Server out of memory");
         return;
     }
@@ -709,7 +729,7 @@ static void free_ent(struct ent *e)
     free(e->seen);
     free(e->destroy);
     buf_free(&e->spawn);
-    free(e);
+    pool_free(&ent_pool, e);
 }
 
 void ent_tick_leaves(void)
@@ -742,6 +762,7 @@ int32_t ent_tab_latency(const player *p)
 static void update_cells(void)
 {
     for (uint32_t i = 0; i < nslots; i++) {
+        prefetch_ahead(i);
         struct ent *e = ents[i];
         if (!e || e->leaving) continue;
         player *p = e->p;
@@ -785,6 +806,7 @@ static void update_tracking(void)
 {
     uint32_t cap = track_cap();
     for (uint32_t i = 0; i < nslots; i++) {
+        prefetch_ahead(i);
         struct ent *v = ents[i];
         if (!usable_viewer(v)) continue;
         const player *p = v->p;
@@ -882,8 +904,11 @@ static void relay(struct ent *e)
     player *p = e->p;
     int32_t id = e->eid;
     struct pkt_equipment now[ENT_EQUIP_SLOTS], diff[ENT_EQUIP_SLOTS];
-    size_t ndiff;
-    bool equip = equipment_changed(e, now, &ndiff, diff);
+    size_t ndiff = 0;
+    /* The slots are read only after they may have changed (player.h
+     * inv_touch_tick), and every 20 ticks to be safe. */
+    bool equip = (p->inv_touch_tick + 2 >= game.tick_count || (e->age + (uint32_t)id) % 20 == 0) &&
+                 equipment_changed(e, now, &ndiff, diff);
     bool due = e->age % UPDATE_INTERVAL == 0 || e->meta_dirty || e->health_dirty || e->looks_dirty;
     e->age++;
     e->seg_len = 0;
@@ -964,8 +989,10 @@ static void deliver_cell(struct ent *v, uint32_t ci, int layer)
         if (self->seg_off) conn_send_buf(v->c, b, 0, self->seg_off, CONN_LAZY);
         size_t end = (size_t)self->seg_off + self->seg_len;
         if (end < b->len && !v->c->closed) conn_send_buf(v->c, b, end, b->len - end, CONN_LAZY);
+        srv->stats.entity_update_bytes += b->len - self->seg_len;
     } else {
         conn_send_buf(v->c, b, 0, b->len, CONN_LAZY);
+        srv->stats.entity_update_bytes += b->len;
     }
 }
 
@@ -980,7 +1007,9 @@ static void deliver_seen(struct ent *v)
             const struct ent *e = s < nslots ? ents[s] : NULL;
             if (!e || e->seg_tick != tick_no || !e->seg_len) continue;
             const buf_t *b = &cells[e->cell].batch[e->layer];
-            if (!b->failed) conn_send_buf(v->c, b, e->seg_off, e->seg_len, CONN_LAZY);
+            if (b->failed) continue;
+            conn_send_buf(v->c, b, e->seg_off, e->seg_len, CONN_LAZY);
+            srv->stats.entity_update_bytes += e->seg_len;
         }
     }
 }
@@ -1086,6 +1115,7 @@ void ent_tick_relay(void)
 {
     if (srv->cfg.player_visibility != VIS_NONE) { /* nobody would get a batch */
         for (uint32_t i = 0; i < nslots; i++) {
+            prefetch_ahead(i);
             struct ent *e = ents[i];
             if (e && !e->leaving && e->present && e->cell >= 0 && !e->c->closed) relay(e);
         }

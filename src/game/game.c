@@ -69,8 +69,7 @@ static void game_leave(conn *c)
 
 static void game_release(conn *c)
 {
-    free(c->player->loaded);
-    free(c->player);
+    play_player_free(c->player);
     c->player = NULL;
 }
 
@@ -104,7 +103,11 @@ const struct net_game game_net = {
 static void stream_hook(void *arg)
 {
     (void)arg;
-    for (size_t i = 0; i < game.player_count; i++) play_stream_chunks(game.players[i]);
+    list_node *n, *tmp;
+    list_for_each_safe (n, tmp, &game.streaming) {
+        player *p = list_entry(n, player, stream_link);
+        play_stream_chunks(game.players[p->index]); /* may unlink p */
+    }
 }
 
 static void workers_event(loop_watch *w, uint32_t events)
@@ -118,6 +121,8 @@ static void workers_event(loop_watch *w, uint32_t events)
 int game_init(loop *l, const struct server_config *cfg, int nworkers)
 {
     game.next_entity_id = 1;
+    list_init(&game.streaming);
+    list_init(&game.acks);
     loop_watch_init(&game.workers_watch, workers_event);
     limits_debug_install(cfg); /* debug-* fault injection; before any worker does I/O */
     char err[512];

@@ -26,6 +26,11 @@
 struct game {
     world world;
     conn **players; /* in the game; see invariant 2 */
+    /* Players whose chunk window is incomplete (player.stream_link): the
+     * before-sleep streaming hook visits only these, not every player. */
+    list_node streaming;
+    /* Players with a block change sequence to acknowledge (player.ack_link). */
+    list_node acks;
     size_t player_count, player_cap;
     int32_t next_entity_id;
     double spawn_x, spawn_y, spawn_z;

@@ -322,8 +322,10 @@ static void die(conn *c, int type)
     if (c->closed) return;
     inventory_leave(c); /* the grids and the cursor go back first (vanilla closes the menu) */
     if (!gamerule_on(GR_KEEP_INVENTORY)) drop_inventory(c);
+    inventory_touch(p);
     p->hp.fall_distance = 0;
     p->hp.fire_ticks = 0;
+    p->hp.fire_shown = false; /* the death cleared the entity's flags */
     p->hp.eating_ticks = 0;
     p->hp.attacker_eid = 0;
     p->hp.sent_health = 0;
@@ -551,7 +553,7 @@ void health_sb_use_item(conn *c, rd_t *r)
     int32_t seq = rd_varint(r);
     if (r->err) return;
     player *p = c->player;
-    if (seq > p->ack_sequence) p->ack_sequence = seq; /* acknowledged with the block changes */
+    play_ack_later(p, seq); /* acknowledged with the block changes */
     if (!(p->health > 0) || hand < 0 || hand > 1 || p->gamemode == 3) return;
     const struct inv_slot *s = &p->inventory[hand ? 45 : 36 + p->held_slot];
     const struct food_info *f = s->count > 0 ? hr_food_of(s->item) : NULL;
@@ -585,6 +587,7 @@ static void eat_tick(conn *c)
     p->food = fd.food;
     h->saturation = fd.saturation;
     if (p->gamemode != 1 && --s->count <= 0) *s = (struct inv_slot){0, 0, 0};
+    inventory_touch(p);
     buf_reset(&srv->pkt);
     pkt_cb_entity_status(&srv->pkt, p->entity_id, 9);
     conn_send_pkt(c); /* the slot goes at the next sync (game/inventory.c) */
@@ -592,7 +595,36 @@ static void eat_tick(conn *c)
 
 /* -------------------------------------------------------------------- tick */
 
-static void tick_player(conn *c)
+/* What the body touches, looked up again only when the player moved or the
+ * world changed (world.block_epoch), so a player standing still costs no
+ * block lookups. */
+static void sense(player *p)
+{
+    struct player_health *h = &p->hp;
+    uint64_t epoch = game.world.block_epoch;
+    if (h->env_valid && h->env_epoch == epoch && h->env_x == p->x && h->env_y == p->y &&
+        h->env_z == p->z)
+        return;
+    h->env_valid = true;
+    h->env_epoch = epoch;
+    h->env_x = p->x;
+    h->env_y = p->y;
+    h->env_z = p->z;
+    h->env_body = body_classes(p);
+    h->env_eyes_in_water = class_at(p->x, p->y + EYE_HEIGHT, p->z) & BC_WATER;
+    h->env_in_wall = in_wall(p);
+}
+
+/* The burning flag others see, set only when it changes. */
+static void show_fire(conn *c, bool on)
+{
+    struct player_health *h = &c->player->hp;
+    if (on == h->fire_shown) return;
+    h->fire_shown = on;
+    ent_set_burning(c, on);
+}
+
+void health_tick_player(conn *c)
 {
     player *p = c->player;
     struct player_health *h = &p->hp;
@@ -600,8 +632,11 @@ static void tick_player(conn *c)
     if (h->spawn_invuln > 0) h->spawn_invuln--;
     if (h->invuln > 0) h->invuln--;
     h->attack_ticks++;
-    int held = p->inventory[36 + p->held_slot].item;
-    if (held != h->held_item) { /* Player.tick: a new item in hand */
+    /* Player.tick: a new item in hand (the hand changes only with the
+     * inventory, so it is looked at only then: player.h inv_touch_tick) */
+    int held = p->inv_touch_tick + 1 >= game.tick_count ? p->inventory[36 + p->held_slot].item
+                                                        : h->held_item;
+    if (held != h->held_item) {
         h->held_item = held;
         h->attack_ticks = 0;
         if (!h->eating_hand) h->eating_ticks = 0;
@@ -611,9 +646,9 @@ static void tick_player(conn *c)
         if (c->closed || !(p->health > 0)) return;
     }
     if (takes_damage(p)) {
-        uint8_t body = body_classes(p);
-        bool eyes_in_water = class_at(p->x, p->y + EYE_HEIGHT, p->z) & BC_WATER;
-        if (eyes_in_water) {
+        sense(p);
+        uint8_t body = h->env_body;
+        if (h->env_eyes_in_water) {
             if (--h->air <= -20) {
                 h->air = 0;
                 health_hurt(c, DAMAGE_TYPE_DROWN, 2.0f, NULL);
@@ -637,13 +672,13 @@ static void tick_player(conn *c)
             h->fire_ticks--;
         }
         if (c->closed || !(p->health > 0)) return;
-        ent_set_burning(c, h->fire_ticks > 0);
+        show_fire(c, h->fire_ticks > 0);
         if (c->closed) return;
-        if (in_wall(p)) health_hurt(c, DAMAGE_TYPE_IN_WALL, 1.0f, NULL);
+        if (h->env_in_wall) health_hurt(c, DAMAGE_TYPE_IN_WALL, 1.0f, NULL);
         if (c->closed || !(p->health > 0)) return;
     } else {
         h->air = HR_MAX_AIR;
-        if (h->fire_ticks) ent_set_burning(c, false);
+        show_fire(c, false);
         h->fire_ticks = 0;
     }
     /* Hunger (FoodData.tick) and peaceful's regeneration (Player.aiStep). */
@@ -672,11 +707,4 @@ static void tick_player(conn *c)
         (h->saturation == 0.0f) != (h->sent_saturation == 0.0f))
         send_health(c);
     if (!c->closed && h->air != h->sent_air) send_air(c);
-}
-
-void health_tick(void)
-{
-    classes_init();
-    for (size_t i = game.player_count; i-- > 0;)
-        if (i < game.player_count && game.players[i]->player) tick_player(game.players[i]);
 }

@@ -51,8 +51,9 @@ bool health_hurt(conn *c, int type, float amount, conn *attacker);
 bool health_kill(conn *c, int type);
 /* Use Item (the serverbound packet): starts eating the food in that hand. */
 void health_sb_use_item(conn *c, rd_t *r);
-/* Tick phase 6c: every player's environment (void, air, lava, fire,
- * suffocation), food, eating, timers, then Set Health where it changed. */
-void health_tick(void);
+/* Once per tick per player, in its pass of tick phase 2 (game/play.c
+ * play_tick): the environment (void, air, lava, fire, suffocation), food,
+ * eating, timers, then Set Health where it changed. */
+void health_tick_player(conn *c);
 
 #endif

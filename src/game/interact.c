@@ -94,7 +94,7 @@ static bool may_interact(const player *p, int32_t x, int32_t z)
 
 static void ack(player *p, int32_t sequence)
 {
-    if (sequence > p->ack_sequence) p->ack_sequence = sequence;
+    play_ack_later(p, sequence);
 }
 
 /* Sends the sender the block as the server has it (undoing a prediction). */

@@ -376,6 +376,17 @@ void inventory_creative_drop(conn *c, int item, int count)
     items_throw(p, &s);
 }
 
+bool inventory_due(const player *p, uint32_t id)
+{
+    return p->inv_touch_tick + 1 >= game.tick_count || p->win.open_id || p->win.drop_spam > 0 ||
+           !p->win.synced || (game.tick_count + id) % 20 == 0;
+}
+
+void inventory_touch(player *p)
+{
+    p->inv_touch_tick = game.tick_count;
+}
+
 void inventory_tick(conn *c)
 {
     player *p = c->player;

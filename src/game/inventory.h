@@ -17,8 +17,16 @@ void inventory_sb_close_window(conn *c, rd_t *r);
 /* Use Item On a crafting table at (x, y, z): opens its window. */
 void inventory_open_crafting(conn *c, int32_t x, int32_t y, int32_t z);
 /* Once per tick per player (play_tick): closes a table window gone out of
- * reach or broken, and sends the client every slot that changed. */
+ * reach or broken, and sends the client every slot that changed. Skipped
+ * (inventory_due false) while nothing can have changed. */
 void inventory_tick(conn *c);
+/* True when this tick's inventory_tick has something to look at: the
+ * inventory was touched since the last tick, a window or a drop's spam
+ * counter is open, or it is p's turn of the every-20-ticks safety sync. */
+bool inventory_due(const player *p, uint32_t id);
+/* The server changed p's slots (a pickup, /give, eating, a plugin...): the
+ * next tick's sync and equipment relay look at them. */
+void inventory_touch(player *p);
 /* Player Action 3 (drop the held stack) / 4 (drop one) and 6 (swap the
  * held item with the off hand). */
 void inventory_drop_held(conn *c, bool all);

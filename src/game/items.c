@@ -61,6 +61,7 @@
  *     full output buffer (which moves the last player into its index)
  *     skips nobody.
  */
+#include "game/inventory.h"
 #include "game/items.h"
 
 #include <math.h>
@@ -384,6 +385,7 @@ static void pickup(uint32_t i)
         int before = it->count;
         int took = inventory_add(p, it->item, it->count, it->damage, changed, &nchanged);
         if (took <= 0) continue;
+        inventory_touch(p);
         buf_reset(&srv->pkt);
         pkt_cb_collect(&srv->pkt, it->eid, p->entity_id, before); /* vanilla: the count before */
         send_to_viewers(i);

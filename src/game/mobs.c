@@ -7,7 +7,7 @@
  * never per tick; a free slot is reused lowest first. Entity ids come from
  * the game's counter, shared with players and items.
  *
- * One tick (mobs_tick, phase 6d of game/tick.c), in this order:
+ * One tick (mobs_tick, phase 6c of game/tick.c), in this order:
  *   1. each living mob with AI runs its goal selector as vanilla's
  *      Mob.serverAiStep: goals start only on even ticks (GoalSelector,
  *      reducedTickDelay), running goals tick every tick. Goals by priority,

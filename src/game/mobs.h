@@ -19,7 +19,7 @@
 
 #define MOBS_MAX 65536 /* mobs in the world at once; a summon past it is refused */
 
-/* Tick phase 6d (game/tick.c): the first tick loads the saved entities;
+/* Tick phase 6c (game/tick.c): the first tick loads the saved entities;
  * then AI and physics, deaths, tracking (spawns, one Remove Entities per
  * viewer) and the relay (per-cell batches). */
 void mobs_tick(void);

@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pool.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "data/packet_ids.h"
@@ -226,14 +227,22 @@ void play_broadcast_blocks(void)
         }
     }
     /* Acknowledge after the updates, as vanilla: the client then trusts the server's blocks. */
-    for (size_t i = 0; i < game.player_count; i++) {
-        player *p = game.players[i]->player;
-        if (p->ack_sequence < 0) continue;
+    list_node *n, *tmp;
+    list_for_each_safe (n, tmp, &game.acks) {
+        player *p = list_entry(n, player, ack_link);
+        list_remove(&p->ack_link);
         buf_reset(&srv->pkt);
         pkt_cb_acknowledge_player_digging(&srv->pkt, p->ack_sequence);
-        conn_send_pkt(game.players[i]);
         p->ack_sequence = -1;
+        conn_send_pkt(game.players[p->index]);
     }
+}
+
+void play_ack_later(player *p, int32_t seq)
+{
+    if (seq <= p->ack_sequence) return;
+    p->ack_sequence = seq;
+    if (!list_linked(&p->ack_link)) list_push_back(&game.acks, &p->ack_link);
 }
 
 static void on_relit(chunk_entry *e, const uint8_t *frame, size_t len)
@@ -318,6 +327,7 @@ static void window_move(conn *c, int32_t ncx, int32_t ncz, int nvd)
     p->view_distance = nvd;
     p->scan_pos = 0;
     p->window_complete = false;
+    if (!list_linked(&p->stream_link)) list_push_back(&game.streaming, &p->stream_link);
     if (moved && !c->closed) {
         buf_reset(&srv->pkt);
         pkt_cb_update_view_position(&srv->pkt, ncx, ncz);
@@ -418,7 +428,10 @@ void play_stream_chunks(conn *c)
     }
     if (first_missing < 0) first_missing = i;
     p->scan_pos = first_missing;
-    if (p->scan_pos >= end) p->window_complete = true;
+    if (p->scan_pos >= end) {
+        p->window_complete = true;
+        list_remove(&p->stream_link);
+    }
     if (!p->spawned && (p->window_complete || inner_ring_sent(p))) send_spawn(c);
 }
 
@@ -560,15 +573,26 @@ void play_tick_roster(void)
     roster.njoins -= nj;
 }
 
+/* Players live in a pool (core/pool.h): every tick walks them all. */
+static pool player_pool = POOL_INIT(player);
+
+void play_player_free(player *p)
+{
+    list_remove(&p->stream_link);
+    list_remove(&p->ack_link);
+    free(p->loaded);
+    pool_free(&player_pool, p);
+}
+
 /* -------------------------------------------------------------------- join */
 
 void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
 {
     spiral_init();
-    player *p = calloc(1, sizeof *p);
+    player *p = pool_alloc(&player_pool);
     uint8_t *loaded = calloc(1, WIN_BYTES);
     if (!p || !loaded) {
-        free(p);
+        pool_free(&player_pool, p);
         free(loaded);
         conn_kick(c, "Server out of memory");
         return;
@@ -593,11 +617,14 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     p->next_keepalive_ms = srv->loop->now_ms + KEEPALIVE_INTERVAL;
     p->ack_sequence = -1;
     p->index = -1;
+    list_init(&p->stream_link);
+    list_init(&p->ack_link);
     c->player = p;
     if (game_add(c) < 0 || !roster_add(c)) {
         conn_kick(c, "Server out of memory");
         return;
     }
+    list_push_back(&game.streaming, &p->stream_link); /* its first window */
 
     static const char *const worlds[] = {"minecraft:overworld", "minecraft:the_nether",
                                          "minecraft:the_end"};
@@ -661,6 +688,8 @@ void play_leave(conn *c)
 {
     player *p = c->player;
     if (!p) return;
+    list_remove(&p->stream_link);
+    list_remove(&p->ack_link);
     inventory_leave(c);  /* crafting grid and cursor back into the inventory */
     playerdata_leave(p); /* queues playerdata/<uuid>.dat (world/store.h) */
     /* Release every chunk the player held (no packets: it is leaving). */
@@ -684,6 +713,7 @@ void play_tick(conn *c)
     player *p = c->player;
     if (!p) return;
     p->chunks_this_tick = 0;
+    if (p->chat_spam > 0) p->chat_spam--; /* vanilla chatSpamTickCount */
     /* vanilla resetPosition(): the speed check measures from here */
     p->first_good_x = p->x;
     p->first_good_y = p->y;
@@ -702,7 +732,9 @@ void play_tick(conn *c)
         pkt_cb_keep_alive(&srv->pkt, p->keepalive_id);
         conn_send_pkt(c);
     }
-    inventory_tick(c); /* table window still valid; changed slots to the client */
+    health_tick_player(c); /* the environment, food, eating; Set Health */
+    if (c->closed || !c->player) return;
+    if (inventory_due(p, c->id)) inventory_tick(c); /* changed slots to the client */
 }
 
 /* ------------------------------------------------------------------ input */
@@ -975,6 +1007,7 @@ void play_dispatch(conn *c, int32_t id, rd_t *r)
         return;
     }
     if (!limits_play_packet(c, id, rd_left(r))) return; /* dropped, or kicked (net/limits.h) */
+    c->player->inv_touch_tick = game.tick_count;        /* its slots may change (player.h) */
     play_handler h = play_handlers[id];
     if (!h) return; /* packets this server does not act on yet are read and ignored */
     h(c, r);

@@ -27,6 +27,11 @@ int play_set_block(int32_t x, int32_t y, int32_t z, uint16_t state);
 void play_init(void);
 /* The join sequence (struct net_game.join). */
 void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid);
+/* Block change sequence `seq` is acknowledged to p after this tick's block
+ * updates (tick phase 3), as vanilla does at the end of its tick. */
+void play_ack_later(player *p, int32_t seq);
+/* Frees a player made by play_join (its memory is pooled: core/pool.h). */
+void play_player_free(player *p);
 /* One serverbound PLAY packet (struct net_game.packet). */
 void play_dispatch(conn *c, int32_t id, rd_t *r);
 /* Leaving: chunks released, the message; Remove Entities and Player Info

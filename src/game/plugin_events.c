@@ -35,6 +35,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "game/inventory.h"
 #include "game/chat.h"
 #include "game/entities.h"
 #include "game/play.h"
@@ -445,6 +446,7 @@ static void resync_block(conn *c, int32_t x, int32_t y, int32_t z)
 static void resync_hands(conn *c)
 {
     player *p = c->player;
+    inventory_touch(p);
     int slots[2] = {36 + p->held_slot, 45};
     for (int i = 0; i < 2 && !c->closed; i++) {
         buf_reset(&srv->pkt);

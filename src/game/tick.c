@@ -8,8 +8,13 @@
  *   1. connections  connections past their deadline are closed (10 s to Login
  *                   Start, 30 s to PLAY, 1 s to flush a kick); idle output
  *                   buffers are trimmed once a second (net/server.c)
- *   2. players      keep-alive sent or timed out, the movement check's
- *                   baseline reset (game/play.c play_tick)
+ *   2. players      one pass over the players, each done while its state is
+ *                   in cache: keep-alive sent or timed out, chat spam
+ *                   decay, the movement check's baseline reset
+ *                   (game/play.c play_tick); the void, air, lava and fire,
+ *                   suffocation, hunger and regeneration, eating, Set
+ *                   Health where it changed (game/health.c); the inventory
+ *                   sync, when anything can have changed (game/inventory.c)
  *  2a. plugins      scheduled tasks, move and tick events (game/plugins.c)
  *   3. block updates  the tick's block changes as Block Update / Update
  *                   Section Blocks to every viewer, then the acknowledgements
@@ -25,14 +30,11 @@
  *                   cell, delivered to its viewers (game/entities.c)
  *   6b. item entities  physics, merging, pickups, despawns, tracking and position
  *                   updates of dropped items (game/items.c)
- *   6c. health      the void, air, lava and fire, suffocation, hunger and
- *                   regeneration, eating; Set Health where it changed
- *                   (game/health.c)
- *   6d. mobs        AI (goal selectors), physics, deaths and drops, then their
+ *   6c. mobs        AI (goal selectors), physics, deaths and drops, then their
  *                   tracking (spawns, one Remove Entities per viewer) and
  *                   movement relay, encoded once per cell (game/mobs.c,
  *                   mob_track.c); the first tick loads entities/ (mob_save.c)
- *   7. clock        day time and weather, chat spam decay, ops.json written
+ *   7. clock        day time and weather, ops.json written
  *                   if it changed (game/daytime.c, chat.c, ops.c)
  *   8. idle players  player-idle-timeout kicks, checked once a second
  *   9. limits       the IP table swept, refusal summaries, slow clients
@@ -109,7 +111,6 @@ enum tick_phase {
     TP_ENTITIES,
     TP_RELAY,
     TP_ITEMS,
-    TP_HEALTH,
     TP_MOBS,
     TP_CLOCK,
     TP_IDLE,
@@ -123,10 +124,9 @@ enum tick_phase {
     TP_COUNT
 };
 static const char *const phase_names[TP_COUNT] = {
-    "debug_stall", "connections", "players",        "plugins", "block_updates",
-    "roster",      "entities",    "movement_relay", "items",   "health",
-    "mobs",        "clock",       "idle",           "limits",  "world",
-    "saving",      "net_read",    "chunk_stream",   "flush"};
+    "debug_stall", "connections",    "players", "plugins",  "block_updates", "roster",
+    "entities",    "movement_relay", "items",   "mobs",     "clock",         "idle",
+    "limits",      "world",          "saving",  "net_read", "chunk_stream",  "flush"};
 
 /* Runs the call (or block) as phase id of the breakdown: the phases tile
  * the tick (each ends where the next begins; core/tickstat.h). */
@@ -174,9 +174,15 @@ static void between_ticks(void)
 static void play_tick_all(void)
 {
     /* backwards, so a kick (which swaps the last player into the gap)
-     * never skips anyone */
-    for (size_t i = game.player_count; i-- > 0;)
+     * never skips anyone. The players ahead are prefetched (their
+     * connection 8 ahead, then the player's lines 4 ahead): the pass is a
+     * few cache lines per player, so memory latency, not work, bounds it. */
+    conn **pl = game.players;
+    for (size_t i = game.player_count; i-- > 0;) {
+        if (i >= 8) __builtin_prefetch(&pl[i - 8]->player);
+        if (i >= 4 && pl[i - 4]->player) player_prefetch(pl[i - 4]->player);
         if (i < game.player_count) play_tick(game.players[i]);
+    }
 }
 
 void tick_run(void)
@@ -193,11 +199,9 @@ void tick_run(void)
     TICK_PHASE(TP_ENTITIES, ent_tick_tracking());             /* 5 */
     TICK_PHASE(TP_RELAY, ent_tick_relay());                   /* 6 */
     TICK_PHASE(TP_ITEMS, items_tick());                       /* 6b */
-    TICK_PHASE(TP_HEALTH, health_tick());                     /* 6c */
-    TICK_PHASE(TP_MOBS, mobs_tick());                         /* 6d */
+    TICK_PHASE(TP_MOBS, mobs_tick());                         /* 6c */
     TICK_PHASE(TP_CLOCK, {
         daytime_tick(); /* 7: day time, Update Time, the weather timer */
-        chat_tick();    /*    chat spam decay */
         ops_flush();    /*    a changed ops.json queued for saving */
     });
     TICK_PHASE(TP_IDLE, idle_check());                     /* 8 */

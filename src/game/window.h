@@ -61,19 +61,20 @@ struct win_menu {
 /* Per-player window state (embedded in struct player as `win`; used by
  * game/inventory.c). */
 struct win_player {
+    /* read every tick (game/inventory.c inventory_due) */
+    int32_t open_id; /* window id of the open crafting table, 0 = none */
+    int drop_spam;   /* vanilla dropSpamTickCount: +20 per creative drop, -1 per tick */
+    bool synced;     /* remote[] holds what was sent */
     struct inv_slot carried;
     struct inv_slot table[10];             /* open crafting table: result + 3x3 */
     struct inv_slot remote[WIN_SLOTS_MAX]; /* what the client believes (open window) */
     struct inv_slot remote_carried;
     struct win_drag drag;
-    int32_t open_id; /* window id of the open crafting table, 0 = none */
     int32_t state;   /* state id of the table window (the inventory's is inventory_state) */
     int32_t counter; /* vanilla containerCounter: ids 1..100 */
     int32_t tx, ty, tz;
-    bool synced; /* remote[] holds what was sent */
     int64_t log_ms;
     uint32_t refused;
-    int drop_spam; /* vanilla dropSpamTickCount: +20 per creative drop, -1 per tick */
 };
 
 enum win_result {

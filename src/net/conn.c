@@ -33,6 +33,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "core/pool.h"
 #include "core/json.h"
 #include "core/log.h"
 #include "data/packet_ids.h"
@@ -49,6 +50,9 @@ const char *const kick_reason_names[KR_COUNT] = {
     "version", "shutdown",    "other",           "throttled", "slow_client",    "busy"};
 
 /* Kicks that do not say why (conn_kick): their text, by prefix. */
+
+/* Connections live in a pool (core/pool.h): the tick walks them all. */
+static pool conn_pool = POOL_INIT(conn);
 static enum kick_reason classify_kick(const char *text)
 {
     static const struct {
@@ -164,7 +168,10 @@ void conn_flush_later(conn *c)
 /* Output was queued to c: when it must be written (invariant 7). */
 static void queued(conn *c, unsigned flags)
 {
-    if (c->out.own.len > CONN_OUTPUT_KEEP) c->out_big_ms = srv->loop->now_ms; /* invariant 3 */
+    if (c->out.own.len > CONN_OUTPUT_KEEP || c->out.count > OUTQ_SEGS_KEEP) { /* invariant 3 */
+        c->out_big_ms = srv->loop->now_ms;
+        if (!list_linked(&c->big_link)) list_push_back(&srv->big, &c->big_link);
+    }
     if (c->closed) return;
     if (flags & CONN_LAZY) {
         if (!c->out_lazy) c->lazy_tick = outs.tick;
@@ -551,8 +558,19 @@ void conn_flush_all(void)
 void conn_trim(conn *c)
 {
     if (conn_pending(c) == 0 && !list_linked(&c->flush_link) &&
-        srv->loop->now_ms - c->out_big_ms >= CONN_OUTPUT_IDLE_MS)
+        srv->loop->now_ms - c->out_big_ms >= CONN_OUTPUT_IDLE_MS) {
         outq_trim(&c->out, CONN_OUTPUT_KEEP);
+        list_remove(&c->big_link);
+    }
+}
+
+void conn_set_deadline(conn *c, int64_t ms)
+{
+    c->deadline_ms = ms;
+    if (!ms)
+        list_remove(&c->deadline_link);
+    else if (!list_linked(&c->deadline_link))
+        list_push_back(&srv->deadlines, &c->deadline_link);
 }
 /* -------------------------------------------------------- closing, freeing */
 
@@ -638,7 +656,7 @@ static void kick_json(conn *c, const char *json, const char *log_text)
     if (c->closed) return;
     leave_game(c);
     c->state = CS_CLOSING;
-    c->deadline_ms = srv->loop->now_ms + CONN_CLOSING_GRACE;
+    conn_set_deadline(c, srv->loop->now_ms + CONN_CLOSING_GRACE);
     c->rbuf.len = 0;
     /* From now on only output matters: stop watching for input. */
     want_write(c, true);
@@ -654,11 +672,13 @@ void conn_free_closed(void)
         list_remove(&c->link);
         list_remove(&c->flush_link); /* the output lists outlive a pass (invariant 7) */
         list_remove(&c->now_link);
+        list_remove(&c->deadline_link);
+        list_remove(&c->big_link);
         login_conn_free(c);
         if (c->player) srv->game->release(c);
         buf_free(&c->rbuf);
         outq_free(&c->out);
-        free(c);
+        pool_free(&conn_pool, c);
     }
 }
 
@@ -978,7 +998,7 @@ void conn_feed(conn *c, const uint8_t *data, size_t len)
 
 conn *conn_open(int fd, const struct sockaddr *sa)
 {
-    conn *c = calloc(1, sizeof *c);
+    conn *c = pool_alloc(&conn_pool);
     if (!c) return NULL;
     loop_watch_init(&c->watch, conn_event);
     c->id = ++srv->next_conn_id;
@@ -986,16 +1006,21 @@ conn *conn_open(int fd, const struct sockaddr *sa)
     addr_ip(sa, c->ip, sizeof c->ip);
     c->proto = protocol_native; /* until the handshake names a version */
     c->connected_ms = srv->loop->now_ms;
-    c->deadline_ms = c->connected_ms + CONN_PREPLAY_TIMEOUT;
     buf_init(&c->rbuf, FRAME_MAX_LENGTH + 16);
     outq_init(&c->out, CONN_OUTPUT_LIMIT);
     list_init(&c->closed_link);
+    list_init(&c->deadline_link);
+    list_init(&c->big_link);
+    conn_set_deadline(c, c->connected_ms + CONN_PREPLAY_TIMEOUT);
     list_init(&c->flush_link);
     list_init(&c->now_link);
     int rc = loop_watch_add(srv->loop, &c->watch, fd, EPOLLIN);
     if (rc < 0) {
         log_warn("epoll_ctl: %s", strerror(-rc));
-        free(c);
+        buf_free(&c->rbuf);
+        outq_free(&c->out);
+        list_remove(&c->deadline_link);
+        pool_free(&conn_pool, c);
         return NULL;
     }
     list_push_front(&srv->conns, &c->link);

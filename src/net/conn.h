@@ -161,7 +161,7 @@ typedef struct conn {
     const struct mc_protocol *proto; /* ids and layouts to speak (invariant 6) */
     uint8_t status_step;             /* STATUS: 0 nothing, 1 status sent, 2 pong sent */
     int64_t connected_ms;
-    int64_t deadline_ms; /* pre-play or closing deadline; 0 = none */
+    int64_t deadline_ms; /* pre-play or closing deadline; 0 = none (set by conn_set_deadline) */
     buf_t rbuf;
     outq out;                     /* invariants 3, 5, 7 */
     uint64_t lazy_tick;           /* conn_tick's count when the oldest lazy output was queued */
@@ -172,6 +172,8 @@ typedef struct conn {
     list_node now_link;           /* ...and to be written at the end of this pass */
     list_node link;               /* srv->conns, until freed */
     list_node closed_link;        /* srv->closed, once closed */
+    list_node deadline_link;      /* srv->deadlines while deadline_ms != 0 */
+    list_node big_link;           /* srv->big: the queue outgrew what it keeps (invariant 3) */
     /* Login, encryption, proxies (net/login.c; see its state diagram). */
     uint8_t login_step;         /* enum login_step in login.c */
     bool proxy_done;            /* proxy-protocol: the PROXY header was read */
@@ -278,7 +280,11 @@ void conn_flush_later(conn *c);
 void conn_read_pass(void);
 /* Frees the connections closed during this pass (invariant 2). */
 void conn_free_closed(void);
-/* Once a second: idle connections give back output capacity (invariant 3). */
+/* Once a second, for the connections on srv->big: an idle one gives back
+ * output capacity and leaves the list (invariant 3). */
 void conn_trim(conn *c);
+/* Sets c's pre-play or closing deadline (0: none) and keeps c on
+ * srv->deadlines exactly while it has one. */
+void conn_set_deadline(conn *c, int64_t ms);
 
 #endif

@@ -231,7 +231,7 @@ void limits_conn_opened(conn *c, const struct sockaddr *sa)
     list_init(&c->lim.pool_link);
     pool_enter(c, POOL_FRESH);
     if (limits.handshake_ms > 0 && limits.handshake_ms < LIMITS_LOGIN_START_MS)
-        c->deadline_ms = c->connected_ms + limits.handshake_ms;
+        conn_set_deadline(c, c->connected_ms + limits.handshake_ms);
     ip_key k;
     if (!srv->cfg.proxy_protocol && limits_key_from_sockaddr(sa, &k)) count_ip(c, &k);
 }
@@ -294,7 +294,7 @@ void limits_handshake_done(conn *c)
         return;
     }
     pool_enter(c, POOL_WAITING);
-    c->deadline_ms = c->connected_ms + LIMITS_LOGIN_START_MS;
+    conn_set_deadline(c, c->connected_ms + LIMITS_LOGIN_START_MS);
     if (c->state == CS_LOGIN) login_intent(c);
 }
 
@@ -305,7 +305,7 @@ void limits_login_started(conn *c)
      * timeout. Offline logins finish at once, and a proxy answers the
      * Velocity request at once: the 10 s from connect stay. */
     if (srv->cfg.online_mode && srv->cfg.forwarding_mode == FWD_NONE)
-        c->deadline_ms = c->connected_ms + LIMITS_LOGIN_MS;
+        conn_set_deadline(c, c->connected_ms + LIMITS_LOGIN_MS);
 }
 
 void limits_entered_play(conn *c)

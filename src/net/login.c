@@ -330,7 +330,7 @@ static void finish_login(conn *c)
     conn_send_pkt(c);
     if (c->closed) return;
     c->state = CS_PLAY;
-    c->deadline_ms = 0;
+    conn_set_deadline(c, 0);
     memmove(c->name, name, nlen); /* name may be c->name itself */
     c->name[nlen] = 0;
     c->rate_window_ms = srv->loop->now_ms;

@@ -104,11 +104,19 @@ void server_expire(void)
     static int64_t next_trim_ms;
     bool trim = now >= next_trim_ms;
     conn_tick(); /* this pass's flush is the tick's (conn.h invariant 7) */
-    if (trim) next_trim_ms = now + 1000;
-    conn *c;
-    server_for_each_conn (c, node) {
-        if (trim) conn_trim(c);
-        if (!c->deadline_ms || now < c->deadline_ms) continue;
+    list_node *n, *tmp;
+    if (trim) {
+        next_trim_ms = now + 1000;
+        list_for_each_safe (n, tmp, &srv->big) {
+            conn *c = list_entry(n, conn, big_link);
+            if (!c->closed) conn_trim(c);
+        }
+    }
+    /* Closing a connection below leaves it on the list until it is freed
+     * (conn.h invariant 2), so the walk is safe. */
+    list_for_each_safe (n, tmp, &srv->deadlines) {
+        conn *c = list_entry(n, conn, deadline_link);
+        if (c->closed || now < c->deadline_ms) continue;
         /* handshake-timeout, 10 s to Login Start, 30 s to PLAY (net/limits.h);
          * 1 s to flush a kick. */
         if (c->state == CS_CLOSING)
@@ -211,6 +219,8 @@ int server_init(struct server *s, loop *l, const struct server_config *cfg)
     s->listen_fd = -1;
     s->start_ns = clock_ns();
     list_init(&s->conns);
+    list_init(&s->deadlines);
+    list_init(&s->big);
     list_init(&s->closed);
     list_init(&s->flush_list);
     loop_watch_init(&s->listen_watch, listen_event);

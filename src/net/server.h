@@ -76,6 +76,7 @@ struct server_stats {
     uint64_t packets_in, packets_out; /* frames decoded / frames queued */
     uint64_t writes;                  /* writev calls on game sockets */
     int batch_ticks;                  /* k: ticks lazy output may wait (conn.h invariant 7) */
+    uint64_t entity_update_bytes;     /* per-cell entity batches queued, summed over viewers */
     uint64_t accepted, refused;       /* connections; refused: over the limit */
     uint64_t logins;                  /* connections that entered PLAY */
     uint64_t login_starts;            /* Login Start with a valid name (login attempts) */
@@ -93,6 +94,8 @@ struct server {
     list_node conns;          /* every connection until freed (conn.link) */
     list_node closed;         /* closed this pass (conn.closed_link) */
     list_node flush_list;     /* connections with output pending (conn.flush_link) */
+    list_node deadlines;      /* connections with a deadline (conn.deadline_link) */
+    list_node big;            /* queues to give back once idle (conn.big_link) */
     uint32_t next_conn_id;
     size_t conn_count; /* open (not closed) connections */
     size_t max_conns;
@@ -119,7 +122,9 @@ void server_set_game(const struct net_game *g);
 void server_shutdown(void);
 void server_free(struct server *s);
 /* Connections past their deadline (pre-play, closing) are closed; the
- * tick's first phase. Once a second also trims idle output buffers. */
+ * tick's first phase. Once a second also trims idle output buffers. Both
+ * walk only the connections concerned (srv->deadlines, srv->big), so a
+ * player in PLAY with little output costs this phase nothing. */
 void server_expire(void);
 /* "Done (…)! Listening on …" as vanilla prints it. */
 void server_log_ready(void);

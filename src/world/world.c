@@ -366,6 +366,7 @@ static void done_generate(struct chunk_job *jb, bool cancelled)
     w->generating--;
     if (!cancelled && !jb->failed) {
         e->state = CHUNK_READY;
+        w->block_epoch++;
         e->pinned = false;
         buf_free(&e->frame);
         e->frame = jb->frame;
@@ -805,6 +806,7 @@ size_t world_sweep(world *w, int64_t now_ms)
                 idle_remove(w, e);
                 entry_drop(w, e);
                 w->chunks_unloaded++;
+                w->block_epoch++;
                 n++;
             }
         }
@@ -836,6 +838,7 @@ int world_set_block(world *w, int32_t x, int32_t y, int32_t z, uint16_t state)
     if (chunk_get_block(&e->c, x & 15, y, z & 15) == state) return 0;
     if (chunk_set_block(&e->c, x & 15, y, z & 15, state) < 0) return -1;
     e->version++;
+    w->block_epoch++;
     mark_dirty(w, e);
     if (w->persistent && e->save.list == SAVE_LIST_NONE && !e->save.saving && !e->save.unsavable)
         world_save_list_move(w, e, SAVE_LIST_UNSAVED);

@@ -153,6 +153,10 @@ typedef struct world {
     chunk_entry *save_head[SAVE_LISTS], *save_tail[SAVE_LISTS];
     size_t save_count[SAVE_LISTS];
     uint64_t chunks_loaded, load_failures;
+    /* Bumped whenever what world_get_block answers may change (a block set,
+     * a chunk ready or unloaded): a cache of block lookups is valid while
+     * this is unchanged (game/health.c keeps one per player). */
+    uint64_t block_epoch;
 } world;
 
 /*
