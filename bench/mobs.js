@@ -60,6 +60,13 @@ async function main () {
     }
     const summonMs = Date.now() - t0
     await h.sleep(12000) // a full 10 s window with all of them
+    if (process.env.PROFILE) { // MOBS profile: the slow ticks' stacks, collapsed
+      await new Promise((resolve) => http.get({ host: '127.0.0.1', port: adminPort, path: `/debug/pprof/profile?seconds=8&format=collapsed&only_ticks_over=${process.env.PROFILE}`, timeout: 20000 }, (res) => {
+        const out = require('node:fs').createWriteStream('/tmp/mobs-stacks.txt')
+        res.pipe(out)
+        res.on('end', resolve)
+      }).on('error', resolve))
+    }
     const tick = await getJSON(adminPort, '/api/tick')
     const mobs = tick.phases.find((p) => p.name === 'mobs')['10s']
     const seen = bots.length ? Object.values(bots[0].bot.entities).filter((e) => e.name === 'cow').length : 0

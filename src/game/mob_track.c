@@ -48,7 +48,7 @@
  *     deferred viewers per-mob segments, as entities.c's capped viewers.)
  *  2. Spawns use the relay base, so a move in the same tick's batch lands.
  *     The base moves only when a packet with the new position is framed,
- *     or while no client has the mob (held 0).
+ *     or when the first viewer spawns a mob no client has (held 0).
  *  3. held = the number of viewers whose bit for the mob is set.
  *  4. Batches change only in mt_relay and stay unchanged until the next
  *     tick (conn_send_buf references them until the loop pass ends).
@@ -484,6 +484,7 @@ static void check(struct viewer *v, conn *c, uint32_t s)
     bool has = seen_get(v, s), vis = visible(v, c->player, m);
     if (has == vis) return;
     if (vis) {
+        if (!m->held && m->spawn_tick != tick_no) base_reset(m); /* invariant 2 */
         seen_set(v, s, true);
         spawn_for(c, m);
     } else {
@@ -537,7 +538,6 @@ void mt_track(void)
         if (m->cell >= 0 && cx == m->cx && cz == m->cz) continue;
         unlink_mob(m, i);
         if (!link_mob(m, i, cx, cz)) continue; /* out of memory: tried again next tick */
-        if (!m->held) base_reset(m);
         add_changed(m, i);
     }
     /* 2. viewers: drop the ones whose player left */
@@ -626,8 +626,7 @@ static void relay(struct mob *m)
 {
     const struct mob_type *t = mob_type_of(m);
     bool interval = m->age % t->interval == 0;
-    if (!m->held) { /* on no client: its next spawn carries all of it */
-        base_reset(m);
+    if (!m->held) { /* on no client: its next spawn carries all of it (and sets the base) */
         m->meta_dirty = m->impulse = m->ev_death = false;
         m->ev_damage = 0;
         return;
