@@ -34,6 +34,7 @@
 
 #include "data/block_table.h"
 #include "data/blocks.h"
+#include "game/chunk_viewers.h"
 #include "game/cmd_internal.h"
 #include "game/forceload.h"
 #include "game/gamerules.h"
@@ -137,15 +138,15 @@ static void break_effect(int32_t x, int32_t y, int32_t z, uint16_t old)
     pkt_cb_world_event(&srv->pkt, 2001, x, y, z, old, false);
     const buf_t *f = pkt_frame_shared();
     if (!f) return;
-    for (size_t i = 0; i < game.player_count;) {
-        conn *c = game.players[i];
+    size_t n;
+    conn **v = cv_copy(x >> 4, z >> 4, &n); /* game/chunk_viewers.h */
+    for (size_t i = 0; i < n; i++) {
+        conn *c = v[i];
+        if (c->closed) continue;
         const player *p = c->player;
         double dx = p->x - (x + 0.5), dy = p->y - (y + 0.5), dz = p->z - (z + 0.5);
-        if (dx * dx + dy * dy + dz * dz < LEVEL_EVENT_RANGE * LEVEL_EVENT_RANGE &&
-            play_sees_chunk(p, x >> 4, z >> 4))
+        if (dx * dx + dy * dy + dz * dz < LEVEL_EVENT_RANGE * LEVEL_EVENT_RANGE)
             conn_send_raw(c, f->data, f->len);
-        if (i < game.player_count && game.players[i] != c) continue; /* dropped: slot refilled */
-        i++;
     }
 }
 

@@ -39,6 +39,7 @@
 
 #include "core/log.h"
 #include "data/combat_table.h"
+#include "game/chunk_viewers.h"
 #include "game/game.h"
 #include "game/health.h"
 #include "game/health_rules.h"
@@ -81,15 +82,13 @@ static void crit_effect(conn *c, int32_t target_eid)
 {
     const player *a = c->player;
     int32_t cx = (int32_t)floor(a->x / 16.0), cz = (int32_t)floor(a->z / 16.0);
-    for (size_t i = 0; i < game.player_count;) {
-        conn *o = game.players[i];
-        if (play_sees_chunk(o->player, cx, cz)) {
-            buf_reset(&srv->pkt);
-            pkt_cb_animation(&srv->pkt, target_eid, 4);
-            conn_send_pkt(o);
-        }
-        if (i < game.player_count && game.players[i] != o) continue; /* dropped: swapped */
-        i++;
+    size_t n;
+    conn **v = cv_copy(cx, cz, &n); /* game/chunk_viewers.h */
+    for (size_t i = 0; i < n; i++) {
+        if (v[i]->closed) continue;
+        buf_reset(&srv->pkt);
+        pkt_cb_animation(&srv->pkt, target_eid, 4);
+        conn_send_pkt(v[i]);
     }
 }
 

@@ -33,6 +33,8 @@
 #define ENT_EQUIP_SLOTS        6
 
 struct ent {
+    /* Lines 0-2: what the three passes of every tick read of an entity that
+     * did nothing (cells, tracking, relay: entities.c), together. */
     conn *c;     /* NULL once left */
     player *p;   /* NULL once left */
     int32_t eid; /* the player's entity id, kept after it left */
@@ -41,38 +43,38 @@ struct ent {
     /* world presence */
     bool present;   /* in a cell: alive, or dead for less than 20 ticks */
     bool respawned; /* destroy on every client before spawning again */
+    bool changed;   /* on this tick's changed list */
     int death_ticks;
-    int32_t death_x, death_y, death_z;
     int32_t cell; /* index into cells, -1 none */
     int32_t cnext, cprev;
     int32_t cx, cz;
     uint32_t held; /* clients that have it spawned; 0: the base follows the player */
     uint8_t layer; /* 0 seen by all, 1 by spectators only */
-    bool changed;  /* on this tick's changed list */
-    /* relay base: what every viewer's client holds (entities.c invariant 5) */
-    int64_t fx, fy, fz; /* position in 1/4096 blocks, as the client encodes it */
-    int yawp, pitchp, headp;
-    double lx, ly, lz;    /* the player's position at its last update */
-    int32_t latency_sent; /* tab-list latency every client was told */
-    uint32_t age;
     /* pending for the next update */
     uint8_t anims; /* bit 0 main-hand swing, bit 1 off-hand swing */
     bool meta_dirty, health_dirty, looks_dirty;
     int8_t status; /* entity event, 0 none */
     uint8_t flags, pose;
-    struct pkt_equipment equip[ENT_EQUIP_SLOTS];
-    /* this tick's segment in its cell's batch */
-    uint32_t seg_off, seg_len;
-    uint64_t seg_tick;
-    /* viewer side */
-    uint64_t *seen; /* bit s: entity s is spawned on this viewer's client */
-    uint32_t nseen; /* bits set in seen */
+    uint32_t age;
+    /* viewer side: the interest last scanned (entities.c invariant 3) */
     int32_t v_cx, v_cz;
     int v_vd;
     uint64_t v_chunks;
     bool v_spect, v_init, rescan;
     bool capped; /* mcserv-max-tracked-players left visible players out */
     uint64_t rescanned_tick;
+    /* relay base: what every viewer's client holds (entities.c invariant 5) */
+    int64_t fx, fy, fz; /* position in 1/4096 blocks, as the client encodes it */
+    int yawp, pitchp, headp;
+    double lx, ly, lz;    /* the player's position at its last update */
+    int32_t latency_sent; /* tab-list latency every client was told */
+    int32_t death_x, death_y, death_z;
+    struct pkt_equipment equip[ENT_EQUIP_SLOTS];
+    /* this tick's segment in its cell's batch */
+    uint32_t seg_off, seg_len;
+    uint64_t seg_tick;
+    uint64_t *seen; /* bit s: entity s is spawned on this viewer's client */
+    uint32_t nseen; /* bits set in seen */
     int32_t *destroy;
     uint32_t ndestroy, destroy_cap;
     /* spawn packets (one bundle), encoded once per tick when needed */

@@ -58,6 +58,7 @@
 #include "data/combat_table.h"
 #include "data/packet_ids.h"
 #include "game/chat.h"
+#include "game/chunk_viewers.h"
 #include "game/entities.h"
 #include "game/game.h"
 #include "game/gamerules.h"
@@ -199,12 +200,10 @@ static void send_air(conn *c)
 static void to_viewers(const player *p)
 {
     int32_t cx = (int32_t)floor(p->x / 16.0), cz = (int32_t)floor(p->z / 16.0);
-    for (size_t i = 0; i < game.player_count;) {
-        conn *o = game.players[i];
-        if (play_sees_chunk(o->player, cx, cz)) conn_send_pkt(o);
-        if (i < game.player_count && game.players[i] != o) continue; /* dropped: swapped */
-        i++;
-    }
+    size_t n;
+    conn **v = cv_copy(cx, cz, &n); /* game/chunk_viewers.h */
+    for (size_t i = 0; i < n; i++)
+        if (!v[i]->closed) conn_send_pkt(v[i]);
 }
 
 /* Damage Event: the type's registry id, the cause and the direct entity + 1. */

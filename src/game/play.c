@@ -58,6 +58,7 @@
 #include "data/registry_codec.h"
 #include "core/json.h"
 #include "game/border.h"
+#include "game/chunk_viewers.h"
 #include "game/chat.h"
 #include "game/commands.h"
 #include "game/entities.h"
@@ -134,13 +135,10 @@ bool play_sees_chunk(const player *p, int32_t cx, int32_t cz)
 
 void play_send_to_viewers(int32_t cx, int32_t cz, const uint8_t *frame, size_t len)
 {
-    for (size_t i = 0; i < game.player_count;) {
-        conn *o = game.players[i];
-        if (play_sees_chunk(o->player, cx, cz)) conn_send_raw(o, frame, len);
-        /* A drop (output over its cap) swaps the last player into slot i. */
-        if (i < game.player_count && game.players[i] != o) continue;
-        i++;
-    }
+    size_t n;
+    conn **v = cv_copy(cx, cz, &n); /* a drop below changes the index, not the copy */
+    for (size_t i = 0; i < n; i++)
+        if (!v[i]->closed) conn_send_raw(v[i], frame, len);
 }
 
 /*
@@ -297,6 +295,7 @@ static void unload_chunk(conn *c, int32_t cx, int32_t cz)
     buf_reset(&srv->pkt);
     c->proto->cb_unload_chunk(&srv->pkt, cx, cz);
     conn_send_pkt(c);
+    cv_remove(c, cx, cz);
     world_release(&game.world, cx, cz, srv->loop->now_ms);
 }
 
@@ -315,8 +314,10 @@ static void window_move(conn *c, int32_t ncx, int32_t ncz, int nvd)
                 bit_set(fresh, bit_index(ndx, ndz));
             else if (!c->closed)
                 unload_chunk(c, ax, az);
-            else
+            else {
+                cv_remove(c, ax, az);
                 world_release(&game.world, ax, az, srv->loop->now_ms);
+            }
         }
     memcpy(p->loaded, fresh, sizeof fresh);
     world_requester_move(&game.world, &p->chunk_requests, ncx, ncz, nvd, window_area(nvd),
@@ -421,6 +422,7 @@ void play_stream_chunks(conn *c)
         }
         world_request_done(&game.world, &p->chunk_requests, cx, cz, now);
         bit_set(p->loaded, bit_index(o.dx, o.dz));
+        cv_add(c, cx, cz);
         p->chunks_sent++;
         p->chunks_this_tick++;
         conn_send_raw(c, frame->data, frame->len);
@@ -695,8 +697,10 @@ void play_leave(conn *c)
     /* Release every chunk the player held (no packets: it is leaving). */
     for (int dx = -VIEW_DISTANCE_MAX; dx <= VIEW_DISTANCE_MAX; dx++)
         for (int dz = -VIEW_DISTANCE_MAX; dz <= VIEW_DISTANCE_MAX; dz++)
-            if (bit_get(p->loaded, bit_index(dx, dz)))
+            if (bit_get(p->loaded, bit_index(dx, dz))) {
+                cv_remove(c, p->center_x + dx, p->center_z + dz);
                 world_release(&game.world, p->center_x + dx, p->center_z + dz, srv->loop->now_ms);
+            }
     memset(p->loaded, 0, WIN_BYTES);
     world_requester_clear(&game.world, &p->chunk_requests, srv->loop->now_ms);
     ent_leave(c);     /* Remove Entities to whoever saw the player: next tick */

@@ -155,6 +155,7 @@ typedef struct conn {
     bool in_game;                    /* the game's join ran and its leave has not */
     bool read_queued;                /* readable: read in this pass's conn_read_pass */
     uint32_t id;                     /* for log lines */
+    struct player *player;           /* PLAY: the game's; released through the handler table */
     char addr[64];                   /* "ip:port" */
     char ip[ADDR_IP_MAX];            /* the bare address of addr */
     int protocol;                    /* from the handshake */
@@ -166,7 +167,6 @@ typedef struct conn {
     outq out;                     /* invariants 3, 5, 7 */
     uint64_t lazy_tick;           /* conn_tick's count when the oldest lazy output was queued */
     int64_t out_big_ms;           /* when the queue last held more than CONN_OUTPUT_KEEP */
-    struct player *player;        /* PLAY: the game's; released through the handler table */
     char name[CONN_NAME_MAX + 1]; /* the player's name once known (Login Start, then final) */
     list_node flush_link;         /* srv->flush_list: output pending (invariant 7) */
     list_node now_link;           /* ...and to be written at the end of this pass */
