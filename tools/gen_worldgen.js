@@ -317,9 +317,12 @@ function emitNode(n) {
       return;
     }
     case 'cache_2d': case 'cache_once': {
+      // Caches of the same function (vanilla's JSON repeats some, e.g. the
+      // spaghetti rarity noise) share one slot: the same value at the same point.
       const isY = n.k === 'cache_once' && ydep(n.a);
+      const same = `${n.k}:${JSON.stringify(n.a, (k, v) => ((k === 'id' && typeof v === 'number') || k === 'index' ? undefined : v))}`;
       protos.push(`static double ${fnName(n)}(wg_pt *p);`);
-      fns.push(memoWrap(fnName(n), isY, key, A()));
+      fns.push(memoWrap(fnName(n), isY, same, A()));
       return;
     }
     default: throw new Error('cannot emit ' + n.k);
@@ -430,6 +433,37 @@ function slotsUsed(n, acc, seen = new Set()) {
 const finalSlots = [...slotsUsed(routerNodes.final_density, new Set())].sort((a, b) => a - b);
 const veinSlots = [...new Set([...slotsUsed(routerNodes.vein_toggle, new Set()), ...slotsUsed(routerNodes.vein_ridged, new Set())])].sort((a, b) => a - b);
 
+// Cell culling (world/noise_chunk.c): when final_density is
+// min(squeeze(k * interpolated A), range_choice(interpolated B, lo, 0, v, ...))
+// with k > 0, v > 0 and lo <= -1, a cell whose corners give A > 0 and B < 0
+// is solid and one whose corners give A < 0 is empty. Caches and blending
+// pass values through unchanged, so they are looked through.
+function deref(n) {
+  for (;;) {
+    if (n && n.k === 'ref') n = named.get(n.id).node;
+    else if (n && ['blend_density', 'cache_all_in_cell', 'cache_once', 'cache_2d', 'flat_cache'].includes(n.k)) n = n.a;
+    else return n;
+  }
+}
+function cullShape() {
+  const f = deref(routerNodes.final_density);
+  if (!f || f.k !== 'min') return null;
+  const sq = deref(f.a), ch = deref(f.b);
+  if (!sq || sq.k !== 'squeeze' || !ch || ch.k !== 'range_choice') return null;
+  const m = deref(sq.a);
+  if (!m || m.k !== 'mul') return null;
+  const ma = deref(m.a), mb = deref(m.b);
+  const [slotA, k] = ma.k === 'interpolated' && mb.k === 'const' ? [ma, mb.v]
+    : mb.k === 'interpolated' && ma.k === 'const' ? [mb, ma.v] : [null, 0];
+  if (!slotA || !(k > 0)) return null;
+  const slotB = deref(ch.a), v = deref(ch.in);
+  if (!slotB || slotB.k !== 'interpolated' || !v || v.k !== 'const' || !(v.v > 0) || ch.max !== 0 || !(ch.min <= -1)) return null;
+  const sa = finalSlots.indexOf(interpSlots.findIndex((s) => s.node === slotA));
+  const sb = finalSlots.indexOf(interpSlots.findIndex((s) => s.node === slotB));
+  return sa < 0 || sb < 0 ? null : { sa, sb, lo: ch.min };
+}
+const cull = cullShape();
+
 // ------------------------------------------------------------------ noise table and hashes
 const noiseDefs = [...noiseIds.keys()].map((id) => {
   const j = readJson(path.join('noise', strip(id) + '.json'));
@@ -483,6 +517,16 @@ H.push(`#define WG_FINAL_SLOT_COUNT ${finalSlots.length}`);
 H.push('extern const int wg_final_slots[WG_FINAL_SLOT_COUNT];');
 H.push(`#define WG_VEIN_SLOT_COUNT ${veinSlots.length}`);
 H.push('extern const int wg_vein_slots[WG_VEIN_SLOT_COUNT];');
+H.push('/* Cell culling (world/noise_chunk.c): final_density is min(squeeze(k * final slot A), range_choice(');
+H.push(' * final slot B, MIN, 0, v, ...)) with k, v > 0; WG_CULL 0: it is not, nothing is culled. */');
+if (cull) {
+  H.push('#define WG_CULL 1');
+  H.push(`#define WG_CULL_SOLID_SLOT ${cull.sa}`);
+  H.push(`#define WG_CULL_CHOICE_SLOT ${cull.sb}`);
+  H.push(`#define WG_CULL_CHOICE_MIN ${dbl(cull.lo)}`);
+} else {
+  H.push('#define WG_CULL 0');
+}
 H.push('\n#endif');
 write('worldgen_router.h', H.join('\n') + '\n');
 

@@ -2,14 +2,28 @@
  * worldgen.c — generates a square of chunks with mcserv's terrain generator
  * and reports the cost; optionally writes a top-down map (PPM or PNG, drawn
  * by world/maprender.h as the live map draws it) and a digest of every
- * section so two runs can be compared byte for byte.
+ * chunk so two runs (or two builds) can be compared byte for byte.
  *
- *   build/worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm FILE] [--png FILE]
- *                  [--digest]
+ *   build/worldgen [--seed N] [--type normal|flat] [--radius R] [--at CX,CZ] [--step K]
+ *                  [--ppm FILE] [--png FILE] [--digest]
  *   build/worldgen --seed N --probe < columns
  *   build/worldgen --seed N --radius R --ores
  *   build/worldgen --seed N --survey BLOCKS --stride S [--ppm FILE]
- *   build/worldgen --seed N --radius R --threads T
+ *   build/worldgen --seed N --radius R --threads T [--at CX,CZ] [--digest]
+ *
+ * The square is the (2R)^2 chunks from (CX - R, CZ - R) (default centre 0,0).
+ * --step K takes every K-th chunk of a square K times as wide instead: with
+ * K >= 2 no two chunks share a border, so the generator's shared caches
+ * (world/wg_cache.h) find nothing and the timings are those of chunks
+ * generated alone.
+ *
+ * --digest hashes, per chunk: its position, every section as sent to clients
+ * (block states with their palette, and the biomes), both heightmaps, and for
+ * the normal generator the spawn search's surface height and the fuzzy biome
+ * at one column (they take other code paths than the chunk's own blocks). The
+ * chunks' hashes are summed, so the digest does not depend on the order the
+ * chunks were made in: --threads T prints the same digest as one thread
+ * (tests/worldgen/digest.test.js holds the expected values).
  *
  * --probe reads lines "x z qy" and prints "x z height biome" per line: the
  * noise stage's surface height (highest solid block + 1, vanilla's
@@ -59,6 +73,41 @@ static size_t section_bytes(const section *s)
     if (s->bits) n += (4096 / (64 / s->bits) + 1) * 8;
     if (s->palette) n += 256 * 2;
     return n;
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const uint8_t *b = data;
+    for (size_t k = 0; k < n; k++) h = (h ^ b[k]) * 1099511628211ULL;
+    return h;
+}
+
+/* The hash of one generated chunk (see --digest above). */
+static uint64_t chunk_digest(const terrain *t, const chunk *c)
+{
+    uint64_t h = 1469598103934665603ULL;
+    int32_t pos[2] = {c->x, c->z};
+    h = fnv(h, pos, sizeof pos);
+    buf_t sec;
+    buf_init(&sec, 0);
+    for (int s = 0; s < CHUNK_SECTIONS; s++) section_encode(&c->sections[s], &sec);
+    h = fnv(h, sec.data, sec.len);
+    buf_free(&sec);
+    int surface[256], motion[256];
+    chunk_heightmaps(c, surface, motion);
+    h = fnv(h, surface, sizeof surface);
+    h = fnv(h, motion, sizeof motion);
+    if (t->type == LEVEL_NORMAL) {
+        /* one column per chunk, spread over the chunk's 16 x 16 */
+        uint32_t k = (uint32_t)c->x * 2654435761u ^ (uint32_t)c->z * 40503u;
+        int32_t x = c->x * 16 + (int32_t)(k & 15), z = c->z * 16 + (int32_t)(k >> 4 & 15);
+        int32_t probe[3] = {overworld_surface_y(&t->wg, x, z), 0, 0};
+        probe[1] = overworld_biome_at(&t->wg, x, probe[0] + 1, z);
+        probe[2] = wg_column_height(&t->wg, x, z);
+        h = fnv(h, probe, sizeof probe);
+    }
+    return h;
 }
 
 static int probe(long long seed)
@@ -234,8 +283,10 @@ static int survey(long long seed, int half, int stride, const char *ppm)
 
 struct gen_job {
     const terrain *t;
-    int radius, index, threads;
+    int radius, index, threads, digest;
+    int32_t at_x, at_z;
     long done;
+    uint64_t hash;
 };
 
 static void *gen_thread(void *arg)
@@ -244,15 +295,16 @@ static void *gen_thread(void *arg)
     for (int cz = -j->radius + j->index; cz < j->radius; cz += j->threads)
         for (int cx = -j->radius; cx < j->radius; cx++) {
             chunk c;
-            chunk_init(&c, cx, cz, BLOCK_AIR, BIOME_PLAINS);
+            chunk_init(&c, j->at_x + cx, j->at_z + cz, BLOCK_AIR, BIOME_PLAINS);
             terrain_generate(j->t, &c);
+            if (j->digest) j->hash += chunk_digest(j->t, &c);
             chunk_free(&c);
             j->done++;
         }
     return NULL;
 }
 
-static int threaded(long long seed, int radius, int threads)
+static int threaded(long long seed, int radius, int threads, int32_t at_x, int32_t at_z, int digest)
 {
     terrain *t = malloc(sizeof *t);
     char err[128];
@@ -262,16 +314,19 @@ static int threaded(long long seed, int radius, int threads)
     if (threads > 64) threads = 64;
     int64_t t0 = clock_ns();
     for (int i = 0; i < threads; i++) {
-        jobs[i] = (struct gen_job){t, radius, i, threads, 0};
+        jobs[i] = (struct gen_job){t, radius, i, threads, digest, at_x, at_z, 0, 0};
         pthread_create(&tid[i], NULL, gen_thread, &jobs[i]);
     }
     long n = 0;
+    uint64_t hash = 0;
     for (int i = 0; i < threads; i++) {
         pthread_join(tid[i], NULL);
         n += jobs[i].done;
+        hash += jobs[i].hash;
     }
     double s = (clock_ns() - t0) / 1e9;
     printf("%ld chunks on %d threads in %.2f s: %.0f chunks/s\n", n, threads, s, n / s);
+    if (digest) printf("digest: %016llx\n", (unsigned long long)hash);
     free(t);
     return 0;
 }
@@ -282,18 +337,30 @@ int main(int argc, char **argv)
     int radius = 8;
     const char *ppm = NULL, *png = NULL, *type = "normal";
     int digest = 0, probe_mode = 0, ores_mode = 0, survey_half = 0, stride = 16, threads = 0;
+    int32_t at_x = 0, at_z = 0;
+    int step = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = atoll(argv[++i]);
         else if (!strcmp(argv[i], "--radius") && i + 1 < argc)
             radius = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--step") && i + 1 < argc && atoi(argv[i + 1]) >= 1)
+            step = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--ppm") && i + 1 < argc)
             ppm = argv[++i];
         else if (!strcmp(argv[i], "--png") && i + 1 < argc)
             png = argv[++i];
         else if (!strcmp(argv[i], "--type") && i + 1 < argc)
             type = argv[++i];
-        else if (!strcmp(argv[i], "--digest"))
+        else if (!strcmp(argv[i], "--at") && i + 1 < argc) {
+            int ax, az;
+            if (sscanf(argv[++i], "%d,%d", &ax, &az) != 2) {
+                fprintf(stderr, "worldgen: --at wants CX,CZ (chunk coordinates)\n");
+                return 2;
+            }
+            at_x = ax;
+            at_z = az;
+        } else if (!strcmp(argv[i], "--digest"))
             digest = 1;
         else if (!strcmp(argv[i], "--probe"))
             probe_mode = 1;
@@ -306,16 +373,16 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: worldgen [--seed N] [--type normal|flat] [--radius R] [--ppm "
-                            "FILE] [--png FILE] [--digest] [--probe] [--ores] [--survey BLOCKS "
-                            "--stride S] [--threads T]\n");
+            fprintf(stderr, "usage: worldgen [--seed N] [--type normal|flat] [--radius R] [--at "
+                            "CX,CZ] [--step K] [--ppm FILE] [--png FILE] [--digest] [--probe] "
+                            "[--ores] [--survey BLOCKS --stride S] [--threads T]\n");
             return 2;
         }
     }
     if (probe_mode) return probe(seed);
     if (ores_mode) return ores_report(seed, radius);
     if (survey_half > 0 && stride > 0) return survey(seed, survey_half, stride, ppm);
-    if (threads > 0) return threaded(seed, radius, threads);
+    if (threads > 0) return threaded(seed, radius, threads, at_x, at_z, digest);
     terrain t;
     char err[256];
     if (terrain_init(&t, strcmp(type, "flat") ? LEVEL_NORMAL : LEVEL_FLAT, seed, "", err,
@@ -338,11 +405,11 @@ int main(int argc, char **argv)
     static const char *const stage_name[OW_STAGES] = {"biomes",  "noise", "surface",
                                                       "carvers", "ores",  "trees+plants"};
     size_t raw_total = 0, z_total = 0, mem_total = 0, n = 0;
-    uint64_t hash = 1469598103934665603ULL;
+    uint64_t hash = 0;
     for (int cz = -radius; cz < radius; cz++)
         for (int cx = -radius; cx < radius; cx++) {
             chunk c;
-            chunk_init(&c, cx, cz, BLOCK_AIR, BIOME_PLAINS);
+            chunk_init(&c, at_x + cx * step, at_z + cz * step, BLOCK_AIR, BIOME_PLAINS);
             int64_t t0 = clock_ns();
             if (t.type == LEVEL_NORMAL)
                 overworld_generate_timed(&t.wg, &c, stage_ns);
@@ -360,13 +427,7 @@ int main(int argc, char **argv)
             z_total += framed.len;
             for (int s = 0; s < CHUNK_SECTIONS; s++) mem_total += section_bytes(&c.sections[s]);
             n++;
-            if (digest) {
-                buf_t sec;
-                buf_init(&sec, 0);
-                for (int s = 0; s < CHUNK_SECTIONS; s++) section_encode(&c.sections[s], &sec);
-                for (size_t k = 0; k < sec.len; k++) hash = (hash ^ sec.data[k]) * 1099511628211ULL;
-                buf_free(&sec);
-            }
+            if (digest) hash += chunk_digest(&t, &c);
             if (height) {
                 maprender_chunk(&c, &mc);
                 for (int z = 0; z < 16; z++)

@@ -457,7 +457,7 @@ static const float sf56[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0
 
 static double n33(wg_pt *p)
 {
-    return MEMO2(9, 1.0);
+    return MEMO2(6, 1.0);
 }
 
 static double n34(wg_pt *p)
@@ -468,12 +468,12 @@ static double n34(wg_pt *p)
 
 static double n36(wg_pt *p)
 {
-    return MEMO2(10, (n22(p) + n34(p)));
+    return MEMO2(9, (n22(p) + n34(p)));
 }
 
 static double n37(wg_pt *p)
 {
-    return MEMO2(11, wg_flat_cache(p, n36));
+    return MEMO2(10, wg_flat_cache(p, n36));
 }
 
 /* minecraft:overworld/offset */
@@ -490,7 +490,7 @@ static double df_overworld_depth(wg_pt *p)
 
 static double n42(wg_pt *p)
 {
-    return MEMO2(12, 1.0);
+    return MEMO2(6, 1.0);
 }
 
 static const float sf57[2] = {6.3f, 6.25f};
@@ -575,7 +575,7 @@ static const float sf86[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 
 static double n48(wg_pt *p)
 {
-    return MEMO2(13, 1.0);
+    return MEMO2(6, 1.0);
 }
 
 static double n49(wg_pt *p)
@@ -586,12 +586,12 @@ static double n49(wg_pt *p)
 
 static double n51(wg_pt *p)
 {
-    return MEMO2(14, (((1.0 + (n42(p) * -1.0)) * 10.0) + n49(p)));
+    return MEMO2(11, (((1.0 + (n42(p) * -1.0)) * 10.0) + n49(p)));
 }
 
 static double n52(wg_pt *p)
 {
-    return MEMO2(15, wg_flat_cache(p, n51));
+    return MEMO2(12, wg_flat_cache(p, n51));
 }
 
 /* minecraft:overworld/factor */
@@ -602,7 +602,7 @@ static double df_overworld_factor(wg_pt *p)
 
 static double n53(wg_pt *p)
 {
-    return MEMO2(16, df_overworld_factor(p));
+    return MEMO2(13, df_overworld_factor(p));
 }
 
 static double n54(wg_pt *p)
@@ -659,12 +659,12 @@ static double n70(wg_pt *p)
 
 static double n72(wg_pt *p)
 {
-    return MEMO2(17, (0.0 + n70(p)));
+    return MEMO2(14, (0.0 + n70(p)));
 }
 
 static double n73(wg_pt *p)
 {
-    return MEMO2(18, wg_flat_cache(p, n72));
+    return MEMO2(15, wg_flat_cache(p, n72));
 }
 
 /* minecraft:overworld/jaggedness */
@@ -683,7 +683,7 @@ static double n76(wg_pt *p)
 
 static double n77(wg_pt *p)
 {
-    return MEMO2(19, wg_flat_cache(p, n76));
+    return MEMO2(16, wg_flat_cache(p, n76));
 }
 
 static double n79(wg_pt *p)
@@ -742,7 +742,7 @@ static double n98(wg_pt *p)
 
 static double n100(wg_pt *p)
 {
-    return MEMO3(4, wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_RARITY], p->x * 2.0,
+    return MEMO3(3, wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_3D_RARITY], p->x * 2.0,
                                     p->y * 1.0, p->z * 2.0));
 }
 
@@ -758,7 +758,7 @@ static double n101(wg_pt *p)
 static double n110(wg_pt *p)
 {
     return MEMO3(
-        5, wg_min(((0.37 + wg_normal_value(&p->st->noise[WG_NOISE_CAVE_ENTRANCE], p->x * 0.75,
+        4, wg_min(((0.37 + wg_normal_value(&p->st->noise[WG_NOISE_CAVE_ENTRANCE], p->x * 0.75,
                                            p->y * 0.5, p->z * 0.75)) +
                    wg_clamped_map(p->y, -10.0, 30.0, 0.3, 0.0)),
                   (df_overworld_caves_spaghetti_roughness_function(p) +
@@ -788,7 +788,7 @@ static double n126(wg_pt *p)
 
 static double n130(wg_pt *p)
 {
-    return MEMO3(6, (-0.95 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D_THICKNESS],
+    return MEMO3(5, (-0.95 + (wg_normal_value(&p->st->noise[WG_NOISE_SPAGHETTI_2D_THICKNESS],
                                               p->x * 2.0, p->y * 1.0, p->z * 2.0) *
                               -0.35000000000000003)));
 }
@@ -828,7 +828,7 @@ static double n155(wg_pt *p)
 
 static double n156(wg_pt *p)
 {
-    return MEMO3(7, n155(p));
+    return MEMO3(6, n155(p));
 }
 
 /* minecraft:overworld/caves/pillars */
@@ -889,7 +889,7 @@ static double n167(wg_pt *p)
 /* minecraft:y */
 static double df_y(wg_pt *p)
 {
-    return MEMO3(8, wg_clamped_map(p->y, -4064.0, 4062.0, -4064.0, 4062.0));
+    return MEMO3(7, wg_clamped_map(p->y, -4064.0, 4062.0, -4064.0, 4062.0));
 }
 
 static double wg_interp_arg_1(wg_pt *p)

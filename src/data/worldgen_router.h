@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #define WG_NOISE_COUNT                           51
-#define WG_MEMO2_COUNT                           20
-#define WG_MEMO3_COUNT                           9
+#define WG_MEMO2_COUNT                           17
+#define WG_MEMO3_COUNT                           8
 #define WG_INTERP_COUNT                          8
 #define WG_OCTAVE_MIN                            -16
 #define WG_OCTAVE_COUNT                          18
@@ -125,5 +125,11 @@ extern double (*const wg_interp_args[WG_INTERP_COUNT])(struct wg_pt *p);
 extern const int wg_final_slots[WG_FINAL_SLOT_COUNT];
 #define WG_VEIN_SLOT_COUNT 3
 extern const int wg_vein_slots[WG_VEIN_SLOT_COUNT];
+/* Cell culling (world/noise_chunk.c): final_density is min(squeeze(k * final slot A), range_choice(
+ * final slot B, MIN, 0, v, ...)) with k, v > 0; WG_CULL 0: it is not, nothing is culled. */
+#define WG_CULL             1
+#define WG_CULL_SOLID_SLOT  0
+#define WG_CULL_CHOICE_SLOT 1
+#define WG_CULL_CHOICE_MIN  -1000000.0
 
 #endif

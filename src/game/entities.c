@@ -707,6 +707,17 @@ void ent_join(conn *c)
     ent_mark_changed(e);
 }
 
+size_t ent_memory(void)
+{
+    size_t n = pool_bytes(&ent_pool) + nslots * sizeof *ents;
+    for (uint32_t i = 0; i < nslots; i++) {
+        const struct ent *e = ents[i];
+        if (e)
+            n += seen_words * sizeof *e->seen + e->destroy_cap * sizeof *e->destroy + e->spawn.cap;
+    }
+    return n;
+}
+
 void ent_leave(conn *c)
 {
     struct ent *e = c->player ? c->player->ent : NULL;

@@ -35,6 +35,9 @@ void ent_join(conn *c);
 /* Called from play_leave: the entity is removed from its viewers' clients by
  * the next roster phase (ent_tick_leaves); c->player->ent is NULL after it. */
 void ent_leave(conn *c);
+/* Bytes the tracker holds: the entity pool's slabs (core/pool.h), each
+ * entity's seen bitmap, removal list and spawn cache, the slot table. */
+size_t ent_memory(void);
 /* Tick phase 4, before the Player Info Remove of the tick's leavers
  * (game/play.c play_tick_roster): every viewer gets one Remove Entities with
  * the ids of the leavers it had. */

@@ -23,6 +23,7 @@
 #include "core/log.h"
 #include "core/profiler.h"
 #include "core/tickstat.h"
+#include "game/entities.h"
 #include "game/game.h"
 
 struct second {
@@ -277,8 +278,8 @@ static void memory(struct perf_health *h)
     for (size_t i = 0; i < game.player_count; i++) {
         const player *p = game.players[i]->player;
         h->mem.players += sizeof *p + (p->loaded ? malloc_usable_size(p->loaded) : 0);
-        if (p->ent) h->mem.entities += malloc_usable_size(p->ent);
     }
+    h->mem.entities += ent_memory(); /* pooled: not malloc_usable_size */
     conn *c;
     /* each connection's own bytes, segment array and input buffer (the
      * shared frames its segments reference are not counted) */

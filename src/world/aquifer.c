@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "world/noise_chunk.h"
+#include "world/wg_cache.h"
 
 static const int8_t SAMPLE_OFFSETS[13][2] = {{0, 0},  {-2, -1}, {-1, -1}, {0, -1}, {1, -1},
                                              {-3, 0}, {-2, 0},  {-1, 0},  {1, 0},  {-2, 1},
@@ -17,24 +18,8 @@ static inline int32_t floor_div(int32_t a, int32_t b)
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-/* BlockPos.asLong packing: 26 bits x, 26 bits z, 12 bits y. */
-static inline int64_t pack(int32_t x, int32_t y, int32_t z)
-{
-    return (int64_t)(((uint64_t)(uint32_t)x & 0x3FFFFFF) << 38 |
-                     ((uint64_t)(uint32_t)z & 0x3FFFFFF) << 12 | ((uint64_t)(uint32_t)y & 0xFFF));
-}
-static inline int32_t unpack_x(int64_t l)
-{
-    return (int32_t)(l >> 38);
-}
-static inline int32_t unpack_y(int64_t l)
-{
-    return (int32_t)((int64_t)((uint64_t)l << 52) >> 52);
-}
-static inline int32_t unpack_z(int64_t l)
-{
-    return (int32_t)((int64_t)((uint64_t)l << 26) >> 38);
-}
+/* Vanilla keeps the centres as packed BlockPos longs (26 bits x and z, 12 bits y);
+ * every centre fits those fields, so the unpacked ints kept here are the same values. */
 
 void wg_aquifer_init(wg_aquifer *a, const wg_state *st, int32_t cx, int32_t cz)
 {
@@ -46,9 +31,18 @@ void wg_aquifer_init(wg_aquifer *a, const wg_state *st, int32_t cx, int32_t cz)
     a->min_gx = floor_div(cx * 16, 16) - 1;
     a->min_gy = floor_div(WG_MIN_Y, 12) - 1;
     a->min_gz = floor_div(cz * 16, 16) - 1;
+    /* every cell's centre: vanilla's positional random of the cell */
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < WG_AQ_GRID_Y; j++)
-            for (int k = 0; k < 3; k++) a->loc[i][j][k] = INT64_MAX;
+            for (int k = 0; k < 3; k++) {
+                int32_t gx = a->min_gx + i, gy = a->min_gy + j, gz = a->min_gz + k;
+                wg_xoro rs;
+                wg_xoro_at(&rs, &st->aquifer, gx, gy, gz);
+                int32_t *c = a->centre[(i * WG_AQ_GRID_Y + j) * 3 + k];
+                c[0] = gx * 16 + wg_xoro_next_int_bounded(&rs, 10);
+                c[1] = gy * 12 + wg_xoro_next_int_bounded(&rs, 9);
+                c[2] = gz * 16 + wg_xoro_next_int_bounded(&rs, 10);
+            }
     memset(a->have_status, 0, sizeof a->have_status);
     memset(a->prelim_used, 0, sizeof a->prelim_used);
 }
@@ -62,11 +56,11 @@ int wg_aquifer_prelim(wg_aquifer *a, int32_t x, int32_t z)
             a->prelim_used[h] = 1;
             a->prelim_key_x[h] = qx;
             a->prelim_key_z[h] = qz;
-            return a->prelim_val[h] = wg_preliminary_surface(&a->p, x, z);
+            return a->prelim_val[h] = wg_prelim_cached(a->st, x, z);
         }
         if (a->prelim_key_x[h] == qx && a->prelim_key_z[h] == qz) return a->prelim_val[h];
     }
-    return wg_preliminary_surface(&a->p, x, z); /* table full: compute */
+    return wg_prelim_cached(a->st, x, z); /* table full */
 }
 
 /* The global fluid picker: lava below -54, else the sea up to sea level. */
@@ -149,16 +143,15 @@ static struct wg_fluid_status compute_fluid(wg_aquifer *a, int32_t x, int32_t y,
     return (struct wg_fluid_status){s, fluid};
 }
 
-static struct wg_fluid_status aquifer_status(wg_aquifer *a, int64_t loc)
+/* The status of cell c (its centre lies in it, so vanilla's lookup by the centre's
+ * cell finds this one). */
+static struct wg_fluid_status aquifer_status(wg_aquifer *a, int c)
 {
-    int32_t x = unpack_x(loc), y = unpack_y(loc), z = unpack_z(loc);
-    int i = floor_div(x, 16) - a->min_gx, j = floor_div(y, 12) - a->min_gy,
-        k = floor_div(z, 16) - a->min_gz;
-    if (!a->have_status[i][j][k]) {
-        a->status[i][j][k] = compute_fluid(a, x, y, z);
-        a->have_status[i][j][k] = 1;
+    if (!a->have_status[c]) {
+        a->status[c] = compute_fluid(a, a->centre[c][0], a->centre[c][1], a->centre[c][2]);
+        a->have_status[c] = 1;
     }
-    return a->status[i][j][k];
+    return a->status[c];
 }
 
 static inline double similarity(int a, int b)
@@ -201,22 +194,14 @@ int wg_aquifer_substance(wg_aquifer *a, int32_t x, int32_t y, int32_t z, double 
     if (status_at(g, y) == WG_AQ_LAVA) return WG_AQ_LAVA;
     int32_t l = floor_div(x - 5, 16), m = floor_div(y + 1, 12), n = floor_div(z - 5, 16);
     int o = INT32_MAX, p = INT32_MAX, q = INT32_MAX;
-    int64_t r = 0, s = 0, t = 0;
+    int r = 0, s = 0, t = 0; /* the nearest, second and third cells */
+    int base = ((l - a->min_gx) * WG_AQ_GRID_Y + (m - a->min_gy)) * 3 + (n - a->min_gz);
     for (int u = 0; u <= 1; u++)
         for (int v = -1; v <= 1; v++)
             for (int w = 0; w <= 1; w++) {
-                int32_t gx = l + u, gy = m + v, gz = n + w;
-                int64_t *cell = &a->loc[gx - a->min_gx][gy - a->min_gy][gz - a->min_gz];
-                if (*cell == INT64_MAX) {
-                    wg_xoro rs;
-                    wg_xoro_at(&rs, &a->st->aquifer, gx, gy, gz);
-                    int32_t cx = gx * 16 + wg_xoro_next_int_bounded(&rs, 10);
-                    int32_t cy = gy * 12 + wg_xoro_next_int_bounded(&rs, 9);
-                    int32_t cz = gz * 16 + wg_xoro_next_int_bounded(&rs, 10);
-                    *cell = pack(cx, cy, cz);
-                }
-                int64_t ac = *cell;
-                int32_t ad = unpack_x(ac) - x, ae = unpack_y(ac) - y, af = unpack_z(ac) - z;
+                int ac = base + (u * WG_AQ_GRID_Y + v) * 3 + w;
+                const int32_t *cc = a->centre[ac];
+                int32_t ad = cc[0] - x, ae = cc[1] - y, af = cc[2] - z;
                 int ag = ad * ad + ae * ae + af * af;
                 if (o >= ag) {
                     t = s;

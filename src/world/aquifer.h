@@ -36,9 +36,11 @@ typedef struct wg_aquifer {
     const wg_state *st;
     wg_pt p; /* snapped to the chunk's noise grid, as vanilla's wrapped router */
     int32_t min_gx, min_gy, min_gz;
-    int64_t loc[3][WG_AQ_GRID_Y][3]; /* packed centres; INT64_MAX: not computed */
-    struct wg_fluid_status status[3][WG_AQ_GRID_Y][3];
-    uint8_t have_status[3][WG_AQ_GRID_Y][3];
+    /* cell (i, j, k) of the chunk's grid is index (i * WG_AQ_GRID_Y + j) * 3 + k: its
+     * centre (vanilla's packed BlockPos, unpacked) and fluid status */
+    int32_t centre[3 * WG_AQ_GRID_Y * 3][3];
+    struct wg_fluid_status status[3 * WG_AQ_GRID_Y * 3];
+    uint8_t have_status[3 * WG_AQ_GRID_Y * 3];
     int32_t prelim_key_x[WG_AQ_PRELIM], prelim_key_z[WG_AQ_PRELIM];
     int prelim_val[WG_AQ_PRELIM];
     uint8_t prelim_used[WG_AQ_PRELIM];

@@ -340,9 +340,9 @@ void chunk_heightmaps(const chunk *c, int surface[256], int motion[256])
         }
 }
 
-/* The light arrays that end Chunk Data and Update Light, computed now (on
- * the heap: chunk_light is large). 0, or -1 when out of memory or out has
- * failed. */
+/* The light arrays that end Chunk Data and Update Light, computed now for c
+ * alone (on the heap: chunk_light is large). 0, or -1 when out of memory or
+ * out has failed. */
 static int light_append(const chunk *c, buf_t *out)
 {
     chunk_light *light = malloc(sizeof *light);
@@ -353,7 +353,8 @@ static int light_append(const chunk *c, buf_t *out)
     return out->failed ? -1 : 0;
 }
 
-int chunk_encode_packet(const chunk *c, buf_t *out)
+/* Chunk Data up to its light: id, position, heightmaps, sections, block entities. */
+static int encode_blocks(const chunk *c, buf_t *out)
 {
     wr_varint(out, PKT_PLAY_CB_MAP_CHUNK);
     wr_i32(out, c->x);
@@ -378,7 +379,20 @@ int chunk_encode_packet(const chunk *c, buf_t *out)
     out->len = len_at + (size_t)ln + data_len;
 
     wr_varint(out, 0); /* block entities */
+    return 0;
+}
+
+int chunk_encode_packet(const chunk *c, buf_t *out)
+{
+    if (encode_blocks(c, out) < 0) return -1;
     return light_append(c, out);
+}
+
+int chunk_encode_packet_lit(const chunk *c, const uint8_t *light, size_t light_len, buf_t *out)
+{
+    if (encode_blocks(c, out) < 0) return -1;
+    buf_append(out, light, light_len);
+    return out->failed ? -1 : 0;
 }
 
 int chunk_encode_light_packet(const chunk *c, buf_t *out)
@@ -387,4 +401,14 @@ int chunk_encode_light_packet(const chunk *c, buf_t *out)
     wr_varint(out, c->x);
     wr_varint(out, c->z);
     return light_append(c, out);
+}
+
+int chunk_encode_light_packet_lit(int32_t x, int32_t z, const uint8_t *light, size_t light_len,
+                                  buf_t *out)
+{
+    wr_varint(out, PKT_PLAY_CB_UPDATE_LIGHT);
+    wr_varint(out, x);
+    wr_varint(out, z);
+    buf_append(out, light, light_len);
+    return out->failed ? -1 : 0;
 }

@@ -81,11 +81,17 @@ void section_encode(const section *s, buf_t *out);
 /*
  * Appends the Chunk Data and Update Light packet (id + payload) for c:
  * heightmaps (MOTION_BLOCKING, WORLD_SURFACE), all sections, no block
- * entities, and light computed from the blocks (light.h). -1: out of memory.
+ * entities, and light computed from the blocks of c alone (light.h: no
+ * neighbour loaded). -1: out of memory.
  */
 int chunk_encode_packet(const chunk *c, buf_t *out);
 /* Appends an Update Light packet (id + payload) for c. -1: out of memory. */
 int chunk_encode_light_packet(const chunk *c, buf_t *out);
+/* The same two packets with the light given: light_write's bytes (light.h),
+ * computed by the caller from the column and its neighbours. */
+int chunk_encode_packet_lit(const chunk *c, const uint8_t *light, size_t light_len, buf_t *out);
+int chunk_encode_light_packet_lit(int32_t x, int32_t z, const uint8_t *light, size_t light_len,
+                                  buf_t *out);
 /* Column tops: any non-air block (WORLD_SURFACE), solid or fluid (MOTION_BLOCKING). */
 void chunk_heightmaps(const chunk *c, int surface[256], int motion[256]);
 

@@ -10,6 +10,7 @@
 #include "data/worldgen_biomes.h"
 #include "world/noise.h"
 #include "world/noise_chunk.h"
+#include "world/wg_cache.h"
 
 #define IDX(x, z, y) ((size_t)((z)*16 + (x)) * WG_HEIGHT + (size_t)((y)-WG_MIN_Y))
 #define REACH        5 /* widest crown beyond its trunk */
@@ -503,8 +504,6 @@ void features_place(const wg_state *st, int32_t x0, int32_t z0, uint16_t *cols,
     int solid[256];
     for (int i = 0; i < 256; i++) solid[i] = own_solid_top(&c, i & 15, i >> 4);
     plants(&c, biome, biome_ctx, top, bio);
-    wg_pt p;
-    wg_pt_init(&p, st);
     for (int32_t z = z0 - REACH; z < z0 + 16 + REACH; z++)
         for (int32_t x = x0 - REACH; x < x0 + 16 + REACH; x++) {
             uint64_t h = hash_xz((uint64_t)st->seed, x, z, SALT_TREE);
@@ -515,7 +514,7 @@ void features_place(const wg_state *st, int32_t x0, int32_t z0, uint16_t *cols,
                 g = solid[(z - z0) * 16 + (x - x0)];
                 b = bio[(z - z0) * 16 + (x - x0)];
             } else {
-                int pre = wg_preliminary_surface(&p, x, z);
+                int pre = wg_prelim_cached(st, x, z);
                 if (pre == INT32_MAX) continue;
                 b = biome(biome_ctx, x, pre, z);
                 unsigned pm;

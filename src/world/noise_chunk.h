@@ -7,8 +7,15 @@
  * order (y, then x, then z), and finished per block. Empty blocks take the
  * aquifer's fluid or air (aquifer.h).
  *
+ * Speed, with the same blocks: corner columns come from the shared cache of
+ * wg_cache.h (a chunk's border columns are its neighbours'), and a cell whose
+ * corners decide every block's sign (all solid, or all empty: see
+ * noise_chunk.c) is not interpolated block by block; an empty block's
+ * density is computed only when the aquifer needs it.
+ *
  * Invariants:
- *  1. Pure function of (state, chunk x, z); thread-safe (no shared writes).
+ *  1. Pure function of (state, chunk x, z); thread-safe (the only shared
+ *     writes are the caches', which hold pure values).
  *  2. Columns are index (z * 16 + x) * WG_HEIGHT + (y - WG_MIN_Y).
  */
 #ifndef MC_NOISE_CHUNK_H
@@ -17,6 +24,7 @@
 #include <stdint.h>
 
 #include "world/aquifer.h"
+#include "world/wg_cache.h"
 #include "world/density.h"
 
 /* What a block of the noise stage is. */
@@ -24,9 +32,11 @@ enum wg_fill { WG_AIR = 0, WG_STONE, WG_WATER, WG_LAVA };
 
 typedef struct wg_noise_chunk {
     int32_t x0, z0; /* block coordinates of the chunk's corner */
-    /* interpolated slots at the cell corners: [slot][cx][cz][cy] */
-    double corner[WG_INTERP_COUNT][5][5][WG_HEIGHT / WG_CELL_HEIGHT + 1];
-    double density[16][WG_HEIGHT]; /* final density of one 4x4 cell column's blocks */
+    /* final_density's interpolated slots at the cell corners: [cx][cz][slot][cy] */
+    wg_corner_levels corner[5][5];
+    /* final density of one 4x4 cell column's blocks; in culled cells +1 (solid: only the
+     * sign is read) or NaN (empty, not computed yet) */
+    double density[16][WG_HEIGHT];
     struct wg_aquifer aquifer;
 } wg_noise_chunk;
 

@@ -9,6 +9,7 @@
 #include "data/worldgen_ores.h"
 #include "world/biome_source.h"
 #include "world/noise.h"
+#include "world/wg_cache.h"
 
 #define IDX(x, z, y)          ((size_t)((z)*16 + (x)) * WG_HEIGHT + (size_t)((y)-WG_MIN_Y))
 #define STEP_UNDERGROUND_ORES 6 /* GenerationStep.Decoration.UNDERGROUND_ORES */
@@ -34,8 +35,39 @@ struct ore_ctx {
     int32_t x0, z0;
     uint16_t *cols;
     int64_t seed;
+    int top_host; /* highest y of a block any ore replaces in the chunk (WG_MIN_Y - 1: none) */
     uint32_t counts[WG_ORE_COUNT];
 };
+
+/* Whether any ore target replaces state s. */
+static int any_host(uint16_t s)
+{
+    for (int t = 0; t < WG_ORE_TARGET_COUNT; t++)
+        for (int i = 0; i < wg_ore_targets[t].replace_count; i++)
+            if (wg_ore_targets[t].replaces[i] == s) return 1;
+    return 0;
+}
+
+/* The highest block of the chunk an ore may replace. Ores only turn such blocks into
+ * others, never create one, so no vein of the stage changes a block above it. */
+static int top_host(const uint16_t *cols)
+{
+    int top = WG_MIN_Y - 1;
+    uint16_t last_no = BLOCK_AIR; /* a state known not to be a host (most are air) */
+    for (int i = 0; i < 256; i++) {
+        const uint16_t *col = cols + (size_t)i * WG_HEIGHT;
+        for (int y = WG_MIN_Y + WG_HEIGHT - 1; y > top; y--) {
+            uint16_t b = col[y - WG_MIN_Y];
+            if (b == BLOCK_AIR || b == last_no) continue;
+            if (any_host(b)) {
+                top = y;
+                break;
+            }
+            last_no = b;
+        }
+    }
+    return top;
+}
 
 static inline int in_chunk(const struct ore_ctx *c, int32_t x, int32_t y, int32_t z)
 {
@@ -90,6 +122,12 @@ static void place_vein(struct ore_ctx *c, wg_xoro *r, const struct wg_ore_def *o
      * applied here, the draws below are the same either way) */
     double ds[64][4];
     if (size > 64) size = 64;
+    /* Every sphere lies in y ny .. ny + rr (below): a vein wholly above the chunk's highest
+     * replaceable block changes nothing; it only makes its draws. */
+    if (ny > c->top_host) {
+        for (int k = 0; k < size; k++) wg_xoro_next_double(r);
+        return;
+    }
     for (int k = 0; k < size; k++) {
         float t = (float)k / (float)size;
         double s = wg_lerp(t, d, e), tt = wg_lerp(t, l, m), u = wg_lerp(t, h, j);
@@ -157,7 +195,8 @@ static void place_vein(struct ore_ctx *c, wg_xoro *r, const struct wg_ore_def *o
         if (y1 > c->x0 + 15) y1 = c->x0 + 15;
         if (a0 < c->z0) a0 = c->z0;
         if (a1 > c->z0 + 15) a1 = c->z0 + 15;
-        if (z1 > ny + rr) z1 = ny + rr; /* (the spheres lie inside the box) */
+        if (z1 > ny + rr) z1 = ny + rr;         /* (the spheres lie inside the box) */
+        if (z1 > c->top_host) z1 = c->top_host; /* nothing above it can change */
         for (int bx = y0; bx <= y1; bx++) {
             double af = ((double)bx + 0.5 - t) / s;
             if (!(af * af < 1.0)) continue;
@@ -224,13 +263,20 @@ static int reach(int size)
     return (int)ceilf((float)size / 8.0f) + i + 1;
 }
 
-/* The origin chunk's biomes for the biome-restricted features (see ores_place). */
+/* The origin chunk's biomes for the biome-restricted features (see ores_place); each
+ * chunk's are asked for by its 8 neighbours too, so they are cached (wg_cache.h). */
 static void origin_biomes(wg_pt *p, int32_t cx0, int32_t cz0, int *surface, int *cave)
 {
-    int last = -1;
-    *surface = wg_biome_at(p, (cx0 + 8) >> 2, 64 >> 2, (cz0 + 8) >> 2, &last);
-    last = -1;
-    *cave = wg_biome_at(p, (cx0 + 8) >> 2, 0, (cz0 + 8) >> 2, &last);
+    int32_t v[2];
+    if (!wg_memo_get(p->st, WG_MEMO_ORE_BIOMES, cx0, cz0, v)) {
+        int last = -1;
+        v[0] = wg_biome_at(p, (cx0 + 8) >> 2, 64 >> 2, (cz0 + 8) >> 2, &last);
+        last = -1;
+        v[1] = wg_biome_at(p, (cx0 + 8) >> 2, 0, (cz0 + 8) >> 2, &last);
+        wg_memo_put(p->st, WG_MEMO_ORE_BIOMES, cx0, cz0, v);
+    }
+    *surface = v[0];
+    *cave = v[1];
 }
 
 static int allowed_in(const struct wg_ore_def *o, int surface, int cave)
@@ -254,6 +300,7 @@ void ores_place(const wg_state *st, int32_t x0, int32_t z0, uint16_t *cols, surf
     (void)biome;
     (void)biome_ctx;
     struct ore_ctx c = {.x0 = x0, .z0 = z0, .cols = cols, .seed = st->seed};
+    c.top_host = top_host(cols);
     wg_pt p;
     wg_pt_init(&p, st);
     for (int dz = -1; dz <= 1; dz++)

@@ -14,6 +14,7 @@
 #include "world/noise_chunk.h"
 #include "world/ores.h"
 #include "world/surface.h"
+#include "world/wg_cache.h"
 
 #define IDX(x, z, y) ((size_t)((z)*16 + (x)) * WG_HEIGHT + (size_t)((y)-WG_MIN_Y))
 #define QY           (WG_HEIGHT / 4) /* quarts per column */
@@ -181,11 +182,9 @@ int overworld_generate_timed(const wg_state *st, chunk *c, int64_t ns[OW_STAGES]
     static const uint16_t fill_state[] = {BLOCK_AIR, BLOCK_STONE, BLOCK_WATER, BLOCK_LAVA};
     for (size_t i = 0; i < sizeof s->fill; i++) s->cols[i] = fill_state[s->fill[i]];
     /* surface */
-    wg_pt p;
-    wg_pt_init(&p, st);
     for (int lz = 0; lz < 16; lz += 4)
         for (int lx = 0; lx < 16; lx += 4) {
-            int h = wg_preliminary_surface(&p, x0 + lx, z0 + lz);
+            int h = wg_prelim_cached(st, x0 + lx, z0 + lz);
             for (int dz = 0; dz < 4; dz++)
                 for (int dx = 0; dx < 4; dx++) s->prelim[(lz + dz) * 16 + lx + dx] = h;
         }
@@ -214,9 +213,7 @@ int overworld_generate_timed(const wg_state *st, chunk *c, int64_t ns[OW_STAGES]
 
 int overworld_surface_y(const wg_state *st, int32_t x, int32_t z)
 {
-    wg_pt p;
-    wg_pt_init(&p, st);
-    int pre = wg_preliminary_surface(&p, x, z);
+    int pre = wg_prelim_cached(st, x, z);
     if (pre == INT32_MAX) return wg_column_height(st, x, z) - 1;
     return wg_column_height_from(st, x, z, pre + 64) - 1;
 }

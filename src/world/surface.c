@@ -358,7 +358,10 @@ void surface_build(const struct surface_input *in)
             }
             int min_surface = in->prelim[lz * 16 + lx] + c.surface_depth - 8;
             int depth = 0, water = NO_WATER, stone_below_from = INT_MAX;
-            for (int y = t; y >= WG_MIN_Y; y--) {
+            /* the rules change only stone at min_surface or above, and what the loop
+             * tracks (depth, water, stone below) serves only those: stop there */
+            int y_end = min_surface > WG_MIN_Y ? min_surface : WG_MIN_Y;
+            for (int y = t; y >= y_end; y--) {
                 uint16_t s = col[y - WG_MIN_Y];
                 if (s == BLOCK_AIR) {
                     depth = 0;

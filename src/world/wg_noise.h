@@ -20,6 +20,11 @@
  *  2. All arithmetic is IEEE double in Java's order of operations, so values
  *     equal vanilla's (and deepslate's) exactly. Build without -ffast-math
  *     and without FMA contraction (-ffp-contract=off; see the Makefile).
+ *  3. For speed, NormalNoise samples its two PerlinNoises' octaves side by
+ *     side in the two lanes of an SSE2 vector, and BlendedNoise pairs its
+ *     octaves the same way; each lane does the scalar code's operations in
+ *     its order and the sums are formed in vanilla's order, so the results
+ *     are the scalar ones bit for bit (tests/worldgen/digest.test.js).
  */
 #ifndef MC_WG_NOISE_H
 #define MC_WG_NOISE_H

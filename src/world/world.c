@@ -22,9 +22,23 @@
 #include "data/blocks.h"
 #include "proto/frame.h"
 #include "world/anvil.h"
+#include "world/light.h"
 #include "world/store.h"
 
 enum job_kind { JOB_GENERATE, JOB_REENCODE };
+
+/*
+ * A deep copy of an entry's blocks at one version, read by the workers
+ * lighting its neighbours. References are taken and given back on the game
+ * thread only (submit and done), so no atomics; the entry's own reference
+ * lasts until the next world_flush_edits, so the jobs of one tick (a column
+ * and the neighbours it makes stale) share one copy.
+ */
+struct chunk_snap {
+    chunk c;
+    int refs;
+    uint32_t version;
+};
 
 struct chunk_job {
     job j;
@@ -41,6 +55,16 @@ struct chunk_job {
     bool loaded;        /* JOB_GENERATE: read from the region file, not generated */
     int load_rc;        /* JOB_GENERATE: -errno when the region file could not be read */
     anvil_extra *extra; /* JOB_GENERATE: tags kept from disk */
+    /* Light: snapshots of the loaded neighbours (index as light_view, [4]
+     * unused), taken on the game thread at submit; bit k of nb_had set when
+     * neighbour k was loaded then. */
+    struct chunk_snap *nb[9];
+    uint16_t nb_had;
+    bool relight_only;       /* JOB_REENCODE for light alone: blocks unchanged */
+    bool light_unchanged;    /* relight_only and the light came out the same: no frame */
+    uint64_t old_light_hash; /* the entry's light_hash at submit */
+    uint64_t light_hash;
+    int64_t light_ns;
 };
 
 /* ------------------------------------------------------------------ hash map */
@@ -83,8 +107,12 @@ static void grow(world *w)
     free(ob);
 }
 
+static void snap_drop(chunk_entry *e);
+
 static void entry_free(chunk_entry *e)
 {
+    snap_drop(e);
+    list_remove(&e->stale_link);
     if (e->extra) {
         anvil_extra_free(e->extra);
         free(e->extra);
@@ -115,6 +143,8 @@ int world_init(world *w, const struct server_config *cfg, char *err, size_t errl
 {
     memset(w, 0, sizeof *w);
     list_init(&w->idle);
+    list_init(&w->snaps);
+    list_init(&w->stale);
     gen_delay_ms = cfg->debug_chunk_gen_delay_ms;
     w->nbuckets = 1024;
     w->buckets = calloc(w->nbuckets, sizeof *w->buckets);
@@ -135,6 +165,13 @@ int world_init(world *w, const struct server_config *cfg, char *err, size_t errl
 
 void world_free(world *w)
 {
+    uint64_t made = w->chunks_generated + w->chunks_loaded;
+    if (made)
+        log_info("chunk light: %llu columns generated or loaded, %llu relights (%llu changed the "
+                 "light), %.3f ms of light (worker wall time) per column",
+                 (unsigned long long)made, (unsigned long long)w->relights,
+                 (unsigned long long)w->relights_changed,
+                 (double)w->light_ns_total / 1e6 / (double)made);
     for (size_t i = 0; w->buckets && i < w->nbuckets; i++) {
         chunk_entry *e = w->buckets[i];
         while (e) {
@@ -150,29 +187,62 @@ void world_free(world *w)
 
 /* ------------------------------------------------------------------ job bodies */
 
-/* Encodes `c` into job->frame (framed at the threshold) with the worker's compressor. */
+/* The light of `c` with the job's neighbour copies, in wire form, into
+ * `lw`; its hash in jb->light_hash. -1 when out of memory. */
+static int light_into(struct chunk_job *jb, const chunk *c, buf_t *lw)
+{
+    int64_t t0 = clock_ns();
+    chunk_light *l = malloc(sizeof *l);
+    if (!l) return -1;
+    light_view v;
+    for (int k = 0; k < 9; k++) v.c[k] = jb->nb[k] ? &jb->nb[k]->c : NULL;
+    v.c[4] = c;
+    int rc = light_compute_view(&v, l);
+    if (rc == 0) light_write(l, lw);
+    free(l);
+    jb->light_hash = light_wire_hash(lw->data, lw->len);
+    jb->light_ns = clock_ns() - t0;
+    return rc < 0 || lw->failed ? -1 : 0;
+}
+
+/* Encodes `c` into job->frame (framed at the threshold) with the worker's
+ * compressor, and for a re-encode whose light changed, job->light (Update
+ * Light). A relight that changes nothing encodes nothing. */
 static void encode_into(struct chunk_job *jb, const chunk *c, worker_ctx *ctx)
 {
     int64_t t0 = clock_ns();
     buf_t *raw = &ctx->scratch;
-    buf_reset(raw);
-    if (chunk_encode_packet(c, raw) < 0 || raw->failed) {
+    buf_t lw;
+    buf_init(&lw, 0); /* at most 2 × 24 arrays of 2 KiB and the masks */
+    if (light_into(jb, c, &lw) < 0) {
         jb->failed = 1;
-        return;
+        goto out;
+    }
+    bool changed = jb->light_hash != jb->old_light_hash;
+    if (jb->relight_only && !changed) {
+        jb->light_unchanged = true;
+        goto out;
+    }
+    buf_reset(raw);
+    if (chunk_encode_packet_lit(c, lw.data, lw.len, raw) < 0 || raw->failed) {
+        jb->failed = 1;
+        goto out;
     }
     jb->raw_bytes = raw->len;
     buf_init(&jb->frame, FRAME_MAX_PACKET + 64);
     if (frame_encode(&jb->frame, raw->data, raw->len, jb->w->compression_threshold,
                      ctx->compressor) < 0)
         jb->failed = 1;
-    if (jb->kind == JOB_REENCODE) {
+    if (jb->kind == JOB_REENCODE && changed) {
         buf_reset(raw);
         buf_init(&jb->light, FRAME_MAX_PACKET + 64);
-        if (chunk_encode_light_packet(c, raw) < 0 ||
+        if (chunk_encode_light_packet_lit(c->x, c->z, lw.data, lw.len, raw) < 0 ||
             frame_encode(&jb->light, raw->data, raw->len, jb->w->compression_threshold,
                          ctx->compressor) < 0)
             buf_free(&jb->light);
     }
+out:
+    buf_free(&lw);
     jb->encode_ns = clock_ns() - t0;
 }
 
@@ -219,6 +289,90 @@ static void mark_dirty(world *w, chunk_entry *e)
     w->dirty = e;
 }
 
+/* ------------------------------------------------------------ light across columns */
+
+/* e's light may have changed. Relit from the stale list next tick, unless
+ * nobody views or waits for it: then when someone takes its frame
+ * (world_take_frame), so chunks left behind are not relit for nobody and
+ * still unload (a stale entry is not dirty). */
+static void light_stale(world *w, chunk_entry *e)
+{
+    e->light_stale = true;
+    if (!e->on_idle && !list_linked(&e->stale_link)) list_push_back(&w->stale, &e->stale_link);
+}
+
+static void snap_put(struct chunk_snap *s)
+{
+    if (s && --s->refs == 0) {
+        chunk_free(&s->c);
+        free(s);
+    }
+}
+
+static void snap_drop(chunk_entry *e)
+{
+    if (!e->snap) return;
+    list_remove(&e->snap_link);
+    snap_put(e->snap);
+    e->snap = NULL;
+}
+
+/* e's blocks as they are now, with a reference for the caller; NULL when out of memory. */
+static struct chunk_snap *snap_get(world *w, chunk_entry *e)
+{
+    if (e->snap && e->snap->version != e->version) snap_drop(e);
+    if (!e->snap) {
+        struct chunk_snap *s = malloc(sizeof *s);
+        if (!s || chunk_clone(&s->c, &e->c) < 0) {
+            free(s);
+            return NULL;
+        }
+        s->refs = 1;
+        s->version = e->version;
+        e->snap = s;
+        list_push_back(&w->snaps, &e->snap_link);
+    }
+    e->snap->refs++;
+    return e->snap;
+}
+
+/* Snapshots of the loaded neighbours of (cx, cz) for a job (game thread).
+ * One that cannot be made (out of memory) is left out: the neighbour then
+ * looks unloaded and light_after_job asks for another relight. */
+static void view_take(world *w, struct chunk_job *jb, int32_t cx, int32_t cz)
+{
+    for (int k = 0; k < 9; k++) {
+        chunk_entry *n = k == 4 ? NULL : world_loaded(w, cx + k % 3 - 1, cz + k / 3 - 1);
+        if (n && (jb->nb[k] = snap_get(w, n))) jb->nb_had |= (uint16_t)(1u << k);
+    }
+}
+
+static void view_free(struct chunk_job *jb)
+{
+    for (int k = 0; k < 9; k++) {
+        snap_put(jb->nb[k]);
+        jb->nb[k] = NULL;
+    }
+}
+
+/* After a job lit e (game thread): a neighbour loaded since the job's
+ * copies were taken makes e stale; a column that just arrived makes every
+ * loaded neighbour stale (their light never saw it: vanilla relights the
+ * neighbours of a chunk whose light comes on, too). */
+static void light_after_job(world *w, struct chunk_job *jb, bool arrived)
+{
+    chunk_entry *e = jb->e;
+    e->light_hash = jb->light_hash;
+    w->light_ns_total += (uint64_t)jb->light_ns;
+    for (int k = 0; k < 9; k++) {
+        if (k == 4) continue;
+        chunk_entry *n = world_loaded(w, e->c.x + k % 3 - 1, e->c.z + k / 3 - 1);
+        if (!n) continue;
+        if (!(jb->nb_had & (1u << k))) light_stale(w, e);
+        if (arrived) light_stale(w, n);
+    }
+}
+
 /* ------------------------------------------------------------------ entries */
 
 static chunk_entry *entry_new(world *w, int32_t x, int32_t z)
@@ -229,6 +383,8 @@ static chunk_entry *entry_new(world *w, int32_t x, int32_t z)
     e->state = CHUNK_QUEUED;
     e->heap_index = -1;
     list_init(&e->idle_link);
+    list_init(&e->snap_link);
+    list_init(&e->stale_link);
     buf_init(&e->frame, 0);
     if (w->count >= w->nbuckets) grow(w);
     size_t s = slot_of(w, x, z);
@@ -391,6 +547,7 @@ static void done_generate(struct chunk_job *jb, bool cancelled)
         w->encoded_bytes_framed += e->frame.len;
         jb->frame.data = NULL;
         idle_update(w, e, 0, true); /* nobody waits any more: first to go */
+        light_after_job(w, jb, true);
         return;
     }
     bool load_failed = !cancelled && jb->load_rc < 0;
@@ -434,22 +591,33 @@ static void done_chunk_job(job *j)
         if (!j->cancelled) feed(w); /* a slot is free (never while the pool stops) */
     } else {
         e->reencoding = false;
+        w->relighting -= jb->relight_only;
         chunk_free(&jb->snapshot);
         if (!j->cancelled && !jb->failed) {
-            w->chunks_encoded++;
-            w->encode_ns_total += (uint64_t)jb->encode_ns;
-            if (jb->version == e->version) {
+            if (jb->relight_only) w->relights++;
+            if (jb->relight_only && !jb->light_unchanged) w->relights_changed++;
+            if (!jb->light_unchanged) {
+                w->chunks_encoded++;
+                w->encode_ns_total += (uint64_t)jb->encode_ns;
+            }
+            if (jb->version == e->version && !jb->light_unchanged) {
                 buf_free(&e->frame);
                 e->frame = jb->frame;
                 e->frame_version = jb->version;
                 jb->frame.data = NULL;
             }
+            /* The light sent is that of the newest blocks the client has
+             * (Block Updates go out at once), so it goes out even when a
+             * newer edit makes this frame stale. */
             if (jb->light.data && w->on_relit) w->on_relit(e, jb->light.data, jb->light.len);
+            if (jb->version == e->version) light_after_job(w, jb, false);
         }
         if (!j->cancelled && e->frame_version != e->version) mark_dirty(w, e);
+        if (!j->cancelled && e->light_stale) light_stale(w, e);
     }
     buf_free(&jb->frame);
     buf_free(&jb->light);
+    view_free(jb);
     free(jb);
 }
 
@@ -473,6 +641,7 @@ static int submit_generate(world *w, chunk_entry *e)
     jb->w = w;
     jb->e = e;
     jb->kind = JOB_GENERATE;
+    view_take(w, jb, e->c.x, e->c.z);
     e->state = CHUNK_GENERATING;
     w->generating++;
     submit(jb);
@@ -706,6 +875,7 @@ const buf_t *world_take_frame(world *w, int32_t x, int32_t z)
     if (!e || e->state != CHUNK_READY || e->frame_version != e->version || e->frame.len == 0)
         return NULL;
     if (e->viewers++ == 0) idle_remove(w, e);
+    if (e->light_stale) light_stale(w, e); /* put off while idle: now (Update Light) */
     return &e->frame;
 }
 
@@ -835,11 +1005,19 @@ int world_set_block(world *w, int32_t x, int32_t y, int32_t z, uint16_t state)
     if (y < CHUNK_MIN_Y || y >= CHUNK_MIN_Y + CHUNK_HEIGHT) return -1;
     chunk_entry *e = world_loaded(w, x >> 4, z >> 4);
     if (!e) return -1;
-    if (chunk_get_block(&e->c, x & 15, y, z & 15) == state) return 0;
+    uint16_t old = chunk_get_block(&e->c, x & 15, y, z & 15);
+    if (old == state) return 0;
     if (chunk_set_block(&e->c, x & 15, y, z & 15, state) < 0) return -1;
     e->version++;
     w->block_epoch++;
     mark_dirty(w, e);
+    if (light_states_differ(old, state)) /* light may change across the edge too */
+        for (int k = 0; k < 9; k++) {
+            chunk_entry *n;
+            if (k != 4 && light_change_reaches(x & 15, z & 15, k % 3 - 1, k / 3 - 1) &&
+                (n = world_loaded(w, (x >> 4) + k % 3 - 1, (z >> 4) + k / 3 - 1)))
+                light_stale(w, n);
+        }
     if (w->persistent && e->save.list == SAVE_LIST_NONE && !e->save.saving && !e->save.unsavable)
         world_save_list_move(w, e, SAVE_LIST_UNSAVED);
     return 0;
@@ -877,32 +1055,56 @@ void world_save_list_move(world *w, chunk_entry *e, int list)
     w->save_count[list]++;
 }
 
+/* Starts a re-encode of e from a snapshot (relight: for light alone);
+ * -1 when out of memory. */
+static int submit_reencode(world *w, chunk_entry *e, bool relight)
+{
+    /* Edits only grow palettes; shrink them back before sharing. */
+    for (int i = 0; i < CHUNK_SECTIONS; i++) section_compact(&e->c.sections[i]);
+    struct chunk_job *jb = calloc(1, sizeof *jb);
+    if (!jb || chunk_clone(&jb->snapshot, &e->c) < 0) {
+        free(jb);
+        return -1;
+    }
+    jb->w = w;
+    jb->e = e;
+    jb->kind = JOB_REENCODE;
+    jb->version = e->version;
+    jb->relight_only = relight;
+    w->relighting += relight;
+    jb->old_light_hash = e->light_hash;
+    e->light_stale = false; /* the snapshots below see every neighbour as it is now */
+    list_remove(&e->stale_link);
+    view_take(w, jb, e->c.x, e->c.z);
+    e->reencoding = true;
+    submit(jb);
+    return 0;
+}
+
 void world_flush_edits(world *w)
 {
+    list_node *pos, *tmp;
+    list_for_each_safe (pos, tmp, &w->snaps) /* last tick's; the jobs keep theirs */
+        snap_drop(list_entry(pos, chunk_entry, snap_link));
     chunk_entry *e = w->dirty;
     w->dirty = NULL;
     while (e) {
         chunk_entry *next = e->next_dirty;
         e->dirty = false;
-        if (e->reencoding) {
-            /* One re-encode per chunk at a time; its completion re-queues. */
-        } else {
-            /* Edits only grow palettes; shrink them back before sharing. */
-            for (int i = 0; i < CHUNK_SECTIONS; i++) section_compact(&e->c.sections[i]);
-            struct chunk_job *jb = calloc(1, sizeof *jb);
-            if (!jb || chunk_clone(&jb->snapshot, &e->c) < 0) {
-                free(jb);
-                mark_dirty(w, e); /* retry next tick */
-            } else {
-                jb->w = w;
-                jb->e = e;
-                jb->kind = JOB_REENCODE;
-                jb->version = e->version;
-                e->reencoding = true;
-                submit(jb);
-            }
-        }
+        /* One re-encode per chunk at a time; its completion re-queues. */
+        if (!e->reencoding && e->frame_version != e->version && submit_reencode(w, e, false) < 0)
+            mark_dirty(w, e); /* retry next tick */
         e = next;
+    }
+    /* Relights, oldest first, at most gen_slots in the pool (as generation). */
+    list_for_each_safe (pos, tmp, &w->stale) {
+        e = list_entry(pos, chunk_entry, stale_link);
+        if (e->reencoding || e->on_idle) {
+            /* In flight: its completion re-queues it. Idle: relit when taken. */
+            list_remove(&e->stale_link);
+            continue;
+        }
+        if ((size_t)w->relighting >= gen_slots() || submit_reencode(w, e, true) < 0) break;
     }
 }
 

@@ -16,6 +16,12 @@
  *   READY --world_set_block--> READY, frame stale, queued in the dirty list
  *   dirty --world_flush_edits--> re-encode of a snapshot on a worker --done-->
  *          frame replaced (if no newer edit), Update Light handed to on_relit
+ *          (only if the light changed)
+ *   READY --a neighbour becomes READY, or an edit within LIGHT_REACH of its
+ *          edge changes light--> light_stale, on the stale list (unless
+ *          idle: then when next taken): relit from snapshots of itself and
+ *          its loaded neighbours; frame and Update Light only if the light
+ *          changed
  *   READY, no viewers, nobody waiting: on the idle list --world_sweep-->
  *          ABSENT after WORLD_IDLE_UNLOAD_MS, or sooner, oldest first, while
  *          more than idle_max are idle (with unsaved edits: saved first)
@@ -42,7 +48,9 @@
  *
  * Invariants:
  *  1. While GENERATING, only the worker touches the entry's chunk; the game
- *     thread touches it only when READY. Re-encodes work on a deep copy.
+ *     thread touches it only when READY. Re-encodes work on a deep copy;
+ *     every job lights its column from deep copies of the READY neighbours
+ *     taken on the game thread when it is submitted (light.h).
  *  2. A cached frame with frame_version == version is exactly the framed
  *     packet for the current blocks at the world's compression threshold.
  *     New viewers only get current frames; existing viewers get edits as
@@ -118,6 +126,16 @@ typedef struct chunk_entry {
     struct chunk_save_state save;   /* world/store.c */
     struct anvil_extra *extra;      /* tags kept from disk (block entities...), or NULL; owned */
     int64_t retry_ms;               /* loading failed: not again before this (clock_ms) */
+    /* Light (world.c, light.h): the hash of the light in the cached frame;
+     * stale: a neighbour arrived or changed within reach since that light
+     * was computed, so a relight is due (on the dirty list). */
+    uint64_t light_hash;
+    bool light_stale;
+    /* A read-only copy of the blocks shared by the jobs lighting its
+     * neighbours (world.c), or NULL; on world.snaps while set. */
+    struct chunk_snap *snap;
+    list_node snap_link;
+    list_node stale_link; /* on world.stale: light_stale and someone views or waits for it */
 } chunk_entry;
 
 typedef struct world {
@@ -153,6 +171,12 @@ typedef struct world {
     chunk_entry *save_head[SAVE_LISTS], *save_tail[SAVE_LISTS];
     size_t save_count[SAVE_LISTS];
     uint64_t chunks_loaded, load_failures;
+    /* Relights (a neighbour arrived or was edited): jobs, and those whose
+     * light changed (an Update Light went out); light CPU time in all jobs. */
+    uint64_t relights, relights_changed, light_ns_total;
+    int relighting;  /* relight-only jobs in the pool (at most gen_slots, as generation) */
+    list_node snaps; /* entries holding a snapshot, let go at the next world_flush_edits */
+    list_node stale; /* entries to relight, oldest first (world_flush_edits) */
     /* Bumped whenever what world_get_block answers may change (a block set,
      * a chunk ready or unloaded): a cache of block lookups is valid while
      * this is unchanged (game/health.c keeps one per player). */
