@@ -156,6 +156,8 @@ fi
 if [ -x build-asan/worldgen ]; then
     step "terrain vs deepslate (asan+ubsan, 200 columns)" env WORLDGEN=build-asan/worldgen \
         WORLDGEN_SAMPLES=200 node --test tests/worldgen/oracle.test.js
+    step "terrain digest (asan+ubsan, radius 3)" env WORLDGEN=build-asan/worldgen \
+        WORLDGEN_DIGEST_RADIUS=3 node --test tests/worldgen/digest.test.js
 fi
 
 echo

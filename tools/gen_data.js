@@ -20,6 +20,8 @@
  *   loot_table.{c,h} per block, its drops (minecraft-data blockLoot) for game/loot.c
  *   combat_table.{c,h} damage types (registry codec), foods, death message texts,
  *                    weapon damage and speed, armour (game/health_rules.c)
+ *   entity_table.{c,h} per entity type its name, box and category, and its drops
+ *                    (minecraft-data entities, entityLoot) for game/mob*.c
  *   map_colors.{c,h} per block, its colour seen from above for the live map, from
  *                    vanilla's textures in minecraft-assets (tools/map_colors.js)
  *
@@ -930,5 +932,80 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     'extern const struct death_text death_texts[DEATH_TEXT_COUNT];',
     'extern const struct weapon_info weapon_table[WEAPON_COUNT];',
     'extern const struct armour_info armour_table[ARMOUR_COUNT];',
+  ]);
+}
+
+// ------------------------------------------------------------------ entity types and loot
+// entity_table.{c,h} (issue 15, game/mob*.c): per entity type id its name,
+// box and category (minecraft-data `entities`), and what killing it drops
+// (minecraft-data `entityLoot`: per entry an item, a chance, a count range
+// and whether only a player's kill drops it). The data flattens vanilla's
+// loot functions: counts are the tables' base ranges (a cow: 1 leather and
+// 1 beef, where vanilla rolls 0-2 and 1-3), and looting and "smelt when on
+// fire" are not in it (docs/gameplay.md, "Mobs").
+{
+  const types = mcData.entitiesArray.slice().sort((a, b) => a.id - b.id);
+  types.forEach((t, i) => { if (t.id !== i) throw new Error(`entity ids are not dense at ${t.name}`); });
+  const CATS = ['other', 'player', 'living', 'mob', 'animal', 'passive', 'ambient', 'water_creature', 'hostile', 'projectile'];
+  const PLAYER_KILL = 1;
+  const entries = [];
+  const first = [];
+  for (const t of types) {
+    if (!CATS.includes(t.type)) throw new Error(`entity ${t.name}: unknown type ${t.type}`);
+    first.push(entries.length);
+    const l = mcData.entityLoot[t.name];
+    if (!l) continue;
+    for (const d of l.drops) {
+      const it = mcData.itemsByName[d.item];
+      if (!it) throw new Error(`entityLoot ${t.name}: unknown item ${d.item}`);
+      const [a, z] = d.stackSizeRange || [1, 1];
+      const min = Number.isFinite(a) ? Math.max(0, a) : 1;
+      const max = Math.max(min, Number.isFinite(z) ? z : min, 1);
+      entries.push({ item: it.id, min, max, chance: Math.round(Math.min(1, d.dropChance) * 65535), flags: d.playerKill ? PLAYER_KILL : 0, name: d.item });
+    }
+  }
+  first.push(entries.length);
+  const L = [HEADER('entity_table.c — entity types and their drops (see entity_table.h).') + '#include "data/entity_table.h"\n'];
+  L.push('const struct entity_type_info entity_types[ENTITY_TYPE_COUNT] = {');
+  const f32 = (v) => (Number.isFinite(v) ? (Number.isInteger(v) ? v.toFixed(1) : String(v)) : '0.0') + 'f';
+  for (const t of types)
+    L.push(`    {"${t.name}", "${t.displayName.replace(/"/g, '')}", ${f32(t.width)}, ${f32(t.height)}, ENTITY_CAT_${ident(t.type)}},`);
+  L.push('};\n');
+  L.push(`const struct entity_loot_entry entity_loot[${Math.max(1, entries.length)}] = {`);
+  for (const e of entries) L.push(`    {${e.item}, ${e.min}, ${e.max}, ${e.chance}, ${e.flags}}, /* ${e.name} */`);
+  L.push('};\n');
+  L.push('const uint16_t entity_loot_first[ENTITY_TYPE_COUNT + 1] = {');
+  for (let i = 0; i < first.length; i += 20) L.push('    ' + first.slice(i, i + 20).join(', ') + ',');
+  L.push('};');
+  write('entity_table.c', L.join('\n') + '\n');
+  header('entity_table.h', 'entity_table.h — per entity type id (data/entities.h): its name, display name,\n' +
+    ' * box and minecraft-data category; its drops are\n' +
+    ' * entity_loot[entity_loot_first[t] .. entity_loot_first[t + 1]) (minecraft-data entityLoot).', [
+    '#include <stdint.h>',
+    '',
+    `#define ENTITY_TYPE_COUNT ${types.length}`,
+    `#define ENTITY_LOOT_PLAYER_KILL ${PLAYER_KILL} /* only when a player killed it */`,
+    '',
+    'enum entity_category {',
+    ...CATS.map((c) => `    ENTITY_CAT_${ident(c)},`),
+    '};',
+    '',
+    'struct entity_type_info {',
+    '    const char *name;         /* without "minecraft:" */',
+    '    const char *display_name; /* en_us */',
+    '    float width, height;      /* the bounding box, blocks */',
+    '    uint8_t category;         /* enum entity_category */',
+    '};',
+    '',
+    'struct entity_loot_entry {',
+    '    uint16_t item;',
+    '    uint8_t min, max; /* count range, inclusive */',
+    '    uint16_t chance;  /* out of 65535; 65535 = always */',
+    '    uint8_t flags;    /* ENTITY_LOOT_* */',
+    '};',
+    '',
+    'extern const struct entity_type_info entity_types[ENTITY_TYPE_COUNT];',
+    `extern const struct entity_loot_entry entity_loot[${Math.max(1, entries.length)}];`,
+    'extern const uint16_t entity_loot_first[ENTITY_TYPE_COUNT + 1];',
   ]);
 }

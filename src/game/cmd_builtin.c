@@ -34,6 +34,7 @@
 #include "game/entities.h"
 #include "game/game.h"
 #include "game/lists.h"
+#include "game/mobs.h"
 #include "game/ops.h"
 #include "game/playerdata.h"
 #include "proto/packets.h"
@@ -407,16 +408,35 @@ static int ex_weather(cmd_ctx *x)
 
 static int ex_kill(cmd_ctx *x)
 {
+    static int32_t mobs[MOBS_MAX];
     struct cmd_targets *tl = &cmd_targets_a;
-    if (cmd_targets_or_self(x, "targets", true, tl) < 0) return -1;
+    const struct cmd_value *tv = cmd_arg(x->ps, "targets");
+    size_t nm = 0;
+    if (tv && tv->u.sel.kind == 'e' && !tv->u.sel.type_player) { /* issue 15: mobs too */
+        int err;
+        nm = cmd_mobs_select(x, tv, mobs, MOBS_MAX, &err);
+        if (err < 0) return -1;
+        cmd_select(x->src, &tv->u.sel, tl);
+        if (tv->u.sel.limit > 0 && tl->n + nm > (size_t)tv->u.sel.limit)
+            nm = tl->n >= (size_t)tv->u.sel.limit ? 0 : (size_t)tv->u.sel.limit - tl->n;
+        if (tl->n + nm == 0) {
+            cmd_failure0(x, "argument.entity.notfound.entity");
+            return -1;
+        }
+    } else if (cmd_targets_or_self(x, "targets", true, tl) < 0) {
+        return -1;
+    }
+    char shown[MOB_NAME_MAX];
+    if (nm) mobs_display_name(mobs[0], shown, sizeof shown);
     for (size_t i = 0; i < tl->n; i++)
         if (!tl->c[i]->closed) ent_kill(tl->c[i]);
-    if (tl->n == 1) {
-        chat_arg a = chat_player(tl->c[0]->player);
+    for (size_t i = 0; i < nm; i++) mobs_kill(mobs[i]);
+    if (tl->n + nm == 1) {
+        chat_arg a = tl->n ? chat_player(tl->c[0]->player) : chat_text(shown);
         cmd_success(x, true, "commands.kill.success.single", &a, 1);
     } else {
         char n[24];
-        snprintf(n, sizeof n, "%zu", tl->n);
+        snprintf(n, sizeof n, "%zu", tl->n + nm);
         chat_arg a = chat_text(n);
         cmd_success(x, true, "commands.kill.success.multiple", &a, 1);
     }
@@ -976,6 +996,7 @@ static int (*const executors[X_COUNT])(cmd_ctx *x) = {
     [X_TIME_QUERY] = ex_time,
     [X_WEATHER] = ex_weather,
     [X_KILL] = ex_kill,
+    [X_SUMMON] = cmd_mobs_summon,
     [X_SETWORLDSPAWN] = ex_setworldspawn,
     [X_SEED] = ex_seed,
     [X_KICK] = ex_kick,

@@ -129,6 +129,14 @@ int cmd_resolve_profiles(cmd_ctx *x, bool allow_offline, struct cmd_profile *out
  * as vanilla); uses cmd_targets_b. */
 void cmd_expand_message(cmd_ctx *x, const struct cmd_value *v, buf_t *out);
 
+/* ------------------------------------------------ mobs (cmd_mobs.c) */
+
+/* summon <entity> [<pos>] [<nbt>]. */
+int cmd_mobs_summon(cmd_ctx *x);
+/* The mobs selector argument v picks (an @e not limited to players) into
+ * slots (game/mobs.h); *err -1 after sending the error (an unknown type=). */
+size_t cmd_mobs_select(cmd_ctx *x, const struct cmd_value *v, int32_t *slots, size_t cap, int *err);
+
 /* ------------------------------------ helpers for executors (cmd_source.c) */
 
 /* "gameMode.survival" .. "gameMode.spectator", by id. */

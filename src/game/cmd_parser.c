@@ -152,6 +152,7 @@ void pkt_cb_declare_commands(buf_t *b, const cmd_tree *t, int level)
             case CP_ENTITY: wr_u8(b, (uint8_t)nd->prop); break;
             case CP_STRING: wr_varint(b, nd->prop); break;
             case CP_TIME: wr_i32(b, nd->prop); break;
+            case CP_RESOURCE: wr_cstring(b, "minecraft:entity_type"); break; /* the only registry */
             case CP_INTEGER:
                 wr_u8(b, nd->range);
                 if (nd->range & CMD_RANGE_MIN) wr_i32(b, (int32_t)nd->min);
@@ -169,7 +170,9 @@ void pkt_cb_declare_commands(buf_t *b, const cmd_tree *t, int level)
                 break;
             default: break;
             }
-            if (nd->suggest) wr_cstring(b, "minecraft:ask_server");
+            if (nd->suggest)
+                wr_cstring(b, nd->suggest == SUG_SUMMONABLE ? "minecraft:summonable_entities"
+                                                            : "minecraft:ask_server");
         }
     }
     wr_varint(b, 0); /* root index */
@@ -807,7 +810,9 @@ static int parse_argument(const cmd_node *nd, cmd_reader *r, struct cmd_value *v
     case CP_ITEM_STACK:
     case CP_ITEM_PREDICATE: return cmd_args_item(r, nd->parser == CP_ITEM_PREDICATE, &v->u.item, e);
     case CP_COMPONENT: return cmd_args_component(r, e);
-    case CP_DIMENSION: return cmd_args_resource(r, e);
+    case CP_DIMENSION:
+    case CP_RESOURCE: return cmd_args_resource(r, e);
+    case CP_NBT: r->pos = r->len; return 0; /* the last argument; its executor parses it */
     case CP_ANGLE: {
         memset(&v->u.pos, 0, sizeof v->u.pos);
         if (!cmd_can_read(r)) {

@@ -53,13 +53,18 @@ enum cmd_parser {
     CP_ITEM_PREDICATE = 15,
     CP_COMPONENT = 17,
     CP_MESSAGE = 18,
+    CP_NBT = 19, /* minecraft:nbt (a compound); issue 15's summon */
     CP_ANGLE = 26,
     CP_ROTATION = 27,
     CP_ENTITY_ANCHOR = 35,
     CP_DIMENSION = 38,
     CP_GAMEMODE = 39,
     CP_TIME = 40,
+    CP_RESOURCE = 43, /* minecraft:resource; prop: CMD_REGISTRY_* (issue 15) */
 };
+
+/* minecraft:resource's registry (cmd_node.prop). */
+#define CMD_REGISTRY_ENTITY_TYPE 0
 
 /* Bounds of a Brigadier number (cmd_spec.range: which of min, max apply). */
 #define CMD_RANGE_MIN 0x01
@@ -84,6 +89,7 @@ enum cmd_suggest {
     SUG_WHITELISTED,     /* names on the whitelist */
     SUG_BANNED,          /* banned names */
     SUG_BANNED_IPS,      /* banned addresses */
+    SUG_SUMMONABLE,      /* the client's own minecraft:summonable_entities (issue 15) */
 };
 
 /* Executor ids of the built-in tree's executable nodes (cmd_node.exec);
@@ -146,6 +152,7 @@ enum cmd_exec {
     X_PREGEN_STATUS,
     X_PREGEN_CANCEL,
     X_PLUGINS, /* the `plugins` command and the commands plugins register (game/cmd_plugins.c) */
+    X_SUMMON,  /* issue 15: game/cmd_mobs.c */
     X_COUNT
 };
 

@@ -1,10 +1,10 @@
 /*
- * combat.c — players attacking players (game/combat.h), as vanilla 1.20.1.
+ * combat.c — players attacking players and mobs (game/combat.h), as vanilla 1.20.1.
  *
  * Rules:
- *  - Interact with type 1 (attack) names an entity id; only a player in the
- *    game is a target (item entities and unknown ids: nothing happens). An
- *    attack on oneself is refused and logged (vanilla disconnects with
+ *  - Interact with type 1 (attack) names an entity id; a player in the
+ *    game or a mob is a target (item entities and unknown ids: nothing
+ *    happens). An attack on oneself is refused and logged (vanilla disconnects with
  *    multiplayer.disconnect.invalid_entity_attacked; docs/gameplay.md).
  *  - Reach (handleInteract): the squared distance from the attacker's eyes
  *    to the target's box (0.6 × 1.8 × 0.6) must be under 36; farther
@@ -24,6 +24,9 @@
  *    (ServerPlayer.canHarmPlayer); the victim's invulnerability and game
  *    mode are game/health.c's.
  *  - An attack costs the attacker 0.1 exhaustion when it lands.
+ *  - Issue 15: a mob (game/mobs.h) is attacked under the same reach,
+ *    strength, critical and sprint rules, against its type's box; its
+ *    hurt, knockback and death are mobs.c's.
  *
  * Invariants:
  *  1. Nothing read from the packet is trusted beyond its entity id and type;
@@ -40,6 +43,7 @@
 #include "game/game.h"
 #include "game/health.h"
 #include "game/health_rules.h"
+#include "game/mobs.h"
 #include "game/play.h"
 #include "game/player.h"
 #include "net/server.h"
@@ -74,7 +78,7 @@ static double reach_sq(const player *a, const player *t)
 
 /* Player.crit: Animation 4 (critical effect) on the target, to whoever holds
  * the attacker's chunk (the attacker too). */
-static void crit_effect(conn *c, const player *t)
+static void crit_effect(conn *c, int32_t target_eid)
 {
     const player *a = c->player;
     int32_t cx = (int32_t)floor(a->x / 16.0), cz = (int32_t)floor(a->z / 16.0);
@@ -83,23 +87,40 @@ static void crit_effect(conn *c, const player *t)
     for (size_t i = 0; i < n; i++) {
         if (v[i]->closed) continue;
         buf_reset(&srv->pkt);
-        pkt_cb_animation(&srv->pkt, t->entity_id, 4);
+        pkt_cb_animation(&srv->pkt, target_eid, 4);
         conn_send_pkt(v[i]);
     }
 }
 
-static void attack(conn *c, conn *tc)
+/* Player.attack's numbers for the held item: the damage (0: none), whether
+ * it is a critical hit and whether the sprint adds knockback; the attack
+ * strength ticker restarts. */
+struct roll {
+    float dmg;
+    bool crit, sprint_kb;
+};
+
+static struct roll attack_roll(player *a)
 {
-    player *a = c->player, *t = tc->player;
     const struct weapon_info *w = hr_weapon_of(a->inventory[36 + a->held_slot].item);
     float base = w ? w->damage : BASE_DAMAGE, speed = w ? w->speed : BASE_SPEED;
     float s = hr_attack_strength(a->hp.attack_ticks, speed, 0.5f);
     a->hp.attack_ticks = 0; /* resetAttackStrengthTicker */
     bool strong = s > 0.9f;
-    bool sprint_kb = a->hp.sprinting && strong;
-    bool crit = strong && a->hp.fall_distance > 0.0f && !a->on_ground && !a->hp.in_water &&
-                !a->hp.sprinting;
-    float dmg = hr_attack_damage(base, s, crit);
+    struct roll r;
+    r.sprint_kb = a->hp.sprinting && strong;
+    r.crit = strong && a->hp.fall_distance > 0.0f && !a->on_ground && !a->hp.in_water &&
+             !a->hp.sprinting;
+    r.dmg = hr_attack_damage(base, s, r.crit);
+    return r;
+}
+
+static void attack(conn *c, conn *tc)
+{
+    player *a = c->player, *t = tc->player;
+    struct roll r = attack_roll(a);
+    float dmg = r.dmg;
+    bool crit = r.crit, sprint_kb = r.sprint_kb;
     if (!(dmg > 0.0f)) return;
     double tx = t->x, tz = t->z;
     if (!health_hurt(tc, DAMAGE_TYPE_PLAYER_ATTACK, dmg, c)) return;
@@ -117,10 +138,33 @@ static void attack(conn *c, conn *tc)
         pkt_cb_entity_velocity(&srv->pkt, t->entity_id, v[0], v[1], v[2]);
         conn_send_pkt(tc);
     }
-    if (crit) crit_effect(c, t);
+    if (crit) crit_effect(c, t->entity_id);
     health_exhaust(c, HR_EXHAUST_ATTACK);
-    log_debug("%s attacked %s: %.2f (strength %.2f%s%s)", a->name, t->name, dmg, s,
-              crit ? ", critical" : "", sprint_kb ? ", sprinting" : "");
+    log_debug("%s attacked %s: %.2f%s%s", a->name, t->name, dmg, crit ? ", critical" : "",
+              sprint_kb ? ", sprinting" : "");
+}
+
+/* Issue 15: a player attacks a mob, under the same reach and attack rules. */
+static void attack_mob(conn *c, int32_t slot)
+{
+    player *a = c->player;
+    double box[5];
+    mobs_box(slot, box);
+    double ex = a->x, ey = a->y + EYE_HEIGHT, ez = a->z;
+    double dx = fmax(fmax(box[0] - box[3] - ex, ex - (box[0] + box[3])), 0.0);
+    double dy = fmax(fmax(box[1] - ey, ey - (box[1] + box[4])), 0.0);
+    double dz = fmax(fmax(box[2] - box[3] - ez, ez - (box[2] + box[3])), 0.0);
+    if (dx * dx + dy * dy + dz * dz >= REACH_SQ) {
+        log_debug("%s attacked a mob out of reach", a->name);
+        return;
+    }
+    struct roll r = attack_roll(a);
+    if (!(r.dmg > 0.0f)) return;
+    double yaw = a->yaw * (3.14159265358979323846 / 180.0);
+    if (!mobs_hurt_by(slot, r.dmg, c, r.sprint_kb ? 0.5 : 0.0, sin(yaw), -cos(yaw))) return;
+    if (r.sprint_kb) a->hp.sprinting = false;
+    if (r.crit) crit_effect(c, mobs_eid(slot));
+    health_exhaust(c, HR_EXHAUST_ATTACK);
 }
 
 void combat_sb_use_entity(conn *c, rd_t *r)
@@ -142,7 +186,12 @@ void combat_sb_use_entity(conn *c, rd_t *r)
         return;
     }
     conn *tc = player_by_eid(target);
-    if (!tc || !(tc->player->health > 0)) return;
+    if (!tc) {
+        int32_t slot = mobs_by_eid(target); /* issue 15 */
+        if (slot >= 0) attack_mob(c, slot);
+        return;
+    }
+    if (!(tc->player->health > 0)) return;
     if (reach_sq(a, tc->player) >= REACH_SQ) {
         log_debug("%s attacked %s out of reach", a->name, tc->player->name);
         return;

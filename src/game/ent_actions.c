@@ -26,6 +26,7 @@
 #include "game/entities.h"
 #include "game/game.h"
 #include "game/items.h"
+#include "game/mobs.h"
 #include "game/gamerules.h"
 #include "game/health.h"
 #include "game/play.h"
@@ -216,6 +217,7 @@ static void respawn(conn *c)
     c->proto->cb_respawn(&srv->pkt, &rs);
     conn_send_pkt(c);
     items_forget(p); /* the client dropped every entity */
+    mobs_forget(p);
 
     p->health = 20.0f;
     p->food = 20;

@@ -15,6 +15,7 @@
 #include "core/workers.h"
 #include "game/admission.h"
 #include "game/items.h"
+#include "game/mobs.h"
 #include "game/play.h"
 #include "game/plugins.h" /* plugins */
 #include "game/tick.h"
@@ -159,6 +160,7 @@ void game_free(void)
     plugins_free(); /* plugins: after the pool, so the last storage writes run inline */
     world_free(&game.world);
     items_free();
+    mobs_free(); /* issue 15 */
     free(game.players);
     game.players = NULL;
     game.player_count = game.player_cap = 0;

@@ -74,6 +74,8 @@
 #include "data/entities.h"
 #include "game/game.h"
 #include "game/loot.h"
+#include "game/mob_rules.h"
+#include "game/mobs.h"
 #include "game/play.h"
 #include "proto/packets.h"
 #include "world/chunk.h"
@@ -90,7 +92,6 @@
 #define ITEM_META_STACK   8    /* ItemEntity.DATA_ITEM (after Entity's 0..7) */
 #define CAP_LOG_MS        15000
 #define VOID_DEPTH        64
-#define MAX_STEP          10.0 /* blocks per tick an item may move (bounds the block scan) */
 
 struct item_ent {
     bool used, removed;
@@ -256,81 +257,19 @@ void items_set_damage(int32_t eid, uint16_t damage)
 
 /* ------------------------------------------------------------------ physics */
 
-static bool solid_at(int32_t x, int32_t y, int32_t z)
-{
-    if (y < CHUNK_MIN_Y || y >= CHUNK_MIN_Y + CHUNK_HEIGHT) return false;
-    uint16_t st;
-    if (world_get_block(&game.world, x, y, z, &st) < 0) return true; /* unloaded: rest there */
-    return block_info[block_of_state[st]].flags & BLOCK_FLAG_SOLID;
-}
-
-static bool solid_cell(int axis, int32_t c, int32_t u, int32_t v)
-{
-    /* (c on axis, u and v on the next two axes in x, y, z order) */
-    int32_t p[3];
-    p[axis] = c, p[(axis + 1) % 3] = u, p[(axis + 2) % 3] = v;
-    return solid_at(p[0], p[1], p[2]);
-}
-
-/* How far of d the box lo..hi may move along axis before a full block. */
-static double clip(int axis, const double lo[3], const double hi[3], double d)
-{
-    if (d == 0) return 0;
-    int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
-    int32_t u0 = (int32_t)floor(lo[a1]), u1 = (int32_t)ceil(hi[a1]) - 1;
-    int32_t v0 = (int32_t)floor(lo[a2]), v1 = (int32_t)ceil(hi[a2]) - 1;
-    if (d > 0) {
-        for (int32_t c = (int32_t)ceil(hi[axis] - 1e-7); c <= (int32_t)floor(hi[axis] + d); c++)
-            for (int32_t u = u0; u <= u1; u++)
-                for (int32_t v = v0; v <= v1; v++)
-                    if (solid_cell(axis, c, u, v)) return fmax(0.0, fmin(d, c - hi[axis]));
-    } else {
-        for (int32_t c = (int32_t)floor(lo[axis] + 1e-7) - 1; c + 1 >= (int32_t)ceil(lo[axis] + d);
-             c--)
-            for (int32_t u = u0; u <= u1; u++)
-                for (int32_t v = v0; v <= v1; v++)
-                    if (solid_cell(axis, c, u, v)) return fmin(0.0, fmax(d, c + 1 - lo[axis]));
-    }
-    return d;
-}
-
+/* The box against full blocks, axis by axis (game/mob_rules.c, shared with
+ * mobs; no step-up for items). A blocked axis loses its speed. */
 static void move(struct item_ent *it)
 {
-    double lo[3] = {it->x - ITEM_HALF_WIDTH, it->y, it->z - ITEM_HALF_WIDTH};
-    double hi[3] = {it->x + ITEM_HALF_WIDTH, it->y + ITEM_HEIGHT, it->z + ITEM_HALF_WIDTH};
-    double want[3] = {fmax(-MAX_STEP, fmin(MAX_STEP, it->vx)),
-                      fmax(-MAX_STEP, fmin(MAX_STEP, it->vy)),
-                      fmax(-MAX_STEP, fmin(MAX_STEP, it->vz))};
-    double got[3];
-    int order[3] = {1, 0, 2};
-    if (fabs(want[0]) < fabs(want[2])) order[1] = 2, order[2] = 0;
-    for (int k = 0; k < 3; k++) {
-        int a = order[k];
-        got[a] = clip(a, lo, hi, want[a]);
-        lo[a] += got[a], hi[a] += got[a];
-    }
-    it->x = lo[0] + ITEM_HALF_WIDTH, it->y = lo[1], it->z = lo[2] + ITEM_HALF_WIDTH;
-    bool vertical = got[1] != want[1];
-    it->on_ground = vertical && want[1] < 0;
-    if (got[0] != want[0]) it->vx = 0;
-    if (got[2] != want[2]) it->vz = 0;
-    if (vertical) it->vy = 0; /* Block.updateEntityAfterFallOn */
-}
-
-/* Block.getFriction of the block under the item (vanilla: 0.5 below its feet). */
-static double friction_under(const struct item_ent *it)
-{
-    uint16_t st;
-    if (world_get_block(&game.world, (int32_t)floor(it->x), (int32_t)floor(it->y - 0.5000001),
-                        (int32_t)floor(it->z), &st) < 0)
-        return 0.6;
-    int b = block_of_state[st];
-    if (b == block_of_state[BLOCK_ICE] || b == block_of_state[BLOCK_PACKED_ICE] ||
-        b == block_of_state[BLOCK_FROSTED_ICE])
-        return 0.98;
-    if (b == block_of_state[BLOCK_BLUE_ICE]) return 0.989;
-    if (b == block_of_state[BLOCK_SLIME_BLOCK]) return 0.8;
-    return 0.6;
+    double pos[3] = {it->x, it->y, it->z}, want[3] = {it->vx, it->vy, it->vz};
+    struct mob_move mv;
+    mob_collide(mob_solid_at, NULL, pos, ITEM_HALF_WIDTH, ITEM_HEIGHT, want, 0.0, it->on_ground,
+                &mv);
+    it->x = pos[0], it->y = pos[1], it->z = pos[2];
+    it->on_ground = mv.on_ground;
+    if (mv.blocked[0]) it->vx = 0;
+    if (mv.blocked[2]) it->vz = 0;
+    if (mv.blocked[1]) it->vy = 0; /* Block.updateEntityAfterFallOn */
 }
 
 static void physics(struct item_ent *it)
@@ -344,7 +283,7 @@ static void physics(struct item_ent *it)
         move(it);
         it->crossed =
             floor(ox) != floor(it->x) || floor(oy) != floor(it->y) || floor(oz) != floor(it->z);
-        double f = it->on_ground ? friction_under(it) * ITEM_DRAG : ITEM_DRAG;
+        double f = it->on_ground ? mob_friction_under(it->x, it->y, it->z) * ITEM_DRAG : ITEM_DRAG;
         it->vx *= f, it->vy *= ITEM_DRAG, it->vz *= f;
         if (it->on_ground && it->vy < 0) it->vy *= -0.5;
     } else {

@@ -30,6 +30,10 @@
  *                   cell, delivered to its viewers (game/entities.c)
  *   6b. item entities  physics, merging, pickups, despawns, tracking and position
  *                   updates of dropped items (game/items.c)
+ *   6c. mobs        AI (goal selectors), physics, deaths and drops, then their
+ *                   tracking (spawns, one Remove Entities per viewer) and
+ *                   movement relay, encoded once per cell (game/mobs.c,
+ *                   mob_track.c); the first tick loads entities/ (mob_save.c)
  *   7. clock        day time and weather, ops.json written
  *                   if it changed (game/daytime.c, chat.c, ops.c)
  *   8. idle players  player-idle-timeout kicks, checked once a second
@@ -75,6 +79,7 @@
 #include "game/game.h"
 #include "game/health.h"
 #include "game/items.h"
+#include "game/mobs.h"
 #include "game/ops.h"
 #include "game/perf.h"
 #include "game/play.h"
@@ -106,6 +111,7 @@ enum tick_phase {
     TP_ENTITIES,
     TP_RELAY,
     TP_ITEMS,
+    TP_MOBS,
     TP_CLOCK,
     TP_IDLE,
     TP_LIMITS,
@@ -118,9 +124,9 @@ enum tick_phase {
     TP_COUNT
 };
 static const char *const phase_names[TP_COUNT] = {
-    "debug_stall", "connections",    "players",  "plugins",      "block_updates", "roster",
-    "entities",    "movement_relay", "items",    "clock",        "idle",          "limits",
-    "world",       "saving",         "net_read", "chunk_stream", "flush"};
+    "debug_stall", "connections",    "players", "plugins",  "block_updates", "roster",
+    "entities",    "movement_relay", "items",   "mobs",     "clock",         "idle",
+    "limits",      "world",          "saving",  "net_read", "chunk_stream",  "flush"};
 
 /* Runs the call (or block) as phase id of the breakdown: the phases tile
  * the tick (each ends where the next begins; core/tickstat.h). */
@@ -193,6 +199,7 @@ void tick_run(void)
     TICK_PHASE(TP_ENTITIES, ent_tick_tracking());             /* 5 */
     TICK_PHASE(TP_RELAY, ent_tick_relay());                   /* 6 */
     TICK_PHASE(TP_ITEMS, items_tick());                       /* 6b */
+    TICK_PHASE(TP_MOBS, mobs_tick());                         /* 6c */
     TICK_PHASE(TP_CLOCK, {
         daytime_tick(); /* 7: day time, Update Time, the weather timer */
         ops_flush();    /*    a changed ops.json queued for saving */

@@ -80,6 +80,14 @@ static struct {
     size_t nwaiters;
 } store = {.lock_fd = -1};
 
+/* Issue 15 (game/mob_save.c): queues the entity files of each round. */
+static void (*entity_saver)(void);
+
+void store_set_entity_saver(void (*save)(void))
+{
+    entity_saver = save;
+}
+
 /* ------------------------------------------------------------ region cache */
 
 struct region_slot {
@@ -837,6 +845,7 @@ static void round_start(enum round_kind kind, bool flush)
     }
     save_level();
     if (store.hooks.save_players) store.hooks.save_players();
+    if (entity_saver) entity_saver(); /* issue 15: entities/r.X.Z.mca */
     store.stats.rounds++;
 }
 

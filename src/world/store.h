@@ -116,6 +116,10 @@ int store_open(struct server_config *cfg, char *err, size_t errlen);
 void store_attach(struct world *w, const struct server_config *cfg);
 void store_set_hooks(const struct store_hooks *h);
 bool store_active(void);
+/* Issue 15 (game/mob_save.c): save(), on the game thread, at the start of
+ * every save round after the player files: it queues the entity files
+ * (entities/r.X.Z.mca) with tickets from store_round_join. */
+void store_set_entity_saver(void (*save)(void));
 /* The world folder ("world"), and the level read at startup (game thread). */
 const char *store_dir(void);
 level_info *store_level(void);

@@ -218,8 +218,8 @@ TEST(commands_tree_matches_vanilla_for_operators)
      * setworldspawn seed kick op deop stop save-all save-off save-on
      * whitelist ban ban-ip pardon pardon-ip banlist, and issue 17's
      * gamerule difficulty defaultgamemode setblock fill clone forceload
-     * worldborder tellraw title give clear spawnpoint */
-    compare_with_capture(4, 2, 41);
+     * worldborder tellraw title give clear spawnpoint, and issue 15's summon */
+    compare_with_capture(4, 2, 42);
 }
 
 TEST(commands_tree_for_everyone_matches_vanilla_non_op_tree)
