@@ -9,10 +9,17 @@
  * finish packet is accepted once 70 % of that time has passed (vanilla's
  * tolerance). Unbreakable blocks (BLOCK_FLAG_UNBREAKABLE) never break.
  *
- * Placing: the held item's block (same name, default state) goes into the
+ * Placing: the held item's block (same name, default state; doors,
+ * trapdoors, gates, chests and barrels take their facing, half, hinge and
+ * chest type from game/blockuse.c) goes into the
  * clicked block if that is replaceable (air, water, short grass, ...),
  * otherwise next to it on the clicked face; solid blocks are not placed
  * where a player stands. Survival placing uses up the item.
+ *
+ * Using (Use Item On, main hand): a crafting table, chest, trapped chest or
+ * barrel opens its window (game/inventory.c, game/container.c); a door,
+ * trapdoor or fence gate opens or closes (game/blockuse.c). Breaking a
+ * container spills its items first.
  *
  * Spawn protection and the world border refuse both (Level.mayInteract),
  * tested as vanilla tests them: the block dug, the block clicked.
@@ -34,7 +41,9 @@
 #include "core/log.h"
 #include "data/block_table.h"
 #include "data/blocks.h"
+#include "game/blockuse.h"
 #include "game/border.h"
+#include "game/container.h"
 #include "game/game.h"
 #include "game/inventory.h"
 #include "game/items.h"
@@ -62,6 +71,15 @@ static void broke(conn *c, int32_t x, int32_t y, int32_t z, uint16_t st, int ite
 {
     items_drop_block(c->player, x, y, z, st, item);
     if (block_info[block_of_state[st]].hardness > 0) inventory_wear_tool(c);
+}
+
+/* The block at (x, y, z) in state st is about to be broken: a container's
+ * items spill, a door's other half goes, a double chest's partner turns
+ * single (game/container.c, game/blockuse.c). */
+static void removing(int32_t x, int32_t y, int32_t z, uint16_t st)
+{
+    container_drop_contents(x, y, z);
+    blockuse_removing(x, y, z, st);
 }
 
 static bool reachable(const player *p, int32_t x, int32_t y, int32_t z)
@@ -162,7 +180,10 @@ void interact_sb_block_dig(conn *c, rd_t *r)
     if (block_is_air(st)) return;
     if (p->gamemode == GM_CREATIVE) {
         if (plugin_event_block_break(c, x, y, z, st)) return; /* plugins */
-        if (status == DIG_START) play_set_block(x, y, z, BLOCK_AIR);
+        if (status == DIG_START) {
+            removing(x, y, z, st);
+            play_set_block(x, y, z, BLOCK_AIR);
+        }
         return;
     }
     int64_t need = break_time_ms(st, held_item(p, 0), p->on_ground);
@@ -173,6 +194,7 @@ void interact_sb_block_dig(conn *c, rd_t *r)
     if (status == DIG_START) {
         if (need == 0) {
             if (plugin_event_block_break(c, x, y, z, st)) return; /* plugins */
+            removing(x, y, z, st);
             if (play_set_block(x, y, z, BLOCK_AIR) == 0) broke(c, x, y, z, st, held_item(p, 0));
             return;
         }
@@ -190,6 +212,7 @@ void interact_sb_block_dig(conn *c, rd_t *r)
     }
     p->digging = false;
     if (plugin_event_block_break(c, x, y, z, st)) return; /* plugins */
+    removing(x, y, z, st);
     if (play_set_block(x, y, z, BLOCK_AIR) == 0) broke(c, x, y, z, st, held_item(p, 0));
 }
 
@@ -221,8 +244,10 @@ void interact_sb_block_place(conn *c, rd_t *r)
     int32_t x, y, z;
     rd_position(r, &x, &y, &z);
     int32_t face = rd_varint(r);
-    rd_f32(r), rd_f32(r), rd_f32(r); /* cursor */
-    rd_bool(r);                      /* inside block */
+    rd_f32(r);                  /* cursor x */
+    float cursor_y = rd_f32(r); /* trapdoors: top or bottom half */
+    rd_f32(r);                  /* cursor z */
+    rd_bool(r);                 /* inside block */
     int32_t seq = rd_varint(r);
     if (r->err) return;
     ack(p, seq);
@@ -234,6 +259,16 @@ void interact_sb_block_place(conn *c, rd_t *r)
         if (hand == 0)
             inventory_open_crafting(c, x, y, z); /* vanilla: the block's use, main hand */
         return;
+    }
+    /* Containers, doors, trapdoors, gates: the block's use, main hand (vanilla
+     * handleUseItemOn checks mayInteract first). */
+    if (hand == 0 && p->gamemode != GM_SPECTATOR && reachable(p, x, y, z) &&
+        world_get_block(&game.world, x, y, z, &used) == 0 && may_interact(p, x, z)) {
+        if (container_is_block(used)) {
+            container_open(c, x, y, z, used);
+            return;
+        }
+        if (blockuse_use(p, x, y, z, used)) return; /* adventure players may too */
     }
     int item = held_item(p, hand);
     if (item <= 0 || item >= ITEM_COUNT || item_info[item].block_state == 0 ||
@@ -253,7 +288,9 @@ void interact_sb_block_place(conn *c, rd_t *r)
     }
     uint16_t target;
     uint16_t state = item_info[item].block_state;
-    if (world_get_block(&game.world, tx, ty, tz, &target) < 0 || !replaceable(target) ||
+    if (world_get_block(&game.world, tx, ty, tz, &target) == 0 && replaceable(target))
+        state = blockuse_place_state(p, tx, ty, tz, state, face, cursor_y); /* 0: no room */
+    if (!state || world_get_block(&game.world, tx, ty, tz, &target) < 0 || !replaceable(target) ||
         ((block_info[block_of_state[state]].flags & BLOCK_FLAG_SOLID) &&
          blocks_a_player(tx, ty, tz)) ||
         play_set_block(tx, ty, tz, state) < 0) {
@@ -261,6 +298,7 @@ void interact_sb_block_place(conn *c, rd_t *r)
         return;
     }
     if (plugin_event_block_place(c, tx, ty, tz, state, target)) return; /* plugins */
+    blockuse_placed(tx, ty, tz, state);
     if (p->gamemode != GM_CREATIVE) {
         struct inv_slot *s = &p->inventory[hand == 1 ? 45 : 36 + p->held_slot];
         if (--s->count <= 0) *s = (struct inv_slot){0, 0, 0};

@@ -21,7 +21,8 @@
  *                    by anything else (pickups, /give, tool wear) are sent.
  *
  *   window 0 (inventory) --Use Item On crafting_table--> window n (table)
- *        ^                                                   |
+ *        ^            \--Use Item On chest/barrel-----> window n (container,
+ *        |                                              game/container.c)
  *        +---- Close Container / out of reach / broken ------+
  *
  * Invariants:
@@ -46,6 +47,7 @@
 #include "data/blocks.h"
 #include "data/packet_ids.h"
 #include "data/recipes.h"
+#include "game/container.h"
 #include "game/game.h"
 #include "game/items.h"
 #include "game/window.h"
@@ -60,9 +62,14 @@
 static struct win_menu menu_of(player *p)
 {
     struct win_menu m = {0};
-    m.kind = p->win.open_id ? WIN_CRAFTING : WIN_PLAYER;
+    m.kind = p->win.open_id ? (enum win_kind)p->win.open_kind : WIN_PLAYER;
     m.inv = p->inventory;
     m.table = p->win.table;
+    if (m.kind == WIN_CONTAINER) { /* the block entities' items, now (game/container.c) */
+        container_load(p);
+        m.cont = p->win.cont;
+        m.cont_n = p->win.cont_n;
+    }
     m.carried = &p->win.carried;
     m.drag = &p->win.drag;
     m.creative = p->gamemode == GM_CREATIVE;
@@ -223,6 +230,7 @@ static void throw_all(player *p, struct win_menu *m)
 
 static bool table_valid(const player *p)
 {
+    if (p->win.open_kind == WIN_CONTAINER) return container_valid(p);
     uint16_t st;
     if (world_get_block(&game.world, p->win.tx, p->win.ty, p->win.tz, &st) < 0 ||
         st != BLOCK_CRAFTING_TABLE)
@@ -236,7 +244,7 @@ static bool table_valid(const player *p)
 static void return_items(player *p)
 {
     struct win_menu m = menu_of(p);
-    int grid = m.kind == WIN_CRAFTING ? 9 : 4;
+    int grid = m.kind == WIN_CRAFTING ? 9 : m.kind == WIN_CONTAINER ? 0 : 4;
     struct inv_slot back[10];
     int n = 0;
     if (p->win.carried.count > 0) back[n++] = p->win.carried;
@@ -246,8 +254,8 @@ static void return_items(player *p)
         if (s->count > 0 && s->item > 0) back[n++] = *s;
         *s = (struct inv_slot){0, 0, 0};
     }
-    *win_slot(&m, 0) = (struct inv_slot){0, 0, 0};
-    p->win.drag = (struct win_drag){0, 0, 0};
+    if (m.kind != WIN_CONTAINER) *win_slot(&m, 0) = (struct inv_slot){0, 0, 0};
+    p->win.drag = (struct win_drag){0};
     for (int i = 0; i < n; i++) {
         struct inv_slot rest = win_place_back(p->inventory, p->held_slot, back[i]);
         if (rest.count > 0) items_throw(p, &rest);
@@ -259,9 +267,12 @@ static void close_window(conn *c)
 {
     player *p = c->player;
     bool had_table = p->win.open_id != 0;
+    bool had_container = had_table && p->win.open_kind == WIN_CONTAINER;
     return_items(p);
     if (had_table) {
         p->win.open_id = 0;
+        p->win.open_kind = WIN_PLAYER;
+        if (had_container) container_viewers_changed(p->win.tx, p->win.ty, p->win.tz);
         send_all(c); /* the inventory as window 0 (vanilla transferState) */
     } else {
         send_changes(c);
@@ -303,6 +314,7 @@ void inventory_sb_window_click(conn *c, rd_t *r)
     bool stale = state != have;
     struct win_menu m = menu_of(p);
     int rc = win_click(&m, slot, button, mode);
+    if (m.kind == WIN_CONTAINER) container_store(p);
     throw_all(p, &m);
     if (rc < 0) {
         refused(p,
@@ -344,7 +356,8 @@ void inventory_sb_close_window(conn *c, rd_t *r)
     close_window(c);
 }
 
-void inventory_open_crafting(conn *c, int32_t x, int32_t y, int32_t z)
+void inventory_open_window(conn *c, int kind, int menu_type, const char *title, int32_t x,
+                           int32_t y, int32_t z, int cont_n)
 {
     player *p = c->player;
     if (p->gamemode == GM_SPECTATOR) return;
@@ -354,16 +367,23 @@ void inventory_open_crafting(conn *c, int32_t x, int32_t y, int32_t z)
         return_items(p), send_changes(c);
     p->win.counter = p->win.counter % 100 + 1;
     p->win.open_id = p->win.counter;
+    p->win.open_kind = (uint8_t)kind;
+    p->win.cont_n = (uint8_t)(cont_n > WIN_CONT_MAX ? WIN_CONT_MAX : cont_n);
     p->win.tx = x, p->win.ty = y, p->win.tz = z;
     memset(p->win.table, 0, sizeof p->win.table);
-    static const char title[] = "{\"translate\":\"container.crafting\"}";
     buf_reset(&srv->pkt);
     wr_varint(&srv->pkt, PKT_PLAY_CB_OPEN_WINDOW);
     wr_varint(&srv->pkt, p->win.open_id);
-    wr_varint(&srv->pkt, CRAFTING_MENU_TYPE);
-    wr_string(&srv->pkt, title, sizeof title - 1);
+    wr_varint(&srv->pkt, menu_type);
+    wr_string(&srv->pkt, title, strlen(title));
     conn_send_pkt(c);
     send_all(c);
+}
+
+void inventory_open_crafting(conn *c, int32_t x, int32_t y, int32_t z)
+{
+    inventory_open_window(c, WIN_CRAFTING, CRAFTING_MENU_TYPE,
+                          "{\"translate\":\"container.crafting\"}", x, y, z, 0);
 }
 
 void inventory_creative_drop(conn *c, int item, int count)
@@ -408,6 +428,8 @@ void inventory_tick(conn *c)
 /* The window slot of the held hotbar slot in the open window. */
 static int held_window_slot(const player *p)
 {
+    if (p->win.open_id && p->win.open_kind == WIN_CONTAINER)
+        return p->win.cont_n + 27 + p->held_slot;
     return p->win.open_id ? 37 + p->held_slot : 36 + p->held_slot;
 }
 
@@ -456,6 +478,9 @@ void inventory_leave(conn *c)
 {
     player *p = c->player;
     if (!p) return;
+    bool had_container = p->win.open_id && p->win.open_kind == WIN_CONTAINER;
     return_items(p);
     p->win.open_id = 0;
+    p->win.open_kind = WIN_PLAYER;
+    if (had_container) container_viewers_changed(p->win.tx, p->win.ty, p->win.tz);
 }

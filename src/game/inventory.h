@@ -14,6 +14,11 @@
 
 void inventory_sb_window_click(conn *c, rd_t *r);
 void inventory_sb_close_window(conn *c, rd_t *r);
+/* Opens a window of `kind` (enum win_kind: WIN_CRAFTING, WIN_CONTAINER
+ * with cont_n slots) for the block at (x, y, z): the open one closes first,
+ * then Open Screen (menu registry id, JSON title) and Set Container Content. */
+void inventory_open_window(conn *c, int kind, int menu_type, const char *title, int32_t x,
+                           int32_t y, int32_t z, int cont_n);
 /* Use Item On a crafting table at (x, y, z): opens its window. */
 void inventory_open_crafting(conn *c, int32_t x, int32_t y, int32_t z);
 /* Once per tick per player (play_tick): closes a table window gone out of

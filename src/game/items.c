@@ -211,6 +211,22 @@ void items_drop_block(const player *p, int32_t x, int32_t y, int32_t z, uint16_t
     }
 }
 
+void items_drop_stack(int32_t x, int32_t y, int32_t z, const struct inv_slot *s)
+{
+    const double w = 0.25, t = 0.11485000171139836; /* the item's width; triangle spread */
+    double px = x + rnd() * (1.0 - w) + w / 2, py = y + rnd() * (1.0 - w),
+           pz = z + rnd() * (1.0 - w) + w / 2;
+    int left = s->count;
+    while (left > 0 && s->item > 0) {
+        int n = 10 + (int)(rnd() * 21); /* random.nextInt(21) + 10 */
+        if (n > left) n = left;
+        left -= n;
+        int32_t eid = items_spawn(px, py, pz, t * (rnd() - rnd()), 0.2 + t * (rnd() - rnd()),
+                                  t * (rnd() - rnd()), s->item, n, 0);
+        if (s->damage) items_set_damage(eid, s->damage);
+    }
+}
+
 /*
  * vanilla Player.drop(stack, false, true): from eye height - 0.3, pickup
  * delay 40 ticks, thrown 0.3 along the look with a little random spread.

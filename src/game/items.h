@@ -19,6 +19,10 @@ void items_drop_block(const player *p, int32_t x, int32_t y, int32_t z, uint16_t
  * -1 when the cap is reached (logged) or the stack is empty. */
 int32_t items_spawn(double x, double y, double z, double vx, double vy, double vz, int item,
                     int count, int pickup_delay);
+/* A container's stack spills at block (x, y, z) as vanilla's
+ * Containers.dropItemStack: a random point in the block, split into
+ * stacks of 10..30, each pushed up 0.2 with a random spread, no pickup delay. */
+void items_drop_stack(int32_t x, int32_t y, int32_t z, const struct inv_slot *s);
 /* The item entity eid carries a tool's wear (issue 14: death drops keep it). */
 void items_set_damage(int32_t eid, uint16_t damage);
 /* p threw stack s (Q, a click outside a window, what did not fit back):

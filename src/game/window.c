@@ -2,8 +2,10 @@
  * window.c — what a click in a container window does, as vanilla 1.20.1's
  * AbstractContainerMenu.doClick, for the two windows mcserv has: the
  * player's own (InventoryMenu: 0 craft result, 1-4 2x2 grid, 5-8 armour
- * head..feet, 9-35 main, 36-44 hotbar, 45 off hand) and a crafting table
- * (CraftingMenu: 0 result, 1-9 3x3 grid, 10-36 main, 37-45 hotbar).
+ * head..feet, 9-35 main, 36-44 hotbar, 45 off hand), a crafting table
+ * (CraftingMenu: 0 result, 1-9 3x3 grid, 10-36 main, 37-45 hotbar) and a
+ * container (ChestMenu, n = 27 or 54: 0..n-1 the container, n..n+26 main,
+ * n+27..n+35 hotbar; no result slot).
  *
  * Modes (button meanings as the client sends them):
  *   0 pickup      left (0): take / put / swap the whole stack; right (1):
@@ -25,7 +27,8 @@
  * end; grid and armour -> 9-44; armour item -> its armour slot if empty;
  * main -> hotbar; hotbar -> main; off hand -> 9-44. Crafting table: result
  * -> 10-45 from the end; inventory -> grid, then main <-> hotbar; grid ->
- * 10-45.
+ * 10-45. Container: container -> inventory from the end; inventory ->
+ * container.
  * The result slot (vanilla ResultSlot): nothing can be put in; it is taken
  * whole or not at all, and taking it uses one of every grid item, after
  * which the result is recomputed (crafting.c). A quick move of the result
@@ -62,14 +65,20 @@ int win_max_stack(const struct inv_slot *s)
 
 int win_slot_count(const struct win_menu *m)
 {
-    (void)m;
-    return WIN_SLOTS_MAX;
+    return m->kind == WIN_CONTAINER ? m->cont_n + 36 : 46;
 }
 
 struct inv_slot *win_slot(struct win_menu *m, int i)
 {
     if (m->kind == WIN_CRAFTING) return i < 10 ? &m->table[i] : &m->inv[i - 1];
+    if (m->kind == WIN_CONTAINER) return i < m->cont_n ? &m->cont[i] : &m->inv[i - m->cont_n + 9];
     return &m->inv[i];
+}
+
+/* Slot 0 is a crafting result (the player's window and the table's). */
+static bool is_result(const struct win_menu *m, int i)
+{
+    return i == 0 && m->kind != WIN_CONTAINER;
 }
 
 static bool is_empty(const struct inv_slot *s)
@@ -84,7 +93,7 @@ static bool same_item(const struct inv_slot *a, const struct inv_slot *b)
 
 static bool is_grid(const struct win_menu *m, int i)
 {
-    return i >= 1 && i <= (m->kind == WIN_CRAFTING ? 9 : 4);
+    return m->kind != WIN_CONTAINER && i >= 1 && i <= (m->kind == WIN_CRAFTING ? 9 : 4);
 }
 
 static bool is_armour(const struct win_menu *m, int i)
@@ -94,7 +103,7 @@ static bool is_armour(const struct win_menu *m, int i)
 
 static bool may_place(const struct win_menu *m, int i, const struct inv_slot *s)
 {
-    if (i == 0) return false;
+    if (is_result(m, i)) return false;
     if (is_armour(m, i))
         return s->item > 0 && s->item < ITEM_COUNT && item_equip_slot[s->item] == i;
     return true;
@@ -163,7 +172,7 @@ static struct inv_slot try_remove(struct win_menu *m, int i, int n, int room)
 {
     struct inv_slot *s = win_slot(m, i), out = empty_slot;
     if (is_empty(s)) return out;
-    if (i == 0) {
+    if (is_result(m, i)) {
         if (room < s->count) return out;
         out = *s;
         *s = empty_slot;
@@ -246,7 +255,10 @@ static struct inv_slot quick_move_stack(struct win_menu *m, int idx)
     if (is_empty(s)) return empty_slot;
     struct inv_slot orig = *s, st = *s;
     bool ok;
-    if (m->kind == WIN_CRAFTING) {
+    int n = m->cont_n;
+    if (m->kind == WIN_CONTAINER) {
+        ok = idx < n ? move_to(m, &st, n, n + 36, true) : move_to(m, &st, 0, n, false);
+    } else if (m->kind == WIN_CRAFTING) {
         if (idx == 0)
             ok = move_to(m, &st, 10, 46, true);
         else if (idx >= 10)
@@ -270,7 +282,7 @@ static struct inv_slot quick_move_stack(struct win_menu *m, int idx)
             ok = move_to(m, &st, 9, 45, false);
     }
     if (!ok) return empty_slot;
-    if (idx == 0) { /* the result: taken (crafted) whole, the rest thrown */
+    if (is_result(m, idx)) { /* the result: taken (crafted) whole, the rest thrown */
         *s = empty_slot;
         consume_grid(m);
         throw_stack(m, st);
@@ -291,13 +303,25 @@ static void reset_drag(struct win_menu *m)
 {
     m->drag->status = 0;
     m->drag->slots = 0;
+    m->drag->slots_hi = 0;
 }
 
-static int drag_count(uint64_t set)
+static int drag_count(const struct win_drag *d)
 {
-    int n = 0;
-    for (; set; set &= set - 1) n++;
-    return n;
+    return __builtin_popcountll(d->slots) + __builtin_popcountll(d->slots_hi);
+}
+
+static bool drag_has(const struct win_drag *d, int i)
+{
+    return i < 64 ? (d->slots >> i) & 1 : (d->slots_hi >> (i - 64)) & 1;
+}
+
+static void drag_add(struct win_drag *d, int i)
+{
+    if (i < 64)
+        d->slots |= 1ull << i;
+    else
+        d->slots_hi |= 1ull << (i - 64);
 }
 
 static int quick_craft(struct win_menu *m, int slot, int button)
@@ -314,33 +338,33 @@ static int quick_craft(struct win_menu *m, int slot, int button)
         if (type == 0 || type == 1 || (type == 2 && m->creative)) {
             d->status = 1;
             d->type = (uint8_t)type;
-            d->slots = 0;
+            d->slots = d->slots_hi = 0;
         } else {
             reset_drag(m);
         }
         return WIN_OK;
     }
-    int n = drag_count(d->slots);
+    int n = drag_count(d);
     if (stage == 1) {
         struct inv_slot *s = win_slot(m, slot);
-        if (slot != 0 && can_quick_replace(s, c) && may_place(m, slot, c) &&
+        if (!is_result(m, slot) && can_quick_replace(s, c) && may_place(m, slot, c) &&
             (d->type == 2 || c->count > n))
-            d->slots |= 1ull << slot;
+            drag_add(d, slot);
         return WIN_OK;
     }
     /* stage 2: spread */
-    uint64_t set = d->slots;
+    struct win_drag set = *d;
     uint8_t dtype = d->type;
     reset_drag(m);
     if (n == 0) return WIN_OK;
     if (n == 1) {
-        int only = __builtin_ctzll(set);
+        int only = set.slots ? __builtin_ctzll(set.slots) : 64 + __builtin_ctzll(set.slots_hi);
         return dtype > 1 ? WIN_OK : win_click(m, only, dtype, WIN_PICKUP);
     }
     struct inv_slot proto = *c;
     int left = c->count;
     for (int i = 0; i < win_slot_count(m); i++) {
-        if (!(set & (1ull << i))) continue;
+        if (!drag_has(&set, i)) continue;
         struct inv_slot *s = win_slot(m, i);
         if (!can_quick_replace(s, &proto) || !may_place(m, i, &proto) ||
             (dtype != 2 && proto.count < n))
@@ -410,7 +434,7 @@ static int swap(struct win_menu *m, int slot, int button)
     struct inv_slot a = *hot, b = *s;
     if (is_empty(&a) && is_empty(&b)) return WIN_OK;
     if (is_empty(&a)) {
-        if (slot == 0)
+        if (is_result(m, slot))
             *hot = try_remove(m, 0, b.count, 64);
         else {
             *hot = b;
@@ -428,7 +452,7 @@ static int swap(struct win_menu *m, int slot, int button)
             *hot = empty_slot;
         }
         touched(m, slot);
-    } else if (slot != 0 && may_place(m, slot, &a)) {
+    } else if (!is_result(m, slot) && may_place(m, slot, &a)) {
         int cap = max_for(m, slot, &a);
         if (a.count > cap) {
             *s = a;
@@ -451,13 +475,13 @@ static int pickup_all(struct win_menu *m, int slot, int button)
     struct inv_slot *c = m->carried;
     if (slot < 0) return WIN_OK;
     struct inv_slot *s = win_slot(m, slot);
-    if (is_empty(c) || !(is_empty(s) || slot == 0)) return WIN_OK;
+    if (is_empty(c) || !(is_empty(s) || is_result(m, slot))) return WIN_OK;
     int n = win_slot_count(m), step = button == 0 ? 1 : -1;
     for (int pass = 0; pass < 2; pass++)
         for (int k = button == 0 ? 0 : n - 1; k >= 0 && k < n && c->count < win_max_stack(c);
              k += step) {
             struct inv_slot *o = win_slot(m, k);
-            if (k == 0 || is_empty(o) || !can_quick_replace(o, c)) continue;
+            if (is_result(m, k) || is_empty(o) || !can_quick_replace(o, c)) continue;
             if (pass == 0 && o->count == win_max_stack(o)) continue;
             struct inv_slot r = try_remove(m, k, o->count, win_max_stack(c) - c->count);
             c->count = (int8_t)(c->count + r.count);

@@ -1,7 +1,7 @@
 /*
  * window.h — the click engine of a container window (vanilla's
- * AbstractContainerMenu.doClick with InventoryMenu's and CraftingMenu's
- * slots and quick-move ranges), on slots the caller owns. Pure: no packets,
+ * AbstractContainerMenu.doClick with InventoryMenu's, CraftingMenu's and
+ * ChestMenu's slots and quick-move ranges), on slots the caller owns. Pure: no packets,
  * no game state; game/inventory.c wires it to players and the network, the
  * unit tests drive it directly. See window.c for the rules.
  */
@@ -19,13 +19,15 @@ struct inv_slot {
     uint16_t damage;
 };
 
-#define WIN_SLOTS_MAX  46 /* both windows have 46 slots */
+#define WIN_SLOTS_MAX  90 /* a double chest: 54 + the inventory's 36 */
+#define WIN_CONT_MAX   54 /* container slots of a WIN_CONTAINER window */
 #define WIN_THROWN_MAX 4  /* drops one click can make (see window.c) */
 #define WIN_OUTSIDE    (-999)
 
 enum win_kind {
-    WIN_PLAYER = 0,   /* the player's own window: 2x2 grid, armour, off hand */
-    WIN_CRAFTING = 1, /* a crafting table: 3x3 grid + the inventory */
+    WIN_PLAYER = 0,    /* the player's own window: 2x2 grid, armour, off hand */
+    WIN_CRAFTING = 1,  /* a crafting table: 3x3 grid + the inventory */
+    WIN_CONTAINER = 2, /* a chest or barrel (ChestMenu): cont_n slots + the inventory */
 };
 
 enum win_mode {
@@ -40,15 +42,18 @@ enum win_mode {
 
 /* Drag (quick craft) state, kept across the clicks of one drag. */
 struct win_drag {
-    uint8_t status; /* 0 none, 1 collecting slots */
-    uint8_t type;   /* 0 split evenly, 1 one each, 2 full stacks (creative) */
-    uint64_t slots; /* bit i: window slot i */
+    uint8_t status;    /* 0 none, 1 collecting slots */
+    uint8_t type;      /* 0 split evenly, 1 one each, 2 full stacks (creative) */
+    uint64_t slots;    /* bit i: window slot i (0..63) */
+    uint64_t slots_hi; /* bit i: window slot 64 + i */
 };
 
 struct win_menu {
     enum win_kind kind;
     struct inv_slot *inv;   /* the player's 46 slots, player-window numbering */
     struct inv_slot *table; /* WIN_CRAFTING: result + 3x3 grid (10 slots) */
+    struct inv_slot *cont;  /* WIN_CONTAINER: cont_n slots (27 or 54) */
+    int cont_n;
     struct inv_slot *carried;
     struct win_drag *drag;
     bool creative;
@@ -62,7 +67,7 @@ struct win_menu {
  * game/inventory.c). */
 struct win_player {
     /* read every tick (game/inventory.c inventory_due) */
-    int32_t open_id; /* window id of the open crafting table, 0 = none */
+    int32_t open_id; /* window id of the open crafting table or container, 0 = none */
     int drop_spam;   /* vanilla dropSpamTickCount: +20 per creative drop, -1 per tick */
     bool synced;     /* remote[] holds what was sent */
     struct inv_slot carried;
@@ -70,8 +75,11 @@ struct win_player {
     struct inv_slot remote[WIN_SLOTS_MAX]; /* what the client believes (open window) */
     struct inv_slot remote_carried;
     struct win_drag drag;
-    int32_t state;   /* state id of the table window (the inventory's is inventory_state) */
-    int32_t counter; /* vanilla containerCounter: ids 1..100 */
+    struct inv_slot cont[WIN_CONT_MAX]; /* open container: a copy (game/container.c) */
+    uint8_t open_kind; /* enum win_kind of the open window (WIN_PLAYER when none) */
+    uint8_t cont_n;    /* open container: its slots (27 or 54) */
+    int32_t state;     /* state id of the open window (the inventory's is inventory_state) */
+    int32_t counter;   /* vanilla containerCounter: ids 1..100 */
     int32_t tx, ty, tz;
     int64_t log_ms;
     uint32_t refused;

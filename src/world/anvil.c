@@ -13,6 +13,7 @@
 #include "data/blocks.h"
 #include "proto/wire.h"
 #include "proto/wire_longs.h"
+#include "world/block_entity.h"
 #include "world/heightmaps.h"
 
 #define SECTION_Y_MIN (CHUNK_MIN_Y >> 4) /* -4 */
@@ -475,8 +476,8 @@ int anvil_extra_copy(anvil_extra *dst, const anvil_extra *src)
 }
 
 /* Names of the tags kept from disk, with the empty value written when absent. */
-static const char *const kept_tags[] = {"block_entities", "block_ticks", "fluid_ticks",
-                                        "PostProcessing", "structures"};
+static const char *const kept_tags[] = {"block_ticks", "fluid_ticks", "PostProcessing",
+                                        "structures"};
 #define NKEPT (sizeof kept_tags / sizeof kept_tags[0])
 
 /* --------------------------------------------------------------- encode */
@@ -623,6 +624,7 @@ int anvil_encode(const chunk *c, const anvil_extra *extra, int64_t last_update, 
     nbt_w_compound(out, "Heightmaps");
     heightmaps_write(c, out);
     nbt_w_end(out);
+    be_write_list(out, &c->bents);
     if (extra && extra->len) buf_append(out, extra->tags, extra->len);
     for (size_t k = 0; k < NKEPT; k++) {
         if (extra && (extra->present >> k) & 1) continue;
@@ -872,6 +874,19 @@ int anvil_decode(const uint8_t *nbt, size_t len, int32_t want_x, int32_t want_z,
         rc = decode_section(sec, s, y, why, whylen);
         if (rc != ANVIL_OK) goto out;
     }
+    struct be_parse_stats bst = {0};
+    if (be_parse_list(&c->bents, nbt_get(root, "block_entities", NBT_LIST), want_x, want_z, &bst) <
+        0) {
+        rc = ANVIL_NOMEM;
+        snprintf(why, whylen, "out of memory");
+        goto out;
+    }
+    if (bst.skipped)
+        log_warn("chunk %d,%d: %u block entity entr%s skipped (%s)", want_x, want_z, bst.skipped,
+                 bst.skipped == 1 ? "y" : "ies", bst.why);
+    if (bst.items_tags_dropped)
+        log_warn("chunk %d,%d: item NBT other than Damage is not kept (%u item(s) in containers)",
+                 want_x, want_z, bst.items_tags_dropped);
     rc = extra ? keep_extra(root, extra) : ANVIL_OK;
     if (rc != ANVIL_OK) snprintf(why, whylen, "out of memory");
 out:

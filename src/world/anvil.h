@@ -28,7 +28,10 @@
  *   Heightmaps        compound    MOTION_BLOCKING, WORLD_SURFACE: long[37],
  *                                 9 bits per column (height above y=-64),
  *                                 7 per long
- *   block_entities, block_ticks, fluid_ticks, PostProcessing, structures:
+ *   block_entities    list<comp>  the column's block entities
+ *                                 (world/block_entity.h: containers parsed,
+ *                                 every other kind kept byte for byte)
+ *   block_ticks, fluid_ticks, PostProcessing, structures:
  *                     copied byte for byte from what was read (empty for
  *                     chunks mcserv generated)
  *

@@ -31,6 +31,7 @@ void chunk_init(chunk *c, int32_t x, int32_t z, uint16_t fill_state, uint8_t bio
     c->x = x;
     c->z = z;
     for (int i = 0; i < CHUNK_SECTIONS; i++) section_init(&c->sections[i], fill_state, biome);
+    memset(&c->bents, 0, sizeof c->bents);
 }
 
 void chunk_free(chunk *c)
@@ -41,6 +42,7 @@ void chunk_free(chunk *c)
         c->sections[i].palette = NULL;
         c->sections[i].data = NULL;
     }
+    be_map_free(&c->bents);
 }
 
 static inline unsigned per_long(unsigned bits)
@@ -197,6 +199,11 @@ int section_compact(section *s)
 int chunk_clone(chunk *dst, const chunk *src)
 {
     *dst = *src;
+    if (be_map_clone(&dst->bents, &src->bents) < 0) {
+        for (int i = 0; i < CHUNK_SECTIONS; i++)
+            dst->sections[i].palette = NULL, dst->sections[i].data = NULL;
+        return -1;
+    }
     for (int i = 0; i < CHUNK_SECTIONS; i++) {
         section *d = &dst->sections[i];
         const section *s = &src->sections[i];
@@ -232,6 +239,8 @@ int chunk_set_block(chunk *c, int x, int y, int z, uint16_t state)
     uint16_t old = section_get(s, idx);
     if (old == state) return 0;
     if (s->bits == 0 && section_repack(s, 4) < 0) return -1;
+    if (c->bents.n && block_of_state[old] != block_of_state[state]) /* invariant 4 */
+        be_remove(&c->bents, c->x * 16 + (x & 15), y, c->z * 16 + (z & 15));
     uint16_t v = state;
     if (s->bits != BLOCK_GLOBAL_BITS) {
         uint16_t k = 0;

@@ -18,6 +18,10 @@
  *  1. non_air always equals the number of non-air states in the section.
  *  2. An indirect palette has no duplicates and palette_len <= 1 << bits.
  *  3. A section owns `palette` and `data`; chunk_free releases them.
+ *  4. The column owns its block entities (`bents`, world/block_entity.h):
+ *     chunk_clone copies them, chunk_free frees them, and chunk_set_block
+ *     drops the one at a position whose block changes to another block
+ *     (a state change of the same block, a chest's type, keeps it).
  */
 #ifndef MC_CHUNK_H
 #define MC_CHUNK_H
@@ -26,6 +30,7 @@
 #include <stdint.h>
 
 #include "core/buf.h"
+#include "world/block_entity.h"
 
 #define CHUNK_SECTIONS       24
 #define CHUNK_MIN_Y          (-64)
@@ -45,6 +50,7 @@ typedef struct section {
 typedef struct chunk {
     int32_t x, z;
     section sections[CHUNK_SECTIONS];
+    be_map bents; /* block entities (invariant 4) */
 } chunk;
 
 void chunk_init(chunk *c, int32_t x, int32_t z, uint16_t fill_state, uint8_t biome);

@@ -1023,6 +1023,22 @@ int world_set_block(world *w, int32_t x, int32_t y, int32_t z, uint16_t state)
     return 0;
 }
 
+int world_touch(world *w, int32_t cx, int32_t cz)
+{
+    chunk_entry *e = world_loaded(w, cx, cz);
+    if (!e) return -1;
+    /* The packet holds blocks only: a current frame stays current. */
+    bool current = e->frame_version == e->version && !e->dirty && !e->reencoding;
+    e->version++;
+    if (current)
+        e->frame_version = e->version;
+    else
+        mark_dirty(w, e);
+    if (w->persistent && e->save.list == SAVE_LIST_NONE && !e->save.saving && !e->save.unsavable)
+        world_save_list_move(w, e, SAVE_LIST_UNSAVED);
+    return 0;
+}
+
 bool world_entry_unsaved(const chunk_entry *e)
 {
     return e->state == CHUNK_READY && e->save.saved_version != e->version && !e->save.unsavable;

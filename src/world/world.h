@@ -265,6 +265,9 @@ chunk_entry *world_loaded(world *w, int32_t x, int32_t z);
 int world_get_block(world *w, int32_t x, int32_t y, int32_t z, uint16_t *state);
 /* Changes a block; -1 if the chunk is not READY, y is outside the world, or out of memory. */
 int world_set_block(world *w, int32_t x, int32_t y, int32_t z, uint16_t state);
+/* The block entities of chunk (cx, cz) changed (a chest's items): saved
+ * like an edit; the cached packet (blocks only) stays. -1 if not READY. */
+int world_touch(world *w, int32_t cx, int32_t cz);
 /* Starts re-encodes for chunks edited since the last call (once per tick). */
 void world_flush_edits(world *w);
 /* Moves e to save list `list` (SAVE_LIST_NONE: off every list); for world/store.c. */

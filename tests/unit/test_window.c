@@ -4,6 +4,8 @@
  * the slots is on the cursor or thrown), every stack stays within 1..its
  * max stack size, and nothing is ever put into the result slot by hand.
  * Slots, buttons and modes are drawn from well outside the valid ranges.
+ * The same for a double chest's window (54 container slots: drags past
+ * slot 63), and a chest's shift-click ranges.
  */
 #include <string.h>
 
@@ -48,24 +50,31 @@ TEST(window_random_clicks_conserve_items)
 {
     /* Dirt, cobblestone and a worn sword make nothing in a 2x2 grid. */
     int dirt = item_id("dirt"), cobble = item_id("cobblestone"), sword = item_id("iron_sword");
-    for (int kind = 0; kind < 2; kind++) {
-        struct inv_slot inv[46], table[10], carried = {0, 0, 0};
-        struct win_drag drag = {0, 0, 0};
+    for (int kind = 0; kind < 3; kind++) {
+        struct inv_slot inv[46], table[10], cont[54], carried = {0, 0, 0};
+        struct win_drag drag = {0};
         memset(inv, 0, sizeof inv);
         memset(table, 0, sizeof table);
+        memset(cont, 0, sizeof cont);
+        if (kind == 2) cont[50] = (struct inv_slot){(int16_t)cobble, 3, 0};
         inv[36] = (struct inv_slot){(int16_t)dirt, 64, 0};
         inv[9] = (struct inv_slot){(int16_t)dirt, 30, 0};
         inv[20] = (struct inv_slot){(int16_t)cobble, 17, 0};
         inv[40] = (struct inv_slot){(int16_t)sword, 1, 7};
-        int want_dirt = 94, want_cobble = 17;
+        int want_dirt = 94, want_cobble = kind == 2 ? 20 : 17;
         int thrown_dirt = 0, thrown_cobble = 0, thrown_sword = 0;
-        struct win_menu m = {.kind = kind ? WIN_CRAFTING : WIN_PLAYER,
+        struct win_menu m = {.kind = kind == 2 ? WIN_CONTAINER
+                                     : kind    ? WIN_CRAFTING
+                                               : WIN_PLAYER,
                              .inv = inv,
                              .table = table,
+                             .cont = cont,
+                             .cont_n = 54,
                              .carried = &carried,
                              .drag = &drag};
+        int span = win_slot_count(&m) + 2;
         for (int k = 0; k < 200000; k++) {
-            int slot = rnd(8) == 0 ? (int)rnd(20000) - 10000 : (int)rnd(48) - 1;
+            int slot = rnd(8) == 0 ? (int)rnd(20000) - 10000 : (int)rnd((uint32_t)span) - 1;
             if (rnd(10) == 0) slot = WIN_OUTSIDE;
             int button = rnd(6) == 0 ? (int)rnd(256) - 128 : (int)rnd(11);
             int mode = rnd(10) == 0 ? (int)rnd(20) - 5 : (int)rnd(7);
@@ -78,13 +87,16 @@ TEST(window_random_clicks_conserve_items)
             }
             m.nthrown = 0;
             int have_dirt = count_of(inv, 46, dirt) + count_of(table, 10, dirt) +
-                            count_of(&carried, 1, dirt) + thrown_dirt;
+                            count_of(cont, 54, dirt) + count_of(&carried, 1, dirt) + thrown_dirt;
             int have_cobble = count_of(inv, 46, cobble) + count_of(table, 10, cobble) +
-                              count_of(&carried, 1, cobble) + thrown_cobble;
+                              count_of(cont, 54, cobble) + count_of(&carried, 1, cobble) +
+                              thrown_cobble;
             int have_sword = count_of(inv, 46, sword) + count_of(table, 10, sword) +
-                             count_of(&carried, 1, sword) + thrown_sword;
+                             count_of(cont, 54, sword) + count_of(&carried, 1, sword) +
+                             thrown_sword;
             if (have_dirt != want_dirt || have_cobble != want_cobble || have_sword != 1 ||
-                !stacks_ok(inv, 46) || !stacks_ok(table, 10) || !stacks_ok(&carried, 1)) {
+                !stacks_ok(inv, 46) || !stacks_ok(table, 10) || !stacks_ok(cont, 54) ||
+                !stacks_ok(&carried, 1)) {
                 CHECK_EQ_INT(have_dirt, want_dirt);
                 CHECK_EQ_INT(have_cobble, want_cobble);
                 CHECK_EQ_INT(have_sword, 1);
@@ -103,4 +115,39 @@ TEST(window_random_clicks_conserve_items)
             }
         }
     }
+}
+
+TEST(window_chest_shift_click_ranges)
+{
+    int cobble = item_id("cobblestone"), dirt = item_id("dirt");
+    struct inv_slot inv[46], cont[27], carried = {0, 0, 0};
+    struct win_drag drag = {0};
+    memset(inv, 0, sizeof inv);
+    memset(cont, 0, sizeof cont);
+    struct win_menu m = {.kind = WIN_CONTAINER,
+                         .inv = inv,
+                         .cont = cont,
+                         .cont_n = 27,
+                         .carried = &carried,
+                         .drag = &drag};
+    CHECK_EQ_INT(win_slot_count(&m), 63);
+    CHECK(win_slot(&m, 27) == &inv[9]);  /* main inventory first */
+    CHECK(win_slot(&m, 54) == &inv[36]); /* then the hotbar */
+    inv[36] = (struct inv_slot){(int16_t)cobble, 5, 0};
+    /* hotbar -> the container's first free slot */
+    CHECK_EQ_INT(win_click(&m, 54, 0, WIN_QUICK_MOVE), WIN_OK);
+    CHECK_EQ_INT(cont[0].item, cobble);
+    CHECK_EQ_INT(cont[0].count, 5);
+    CHECK_EQ_INT(inv[36].count, 0);
+    /* container -> the inventory from the end: the last hotbar slot */
+    CHECK_EQ_INT(win_click(&m, 0, 0, WIN_QUICK_MOVE), WIN_OK);
+    CHECK_EQ_INT(cont[0].count, 0);
+    CHECK_EQ_INT(inv[44].item, cobble);
+    CHECK_EQ_INT(inv[44].count, 5);
+    /* slot 0 is an ordinary slot: something can be put there */
+    carried = (struct inv_slot){(int16_t)dirt, 3, 0};
+    CHECK_EQ_INT(win_click(&m, 0, 0, WIN_PICKUP), WIN_OK);
+    CHECK_EQ_INT(cont[0].item, dirt);
+    CHECK_EQ_INT(carried.count, 0);
+    CHECK_EQ_INT(win_click(&m, 63, 0, WIN_PICKUP), WIN_E_SLOT);
 }
