@@ -11,6 +11,7 @@
 const { test, after } = require('node:test')
 const assert = require('node:assert/strict')
 const h = require('./helpers')
+const { lightAt } = require('./light-decode')
 const { Vec3 } = require('vec3')
 const mc = require('minecraft-protocol')
 
@@ -156,33 +157,6 @@ test('spawn protection: with an operator on the server, only operators change bl
   await h.waitFor(() => B.bot.blockAt(near) && B.bot.blockAt(near).name === 'air', { timeout: 5000, message: 'the operator can dig there' })
   await Promise.all([A.quit(), B.quit()])
 })
-
-/**
- * Light level at world position `pos` from the newest packet (Chunk Data or
- * Update Light) covering its column, decoded as the vanilla client does;
- * undefined when no packet covers it. `kind` is 'sky' or 'block'.
- */
-function lightAt (packets, pos, kind) {
-  const cx = Math.floor(pos.x / 16)
-  const cz = Math.floor(pos.z / 16)
-  for (let k = packets.length - 1; k >= 0; k--) {
-    const p = packets[k]
-    const px = p.chunkX !== undefined ? p.chunkX : p.x
-    const pz = p.chunkZ !== undefined ? p.chunkZ : p.z
-    if (px !== cx || pz !== cz) continue
-    const L = ((pos.y + 64) >> 4) + 1 // light section index: one below the world first
-    const bit = (mask) => mask.length > 0 && ((L < 32 ? mask[0][1] >>> L : mask[0][0] >>> (L - 32)) & 1) === 1
-    const mask = p[kind + 'LightMask']
-    if (!bit(mask)) return bit(p['empty' + kind[0].toUpperCase() + kind.slice(1) + 'LightMask']) ? 0 : undefined
-    let n = 0
-    for (let i = 0; i < L; i++) if ((i < 32 ? mask[0][1] >>> i : mask[0][0] >>> (i - 32)) & 1) n++
-    const arr = p[kind + 'Light'][n]
-    const i = ((pos.y + 64) & 15) << 8 | (((pos.z % 16) + 16) % 16) << 4 | (((pos.x % 16) + 16) % 16)
-    const byte = arr[i >> 1]
-    return (i & 1) ? byte >> 4 : byte & 15
-  }
-  return undefined
-}
 
 /** Collects the raw chunk data of the chunks around spawn from one server run. */
 async function chunkSections (seed) {
