@@ -31,11 +31,17 @@ void daytime_init(void)
     game.day_time = 1000;
 }
 
-void daytime_broadcast(void)
+/* Update Time for this tick into srv->pkt. */
+static void encode_time(void)
 {
     buf_reset(&srv->pkt);
     pkt_cb_update_time(&srv->pkt, (int64_t)game.tick_count,
                        gamerules_wire_time(game.day_time)); /* issue 17: doDaylightCycle */
+}
+
+void daytime_broadcast(void)
+{
+    encode_time();
     chat_broadcast_pkt(NULL);
 }
 
@@ -89,8 +95,7 @@ void daytime_tick(void)
     if (weather_ends && !gamerule_on(GR_DO_WEATHER_CYCLE)) weather_ends++; /* the timer waits */
     size_t first = (size_t)(game.tick_count % TIME_EVERY);
     if (first < game.player_count) {
-        buf_reset(&srv->pkt);
-        pkt_cb_update_time(&srv->pkt, (int64_t)game.tick_count, gamerules_wire_time(game.day_time));
+        encode_time();
         const buf_t *f = pkt_frame_shared();
         for (size_t i = first; f && i < game.player_count; i += TIME_EVERY)
             conn_send_raw_as(game.players[i], f->data, f->len, CONN_LAZY);

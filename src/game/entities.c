@@ -106,6 +106,7 @@
 #include "game/chat.h"
 #include "game/ent_internal.h"
 #include "game/game.h"
+#include "game/inventory.h"
 #include "game/gamerules.h"
 #include "game/play.h"
 #include "game/playerdata.h"
@@ -253,7 +254,7 @@ static inline void prefetch_ahead(uint32_t i)
     if (a->p) {
         __builtin_prefetch(&a->p->x);
         __builtin_prefetch(&a->p->gamemode);
-        __builtin_prefetch(&a->p->inv_touch_tick);
+        __builtin_prefetch(&a->p->inv_touch_tick); /* inventory_touched */
     }
     if (a->c) __builtin_prefetch(a->c);
 }
@@ -920,7 +921,7 @@ static void relay(struct ent *e)
     size_t ndiff = 0;
     /* The slots are read only after they may have changed (player.h
      * inv_touch_tick), and every 20 ticks to be safe. */
-    bool equip = (p->inv_touch_tick + 2 >= game.tick_count || (e->age + (uint32_t)id) % 20 == 0) &&
+    bool equip = (inventory_touched(p, 2) || (e->age + (uint32_t)id) % 20 == 0) &&
                  equipment_changed(e, now, &ndiff, diff);
     bool due = e->age % UPDATE_INTERVAL == 0 || e->meta_dirty || e->health_dirty || e->looks_dirty;
     e->age++;

@@ -633,8 +633,7 @@ void health_tick_player(conn *c)
     h->attack_ticks++;
     /* Player.tick: a new item in hand (the hand changes only with the
      * inventory, so it is looked at only then: player.h inv_touch_tick) */
-    int held = p->inv_touch_tick + 1 >= game.tick_count ? p->inventory[36 + p->held_slot].item
-                                                        : h->held_item;
+    int held = inventory_touched(p, 1) ? p->inventory[36 + p->held_slot].item : h->held_item;
     if (held != h->held_item) {
         h->held_item = held;
         h->attack_ticks = 0;

@@ -398,8 +398,13 @@ void inventory_creative_drop(conn *c, int item, int count)
 
 bool inventory_due(const player *p, uint32_t id)
 {
-    return p->inv_touch_tick + 1 >= game.tick_count || p->win.open_id || p->win.drop_spam > 0 ||
-           !p->win.synced || (game.tick_count + id) % 20 == 0;
+    return inventory_touched(p, 1) || p->win.open_id || p->win.drop_spam > 0 || !p->win.synced ||
+           (game.tick_count + id) % 20 == 0;
+}
+
+bool inventory_touched(const player *p, uint64_t ticks)
+{
+    return p->inv_touch_tick + ticks >= game.tick_count;
 }
 
 void inventory_touch(player *p)

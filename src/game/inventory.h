@@ -29,6 +29,9 @@ void inventory_tick(conn *c);
  * inventory was touched since the last tick, a window or a drop's spam
  * counter is open, or it is p's turn of the every-20-ticks safety sync. */
 bool inventory_due(const player *p, uint32_t id);
+/* The inventory may have changed in the last `ticks` ticks (player.h
+ * inv_touch_tick): 1 for what this tick's phases read, 2 across a tick. */
+bool inventory_touched(const player *p, uint64_t ticks);
 /* The server changed p's slots (a pickup, /give, eating, a plugin...): the
  * next tick's sync and equipment relay look at them. */
 void inventory_touch(player *p);

@@ -1011,7 +1011,7 @@ void play_dispatch(conn *c, int32_t id, rd_t *r)
         return;
     }
     if (!limits_play_packet(c, id, rd_left(r))) return; /* dropped, or kicked (net/limits.h) */
-    c->player->inv_touch_tick = game.tick_count;        /* its slots may change (player.h) */
+    inventory_touch(c->player);                         /* its slots may change (player.h) */
     play_handler h = play_handlers[id];
     if (!h) return; /* packets this server does not act on yet are read and ignored */
     h(c, r);
