@@ -9,7 +9,7 @@
 //   node bench/run.js --default          (what `make bench` runs)
 //
 // Targets: mcserv (build/mcserv in a fresh temporary directory, with its
-// own admin-http-port, and RCON for the spread scenario) and flying-squid
+// own admin-http-port, and RCON for the spread and explosion scenarios) and flying-squid
 // (bench/flying-squid-server.js, the npm peer). Results:
 // bench/results/<date>-<scenario>-<target>.json plus one markdown row
 // appended to bench/results/results.md.
@@ -47,12 +47,14 @@ const { spawn } = require('node:child_process')
 const ROOT = path.resolve(__dirname, '..')
 let RESULTS = path.join(__dirname, 'results') // --results-dir
 const CLK_TCK = 100 // Linux USER_HZ; /proc/PID/stat counts in these
-const SCENARIOS = ['idle', 'walk', 'chat', 'crowd', 'churn', 'spread', 'script']
+const SCENARIOS = ['idle', 'walk', 'chat', 'crowd', 'churn', 'spread', 'explosion', 'script']
 const TICK_WINDOW = 100 // ticks behind minecraft_tick_duration_recent_seconds (mcserv's TICKSTAT_SHORT)
 
 const HELP = `usage: bench/run.js [options] [-- extra mcbench options]
   --target mcserv|flying-squid   (default mcserv)
-  --scenario idle|walk|chat|crowd|churn|spread   (default idle)
+  --scenario idle|walk|chat|crowd|churn|spread|explosion   (default idle; explosion:
+                                 mcserv only, its knobs after --: --entities N --entity T
+                                 --entity-radius R --entity-nbt SNBT --summon-after S)
   --script FILE.lua              run a Lua script instead of a scenario
   --bots N --rate R --duration S (defaults 100, 100/s, 20 s)
   --view-distance N              server and bots (default 2)
@@ -60,6 +62,10 @@ const HELP = `usage: bench/run.js [options] [-- extra mcbench options]
                                  it measures chunk generation)
   --spread-radius R              spread: bots' points within +-R blocks (default 2000)
   --compression T                mcserv network-compression-threshold (default 256; -1 off)
+  --gamemode MODE                mcserv's gamemode property (default survival, the server's;
+                                 mcbench's walkers do not collide with terrain, so on a
+                                 normal world survival ones suffocate and fall: creative
+                                 takes no damage)
   --runs N                       repeat, report the median (default 1)
   --label TEXT                   free text stored with the result
   --metrics-url URL              scrape this Prometheus endpoint once a second (default:
@@ -84,6 +90,7 @@ function parseArgs (argv) {
     levelType: null,
     spreadRadius: null,
     compression: 256,
+    gamemode: null,
     runs: 1,
     label: '',
     metricsUrl: process.env.MCSERV_METRICS_URL || null,
@@ -110,6 +117,10 @@ function parseArgs (argv) {
       case '--level-type': o.levelType = next(); break
       case '--spread-radius': o.spreadRadius = Number(next()); break
       case '--compression': o.compression = Number(next()); break
+      case '--gamemode':
+        o.gamemode = next()
+        if (!['survival', 'creative', 'adventure', 'spectator'].includes(o.gamemode)) throw new Error(`--gamemode: survival, creative, adventure or spectator, not '${o.gamemode}'`)
+        break
       case '--runs': o.runs = Number(next()); break
       case '--label': o.label = next(); break
       case '--metrics-url': o.metricsUrl = next(); break
@@ -225,9 +236,11 @@ async function startTarget (o) {
       'admin-http-port': adminPort,
       motd: 'mcbench target'
     }
+    if (o.gamemode) props.gamemode = o.gamemode
     if (!metricsUrl) metricsUrl = `http://127.0.0.1:${adminPort}/metrics`
-    if (o.scenario === 'spread') {
-      // mcbench teleports the bots to their points over RCON, as an operator would.
+    if (o.scenario === 'spread' || o.scenario === 'explosion') {
+      // spread: mcbench teleports the bots to their points over RCON, as an
+      // operator would; explosion: it sends the one summon over RCON.
       rcon = { port: rconPort, password: require('node:crypto').randomBytes(12).toString('hex') }
       Object.assign(props, { 'enable-rcon': 'true', 'rcon.port': rconPort, 'rcon.password': rcon.password })
     }
@@ -489,6 +502,8 @@ function mcbenchArgs (o, target, jsonPath) {
   else a.push('--scenario', o.scenario)
   if (o.spreadRadius !== null) a.push('--spread-radius', String(o.spreadRadius))
   if (target.rcon) a.push('--rcon-port', String(target.rcon.port)) // password: MCBENCH_RCON_PASSWORD
+  // explosion: mcbench reads the MSPT itself to time the recovery after its summon
+  if (o.scenario === 'explosion' && target.metricsUrl) a.push('--metrics-url', target.metricsUrl)
   return a.concat(o.extra)
 }
 
@@ -555,7 +570,8 @@ async function runOnce (o) {
     // the longest wait, finished or still open at the end (null: no bot waited)
     chunk_wait_max_ms: mc.chunks.waits ? Math.max(mc.chunks.wait.max ?? 0, mc.chunks.open_waits ? mc.chunks.open_wait_max : 0) : null,
     chunk_open_waits: mc.chunks.open_waits ?? 0,
-    spread_arrival_p99_ms: mc.spread ? mc.spread.arrival.p99 ?? null : null
+    spread_arrival_p99_ms: mc.spread ? mc.spread.arrival.p99 ?? null : null,
+    explosion: mc.explosion || null // explode.c: bursts, kicks, MSPT recovery
   }
   return {
     date: new Date().toISOString(),
@@ -565,7 +581,7 @@ async function runOnce (o) {
     mcbench_binary: `${path.relative(ROOT, o.mcbench) || o.mcbench} sha256:${require('node:crypto').createHash('sha256').update(fs.readFileSync(o.mcbench)).digest('hex').slice(0, 12)}`,
     scenario: o.scenario,
     label: o.label,
-    params: { bots: o.bots, rate: o.rate, duration: o.duration, view_distance: o.viewDistance, compression: o.target === 'mcserv' ? o.compression : 256, level_type: o.target === 'mcserv' ? levelOf(o) : 'superflat', spread_radius: o.scenario === 'spread' ? (o.spreadRadius ?? 2000) : null, extra: o.extra },
+    params: { bots: o.bots, rate: o.rate, duration: o.duration, view_distance: o.viewDistance, compression: o.target === 'mcserv' ? o.compression : 256, level_type: o.target === 'mcserv' ? levelOf(o) : 'superflat', gamemode: o.gamemode || 'survival', spread_radius: o.scenario === 'spread' ? (o.spreadRadius ?? 2000) : null, extra: o.extra },
     machine: { cpus: os.cpus().length, model: (os.cpus()[0] || {}).model, mem_mib: Math.round(os.totalmem() / 1048576), kernel: os.release() },
     mcbench_exit: benchExit,
     server_exit: serverExit,

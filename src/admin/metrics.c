@@ -19,6 +19,8 @@
 #include "core/workers.h"
 #include "data/version.h"
 #include "game/game.h"
+#include "game/items.h"
+#include "game/mobs.h"
 #include "net/server.h"
 #include "world/store.h"
 
@@ -159,7 +161,8 @@ static void unified_metrics(buf_t *b, const char *world)
     head(b, "minecraft_world_players_count", "gauge", "Players in the world.");
     sample1(b, "minecraft_world_players_count", "world", world, (double)game.player_count);
     head(b, "minecraft_world_entities_count", "gauge", "Entities in the world.");
-    sample1(b, "minecraft_world_entities_count", "world", world, (double)game.player_count);
+    sample1(b, "minecraft_world_entities_count", "world", world,
+            (double)(game.player_count + items_count() + mobs_count()));
     head(b, "minecraft_world_loaded_chunks", "gauge", "Chunk columns in memory.");
     sample1(b, "minecraft_world_loaded_chunks", "world", world, (double)game.world.count);
     counter(b, "minecraft_events_login_total", "Login attempts.", (double)ss->login_starts);

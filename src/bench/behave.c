@@ -339,7 +339,8 @@ void behave_joined(bot *b)
 {
     int64_t now = bench.loop.now_ms;
     switch (bench.o.scenario) {
-    case SC_IDLE: break;
+    case SC_IDLE:
+    case SC_EXPLOSION: break; /* they stand at the spawn (explode.c does the rest) */
     case SC_WALK:
     case SC_CROWD:
         pick_target(b);

@@ -1008,6 +1008,7 @@ static void handle_packet(bot *b, struct frame_view *f, size_t wire)
     int st = login ? PKTN_LOGIN : PKTN_PLAY;
     bench.tr.count[st][1][id]++;
     bench.tr.bytes[st][1][id] += wire;
+    if (!login) explode_packet(b, wire);
     if (f->partial && needs_whole(b, id)) {
         int e = inflate_full(f);
         if (e < 0) {

@@ -73,7 +73,8 @@ static void usage(FILE *f)
         "  --bots N               number of bots (default 10)\n"
         "  --rate JOINS_PER_S     join rate limit, also for churn rejoins (default 100)\n"
         "  --duration SECONDS     hold time after the last bot joined (default 10)\n"
-        "  --scenario NAME        idle | walk | chat | crowd | churn | spread (default idle)\n"
+        "  --scenario NAME        idle | walk | chat | crowd | churn | spread | explosion\n"
+        "                         (default idle)\n"
         "  --script FILE.lua      each bot runs this Lua script once joined (see docs)\n"
         "  --view-distance N      view distance in the bots' client settings (default 2)\n"
         "\n"
@@ -89,6 +90,12 @@ static void usage(FILE *f)
         "                         from --rcon-password or $MCBENCH_RCON_PASSWORD); without\n"
         "                         it each bot sends /tp itself (works where bots are op)\n"
         "  --rcon-password PW     RCON password (visible in ps: prefer the variable)\n"
+        "  --entities N           explosion: mobs summoned at once, over RCON (needs\n"
+        "                         --rcon-port; mcserv's summonmany) (default 1000)\n"
+        "  --entity TYPE          explosion: their type (default cow)\n"
+        "  --entity-radius BLOCKS explosion: within this of the world spawn (default 32)\n"
+        "  --entity-nbt SNBT      explosion: NBT for each, e.g. {NoAI:1b} (default none)\n"
+        "  --summon-after S       explosion: seconds into the hold (default 2)\n"
         "\n"
         "reading the server and comparing runs:\n"
         "  --metrics-url URL      scrape the server's Prometheus /metrics (http://) once a\n"
@@ -203,9 +210,21 @@ enum {
     O_BASELINE,
     O_MAX_REGRESSION,
     O_REGRESS_ON,
+    O_ENTITIES,
+    O_ENTITY,
+    O_ENTITY_RADIUS,
+    O_ENTITY_NBT,
+    O_SUMMON_AFTER,
     O_HELP,
     O_VERSION,
     O_SELFTEST,
+};
+
+/* --scenario's names, by enum scenario (SC_SCRIPT is --script's). */
+static const char *const scenario_names[SC_SCRIPT] = {
+    [SC_IDLE] = "idle",           [SC_WALK] = "walk",   [SC_CHAT] = "chat",
+    [SC_CROWD] = "crowd",         [SC_CHURN] = "churn", [SC_SPREAD] = "spread",
+    [SC_EXPLOSION] = "explosion",
 };
 
 static int parse_args(int argc, char **argv)
@@ -247,6 +266,11 @@ static int parse_args(int argc, char **argv)
         {"baseline", required_argument, 0, O_BASELINE},
         {"max-regression", required_argument, 0, O_MAX_REGRESSION},
         {"regress-on", required_argument, 0, O_REGRESS_ON},
+        {"entities", required_argument, 0, O_ENTITIES},
+        {"entity", required_argument, 0, O_ENTITY},
+        {"entity-radius", required_argument, 0, O_ENTITY_RADIUS},
+        {"entity-nbt", required_argument, 0, O_ENTITY_NBT},
+        {"summon-after", required_argument, 0, O_SUMMON_AFTER},
         {"help", no_argument, 0, O_HELP},
         {"version", no_argument, 0, O_VERSION},
         {"self-test", no_argument, 0, O_SELFTEST},
@@ -280,6 +304,10 @@ static int parse_args(int argc, char **argv)
         .spread_timeout = 10,
         .rcon_password = getenv("MCBENCH_RCON_PASSWORD"),
         .max_regression = 10,
+        .entity = "cow",
+        .entities = 1000,
+        .entity_radius = 32,
+        .summon_after = 2,
     };
     long l;
     int c, li = -1;
@@ -295,27 +323,20 @@ static int parse_args(int argc, char **argv)
         case O_BOTS: rc = parse_int(optarg, 1, 1000000, &o->bots, "--bots"); break;
         case O_RATE: rc = parse_double(optarg, 0.001, 1e6, &o->rate, "--rate"); break;
         case O_DURATION: rc = parse_double(optarg, 0, 1e7, &o->duration, "--duration"); break;
-        case O_SCENARIO:
+        case O_SCENARIO: {
+            int sc = 0;
+            while (sc < SC_SCRIPT && strcmp(optarg, scenario_names[sc]) != 0) sc++;
             o->scenario_name = optarg;
-            if (!strcmp(optarg, "idle"))
-                o->scenario = SC_IDLE;
-            else if (!strcmp(optarg, "walk"))
-                o->scenario = SC_WALK;
-            else if (!strcmp(optarg, "chat"))
-                o->scenario = SC_CHAT;
-            else if (!strcmp(optarg, "crowd"))
-                o->scenario = SC_CROWD;
-            else if (!strcmp(optarg, "churn"))
-                o->scenario = SC_CHURN;
-            else if (!strcmp(optarg, "spread"))
-                o->scenario = SC_SPREAD;
-            else {
+            o->scenario = (enum scenario)sc;
+            if (sc == SC_SCRIPT) { /* the script scenario is --script's */
                 fprintf(stderr,
-                        "mcbench: --scenario: idle, walk, chat, crowd, churn or spread, not '%s'\n",
+                        "mcbench: --scenario: idle, walk, chat, crowd, churn, spread or explosion, "
+                        "not '%s'\n",
                         optarg);
                 rc = -1;
             }
             break;
+        }
         case O_SCRIPT: o->script = optarg; break;
         case O_VIEW: rc = parse_int(optarg, 2, 32, &o->view_distance, "--view-distance"); break;
         case O_JSON: o->json = optarg; break;
@@ -358,6 +379,31 @@ static int parse_args(int argc, char **argv)
             rc = parse_double(optarg, 0, 1e9, &o->max_regression, "--max-regression");
             break;
         case O_REGRESS_ON: o->regress_on = optarg; break;
+        case O_ENTITIES: rc = parse_int(optarg, 1, 10000, &o->entities, "--entities"); break;
+        case O_ENTITY:
+            o->entity = optarg;
+            for (const char *p = optarg; *p && !rc; p++)
+                if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+                      *p == ':')) {
+                    fprintf(stderr, "mcbench: --entity: an entity type such as cow, not '%s'\n",
+                            optarg);
+                    rc = -1;
+                }
+            if (!*optarg) rc = -1;
+            break;
+        case O_ENTITY_RADIUS:
+            rc = parse_double(optarg, 0, 256, &o->entity_radius, "--entity-radius");
+            break;
+        case O_ENTITY_NBT:
+            o->entity_nbt = optarg;
+            if (strlen(optarg) > 120) {
+                fprintf(stderr, "mcbench: --entity-nbt: at most 120 characters\n");
+                rc = -1;
+            }
+            break;
+        case O_SUMMON_AFTER:
+            rc = parse_double(optarg, 0, 3600, &o->summon_after, "--summon-after");
+            break;
         case O_FIRST: rc = parse_int(optarg, 0, 99999999, &o->first_index, "--first-index"); break;
         case 'h':
         case O_HELP: usage(stdout); exit(0);
@@ -394,10 +440,15 @@ static int parse_args(int argc, char **argv)
                     RCON_MAX_LENGTH - 10);
             return -1;
         }
-        if (o->scenario != SC_SPREAD) {
-            fprintf(stderr, "mcbench: --rcon-port is for --scenario spread\n");
+        if (o->scenario != SC_SPREAD && o->scenario != SC_EXPLOSION) {
+            fprintf(stderr, "mcbench: --rcon-port is for --scenario spread or explosion\n");
             return -1;
         }
+    }
+    if (o->scenario == SC_EXPLOSION && !o->rcon_port) {
+        fprintf(stderr,
+                "mcbench: --scenario explosion needs --rcon-port (the summon goes over RCON)\n");
+        return -1;
     }
     if (o->regress_on && !o->baseline) {
         fprintf(stderr, "mcbench: --regress-on needs --baseline\n");
@@ -530,6 +581,7 @@ static void check_end(void *arg)
         bench.hold_start_wall_ms = clock_wall_ms();
         bench.hold_rx_bytes0 = bench.rx_bytes;
         bench.hold_seen0 = bench.seen.len;
+        explode_hold_started();
     }
     if (bench.hold_start_ms &&
         bench.loop.now_ms - bench.hold_start_ms >= (int64_t)(bench.o.duration * 1000.0))

@@ -73,7 +73,7 @@
 #define CHAT_MAX         256
 #define BOT_NO_SCRIPT    (-2) /* == LUA_NOREF, checked in script.c */
 
-enum scenario { SC_IDLE, SC_WALK, SC_CHAT, SC_CROWD, SC_CHURN, SC_SPREAD, SC_SCRIPT };
+enum scenario { SC_IDLE, SC_WALK, SC_CHAT, SC_CROWD, SC_CHURN, SC_SPREAD, SC_EXPLOSION, SC_SCRIPT };
 
 /* spread: how far a bot is on its way to its random point (behave.c). */
 enum spread_state {
@@ -166,6 +166,10 @@ typedef struct bot {
     uint32_t chat_seq;
     uint64_t rng;
 
+    /* explosion: this bot's current 50 ms receive window (explode.c) */
+    int64_t win_ms;
+    uint32_t win_bytes, win_pkts;
+
     /* script */
     int co_ref; /* BOT_NO_SCRIPT when none */
     void *co;   /* its lua_State (thread) while co_ref holds it */
@@ -219,6 +223,23 @@ struct opts {
     const char *baseline;    /* --baseline: an earlier JSON report to compare with */
     double max_regression;   /* --max-regression: percent a checked figure may worsen */
     const char *regress_on;  /* --regress-on: the checked figures (NULL: the default list) */
+    const char *entity;      /* explosion: the type summoned (--entity) */
+    int entities;            /* explosion: how many, in one command (--entities) */
+    double entity_radius;    /* explosion: around the spawn (--entity-radius) */
+    double summon_after;     /* explosion: seconds into the hold (--summon-after) */
+    const char *entity_nbt;  /* explosion: NBT for each (--entity-nbt), NULL none */
+};
+
+/* The explosion scenario's figures (explode.c). */
+struct boom_stats {
+    bool sent, replied;
+    int64_t sent_ms, reply_ms; /* since the run started; sent: the command went out */
+    char command[200];
+    char reply[REASON_MAX];
+    hist win_bytes, win_pkts; /* per bot per 50 ms receive window with traffic, after the send */
+    uint64_t spawns_at_send;  /* Spawn Entity packets received before the send */
+    uint64_t failed_at_send, kicked_at_send;
+    loop_timer t_send;
 };
 
 /* The spread scenario's figures (behave.c, rcon_client.c). */
@@ -293,6 +314,7 @@ struct bench {
     hist chunk_wait; /* us a moving bot stood in a chunk it had not received */
     chunkset seen;   /* every chunk any bot received (limit SEEN_MAX) */
     struct spread_stats spread;
+    struct boom_stats boom;
     struct traffic tr;
     uint64_t fail_by_kind[FK_COUNT];
     struct fail_reason reasons[FAIL_REASONS_MAX + 1];
@@ -347,6 +369,16 @@ void send_place(bot *b, int32_t x, int32_t y, int32_t z, int face);
 void send_creative_slot(bot *b, int slot, int item, int count);
 void send_held_slot(bot *b, int slot);
 
+/* --- explode.c: the explosion scenario --- */
+/* The hold began: the summon goes out --summon-after seconds later. */
+void explode_hold_started(void);
+/* A packet of `wire` bytes reached b in PLAY (its 50 ms receive windows). */
+void explode_packet(bot *b, size_t wire);
+/* The summon's reply (rcon_client.c). */
+void explode_replied(const char *text);
+void explode_report(FILE *f);
+void explode_json(FILE *f); /* "explosion":{...} or "explosion":null */
+
 /* --- rcon_client.c: teleports for spread over RCON --- */
 /* Connects and logs in (blocking, bounded by --connect-timeout); 0, or -1
  * with the reason on stderr. */
@@ -354,6 +386,9 @@ int rcon_client_open(const struct sockaddr *addr, unsigned addr_len, const char 
 bool rcon_client_live(void);
 /* Queues `tp <name> <spread_x> <y> <spread_z>` for b. */
 void rcon_client_tp(bot *b);
+/* Sends one command (explosion: the summon) as soon as no request is in
+ * flight; its reply goes to explode_replied. 0, or -1 (not live, one waiting). */
+int rcon_client_command(const char *text);
 /* Takes b off the queue (its wait is over, or it is gone). */
 void rcon_client_cancel(bot *b);
 void rcon_client_close(void);
@@ -390,6 +425,11 @@ struct server_now {
     double tps, mspt_p50_ms, mspt_p99_ms, mspt_max_ms;
 };
 void scrape_latest(struct server_now *now);
+/* The server's mean MSPT per scrape interval after since_ms (run time):
+ * the highest, and the time from since_ms to the end of the first interval
+ * from which every later one stayed under limit_ms (-1 never). False when
+ * no interval ended after since_ms. */
+bool scrape_recovery(int64_t since_ms, double limit_ms, double *peak_ms, double *recover_ms);
 /* The server's figures over the hold (or the run; see scrape.c). */
 struct server_figures {
     bool hold;

@@ -2,7 +2,8 @@
  * rcon_client.c — mcbench's RCON client: how the `spread` scenario puts
  * bots at their random points on a server that speaks RCON (vanilla, Paper,
  * mcserv): one connection, `tp <bot> <x> <y> <z>` per bot, as an operator
- * would type it into the server console.
+ * would type it into the server console; and the `explosion` scenario's
+ * one command (rcon_client_command, its reply to explode.c).
  *
  *   open (setup, blocking, bounded by --connect-timeout):
  *     connect -> login (type 3) -> reply id == ours: LIVE | id -1: refused
@@ -57,6 +58,9 @@ static struct {
     buf_t out;
     uint8_t in[RCON_REPLY_MAX + 4096];
     size_t in_len;
+    char cmd[RCON_MAX_LENGTH - 10]; /* the explosion scenario's one command, waiting */
+    size_t cmd_len;
+    int32_t cmd_id; /* its request id once sent; 0 none */
 } rc = {.fd = -1};
 
 static uint32_t le32(const uint8_t *p)
@@ -131,9 +135,17 @@ static void flush_out(void)
     if (ev != rc.w.events) loop_watch_mod(&bench.loop, &rc.w, ev);
 }
 
-/* Sends the next queued bot's tp unless a request is in flight. */
+/* Sends the waiting command, else the next queued bot's tp, unless a
+ * request is in flight. */
 static void pump(void)
 {
+    if (rc.live && !rc.inflight_id && rc.cmd_len) {
+        rc.inflight_id = rc.cmd_id = ++rc.next_id;
+        rcon_encode(&rc.out, rc.cmd_id, RCON_COMMAND, rc.cmd, rc.cmd_len);
+        rc.cmd_len = 0;
+        loop_timer_after(&bench.loop, &rc.t_reply, RCON_REPLY_MS);
+        flush_out();
+    }
     while (rc.live && !rc.inflight_id && !list_empty(&rc.queue)) {
         bot *b = list_entry(rc.queue.next, bot, rcon_link);
         list_remove(&b->rcon_link);
@@ -154,6 +166,11 @@ static void on_reply(int32_t id, const char *text)
     if (id != rc.inflight_id) return; /* a later part of a long reply */
     rc.inflight_id = 0;
     loop_timer_stop(&bench.loop, &rc.t_reply);
+    if (id == rc.cmd_id) {
+        rc.cmd_id = 0;
+        explode_replied(text);
+        return;
+    }
     bench.spread.rcon_replies++;
     if (!bench.spread.rcon_first_reply[0])
         snprintf(bench.spread.rcon_first_reply, sizeof bench.spread.rcon_first_reply, "%s",
@@ -333,6 +350,16 @@ void rcon_client_tp(bot *b)
     if (list_linked(&b->rcon_link)) return;
     list_push_back(&rc.queue, &b->rcon_link);
     pump();
+}
+
+int rcon_client_command(const char *text)
+{
+    size_t n = strlen(text);
+    if (!rc.live || rc.cmd_len || rc.cmd_id || n == 0 || n >= sizeof rc.cmd) return -1;
+    memcpy(rc.cmd, text, n);
+    rc.cmd_len = n;
+    pump();
+    return 0;
 }
 
 void rcon_client_cancel(bot *b)

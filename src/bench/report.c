@@ -25,6 +25,9 @@
  *   spread{radius,timeout_s,rcon,asked_rcon,asked_command,teleported,timed_out,arrived,
  *          walked_arrived,teleport{..},arrival{..},rcon_sent,rcon_replies,
  *          rcon_first_reply|null,rcon_lost|null} | null (other scenarios)
+ *   explosion{entity,entities,radius,sent,sent_ms,reply_ms,reply,window_bytes{p50,p99,max},
+ *          window_packets{..},windows,spawn_packets,failed,kicked,mspt_peak_ms,
+ *          mspt_under_5ms_after_ms (-1 never)} | null (other scenarios; explode.c)
  *
  * Invariants:
  *  1. Reasons are data: control characters and non-ASCII bytes are escaped
@@ -265,6 +268,7 @@ void report_write(FILE *f)
                 (unsigned long long)sp->walked_arrived);
         if (sp->rcon_lost[0]) fprintf(f, "spread: RCON ended early: %s\n", sp->rcon_lost);
     }
+    explode_report(f);
     fprintf(f, "traffic: rx %.2f MB (%.2f MB/s), tx %.2f MB (%.2f MB/s)\n",
             (double)bench.rx_bytes / 1e6, wall > 0 ? (double)bench.rx_bytes / 1e6 / wall : 0,
             (double)bench.tx_bytes / 1e6, wall > 0 ? (double)bench.tx_bytes / 1e6 / wall : 0);
@@ -547,6 +551,8 @@ int report_write_json_to(FILE *f, int exit_code)
             (unsigned long long)bench.script_done, (unsigned long long)bench.script_left,
             (unsigned long long)bench.script_errors);
     jspread(f);
+    fputs(",\n", f);
+    explode_json(f);
     fputs(",\n", f);
     scrape_write_json(f);
     fputs(",\n", f);

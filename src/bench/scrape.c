@@ -427,6 +427,28 @@ void scrape_figures(struct server_figures *f)
     }
 }
 
+bool scrape_recovery(int64_t since_ms, double limit_ms, double *peak_ms, double *recover_ms)
+{
+    *peak_ms = NAN;
+    *recover_ms = -1;
+    size_t i = 0;
+    while (i < sc.n && sc.samples[i].t_ms < since_ms) i++;
+    if (i == 0 || i >= sc.n) return false; /* an interval needs a sample before it */
+    bool seen = false;
+    for (size_t k = i; k < sc.n; k++) {
+        const struct sample *a = &sc.samples[k - 1], *b = &sc.samples[k];
+        if (!(a->have & HAVE_HIST) || !(b->have & HAVE_HIST) || b->count <= a->count) continue;
+        double mean = (b->sum - a->sum) / (b->count - a->count) * 1e3;
+        seen = true;
+        if (isnan(*peak_ms) || mean > *peak_ms) *peak_ms = mean;
+        if (mean >= limit_ms)
+            *recover_ms = -1; /* not yet (or not any more) */
+        else if (*recover_ms < 0)
+            *recover_ms = (double)(b->t_ms - since_ms);
+    }
+    return seen;
+}
+
 static void num_or_dash(FILE *f, const char *fmt, double v)
 {
     if (isnan(v))

@@ -145,6 +145,7 @@ static const struct key_def keys[] = {
     STR("mcserv-tab-header", "", tab_header),
     STR("mcserv-tab-footer", "", tab_footer),
     INT("mcserv-max-tracked-players", "0", max_tracked_players, 0, 1000000),
+    INT("mcserv-max-entities-per-chunk", "512", max_entities_per_chunk, 0, 65536),
     {"mcserv-player-visibility", "all", K_VISIBILITY, OFF(player_visibility), 0, 0},
     STR("admin-http-address", "127.0.0.1", admin_http_address),
     INT("admin-http-port", "25585", admin_http_port, 0, 65535),
@@ -199,6 +200,8 @@ static const char new_file_header[] =
     "# mcserv-max-tracked-players (mcserv): each player sees at most the N\n"
     "# nearest other players (0 = all in range). mcserv-player-visibility: all,\n"
     "# or none (nobody sees anyone; the tab list still lists everyone). Hubs.\n"
+    "# mcserv-max-entities-per-chunk (mcserv): summon and natural spawning refuse\n"
+    "# a mob in a chunk column that holds this many (0 = no cap).\n"
     "# admin-http-address, admin-http-port (mcserv): /metrics, /api/status,\n"
     "# /healthz and a dashboard over HTTP (port 0 = off). Keep it private.\n"
     "# enable-rcon: rcon.port binds to server-ip (all interfaces when empty):\n"

@@ -73,7 +73,8 @@ struct server_config {
     bool broadcast_console_to_ops;         /* console command feedback to online ops */
     char tab_header[256];                  /* mcserv: tab list header text ("" = none) */
     char tab_footer[256];
-    int max_tracked_players; /* mcserv: each viewer tracks the N nearest; 0 = all */
+    int max_tracked_players;    /* mcserv: each viewer tracks the N nearest; 0 = all */
+    int max_entities_per_chunk; /* mcserv: mobs a chunk column may hold; 0 = no cap */
     enum player_visibility player_visibility; /* mcserv: none = nobody sees anyone (hubs) */
     /* Operations (game/lists.c, admin/, net/conn.c; docs/operations.md) */
     bool white_list;         /* changed at runtime by /whitelist on|off */

@@ -229,7 +229,8 @@ uint16_t blockuse_place_state(const player *p, int32_t x, int32_t y, int32_t z, 
         return blockuse_with_prop(state, "type", type);
     }
     if (block_of_state[state] == block_of_state[BLOCK_BARREL] ||
-        block_of_state[state] == block_of_state[BLOCK_FURNACE]) {
+        block_of_state[state] == block_of_state[BLOCK_FURNACE] ||
+        block_of_state[state] == block_of_state[BLOCK_ENDER_CHEST]) { /* faces the player */
         bool barrel = block_of_state[state] == block_of_state[BLOCK_BARREL];
         const char *f = dir_names[opposite(d)];
         if (barrel && p->pitch > 45.0f) f = "up";

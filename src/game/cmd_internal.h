@@ -133,6 +133,8 @@ void cmd_expand_message(cmd_ctx *x, const struct cmd_value *v, buf_t *out);
 
 /* summon <entity> [<pos>] [<nbt>]. */
 int cmd_mobs_summon(cmd_ctx *x);
+/* summonmany <entity> <count> <radius> [<pos>] [<nbt>] (mcserv's). */
+int cmd_mobs_summon_many(cmd_ctx *x);
 /* The mobs selector argument v picks (an @e not limited to players) into
  * slots (game/mobs.h); *err -1 after sending the error (an unknown type=). */
 size_t cmd_mobs_select(cmd_ctx *x, const struct cmd_value *v, int32_t *slots, size_t cap, int *err);
@@ -175,6 +177,7 @@ int cmd_world_exec(cmd_ctx *x);      /* cmd_world.c: setblock, fill, clone, forc
 int cmd_worldborder(cmd_ctx *x);     /* cmd_border.c */
 int cmd_text_exec(cmd_ctx *x);       /* cmd_text.c: tellraw, title */
 int cmd_player_exec(cmd_ctx *x);     /* cmd_player.c: give, clear, spawnpoint */
+int cmd_xp_exec(cmd_ctx *x);         /* cmd_xp.c: experience (xp), enchant */
 int cmd_pregen_start(cmd_ctx *x);    /* cmd_pregen.c: pregen <radius> [x z] (issue 18) */
 int cmd_pregen_status(cmd_ctx *x);   /* cmd_pregen.c: pregen status */
 int cmd_pregen_cancel(cmd_ctx *x);   /* cmd_pregen.c: pregen cancel */

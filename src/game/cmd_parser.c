@@ -152,7 +152,10 @@ void pkt_cb_declare_commands(buf_t *b, const cmd_tree *t, int level)
             case CP_ENTITY: wr_u8(b, (uint8_t)nd->prop); break;
             case CP_STRING: wr_varint(b, nd->prop); break;
             case CP_TIME: wr_i32(b, nd->prop); break;
-            case CP_RESOURCE: wr_cstring(b, "minecraft:entity_type"); break; /* the only registry */
+            case CP_RESOURCE:
+                wr_cstring(b, nd->prop == CMD_REGISTRY_ENCHANTMENT ? "minecraft:enchantment"
+                                                                   : "minecraft:entity_type");
+                break;
             case CP_INTEGER:
                 wr_u8(b, nd->range);
                 if (nd->range & CMD_RANGE_MIN) wr_i32(b, (int32_t)nd->min);

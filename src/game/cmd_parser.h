@@ -65,6 +65,7 @@ enum cmd_parser {
 
 /* minecraft:resource's registry (cmd_node.prop). */
 #define CMD_REGISTRY_ENTITY_TYPE 0
+#define CMD_REGISTRY_ENCHANTMENT 1 /* issue 14: enchant */
 
 /* Bounds of a Brigadier number (cmd_spec.range: which of min, max apply). */
 #define CMD_RANGE_MIN 0x01
@@ -153,6 +154,15 @@ enum cmd_exec {
     X_PREGEN_CANCEL,
     X_PLUGINS, /* the `plugins` command and the commands plugins register (game/cmd_plugins.c) */
     X_SUMMON,  /* issue 15: game/cmd_mobs.c */
+    /* issue 14: game/cmd_xp.c */
+    X_XP_ADD_POINTS,
+    X_XP_ADD_LEVELS,
+    X_XP_SET_POINTS,
+    X_XP_SET_LEVELS,
+    X_XP_QUERY_POINTS,
+    X_XP_QUERY_LEVELS,
+    X_ENCHANT,
+    X_SUMMON_MANY, /* issue 15: mcserv's summonmany (game/cmd_mobs.c) */
     X_COUNT
 };
 

@@ -10,8 +10,9 @@
  *   give   vanilla's Inventory.add: the selected hotbar slot, the off hand,
  *          then the main inventory in order for a stack with room, then the
  *          first empty slot, one stack (the item's max) at a time; what does
- *          not fit would drop as an item entity in vanilla: mcserv has none,
- *          so it is lost (a creative player's excess is discarded, as vanilla)
+ *          not fit is thrown from the player as an item entity it can pick
+ *          up at once (Player.drop + setNoPickUpDelay; a creative player's
+ *          excess is discarded, as vanilla)
  *   clear  the inventory in vanilla's order (main, armour, off hand, the
  *          crafting grid), up to maxCount (-1 all; 0 only counts)
  *
@@ -26,6 +27,7 @@
 #include "game/inventory.h"
 #include "game/cmd_internal.h"
 #include "game/item_names.h"
+#include "game/items.h"
 #include "game/spawnpoint.h"
 
 #define GIVE_MAX_STACKS 100 /* vanilla GiveCommand.MAX_ALLOWED_ITEMSTACKS */
@@ -77,7 +79,7 @@ static int add_stack(conn *c, int item, int n, bool changed[46])
             if (p->inventory[window_of(i)].count <= 0) slot = window_of(i);
         if (slot < 0) break;
         struct inv_slot *s = &p->inventory[slot];
-        if (s->count <= 0) *s = (struct inv_slot){(int16_t)item, 0, 0}; /* no old wear */
+        if (s->count <= 0) *s = (struct inv_slot){(int16_t)item, 0, 0, {0}}; /* no old wear */
         int k = max_stack(item) - s->count;
         if (k > n) k = n;
         s->count = (int8_t)(s->count + k);
@@ -118,7 +120,6 @@ static int ex_give(cmd_ctx *x)
         buf_free(&plain);
         return -1;
     }
-    size_t lost = 0;
     for (size_t i = 0; i < tl->n; i++) {
         conn *c = tl->c[i];
         if (c->closed || item <= 0) continue; /* air: vanilla adds nothing */
@@ -126,17 +127,15 @@ static int ex_give(cmd_ctx *x)
         for (int left = count; left > 0;) {
             int n = left < max_stack(item) ? left : max_stack(item);
             left -= n;
-            lost += (size_t)add_stack(c, item, n, changed);
+            int over = add_stack(c, item, n, changed);
+            if (over > 0) { /* GiveCommand: drop(stack, false), no pickup delay (vanilla
+                             * also keeps it for that player: anyone may take it) */
+                struct inv_slot drop = {(int16_t)item, (int8_t)over, 0, {0}};
+                items_set_pickup_delay(items_throw(c->player, &drop), 0);
+            }
         }
         for (int s = 0; s < 46 && !c->closed; s++)
             if (changed[s]) send_slot(c, s);
-    }
-    if (lost) { /* vanilla drops them as item entities; mcserv has none yet: say so */
-        char line[128];
-        snprintf(line, sizeof line,
-                 "%zu item(s) did not fit in the inventory and were lost (no dropped items yet)",
-                 lost);
-        cmd_send_line(x, line);
     }
     char n[24], players[24];
     snprintf(n, sizeof n, "%d", count);
@@ -170,7 +169,7 @@ static int clear_player(conn *c, int item, int max_count)
             continue;
         }
         s->count = (int8_t)(s->count - take);
-        if (s->count <= 0) *s = (struct inv_slot){0, 0, 0};
+        if (s->count <= 0) *s = (struct inv_slot){0};
         total += take;
         if (!c->closed) send_slot(c, order[k]);
     }

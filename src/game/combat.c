@@ -98,10 +98,13 @@ static void crit_effect(conn *c, int32_t target_eid)
 struct roll {
     float dmg;
     bool crit, sprint_kb;
+    int knockback; /* the knockback enchantment's level + 1 for the sprint (× 0.5) */
+    int fire;      /* fire aspect's level (× 4 seconds of fire) */
 };
 
 static struct roll attack_roll(player *a)
 {
+    const uint16_t *ench = a->inventory[36 + a->held_slot].ench;
     const struct weapon_info *w = hr_weapon_of(a->inventory[36 + a->held_slot].item);
     float base = w ? w->damage : BASE_DAMAGE, speed = w ? w->speed : BASE_SPEED;
     float s = hr_attack_strength(a->hp.attack_ticks, speed, 0.5f);
@@ -112,6 +115,11 @@ static struct roll attack_roll(player *a)
     r.crit = strong && a->hp.fall_distance > 0.0f && !a->on_ground && !a->hp.in_water &&
              !a->hp.sprinting;
     r.dmg = hr_attack_damage(base, s, r.crit);
+    /* issue 14: Player.attack adds the enchantments' bonus × the strength
+     * after the critical multiplier; knockback's level adds to the sprint's */
+    r.dmg += ench_damage_bonus(ench, ENCH_MOB_OTHER) * s;
+    r.knockback = ench_level(ench, ENCH_KNOCKBACK) + (r.sprint_kb ? 1 : 0);
+    r.fire = ench_level(ench, ENCH_FIRE_ASPECT);
     return r;
 }
 
@@ -128,11 +136,13 @@ static void attack(conn *c, conn *tc)
     /* Knockback: LivingEntity.hurt's, then the sprint's (Player.attack). */
     double v[3] = {0, 0, 0};
     hr_knockback(v, 0.4, a->x - tx, a->z - tz, t->on_ground);
-    if (sprint_kb) {
+    if (r.knockback > 0) {
         double yaw = a->yaw * (3.14159265358979323846 / 180.0);
-        hr_knockback(v, 0.5, sin(yaw), -cos(yaw), t->on_ground);
-        a->hp.sprinting = false;
+        hr_knockback(v, 0.5 * r.knockback, sin(yaw), -cos(yaw), t->on_ground);
     }
+    if (sprint_kb) a->hp.sprinting = false;
+    if (r.fire > 0 && t->health > 0 && t->hp.fire_ticks < r.fire * 80)
+        t->hp.fire_ticks = r.fire * 80; /* FireAspectEnchantment: setSecondsOnFire(level × 4) */
     if (!tc->closed && t->health > 0) {
         buf_reset(&srv->pkt);
         pkt_cb_entity_velocity(&srv->pkt, t->entity_id, v[0], v[1], v[2]);
@@ -161,7 +171,7 @@ static void attack_mob(conn *c, int32_t slot)
     struct roll r = attack_roll(a);
     if (!(r.dmg > 0.0f)) return;
     double yaw = a->yaw * (3.14159265358979323846 / 180.0);
-    if (!mobs_hurt_by(slot, r.dmg, c, r.sprint_kb ? 0.5 : 0.0, sin(yaw), -cos(yaw))) return;
+    if (!mobs_hurt_by(slot, r.dmg, c, 0.5 * r.knockback, sin(yaw), -cos(yaw))) return;
     if (r.sprint_kb) a->hp.sprinting = false;
     if (r.crit) crit_effect(c, mobs_eid(slot));
     health_exhaust(c, HR_EXHAUST_ATTACK);

@@ -21,6 +21,13 @@
  *            partner went), or the player is more than 8 blocks from it
  *            (vanilla stillValid) — checked every tick and before a click.
  *   breaks   the items spill (items_drop_stack) and the block entity goes.
+ *   ender    An ender chest (issue 14) opens generic_9x3 titled
+ *            container.enderchest over the opener's own EnderItems
+ *            (player.ender_items), whichever ender chest it is, so two
+ *            players at one ender chest see each their own; its lid counts
+ *            the players who have it open (EnderChestBlockEntity), it is
+ *            blocked as a chest is, and breaking it spills nothing (its
+ *            loot table's obsidian drops; the items stay the player's).
  *
  * Invariants:
  *  1. No pointer into a block entity outlives a call: positions are
@@ -54,9 +61,24 @@
 #define BLOCK_EVENT_LID  1    /* ChestBlockEntity.triggerEvent: the open count */
 #define TITLE_MAX        4096 /* a longer CustomName is not used as the title */
 
+_Static_assert(sizeof((struct be_item *)0)->ench == sizeof((struct inv_slot *)0)->ench,
+               "a block entity's item keeps every enchantment a slot holds");
+
+static struct inv_slot slot_of(const struct be_item *b)
+{
+    struct inv_slot s = {b->item, b->count, b->damage, {0}};
+    memcpy(s.ench, b->ench, sizeof s.ench);
+    return s;
+}
+
+static bool is_ender(uint16_t state)
+{
+    return block_of_state[state] == block_of_state[BLOCK_ENDER_CHEST];
+}
+
 bool container_is_block(uint16_t state)
 {
-    return be_kind_of_block(block_of_state[state]) != BE_RAW;
+    return be_kind_of_block(block_of_state[state]) != BE_RAW || is_ender(state);
 }
 
 /* The block entity of the container at (x, y, z), made when missing;
@@ -78,13 +100,25 @@ struct shape {
     struct block_entity *be[2];
     int32_t pos[2][3];
     int n;
+    bool ender; /* an ender chest: no block entity, pos[0] only, the viewer's EnderItems */
 };
+
+/* Half h of s is there (a block entity, or the ender chest's one position). */
+static bool has_half(const struct shape *s, int h)
+{
+    return s->be[h] || (h == 0 && s->ender);
+}
 
 static int resolve(int32_t x, int32_t y, int32_t z, struct shape *s)
 {
     memset(s, 0, sizeof *s);
     uint16_t st;
     if (world_get_block(&game.world, x, y, z, &st) < 0 || !container_is_block(st)) return 0;
+    if (is_ender(st)) {
+        s->ender = true;
+        s->pos[0][0] = x, s->pos[0][1] = y, s->pos[0][2] = z;
+        return s->n = PLAYER_ENDER_SLOTS;
+    }
     int32_t px, py, pz;
     bool dbl = blockuse_chest_partner(x, y, z, st, &px, &py, &pz);
     int first = dbl && !blockuse_prop_is(st, "type", "right"); /* the RIGHT half first */
@@ -105,9 +139,13 @@ int container_load(player *p)
 {
     struct shape s;
     if (resolve(p->win.tx, p->win.ty, p->win.tz, &s) != p->win.cont_n || !s.n) return -1;
+    if (s.ender) {
+        memcpy(p->win.cont, p->ender_items, sizeof p->ender_items);
+        return 0;
+    }
     for (int i = 0; i < s.n; i++) {
         const struct be_item *b = &s.be[i / BE_CONTAINER_SLOTS]->items[i % BE_CONTAINER_SLOTS];
-        p->win.cont[i] = (struct inv_slot){b->item, b->count, b->damage};
+        p->win.cont[i] = slot_of(b);
     }
     return 0;
 }
@@ -116,14 +154,27 @@ void container_store(player *p)
 {
     struct shape s;
     if (resolve(p->win.tx, p->win.ty, p->win.tz, &s) != p->win.cont_n || !s.n) return;
+    if (s.ender) {
+        for (int k = 0; k < PLAYER_ENDER_SLOTS; k++) {
+            p->ender_items[k] = p->win.cont[k];
+            if (p->ender_items[k].count <= 0 || p->ender_items[k].item <= 0)
+                p->ender_items[k] = (struct inv_slot){0};
+        }
+        return;
+    }
     for (int h = 0; h < s.n / BE_CONTAINER_SLOTS; h++) {
         bool changed = false;
         for (int k = 0; k < BE_CONTAINER_SLOTS; k++) {
             const struct inv_slot *w = &p->win.cont[h * BE_CONTAINER_SLOTS + k];
-            struct be_item now = {0, 0, 0};
-            if (w->item > 0 && w->count > 0) now = (struct be_item){w->item, w->count, w->damage};
+            struct be_item now = {0, 0, 0, {0}};
+            if (w->item > 0 && w->count > 0) {
+                now = (struct be_item){w->item, w->count, w->damage, {0}};
+                memcpy(now.ench, w->ench, sizeof now.ench);
+            }
             struct be_item *b = &s.be[h]->items[k];
-            if (b->item == now.item && b->count == now.count && b->damage == now.damage) continue;
+            if (b->item == now.item && b->count == now.count && b->damage == now.damage &&
+                ench_same(b->ench, now.ench))
+                continue;
             *b = now;
             changed = true;
         }
@@ -147,7 +198,7 @@ static int viewers(const struct shape *s)
         const player *o = game.players[i]->player;
         if (!o || !o->win.open_id || o->win.open_kind != WIN_CONTAINER) continue;
         for (int h = 0; h < 2; h++)
-            if (s->be[h] && o->win.tx == s->pos[h][0] && o->win.ty == s->pos[h][1] &&
+            if (has_half(s, h) && o->win.tx == s->pos[h][0] && o->win.ty == s->pos[h][1] &&
                 o->win.tz == s->pos[h][2]) {
                 n++;
                 break;
@@ -162,11 +213,11 @@ void container_viewers_changed(int32_t x, int32_t y, int32_t z)
     if (!resolve(x, y, z, &s)) return;
     int n = viewers(&s);
     for (int h = 0; h < 2; h++) {
-        if (!s.be[h]) continue;
+        if (!has_half(&s, h)) continue;
         int32_t bx = s.pos[h][0], by = s.pos[h][1], bz = s.pos[h][2];
         uint16_t st;
         if (world_get_block(&game.world, bx, by, bz, &st) < 0) continue;
-        if (s.be[h]->kind == BE_BARREL) {
+        if (s.be[h] && s.be[h]->kind == BE_BARREL) {
             uint16_t want = blockuse_with_prop(st, "open", n > 0 ? "true" : "false");
             if (want != st) play_set_block(bx, by, bz, want);
             continue;
@@ -188,7 +239,7 @@ static bool lid_blocked(const struct shape *s)
 {
     for (int h = 0; h < 2; h++) {
         uint16_t st;
-        if (!s->be[h] || s->be[h]->kind == BE_BARREL ||
+        if (!has_half(s, h) || (s->be[h] && s->be[h]->kind == BE_BARREL) ||
             world_get_block(&game.world, s->pos[h][0], s->pos[h][1] + 1, s->pos[h][2], &st) < 0)
             continue;
         uint8_t f = block_info[block_of_state[st]].flags;
@@ -216,7 +267,8 @@ void container_open(conn *c, int32_t x, int32_t y, int32_t z, uint16_t state)
     struct shape s;
     if (p->gamemode == GM_SPECTATOR || !resolve(x, y, z, &s) || lid_blocked(&s)) return;
     static char name[TITLE_MAX];
-    const char *title = s.n == 54 ? "{\"translate\":\"container.chestDouble\"}"
+    const char *title = s.ender     ? "{\"translate\":\"container.enderchest\"}"
+                        : s.n == 54 ? "{\"translate\":\"container.chestDouble\"}"
                         : block_of_state[state] == block_of_state[BLOCK_BARREL]
                             ? "{\"translate\":\"container.barrel\"}"
                             : "{\"translate\":\"container.chest\"}";
@@ -235,7 +287,7 @@ void container_drop_contents(int32_t x, int32_t y, int32_t z)
     for (int i = 0; i < BE_CONTAINER_SLOTS; i++) {
         const struct be_item *b = &be->items[i];
         if (b->item <= 0 || b->count <= 0) continue;
-        struct inv_slot s = {b->item, b->count, b->damage};
+        struct inv_slot s = slot_of(b);
         items_drop_stack(x, y, z, &s);
     }
     be_remove(&e->c.bents, x, y, z);

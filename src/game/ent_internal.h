@@ -49,6 +49,9 @@ struct ent {
     int32_t cnext, cprev;
     int32_t cx, cz;
     uint32_t held; /* clients that have it spawned; 0: the base follows the player */
+    /* The chunk its viewers last judged it in (entities.c invariant 7). */
+    int32_t tr_cx, tr_cz;
+    bool tr_valid;
     uint8_t layer; /* 0 seen by all, 1 by spectators only */
     /* pending for the next update */
     uint8_t anims; /* bit 0 main-hand swing, bit 1 off-hand swing */

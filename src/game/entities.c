@@ -94,6 +94,12 @@
  *     nearer, so two players at about the same distance do not swap every
  *     second); between rescans a newly visible entity is spawned only while
  *     V has room. mcserv-player-visibility=none: visible() is always false.
+ *  7. Visibility is per chunk (in_interest), so a viewer V that holds E
+ *     was shown it while E was in the chunk it was last judged in
+ *     (tr_cx, tr_cz), which V then held; V still holds that chunk unless
+ *     its window changed, and then V is rescanned this tick. So when E
+ *     changes, only the viewers of that chunk (chunk_viewers.h) and of
+ *     E's chunk now are judged again, not every player.
  */
 #include "game/entities.h"
 
@@ -104,6 +110,7 @@
 #include "core/pool.h"
 #include "core/log.h"
 #include "game/chat.h"
+#include "game/chunk_viewers.h"
 #include "game/ent_internal.h"
 #include "game/game.h"
 #include "game/inventory.h"
@@ -816,6 +823,61 @@ static void update_cells(void)
 }
 
 /* Phase 2: tracking. */
+/* One viewer's verdict on a changed entity e. */
+static void judge(struct ent *v, struct ent *e, uint32_t cap)
+{
+    if (!usable_viewer(v) || v == e || v->rescanned_tick == tick_no) return;
+    bool want = visible(v, e), have = seen_get(v, e->slot);
+    if (want && !have) {
+        if (cap && v->nseen >= cap)
+            v->capped = true; /* the next rescan picks the nearest */
+        else
+            spawn_for(v, e);
+    } else if (!want && have) {
+        destroy_later(v, e);
+    }
+}
+
+/* The viewers of chunk (cx, cz) into cand_buf from cand_n on; false when
+ * out of memory. */
+static conn **cand_buf;
+static size_t cand_n, cand_cap;
+static bool add_candidates(int32_t cx, int32_t cz)
+{
+    size_t n;
+    conn **v = cv_copy(cx, cz, &n);
+    if (cand_n + n > cand_cap) {
+        size_t cap = (cand_n + n) * 2;
+        conn **b = realloc(cand_buf, cap * sizeof *b);
+        if (!b) return false;
+        cand_buf = b;
+        cand_cap = cap;
+    }
+    if (n) memcpy(cand_buf + cand_n, v, n * sizeof *v);
+    cand_n += n;
+    return true;
+}
+
+/* Invariant 7: only the viewers of the chunk e was last judged in (those
+ * that may hold it) and of the chunk it is in now (those that may want it)
+ * can change their verdict, not every player. */
+static void track_changed(struct ent *e, uint32_t cap)
+{
+    cand_n = 0;
+    bool ok = !(!e->tr_valid && e->held); /* held but never judged: not expected */
+    if (ok && e->tr_valid) ok = add_candidates(e->tr_cx, e->tr_cz);
+    if (ok && e->cell >= 0 && !(e->tr_valid && e->tr_cx == e->cx && e->tr_cz == e->cz))
+        ok = add_candidates(e->cx, e->cz);
+    if (!ok) { /* judge by everyone, as before the index */
+        for (uint32_t i = 0; i < nslots; i++) judge(ents[i], e, cap);
+        return;
+    }
+    for (size_t i = 0; i < cand_n; i++) { /* a copy: a drop while sending changes no list */
+        conn *c = cand_buf[i];
+        if (!c->closed && c->player && c->player->ent) judge(c->player->ent, e, cap);
+    }
+}
+
 static void update_tracking(void)
 {
     uint32_t cap = track_cap();
@@ -842,19 +904,10 @@ static void update_tracking(void)
         struct ent *e = ents[changed[k]];
         if (!e) continue;
         e->changed = false;
-        for (uint32_t i = 0; i < nslots; i++) {
-            struct ent *v = ents[i];
-            if (!usable_viewer(v) || v == e || v->rescanned_tick == tick_no) continue;
-            bool want = visible(v, e), have = seen_get(v, e->slot);
-            if (want && !have) {
-                if (cap && v->nseen >= cap)
-                    v->capped = true; /* the next rescan picks the nearest */
-                else
-                    spawn_for(v, e);
-            } else if (!want && have) {
-                destroy_later(v, e);
-            }
-        }
+        track_changed(e, cap);
+        e->tr_valid = e->cell >= 0 && !e->leaving;
+        e->tr_cx = e->cx;
+        e->tr_cz = e->cz;
     }
     nchanged = 0;
     flush_all_destroys();

@@ -19,7 +19,9 @@
 #include "game/play.h"
 #include "game/plugins.h" /* plugins */
 #include "game/tick.h"
+#include "game/worldsim.h" /* issue 21 */
 #include "net/limits.h"
+#include "world/block_ticks.h" /* issue 21 */
 
 struct game game;
 
@@ -100,13 +102,18 @@ const struct net_game game_net = {
 
 /* ------------------------------------------------------------- loop hooks */
 
+/* Streams to the players that have news (game.stream_now), not to every
+ * incomplete window on every pass: a player waiting for generation is
+ * woken by the world when a chunk it asked for is ready (world.on_ready),
+ * one stopped by a per-tick limit after the next tick (play.c). */
 static void stream_hook(void *arg)
 {
     (void)arg;
-    list_node *n, *tmp;
-    list_for_each_safe (n, tmp, &game.streaming) {
-        player *p = list_entry(n, player, stream_link);
-        play_stream_chunks(game.players[p->index]); /* may unlink p */
+    play_stream_wake_due();
+    while (!list_empty(&game.stream_now)) {
+        player *p = list_entry(game.stream_now.next, player, stream_wake_link);
+        list_remove(&p->stream_wake_link);
+        play_stream_chunks(game.players[p->index]); /* may put p on stream_retry */
     }
 }
 
@@ -122,6 +129,9 @@ int game_init(loop *l, const struct server_config *cfg, int nworkers)
 {
     game.next_entity_id = 1;
     list_init(&game.streaming);
+    list_init(&game.stream_now);
+    list_init(&game.stream_pass);
+    list_init(&game.stream_retry);
     list_init(&game.acks);
     loop_watch_init(&game.workers_watch, workers_event);
     limits_debug_install(cfg); /* debug-* fault injection; before any worker does I/O */
@@ -130,6 +140,7 @@ int game_init(loop *l, const struct server_config *cfg, int nworkers)
         log_error("%s", err);
         return -1;
     }
+    worldsim_init(); /* issue 21: block ticks, fluids, falling blocks, growth */
     if (nworkers == 0) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         nworkers = cpus > 1 ? (int)cpus - 1 : 1;
@@ -159,6 +170,7 @@ void game_free(void)
     workers_stop();
     plugins_free(); /* plugins: after the pool, so the last storage writes run inline */
     world_free(&game.world);
+    block_ticks_free(); /* issue 21 */
     items_free();
     mobs_free(); /* issue 15 */
     free(game.players);

@@ -29,6 +29,10 @@ struct game {
     /* Players whose chunk window is incomplete (player.stream_link): the
      * before-sleep streaming hook visits only these, not every player. */
     list_node streaming;
+    /* Those of them the hook scans on this pass, on the next pass (output
+     * was full) and after the next tick (player.stream_wake_link;
+     * play_stream_chunks says which). */
+    list_node stream_now, stream_pass, stream_retry;
     /* Players with a block change sequence to acknowledge (player.ack_link). */
     list_node acks;
     size_t player_count, player_cap;

@@ -9,12 +9,17 @@
  *   commandModificationBlockLimit  int   32768    most blocks one fill/clone may change
  *   doDaylightCycle                bool  true     the time of day advances
  *   doImmediateRespawn             bool  false    no death screen (clients respawn at once)
+ *   doMobSpawning                  bool  true     monsters spawn naturally (game/mob_spawn.c)
  *   doWeatherCycle                 bool  true     a weather duration runs down
  *   keepInventory                  bool  false    players keep their inventory on death
  *   logAdminCommands               bool  true     operators' commands are logged
+ *   mobExplosionDropDecay          bool  true     a mob's blast keeps each drop with chance 1/power
+ *   mobGriefing                    bool  true     creepers' blasts destroy blocks (explosion.c)
+ *   randomTickSpeed                int   3        random ticks per section per tick (issue 21)
  *   reducedDebugInfo               bool  false    clients' F3 screen hides coordinates
  *   sendCommandFeedback            bool  true     command feedback reaches the player
  *   showDeathMessages              bool  true     death messages in chat and on the death screen
+ *   tntExplosionDropDecay          bool  false    TNT's blast keeps each drop with chance 1/power
  *
  * Values are kept in level.dat's GameRules compound (strings, as vanilla),
  * read at startup and written with every save (game/level_tags.c); a rule
@@ -40,12 +45,17 @@ enum gamerule {
     GR_COMMAND_MODIFICATION_BLOCK_LIMIT,
     GR_DO_DAYLIGHT_CYCLE,
     GR_DO_IMMEDIATE_RESPAWN,
+    GR_DO_MOB_SPAWNING,
     GR_DO_WEATHER_CYCLE,
     GR_KEEP_INVENTORY,
     GR_LOG_ADMIN_COMMANDS,
+    GR_MOB_EXPLOSION_DROP_DECAY,
+    GR_MOB_GRIEFING,
+    GR_RANDOM_TICK_SPEED, /* issue 21 */
     GR_REDUCED_DEBUG_INFO,
     GR_SEND_COMMAND_FEEDBACK,
     GR_SHOW_DEATH_MESSAGES,
+    GR_TNT_EXPLOSION_DROP_DECAY,
     GR_COUNT
 };
 

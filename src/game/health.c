@@ -36,7 +36,11 @@
  *    more than 5 blocks, "<key>.player" with the player who hurt it in the
  *    last 100 ticks) to everyone and the log, Combat Death to the player
  *    (game/ent_actions.c ent_die), the inventory dropped where it died with
- *    vanilla's scatter (Player.drop with dropAround) unless keepInventory.
+ *    vanilla's scatter (Player.drop with dropAround) unless keepInventory,
+ *    and the experience (game/xp.c).
+ *  - Enchantments on the armour (getDamageAfterMagicAbsorb, after the
+ *    armour): protection, fire/blast/projectile protection and feather
+ *    falling by the hit's kind, at most 20 points of 25 (game/enchant.h).
  *  - Only survival and adventure take damage; creative and spectator none
  *    (abilities.invulnerable), except the void and /kill (vanilla's
  *    bypasses_invulnerability).
@@ -67,6 +71,7 @@
 #include "game/items.h"
 #include "game/player.h"
 #include "game/play.h"
+#include "game/xp.h"
 #include "net/server.h"
 #include "proto/packets.h"
 #include "world/anvil.h"
@@ -206,15 +211,24 @@ static void to_viewers(const player *p)
         if (!v[i]->closed) conn_send_pkt(v[i]);
 }
 
+/* Issue 15: the mob behind the hurt in progress (health_hurt_by_mob), for
+ * the Damage Event's source and the death message; eid 0 none. */
+static struct {
+    int32_t eid, direct;
+    const char *name;
+} mob_src;
+
 /* Damage Event: the type's registry id, the cause and the direct entity + 1. */
 static void damage_event(const player *p, int type, const player *by)
 {
+    int32_t cause = by ? by->entity_id + 1 : mob_src.eid ? mob_src.eid + 1 : 0;
+    int32_t direct = by ? cause : mob_src.direct ? mob_src.direct + 1 : cause;
     buf_reset(&srv->pkt);
     wr_varint(&srv->pkt, PKT_PLAY_CB_DAMAGE_EVENT);
     wr_varint(&srv->pkt, p->entity_id);
     wr_varint(&srv->pkt, type);
-    wr_varint(&srv->pkt, by ? by->entity_id + 1 : 0);
-    wr_varint(&srv->pkt, by ? by->entity_id + 1 : 0);
+    wr_varint(&srv->pkt, cause);
+    wr_varint(&srv->pkt, direct);
     wr_bool(&srv->pkt, false); /* no source position */
     to_viewers(p);
 }
@@ -244,7 +258,7 @@ static player *kill_credit(const player *p)
 }
 
 /* The en_us text of key with the names substituted (%s, %1$s, %2$s). */
-static void plain_message(buf_t *out, const char *key, const player *a, const player *b)
+static void plain_message(buf_t *out, const char *key, const char *a, const char *b)
 {
     const char *t = hr_death_text(key);
     if (!t) t = key;
@@ -262,8 +276,8 @@ static void plain_message(buf_t *out, const char *key, const player *a, const pl
             buf_append(out, s, 1);
             continue;
         }
-        const player *who = arg == 0 ? a : b;
-        if (who) buf_append(out, who->name, strlen(who->name));
+        const char *who = arg == 0 ? a : b;
+        if (who) buf_append(out, who, strlen(who));
     }
 }
 
@@ -280,8 +294,8 @@ static void drop_inventory(conn *c)
         float f = rand_float() * 0.5f, a = rand_float() * 6.2831855f;
         int32_t eid =
             items_spawn(p->x, y, p->z, -sinf(a) * f, 0.2, cosf(a) * f, s->item, s->count, 40);
-        if (s->damage) items_set_damage(eid, s->damage); /* a worn tool stays worn */
-        *s = (struct inv_slot){0, 0, 0};
+        items_set_stack(eid, s); /* a worn tool stays worn, an enchanted one enchanted */
+        *s = (struct inv_slot){0};
     } /* the client is told at the next sync (game/inventory.c inventory_tick) */
 }
 
@@ -310,17 +324,23 @@ static void die(conn *c, int type)
     }
     if (!two) killer = NULL;
     chat_arg args[2] = {chat_player(p), chat_player(killer ? killer : p)};
+    /* issue 15: killed by a mob (death.attack.mob "was slain by", .arrow
+     * "was shot by"): the mob's name is the second argument */
+    bool by_mob = !killer && mob_src.eid && mob_src.name && hr_death_text(key) &&
+                  strstr(hr_death_text(key), "%2$s");
+    if (by_mob) args[1] = chat_text(mob_src.name);
     buf_t j, t;
     buf_init(&j, 2048);
     buf_init(&t, 256);
-    chat_tr_json(&j, NULL, key, args, killer ? 2 : 1);
-    plain_message(&t, key, p, killer);
+    chat_tr_json(&j, NULL, key, args, killer || by_mob ? 2 : 1);
+    plain_message(&t, key, p->name, by_mob ? mob_src.name : killer ? killer->name : NULL);
     ent_die(c, j.failed ? NULL : (const char *)j.data, j.len, (const char *)t.data, t.len);
     buf_free(&j);
     buf_free(&t);
     if (c->closed) return;
     inventory_leave(c); /* the grids and the cursor go back first (vanilla closes the menu) */
     if (!gamerule_on(GR_KEEP_INVENTORY)) drop_inventory(c);
+    xp_player_died(c); /* issue 14: the experience as orbs, unless keepInventory */
     inventory_touch(p);
     p->hp.fall_distance = 0;
     p->hp.fire_ticks = 0;
@@ -352,6 +372,47 @@ static void armour_of(const player *p, float *points, float *tough)
         *points += a->points;
         *tough += a->toughness;
     }
+}
+
+/* vanilla 1.20.1's damage type tags is_fire, is_fall, is_explosion and
+ * is_projectile, for the protection enchantments (game/enchant.h). */
+static unsigned hit_kind(int type)
+{
+    switch (type) {
+    case DAMAGE_TYPE_IN_FIRE:
+    case DAMAGE_TYPE_ON_FIRE:
+    case DAMAGE_TYPE_LAVA:
+    case DAMAGE_TYPE_HOT_FLOOR: return ENCH_HIT_FIRE;
+    case DAMAGE_TYPE_FIREBALL:
+    case DAMAGE_TYPE_UNATTRIBUTED_FIREBALL: return ENCH_HIT_FIRE | ENCH_HIT_PROJECTILE;
+    case DAMAGE_TYPE_FALL:
+    case DAMAGE_TYPE_STALAGMITE: return ENCH_HIT_FALL;
+    case DAMAGE_TYPE_EXPLOSION:
+    case DAMAGE_TYPE_PLAYER_EXPLOSION:
+    case DAMAGE_TYPE_FIREWORKS:
+    case DAMAGE_TYPE_BAD_RESPAWN_POINT: return ENCH_HIT_EXPLOSION;
+    case DAMAGE_TYPE_ARROW:
+    case DAMAGE_TYPE_TRIDENT:
+    case DAMAGE_TYPE_MOB_PROJECTILE:
+    case DAMAGE_TYPE_WITHER_SKULL:
+    case DAMAGE_TYPE_THROWN: return ENCH_HIT_PROJECTILE;
+    default: return 0;
+    }
+}
+
+/* LivingEntity.getDamageAfterMagicAbsorb's enchantment part: the worn
+ * pieces' protection (none for bypasses_invulnerability, bypasses_effects
+ * and bypasses_enchantments types: the void, /kill, starving, sonic boom). */
+static float enchant_absorb(const player *p, int type, float dmg)
+{
+    if (!(dmg > 0.0f) || type == DAMAGE_TYPE_OUT_OF_WORLD || type == DAMAGE_TYPE_GENERIC_KILL ||
+        type == DAMAGE_TYPE_STARVE || type == DAMAGE_TYPE_SONIC_BOOM)
+        return dmg;
+    const uint16_t *worn[4];
+    for (int i = 5; i <= 8; i++)
+        worn[i - 5] = p->inventory[i].count > 0 ? p->inventory[i].ench : NULL;
+    int points = ench_protection_points(worn, 4, hit_kind(type));
+    return points > 0 ? ench_magic_absorb(dmg, points) : dmg;
 }
 
 /* Damage types that ignore armour (vanilla's bypasses_armor tag). */
@@ -403,6 +464,7 @@ bool health_hurt(conn *c, int type, float amount, conn *attacker)
         armour_of(p, &points, &tough);
         if (points > 0) dmg = hr_armour_absorb(dmg, points, tough);
     }
+    dmg = enchant_absorb(p, type, dmg); /* issue 14: protection, feather falling */
     if (by) {
         p->hp.attacker_eid = by->entity_id;
         p->hp.attacked_tick = game.tick_count;
@@ -420,6 +482,28 @@ bool health_hurt(conn *c, int type, float amount, conn *attacker)
     } else if (p->health != p->hp.sent_health) {
         send_health(c);
     }
+    return fresh;
+}
+
+/* Issue 15: a mob's hit (Mob.doHurtTarget) or its arrow. Damage caused by
+ * a living non-player scales with the difficulty (Player.hurt): none on
+ * peaceful, min(a / 2 + 1, a) on easy, a × 1.5 on hard. Knockback is the
+ * caller's. */
+bool health_hurt_by_mob(conn *c, int type, float amount, int32_t mob_eid, int32_t direct_eid,
+                        const char *mob_name)
+{
+    switch (gamerules_difficulty()) {
+    case 0: amount = 0.0f; break;
+    case 1: amount = fminf(amount / 2.0f + 1.0f, amount); break;
+    case 3: amount = amount * 3.0f / 2.0f; break;
+    default: break;
+    }
+    mob_src.eid = mob_eid;
+    mob_src.direct = direct_eid;
+    mob_src.name = mob_name;
+    bool fresh = health_hurt(c, type, amount, NULL);
+    mob_src.eid = mob_src.direct = 0;
+    mob_src.name = NULL;
     return fresh;
 }
 
@@ -448,6 +532,7 @@ void health_join(conn *c)
     h->sent_air = HR_MAX_AIR;
     h->was_on_ground = true;
     h->held_item = p->inventory[36 + p->held_slot].item;
+    xp_send(c); /* issue 14: the experience bar (from playerdata) */
 }
 
 void health_respawn(conn *c)
@@ -464,6 +549,7 @@ void health_respawn(conn *c)
     h->sent_food = p->food;
     h->sent_saturation = h->saturation;
     h->sent_air = HR_MAX_AIR;
+    xp_send(c); /* kept with keepInventory, else 0 since the death (game/xp.c) */
 }
 
 void health_teleported(conn *c)
@@ -585,7 +671,7 @@ static void eat_tick(conn *c)
     hr_food_eat(&fd, f->points, f->saturation);
     p->food = fd.food;
     h->saturation = fd.saturation;
-    if (p->gamemode != 1 && --s->count <= 0) *s = (struct inv_slot){0, 0, 0};
+    if (p->gamemode != 1 && --s->count <= 0) *s = (struct inv_slot){0};
     inventory_touch(p);
     buf_reset(&srv->pkt);
     pkt_cb_entity_status(&srv->pkt, p->entity_id, 9);

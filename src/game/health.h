@@ -46,6 +46,12 @@ void health_exhaust(conn *c, float amount);
  * then the caller's, game/combat.c).
  */
 bool health_hurt(conn *c, int type, float amount, conn *attacker);
+/* Issue 15: hurt by mob `mob_eid` (named mob_name in the death message:
+ * "was slain by Zombie"), directly or through its projectile direct_eid
+ * (0: the mob itself); the amount scales with the difficulty as vanilla's
+ * damage caused by a living non-player. As health_hurt otherwise. */
+bool health_hurt_by_mob(conn *c, int type, float amount, int32_t mob_eid, int32_t direct_eid,
+                        const char *mob_name);
 /* Kills the player outright with damage type `type` (/kill: generic_kill).
  * False if it was dead already. */
 bool health_kill(conn *c, int type);

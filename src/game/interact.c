@@ -19,7 +19,19 @@
  * Using (Use Item On, main hand): a crafting table, chest, trapped chest or
  * barrel opens its window (game/inventory.c, game/container.c); a door,
  * trapdoor or fence gate opens or closes (game/blockuse.c). Breaking a
- * container spills its items first.
+ * container spills its items first. A hoe tills grass or dirt under air
+ * into farmland, seeds are planted on farmland and bone meal grows a crop
+ * (game/growth.c; issue 21).
+ *
+ * Buckets (Use Item, issue 21; vanilla BucketItem.use): the look from the
+ * eyes, 5 blocks (Item.getPlayerPOVHitResult; partial shapes count as full
+ * cubes). An empty bucket takes the first fluid source it meets (the
+ * filled bucket replaces it in survival, or joins the inventory in
+ * creative where it is not there yet, as ItemUtils.createFilledResult); a
+ * water or lava bucket places a source against the face of the first block
+ * it meets (through fluids), breaking a plant or other block without a
+ * collision box there with its drops, and becomes an empty bucket in
+ * survival.
  *
  * Spawn protection and the world border refuse both (Level.mayInteract),
  * tested as vanilla tests them: the block dug, the block clicked.
@@ -44,7 +56,10 @@
 #include "game/blockuse.h"
 #include "game/border.h"
 #include "game/container.h"
+#include "game/fluids.h" /* issue 21 */
 #include "game/game.h"
+#include "game/growth.h" /* issue 21 */
+#include "game/health.h"
 #include "game/inventory.h"
 #include "game/items.h"
 #include "game/loot.h"
@@ -237,6 +252,203 @@ static bool blocks_a_player(int32_t x, int32_t y, int32_t z)
     return false;
 }
 
+/* ------------------------------------------------- buckets, bone meal, seeds (issue 21) */
+
+enum { SIM_BUCKET, SIM_WATER_BUCKET, SIM_LAVA_BUCKET, SIM_BONE_MEAL, SIM_ITEMS };
+static int sim_items[SIM_ITEMS];
+
+static int sim_item(int which)
+{
+    static const char *const names[SIM_ITEMS] = {"bucket", "water_bucket", "lava_bucket",
+                                                 "bone_meal"};
+    if (!sim_items[SIM_BUCKET])
+        for (int k = 0; k < SIM_ITEMS; k++)
+            for (int i = 1; i < ITEM_COUNT; i++)
+                if (item_info[i].name && strcmp(item_info[i].name, names[k]) == 0) sim_items[k] = i;
+    return sim_items[which];
+}
+
+static const int8_t face_off[6][3] = {{0, -1, 0}, {0, 1, 0},  {0, 0, -1},
+                                      {0, 0, 1},  {-1, 0, 0}, {1, 0, 0}};
+
+/* The first block the look meets within 5 blocks of the eyes (fluid
+ * sources too when `sources`), and the face it enters by. */
+static bool look_ray(const player *p, bool sources, int32_t hit[3], int *face)
+{
+    double ox = p->x, oy = p->y + 1.62, oz = p->z;
+    double pitch = p->pitch * M_PI / 180.0, yaw = p->yaw * M_PI / 180.0;
+    double d[3] = {-sin(yaw) * cos(pitch), -sin(pitch), cos(yaw) * cos(pitch)};
+    double o[3] = {ox, oy, oz};
+    int32_t v[3];
+    int step[3];
+    double tmax[3], tdelta[3];
+    for (int a = 0; a < 3; a++) {
+        v[a] = (int32_t)floor(o[a]);
+        step[a] = d[a] > 0 ? 1 : -1;
+        if (fabs(d[a]) < 1e-12) {
+            tmax[a] = tdelta[a] = INFINITY;
+        } else {
+            double edge = d[a] > 0 ? v[a] + 1 - o[a] : o[a] - v[a];
+            tmax[a] = edge / fabs(d[a]);
+            tdelta[a] = 1.0 / fabs(d[a]);
+        }
+    }
+    /* Faces entered stepping +x/-x, +y/-y, +z/-z: west/east, down/up, north/south. */
+    static const int entered[3][2] = {{4, 5}, {0, 1}, {2, 3}};
+    int f = 1;
+    for (int i = 0; i < 32; i++) {
+        uint16_t st;
+        if (v[1] < CHUNK_MIN_Y || v[1] >= CHUNK_MIN_Y + CHUNK_HEIGHT ||
+            world_get_block(&game.world, v[0], v[1], v[2], &st) < 0)
+            return false;
+        struct fl_state fs = fl_of(st);
+        if (fs.type != FL_NONE ? sources && fs.source : !block_is_air(st)) {
+            hit[0] = v[0], hit[1] = v[1], hit[2] = v[2];
+            *face = f;
+            return true;
+        }
+        int a = tmax[0] < tmax[1] ? (tmax[0] < tmax[2] ? 0 : 2) : (tmax[1] < tmax[2] ? 1 : 2);
+        if (tmax[a] > 5.0) return false;
+        v[a] += step[a];
+        tmax[a] += tdelta[a];
+        f = entered[a][step[a] > 0 ? 0 : 1];
+    }
+    return false;
+}
+
+/* Puts one `item` into the inventory (hotbar first), else throws it. */
+static void give_one(conn *c, int item)
+{
+    player *p = c->player;
+    static const int order[] = {36, 37, 38, 39, 40, 41, 42, 43, 44, 9,  10, 11,
+                                12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+                                24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        struct inv_slot *s = &p->inventory[order[k]];
+        if (s->count <= 0 || s->item == 0) {
+            *s = (struct inv_slot){.item = (int16_t)item, .count = 1};
+            return;
+        }
+    }
+    struct inv_slot one = {.item = (int16_t)item, .count = 1};
+    items_throw(p, &one);
+}
+
+static bool holds(const player *p, int item)
+{
+    for (int i = 0; i < 46; i++)
+        if (p->inventory[i].count > 0 && p->inventory[i].item == item) return true;
+    return false;
+}
+
+/* vanilla BucketItem.use for the stack in `slot` (see the top of the file). */
+static void bucket_use(conn *c, int slot)
+{
+    player *p = c->player;
+    struct inv_slot *s = &p->inventory[slot];
+    int content = s->item == sim_item(SIM_WATER_BUCKET)  ? FL_WATER
+                  : s->item == sim_item(SIM_LAVA_BUCKET) ? FL_LAVA
+                  : s->item == sim_item(SIM_BUCKET)      ? FL_NONE
+                                                         : -1;
+    int32_t h[3];
+    int face;
+    if (content < 0 || !look_ray(p, content == FL_NONE, h, &face)) return;
+    if (!may_interact(p, h[0], h[2])) {
+        resync(c, h[0], h[1], h[2]);
+        return;
+    }
+    uint16_t st;
+    if (content == FL_NONE) {
+        if (world_get_block(&game.world, h[0], h[1], h[2], &st) < 0) return;
+        struct fl_state f = fl_of(st);
+        if (!f.source || play_set_block(h[0], h[1], h[2], BLOCK_AIR) < 0) return;
+        int filled = sim_item(f.type == FL_WATER ? SIM_WATER_BUCKET : SIM_LAVA_BUCKET);
+        if (p->gamemode == GM_CREATIVE) {
+            if (!holds(p, filled)) give_one(c, filled);
+        } else if (--s->count <= 0) {
+            *s = (struct inv_slot){.item = (int16_t)filled, .count = 1};
+        } else {
+            give_one(c, filled);
+        }
+        inventory_touch(p);
+        return;
+    }
+    int32_t t[3] = {h[0] + face_off[face][0], h[1] + face_off[face][1], h[2] + face_off[face][2]};
+    if (!may_interact(p, t[0], t[2]) || world_get_block(&game.world, t[0], t[1], t[2], &st) < 0)
+        return;
+    struct fl_state here = fl_of(st);
+    if (!block_is_air(st) && here.type == FL_NONE) {
+        if (fl_solid(st)) return; /* BlockState.canBeReplaced(fluid): no box */
+        removing(t[0], t[1], t[2], st);
+        items_drop_block(p, t[0], t[1], t[2], st, 0); /* Level.destroyBlock(pos, true) */
+    }
+    struct fl_state src = {(uint8_t)content, 8, true, false};
+    if (play_set_block(t[0], t[1], t[2], fl_block(src)) < 0 && !here.source) return;
+    if (p->gamemode != GM_CREATIVE) {
+        *s = (struct inv_slot){.item = (int16_t)sim_item(SIM_BUCKET), .count = 1};
+        inventory_touch(p);
+    }
+}
+
+void interact_sb_use_item(conn *c, rd_t *r)
+{
+    rd_t peek = *r;
+    health_sb_use_item(c, r); /* eating; acknowledges the sequence */
+    int32_t hand = rd_varint(&peek);
+    rd_varint(&peek); /* sequence */
+    if (peek.err) return;
+    player *p = c->player;
+    if (!(p->health > 0) || hand < 0 || hand > 1 || p->gamemode == GM_SPECTATOR ||
+        p->gamemode == GM_ADVENTURE)
+        return;
+    int slot = hand ? 45 : 36 + p->held_slot;
+    if (p->inventory[slot].count > 0) bucket_use(c, slot);
+}
+
+/* Use Item On with bone meal or seeds: true if it was used. */
+static bool use_on(conn *c, int hand, int32_t x, int32_t y, int32_t z, int face, int item)
+{
+    player *p = c->player;
+    if (item <= 0 || p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR) return false;
+    uint16_t crop = growth_seed_crop(item);
+    const char *nm = item_info[item].name;
+    size_t nl = strlen(nm);
+    bool hoe = nl > 4 && strcmp(nm + nl - 4, "_hoe") == 0;
+    if (item != sim_item(SIM_BONE_MEAL) && !crop && !hoe) return false;
+    if (!reachable(p, x, y, z) || !may_interact(p, x, z)) {
+        resync(c, x, y, z);
+        return true;
+    }
+    struct inv_slot *s = &p->inventory[hand == 1 ? 45 : 36 + p->held_slot];
+    if (hoe) {
+        /* HoeItem.useOn: grass, dirt or a path under air becomes farmland. */
+        uint16_t st, above;
+        if (face == 0 || world_get_block(&game.world, x, y, z, &st) < 0 ||
+            (block_of_state[st] != block_of_state[BLOCK_GRASS_BLOCK] && st != BLOCK_DIRT &&
+             st != BLOCK_DIRT_PATH) ||
+            world_get_block(&game.world, x, y + 1, z, &above) < 0 || !block_is_air(above))
+            return false;
+        if (play_set_block(x, y, z, BLOCK_FARMLAND) == 0 && hand == 0) inventory_wear_tool(c);
+        return true;
+    }
+    if (crop) {
+        /* ItemNameBlockItem: the crop goes on top of farmland. */
+        uint16_t below, above;
+        if (face != 1 || world_get_block(&game.world, x, y, z, &below) < 0 ||
+            below < BLOCK_FARMLAND || below > BLOCK_FARMLAND + 7 ||
+            world_get_block(&game.world, x, y + 1, z, &above) < 0 || !block_is_air(above) ||
+            play_set_block(x, y + 1, z, crop) < 0) {
+            resync(c, x, y + 1, z);
+            return true;
+        }
+    } else if (!growth_bone_meal(x, y, z)) {
+        return true;
+    }
+    if (p->gamemode != GM_CREATIVE && --s->count <= 0) *s = (struct inv_slot){0};
+    inventory_touch(p);
+    return true;
+}
+
 void interact_sb_block_place(conn *c, rd_t *r)
 {
     player *p = c->player;
@@ -271,6 +483,7 @@ void interact_sb_block_place(conn *c, rd_t *r)
         if (blockuse_use(p, x, y, z, used)) return; /* adventure players may too */
     }
     int item = held_item(p, hand);
+    if (use_on(c, hand, x, y, z, face, item)) return; /* issue 21: bone meal, seeds */
     if (item <= 0 || item >= ITEM_COUNT || item_info[item].block_state == 0 ||
         p->gamemode == GM_ADVENTURE || p->gamemode == GM_SPECTATOR)
         return;
@@ -301,7 +514,7 @@ void interact_sb_block_place(conn *c, rd_t *r)
     blockuse_placed(tx, ty, tz, state);
     if (p->gamemode != GM_CREATIVE) {
         struct inv_slot *s = &p->inventory[hand == 1 ? 45 : 36 + p->held_slot];
-        if (--s->count <= 0) *s = (struct inv_slot){0, 0, 0};
+        if (--s->count <= 0) *s = (struct inv_slot){0};
     }
 }
 
@@ -323,8 +536,8 @@ void interact_sb_set_creative_slot(conn *c, rd_t *r)
         conn_kick(c, "Invalid creative inventory action");
         return;
     }
-    p->inventory[slot] = (struct inv_slot){present && count > 0 ? (int16_t)item : 0,
-                                           present && count > 0 ? count : 0, 0};
+    p->inventory[slot] = (struct inv_slot){
+        present && count > 0 ? (int16_t)item : 0, present && count > 0 ? count : 0, 0, {0}};
     /* Echo the slot as vanilla's inventory sync does; clients wait for it. */
     buf_reset(&srv->pkt);
     c->proto->cb_set_slot(&srv->pkt, 0, ++p->inventory_state, slot, p->inventory[slot].item,

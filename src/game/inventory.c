@@ -83,10 +83,10 @@ static int32_t next_state(player *p)
     return *s;
 }
 
-/* A slot on the wire (proto/packets.h): its wear as the Damage tag. */
+/* A slot on the wire: its wear as the Damage tag, its enchantments (game/enchant.h). */
 static void wr_slot(buf_t *b, const struct inv_slot *s)
 {
-    pkt_wr_slot(b, s->item > 0 && s->count > 0, s->item, s->count, s->damage);
+    ench_wr_slot(b, s->item, s->count, s->damage, s->ench);
 }
 
 int inventory_read_item(conn *c, rd_t *r, int32_t *item, int8_t *count)
@@ -114,7 +114,7 @@ int inventory_read_item(conn *c, rd_t *r, int32_t *item, int8_t *count)
  * (the claim is only compared). Returns -1 after kicking on bad NBT. */
 static int rd_slot(conn *c, rd_t *r, struct inv_slot *out)
 {
-    *out = (struct inv_slot){0, 0, 0};
+    *out = (struct inv_slot){0};
     int32_t item;
     int8_t count;
     int rc = inventory_read_item(c, r, &item, &count);
@@ -130,7 +130,8 @@ static bool slot_eq(const struct inv_slot *a, const struct inv_slot *b)
 {
     bool ea = a->item <= 0 || a->count <= 0, eb = b->item <= 0 || b->count <= 0;
     if (ea || eb) return ea == eb;
-    return a->item == b->item && a->count == b->count && a->damage == b->damage;
+    return a->item == b->item && a->count == b->count && a->damage == b->damage &&
+           ench_same(a->ench, b->ench);
 }
 
 static int32_t window_id(const player *p)
@@ -180,6 +181,8 @@ static void send_changes(conn *c)
         for (int i = 0; i < n; i++) {
             p->win.remote[i] = *win_slot(&m, i);
             p->win.remote[i].damage = 0; /* so a worn tool is sent again with its Damage */
+            memset(p->win.remote[i].ench, 0,
+                   sizeof p->win.remote[i].ench); /* and its enchantments */
         }
         p->win.remote_carried = p->win.carried;
         p->win.synced = true;
@@ -248,13 +251,13 @@ static void return_items(player *p)
     struct inv_slot back[10];
     int n = 0;
     if (p->win.carried.count > 0) back[n++] = p->win.carried;
-    p->win.carried = (struct inv_slot){0, 0, 0};
+    p->win.carried = (struct inv_slot){0};
     for (int i = 1; i <= grid; i++) {
         struct inv_slot *s = win_slot(&m, i);
         if (s->count > 0 && s->item > 0) back[n++] = *s;
-        *s = (struct inv_slot){0, 0, 0};
+        *s = (struct inv_slot){0};
     }
-    if (m.kind != WIN_CONTAINER) *win_slot(&m, 0) = (struct inv_slot){0, 0, 0};
+    if (m.kind != WIN_CONTAINER) *win_slot(&m, 0) = (struct inv_slot){0};
     p->win.drag = (struct win_drag){0};
     for (int i = 0; i < n; i++) {
         struct inv_slot rest = win_place_back(p->inventory, p->held_slot, back[i]);
@@ -392,7 +395,7 @@ void inventory_creative_drop(conn *c, int item, int count)
     if (item <= 0 || item >= ITEM_COUNT || count <= 0 || count > 64 || p->win.drop_spam >= 200)
         return;
     p->win.drop_spam += 20;
-    struct inv_slot s = {(int16_t)item, (int8_t)count, 0};
+    struct inv_slot s = {(int16_t)item, (int8_t)count, 0, {0}};
     items_throw(p, &s);
 }
 
@@ -418,7 +421,7 @@ void inventory_tick(conn *c)
     if (p->win.drop_spam > 0) p->win.drop_spam--;
     /* A slot emptied elsewhere (/clear) keeps no wear for the next item put there. */
     for (int i = 0; i < 46; i++)
-        if (p->inventory[i].count <= 0) p->inventory[i] = (struct inv_slot){0, 0, 0};
+        if (p->inventory[i].count <= 0) p->inventory[i] = (struct inv_slot){0};
     if (p->win.open_id && !table_valid(p)) {
         buf_reset(&srv->pkt);
         wr_varint(&srv->pkt, PKT_PLAY_CB_CLOSE_WINDOW);
@@ -447,7 +450,7 @@ void inventory_drop_held(conn *c, bool all)
     struct inv_slot t = *s;
     t.count = all ? s->count : 1;
     s->count = (int8_t)(s->count - t.count);
-    if (s->count <= 0) *s = (struct inv_slot){0, 0, 0};
+    if (s->count <= 0) *s = (struct inv_slot){0};
     /* vanilla: the client removed it itself; only its belief is updated */
     if (p->win.synced) p->win.remote[held_window_slot(p)] = *s;
     items_throw(p, &t);
@@ -471,8 +474,14 @@ void inventory_wear_tool(conn *c)
     if (s->count <= 0 || s->item <= 0 || s->item >= ITEM_COUNT) return;
     int wear = item_mine_wear[s->item], max = item_max_damage[s->item];
     if (!wear || !max) return;
+    /* ItemStack.hurt: unbreaking spares each point with its chance (issue 14) */
+    static uint64_t wear_rng = 0x51ed270b9a3c4f17ull;
+    int unbreaking = ench_level(s->ench, ENCH_UNBREAKING), spared = 0;
+    for (int k = 0; k < wear; k++) spared += ench_unbreaking_saves(unbreaking, false, &wear_rng);
+    wear -= spared;
+    if (wear <= 0) return;
     if (s->damage + wear >= max) { /* vanilla hurtAndBreak: broken */
-        *s = (struct inv_slot){0, 0, 0};
+        *s = (struct inv_slot){0};
     } else {
         s->damage = (uint16_t)(s->damage + wear);
     }

@@ -26,5 +26,18 @@ bool loot_can_harvest(int block, int item);
  * random draw. Writes at most `max` drops to out and returns how many;
  * nothing when the item cannot harvest the block. */
 int loot_drops(uint16_t state, int item, bool silk, uint64_t *rng, struct loot_drop *out, int max);
+/* The same with the tool's fortune level: the ores and the few blocks of
+ * loot.c's ore table get vanilla's base counts and ApplyBonusCount formula
+ * (ore_drops, uniform_bonus_count), as vanilla's block loot tables say. */
+int loot_drops_with(uint16_t state, int item, bool silk, int fortune, uint64_t *rng,
+                    struct loot_drop *out, int max);
+/* The experience a block drops when mined with the right tool and without
+ * silk touch (vanilla's DropExperienceBlock ranges, redstone ore's 1..5):
+ * 0 for most blocks. */
+int loot_block_xp(int block, uint64_t *rng);
+/* The drops of a block an explosion destroyed (vanilla Explosion's loot
+ * roll: no tool, so no silk touch, and no "requires the right tool" rule:
+ * stone drops cobblestone). The explosion's decay is the caller's. */
+int loot_drops_exploded(uint16_t state, uint64_t *rng, struct loot_drop *out, int max);
 
 #endif

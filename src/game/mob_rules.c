@@ -256,6 +256,8 @@ int mob_record_read(const nbt_node *e, struct mob_record *r, bool need_id, char 
     if (num_tag(e, "PersistenceRequired", &d)) r->st.persistent = d != 0;
     if (num_tag(e, "Sheared", &d)) r->st.sheared = d != 0;
     if (num_tag(e, "Color", &d)) r->st.color = (int8_t)((int)d & 15);
+    if (num_tag(e, "powered", &d)) r->st.powered = d != 0; /* creeper */
+    if (num_tag(e, "ignited", &d)) r->st.ignited = d != 0;
     if (num_tag(e, "FallDistance", &d)) r->st.fall_distance = (float)fmax(0.0, fmin(1e6, d));
     if (num_tag(e, "Fire", &d)) r->st.fire = (int16_t)fmax(-32768.0, fmin(32767.0, d));
     const nbt_node *u = nbt_get(e, "UUID", NBT_INT_ARRAY);
@@ -321,6 +323,12 @@ void mob_record_write(buf_t *b, const struct mob_record *r)
     if (r->type == ENTITY_TYPE_SHEEP) {
         nbt_w_byte(b, "Color", r->st.color < 0 ? 0 : r->st.color);
         nbt_w_byte(b, "Sheared", r->st.sheared);
+    }
+    if (r->type == ENTITY_TYPE_CREEPER) { /* Creeper.addAdditionalSaveData */
+        if (r->st.powered) nbt_w_byte(b, "powered", 1);
+        nbt_w_short(b, "Fuse", 30);
+        nbt_w_byte(b, "ExplosionRadius", 3);
+        nbt_w_byte(b, "ignited", r->st.ignited);
     }
 }
 
@@ -630,4 +638,81 @@ int mob_snbt_parse(const char *s, size_t len, buf_t *out, char *err, size_t cap)
     if (p.pos != len) return fail(&p, "argument.nbt.trailing");
     if (out->failed) return fail(&p, "argument.nbt.expected.value");
     return 0;
+}
+
+/* ------------------------------------------------------------ spawn rules */
+
+int mob_sky_darken(int64_t day_time, bool rain, bool thunder)
+{
+    /* DimensionType.timeOfDay, then Level.updateSkyBrightness */
+    double t = (double)(((day_time % 24000) + 24000) % 24000) / 24000.0 - 0.25;
+    t -= floor(t);
+    double tod = (t * 2.0 + (0.5 - cos(t * M_PI) / 2.0)) / 3.0;
+    double d0 = 1.0 - (rain ? 5.0 / 16.0 : 0.0);
+    double d1 = 1.0 - (thunder ? 5.0 / 16.0 : 0.0);
+    double d2 = 0.5 + 2.0 * fmin(fmax(cos(tod * 2.0 * M_PI), -0.25), 0.25);
+    return (int)((1.0 - d2 * d0 * d1) * 11.0);
+}
+
+int mob_monster_cap(int chunks)
+{
+    return 70 * chunks / MOB_MAGIC_CHUNKS; /* NaturalSpawner: MONSTER 70 × chunks / 289 */
+}
+
+static int rand_int(uint64_t *rng, int n)
+{
+    int v = (int)(mob_rand(rng) * n);
+    return v >= n ? n - 1 : v;
+}
+
+bool mob_dark_enough(int sky, int block, int darken, uint64_t *rng)
+{
+    /* Monster.isDarkEnoughToSpawn with the overworld's light test (0..7) and
+     * block light limit (0) */
+    if (sky > rand_int(rng, 32)) return false;
+    if (block > 0) return false;
+    int raw = sky - darken > block ? sky - darken : block;
+    return raw <= rand_int(rng, 8);
+}
+
+#define LB_R     15 /* a cube of 2 × 15 + 1 around the start */
+#define LB_SIDE  (2 * LB_R + 1)
+#define LB_NODES 4096
+
+void mob_light_estimate(mob_light_fn fn, void *ctx, int32_t x, int32_t y, int32_t z, int *sky,
+                        int *block)
+{
+    static uint8_t seen[(LB_SIDE * LB_SIDE * LB_SIDE + 7) / 8];
+    static int8_t q[LB_NODES][4];
+    memset(seen, 0, sizeof seen);
+    int head = 0, tail = 0;
+    *sky = 0, *block = 0;
+    q[tail][0] = q[tail][1] = q[tail][2] = q[tail][3] = 0;
+    tail++;
+    seen[(LB_R * LB_SIDE * LB_SIDE + LB_R * LB_SIDE + LB_R) / 8] |=
+        (uint8_t)(1u << ((LB_R * LB_SIDE * LB_SIDE + LB_R * LB_SIDE + LB_R) % 8));
+    static const int8_t dirs[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                      {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
+    while (head < tail) {
+        int8_t *c = q[head++];
+        int d = c[3];
+        struct mob_light_cell cell;
+        fn(ctx, x + c[0], y + c[1], z + c[2], &cell);
+        if (cell.emit > d && cell.emit - d > *block) *block = cell.emit - d;
+        if (cell.sky && 15 - d > *sky) *sky = 15 - d;
+        if (*block > 0 && *sky == 15) return; /* nothing more to learn */
+        if ((cell.filter >= 15 && d > 0) || d + 1 >= 15) continue;
+        for (int k = 0; k < 6; k++) {
+            int nx = c[0] + dirs[k][0], ny = c[1] + dirs[k][1], nz = c[2] + dirs[k][2];
+            if (nx < -LB_R || nx > LB_R || ny < -LB_R || ny > LB_R || nz < -LB_R || nz > LB_R)
+                continue;
+            int bit = ((ny + LB_R) * LB_SIDE + (nz + LB_R)) * LB_SIDE + (nx + LB_R);
+            if (seen[bit / 8] & (1u << (bit % 8))) continue;
+            seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
+            if (tail >= LB_NODES) return; /* the budget: what was found so far */
+            q[tail][0] = (int8_t)nx, q[tail][1] = (int8_t)ny, q[tail][2] = (int8_t)nz;
+            q[tail][3] = (int8_t)(d + 1);
+            tail++;
+        }
+    }
 }

@@ -66,14 +66,16 @@ int mob_loot_roll(int type, bool player_kill, uint64_t *rng, struct mob_drop *ou
 /* The state a mob keeps as it is saved (mobs.c holds the same struct). */
 struct mob_state {
     bool no_ai, on_ground, persistent, sheared;
-    int8_t color; /* sheep wool, 0..15; -1 not given */
+    bool powered, ignited; /* creeper: charged; lit with flint and steel */
+    int8_t color;          /* sheep wool, 0..15; -1 not given */
     int16_t fire;
     float fall_distance;
 };
 
 /* What a saved entity holds (vanilla's tags: id, Pos, Motion, Rotation,
  * Health, UUID, CustomName, NoAI, OnGround, FallDistance, Fire, Air,
- * PersistenceRequired, Color and Sheared for sheep). */
+ * PersistenceRequired, Color and Sheared for sheep, powered and ignited for
+ * creepers). */
 struct mob_record {
     int type; /* ENTITY_TYPE_* */
     double pos[3], motion[3];
@@ -110,6 +112,39 @@ typedef void (*mob_record_fn)(void *ctx, const struct mob_record *r);
  */
 int mob_chunk_parse(const uint8_t *p, size_t len, int32_t pos_out[2], mob_record_fn fn, void *ctx,
                     size_t *skipped, char *why, size_t cap);
+
+/* ------------------------------------------------------------ spawn rules */
+
+#define MOB_MAGIC_CHUNKS 289 /* NaturalSpawner.MAGIC_NUMBER: 17 × 17 chunks */
+
+/* Level.skyDarken (0 noon .. 11 midnight) for the time of day and weather. */
+int mob_sky_darken(int64_t day_time, bool rain, bool thunder);
+/* The monster cap for `chunks` spawnable chunks: 70 × chunks / 289. */
+int mob_monster_cap(int chunks);
+/* Monster.isDarkEnoughToSpawn from the sky and block light at a spot and
+ * the sky darkening (10 when thundering), drawing from *rng. */
+bool mob_dark_enough(int sky, int block, int darken, uint64_t *rng);
+
+/* What the light estimate needs of a block: the light it lets through
+ * lost (filter, 15 opaque or unloaded), emits, and whether it sees the sky
+ * (no block filtering light above it). */
+struct mob_light_cell {
+    uint8_t filter, emit;
+    bool sky;
+};
+typedef void (*mob_light_fn)(void *ctx, int32_t x, int32_t y, int32_t z,
+                             struct mob_light_cell *out);
+/*
+ * Sky and block light at (x, y, z) by a breadth-first walk through cells
+ * that let light through, at most 14 steps and 4,096 cells: a cell that sees
+ * the sky at distance d gives 15 − d, an emitter of e gives e − d. mcserv's
+ * light lives on the workers (world/light.h), so spawning and the spider's
+ * mood estimate it here; it loses 1 a step where vanilla loses the
+ * filter's value (water, leaves). Stops early once block light > 0 and
+ * sky 15 are known.
+ */
+void mob_light_estimate(mob_light_fn fn, void *ctx, int32_t x, int32_t y, int32_t z, int *sky,
+                        int *block);
 
 /* ------------------------------------------------------------ SNBT */
 

@@ -436,7 +436,7 @@ static void load_done_cb(job *j)
     size_t made = 0;
     for (size_t i = 0; i < lj->n; i++) {
         char err[96];
-        if (mobs_spawn(&lj->recs[i], err, sizeof err) >= 0) made++;
+        if (mob_spawn_loaded(&lj->recs[i], err, sizeof err) >= 0) made++;
     }
     for (size_t i = 0; i < lj->nchunks; i++) ks_add(&known, lj->chunks[i]);
     for (size_t i = 0; i < lj->nforeign; i++) ks_add(&foreign, lj->foreign[i]);

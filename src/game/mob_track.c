@@ -20,9 +20,16 @@
  *      a viewer whose interest changed (its chunk, view distance, chunks
  *      received, a respawn) is rescanned: every mob it has is checked, and
  *      every cell within its range; the others check only the changed
- *      mobs. A spawn is one Bundle (Spawn Entity with the rotation and
- *      head yaw, Set Entity Metadata), encoded once per mob per tick;
- *      removals go out as one Remove Entities per viewer per tick;
+ *      mobs. A spawn is Spawn Entity with the rotation and head yaw and
+ *      Set Entity Metadata, encoded once per mob per tick; a viewer's
+ *      spawns of one tick go out inside one Bundle Delimiter pair, at most
+ *      SPAWNS_PER_TICK of them, nearest cells first (the spawn budget, the
+ *      issue's "entity explosion": 5,000 mobs summoned at once reach a
+ *      client over 20 ticks instead of as one 300 KB burst). A viewer
+ *      that hit the budget is "behind": on the next ticks it scans the
+ *      cells in its range again for the mobs it lacks (only those: the
+ *      ones it has cost a bit test), until none is left. Removals go out
+ *      as one Remove Entities per viewer per tick;
  *   3. removed mobs free their slots (no viewer has them any more);
  *   relay:
  *   4. each mob due an update (its age a multiple of the type's
@@ -41,11 +48,13 @@
  * that is safe).
  *
  * Invariants:
- *  1. After step 2, for every viewer V and mob M: seen_V(M) ⇔ visible(V, M);
- *     so a cell's batch for a layer concerns only mobs every viewer that
- *     sees that (cell, layer) has spawned. (The per-tick spawn budget of
- *     the issue's "entity explosion" will break this ⇔ and must then give
- *     deferred viewers per-mob segments, as entities.c's capped viewers.)
+ *  1. After step 2, for every viewer V and mob M: seen_V(M) ⇒ visible(V, M),
+ *     and seen_V(M) ⇔ visible(V, M) unless V is behind (the spawn budget
+ *     left some visible mobs for later ticks). So a cell's batch for a
+ *     layer concerns only mobs every viewer that is not behind and sees
+ *     that (cell, layer) has spawned; a viewer behind this tick gets the
+ *     per-mob segments of the mobs it has instead (as entities.c's capped
+ *     viewers).
  *  2. Spawns use the relay base, so a move in the same tick's batch lands.
  *     The base moves only when a packet with the new position is framed,
  *     or when the first viewer spawns a mob no client has (held 0).
@@ -58,6 +67,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "data/block_table.h"
 #include "data/entities.h"
 #include "data/packet_ids.h"
 #include "game/game.h"
@@ -69,12 +79,18 @@
 
 #define MOVE_EPSILON_SQ  7.62939453125e-6 /* vanilla: blocks² a base must move by */
 #define CELL_SWEEP_TICKS 600              /* empty cells are freed this often */
+#define META_FLAGS       0
+#define META_HAND        8 /* LivingEntity: 0x01 using an item (the bow drawn) */
 #define META_NAME        2
 #define META_POSE        6
 #define META_HEALTH      9
 #define META_MOB_FLAGS   15
 #define META_WOOL        17
+#define META_SWELL_DIR   16 /* creeper: VarInt, -1 idle, 1 swelling */
+#define META_POWERED     17 /* creeper: Boolean, charged */
+#define META_IGNITED     18 /* creeper: Boolean */
 #define POSE_DYING       7
+#define SPAWNS_PER_TICK  256 /* new mobs sent to one viewer per tick (the spawn budget) */
 
 struct cell {
     int32_t x, z;
@@ -95,6 +111,11 @@ struct viewer {
     uint64_t gen;
     int32_t *destroy;
     uint32_t ndestroy, destroy_cap;
+    int budget;     /* spawns this tick may still send */
+    bool behind;    /* the budget left visible mobs unsent: scan again next tick */
+    bool partial;   /* behind after this tick's tracking: the relay sends segments */
+    bool bundle;    /* a Bundle Delimiter pair is open on its connection */
+    bool deferring; /* behind since an earlier tick (logged once per episode) */
 };
 
 static struct cell *cells;
@@ -114,7 +135,9 @@ static size_t seen_words;
 static uint32_t *changed;
 static uint32_t nchanged, changed_cap;
 static uint64_t tick_no, gen;
-static buf_t pk, spawns; /* one packet being built; this tick's spawn bundles */
+static buf_t pk, spawns;      /* one packet being built; this tick's spawns (delimiter first) */
+static uint32_t delim_len;    /* the Bundle Delimiter frame at spawns[0 .. delim_len) */
+static uint32_t newly_behind; /* viewers that hit the spawn budget this tick */
 
 /* ------------------------------------------------------------ helpers */
 
@@ -402,6 +425,21 @@ static void write_meta(const struct mob *m, bool full)
     buf_reset(&pk);
     wr_varint(&pk, PKT_PLAY_CB_ENTITY_METADATA);
     wr_varint(&pk, m->eid);
+    const struct mob_type *t = mob_type_of(m);
+    if (t->ai == MOB_AI_ARROW) { /* an arrow's indices 8 and 9 are its own: none sent */
+        wr_u8(&pk, 0xff);
+        return;
+    }
+    if (full ? m->st.fire > 0 : t->ai != MOB_AI_PASSIVE) { /* issue 15: the burning flag */
+        wr_u8(&pk, META_FLAGS);
+        wr_varint(&pk, 0);
+        wr_u8(&pk, m->st.fire > 0 ? 0x01 : 0);
+    }
+    if (t->ai == MOB_AI_BOW && (full ? m->draw_ticks > 0 : true)) {
+        wr_u8(&pk, META_HAND);
+        wr_varint(&pk, 0);
+        wr_u8(&pk, m->draw_ticks > 0 ? 0x01 : 0);
+    }
     if (full && m->name) {
         wr_u8(&pk, META_NAME);
         wr_varint(&pk, 6); /* OptChat */
@@ -411,15 +449,28 @@ static void write_meta(const struct mob *m, bool full)
     wr_u8(&pk, META_HEALTH);
     wr_varint(&pk, 3); /* Float */
     wr_f32(&pk, m->health);
-    if (full && m->st.no_ai) {
+    if ((full && m->st.no_ai) || t->ai != MOB_AI_PASSIVE) {
         wr_u8(&pk, META_MOB_FLAGS);
         wr_varint(&pk, 0); /* Byte */
-        wr_u8(&pk, 0x01);  /* NoAI */
+        wr_u8(&pk, (uint8_t)((m->st.no_ai ? 0x01 : 0) | (m->aggressive ? 0x04 : 0)));
     }
     if (full && m->type == ENTITY_TYPE_SHEEP) {
         wr_u8(&pk, META_WOOL);
         wr_varint(&pk, 0);
         wr_u8(&pk, (uint8_t)((m->st.color & 15) | (m->st.sheared ? 0x10 : 0)));
+    }
+    if (m->type == ENTITY_TYPE_CREEPER) { /* all three: the fuse is what changes */
+        wr_u8(&pk, META_SWELL_DIR);
+        wr_varint(&pk, 1); /* VarInt */
+        wr_varint(&pk, m->swell_dir);
+        if (full || m->st.powered) {
+            wr_u8(&pk, META_POWERED);
+            wr_varint(&pk, 8); /* Boolean */
+            wr_bool(&pk, m->st.powered);
+        }
+        wr_u8(&pk, META_IGNITED);
+        wr_varint(&pk, 8);
+        wr_bool(&pk, m->st.ignited);
     }
     if (m->dead) {
         wr_u8(&pk, META_POSE);
@@ -429,15 +480,25 @@ static void write_meta(const struct mob *m, bool full)
     wr_u8(&pk, 0xff);
 }
 
-/* The spawn bundle of m at its relay base, framed into `spawns` once per tick. */
-static void spawn_for(conn *c, struct mob *m)
+/* The bow's item id (minecraft-data items), found once by name. */
+static int bow_item(void)
+{
+    static int id = -1;
+    if (id < 0) {
+        id = 0;
+        for (int i = 0; i < ITEM_COUNT; i++)
+            if (strcmp(item_info[i].name, "bow") == 0) id = i;
+    }
+    return id;
+}
+
+/* Spawn Entity and metadata of m at its relay base, framed into `spawns`
+ * once per tick; sent inside v's bundle of the tick (opened here). */
+static void spawn_for(struct viewer *v, conn *c, struct mob *m)
 {
     if (m->spawn_tick != tick_no) {
         m->spawn_tick = tick_no;
         m->spawn_off = (uint32_t)spawns.len;
-        buf_reset(&pk);
-        pkt_cb_bundle_delimiter(&pk);
-        frame_into(&spawns);
         buf_reset(&pk);
         wr_varint(&pk, PKT_PLAY_CB_SPAWN_ENTITY);
         wr_varint(&pk, m->eid);
@@ -449,17 +510,40 @@ static void spawn_for(conn *c, struct mob *m)
         wr_u8(&pk, (uint8_t)m->pitchp);
         wr_u8(&pk, (uint8_t)m->yawp);
         wr_u8(&pk, (uint8_t)m->headp);
-        wr_varint(&pk, 0); /* data */
-        wr_i16(&pk, 0), wr_i16(&pk, 0), wr_i16(&pk, 0);
+        bool arrow = mob_type_of(m)->ai == MOB_AI_ARROW;
+        wr_varint(&pk, arrow && m->owner ? m->owner + 1 : 0); /* data: an arrow's shooter + 1 */
+        if (arrow && !m->in_ground) { /* its velocity, 1/8000 block a tick, as vanilla clamps */
+            wr_i16(&pk, (int16_t)(fmax(fmin(m->vx, 3.9), -3.9) * 8000.0));
+            wr_i16(&pk, (int16_t)(fmax(fmin(m->vy, 3.9), -3.9) * 8000.0));
+            wr_i16(&pk, (int16_t)(fmax(fmin(m->vz, 3.9), -3.9) * 8000.0));
+        } else {
+            wr_i16(&pk, 0), wr_i16(&pk, 0), wr_i16(&pk, 0);
+        }
         frame_into(&spawns);
         write_meta(m, true);
         frame_into(&spawns);
-        buf_reset(&pk);
-        pkt_cb_bundle_delimiter(&pk);
-        frame_into(&spawns);
+        if (mob_type_of(m)->ai == MOB_AI_BOW && bow_item() > 0) { /* a skeleton holds a bow */
+            struct pkt_equipment e = {0, bow_item(), 1};
+            buf_reset(&pk);
+            pkt_cb_entity_equipment(&pk, m->eid, &e, 1);
+            frame_into(&spawns);
+        }
         m->spawn_len = (uint32_t)(spawns.len - m->spawn_off);
     }
-    if (!spawns.failed) conn_send_raw(c, spawns.data + m->spawn_off, m->spawn_len);
+    if (spawns.failed) return;
+    if (!v->bundle) {
+        v->bundle = true;
+        conn_send_raw(c, spawns.data, delim_len);
+    }
+    conn_send_raw(c, spawns.data + m->spawn_off, m->spawn_len);
+}
+
+/* Closes v's bundle of this tick, if one was opened. */
+static void bundle_close(struct viewer *v, conn *c)
+{
+    if (!v->bundle) return;
+    v->bundle = false;
+    if (!c->closed && !spawns.failed) conn_send_raw(c, spawns.data, delim_len);
 }
 
 static void base_reset(struct mob *m)
@@ -484,9 +568,14 @@ static void check(struct viewer *v, conn *c, uint32_t s)
     bool has = seen_get(v, s), vis = visible(v, c->player, m);
     if (has == vis) return;
     if (vis) {
+        if (v->budget <= 0) { /* the spawn budget: a later tick sends it */
+            v->behind = v->partial = true;
+            return;
+        }
+        v->budget--;
         if (!m->held && m->spawn_tick != tick_no) base_reset(m); /* invariant 2 */
         seen_set(v, s, true);
-        spawn_for(c, m);
+        spawn_for(v, c, m);
     } else {
         seen_set(v, s, false);
         if (grow((void **)&v->destroy, &v->destroy_cap, v->ndestroy + 1, sizeof *v->destroy))
@@ -494,22 +583,42 @@ static void check(struct viewer *v, conn *c, uint32_t s)
     }
 }
 
-static void rescan(struct viewer *v, conn *c)
+/* The mobs of cell (cx, cz) that v lacks are checked; false once the
+ * spawn budget left one for later (the scan stops there). */
+static bool scan_cell(struct viewer *v, conn *c, int32_t cx, int32_t cz)
 {
-    each_seen(v, c, check);
+    int32_t ci = cell_find(cx, cz);
+    if (ci < 0) return true;
+    for (int32_t s = cells[ci].head; s >= 0 && !v->behind && !c->closed; s = mob_slots[s].cnext)
+        if (!seen_get(v, (uint32_t)s)) check(v, c, (uint32_t)s);
+    return !v->behind;
+}
+
+/* Every cell within v's largest range, in rings from its own chunk out
+ * (the nearest mobs first when the budget runs out). */
+static void scan_cells(struct viewer *v, conn *c)
+{
     int r = 0;
     for (int l = 0; l < mob_layer_count(); l++) {
         int rl = (int)ceil(sqrt(range_sq(l, v->vd)));
         if (rl > r) r = rl;
     }
-    if (ncells == 0) return;
-    for (int dz = -r; dz <= r; dz++)
-        for (int dx = -r; dx <= r; dx++) {
-            int32_t ci = cell_find(v->cx + dx, v->cz + dz);
-            if (ci < 0) continue;
-            for (int32_t s = cells[ci].head; s >= 0; s = mob_slots[s].cnext)
-                if (!seen_get(v, (uint32_t)s)) check(v, c, (uint32_t)s);
-        }
+    v->behind = false;
+    if (ncells == 0 || !scan_cell(v, c, v->cx, v->cz)) return;
+    for (int d = 1; d <= r; d++) {
+        for (int dx = -d; dx <= d; dx++)
+            if (!scan_cell(v, c, v->cx + dx, v->cz - d) || !scan_cell(v, c, v->cx + dx, v->cz + d))
+                return;
+        for (int dz = -d + 1; dz <= d - 1; dz++)
+            if (!scan_cell(v, c, v->cx - d, v->cz + dz) || !scan_cell(v, c, v->cx + d, v->cz + dz))
+                return;
+    }
+}
+
+static void rescan(struct viewer *v, conn *c)
+{
+    each_seen(v, c, check);
+    scan_cells(v, c);
 }
 
 static bool usable(const conn *c)
@@ -517,11 +626,29 @@ static bool usable(const conn *c)
     return c && !c->closed && c->state == CS_PLAY && c->player && c->player->spawned;
 }
 
+void mt_place(struct mob *m, uint32_t slot)
+{
+    m->fresh = true; /* mt_track announces it (the changed list) */
+    link_mob(m, slot, chunk_of(m->x), chunk_of(m->z)); /* out of memory: mt_track tries again */
+}
+
+uint32_t mt_count(int32_t cx, int32_t cz)
+{
+    int32_t ci = cell_find(cx, cz);
+    return ci < 0 ? 0 : cells[ci].count;
+}
+
 void mt_track(void)
 {
+    static log_kind k_behind = LOG_KIND;
     tick_no++;
     buf_reset(&spawns);
     if (!spawns.limit) buf_init(&spawns, 16u << 20);
+    buf_reset(&pk);
+    pkt_cb_bundle_delimiter(&pk);
+    frame_into(&spawns);
+    delim_len = (uint32_t)spawns.len;
+    newly_behind = 0;
     /* 1. cells */
     nchanged = 0;
     for (uint32_t i = 0; i < mob_top; i++) {
@@ -532,10 +659,15 @@ void mt_track(void)
             add_changed(m, i);
             continue;
         }
-        if (!m->moved && m->cell >= 0) continue;
+        bool fresh = m->fresh;
+        m->fresh = false;
+        if (!m->moved && m->cell >= 0 && !fresh) continue;
         m->moved = false;
         int32_t cx = chunk_of(m->x), cz = chunk_of(m->z);
-        if (m->cell >= 0 && cx == m->cx && cz == m->cz) continue;
+        if (m->cell >= 0 && cx == m->cx && cz == m->cz) {
+            if (fresh) add_changed(m, i);
+            continue;
+        }
         unlink_mob(m, i);
         if (!link_mob(m, i, cx, cz)) continue; /* out of memory: tried again next tick */
         add_changed(m, i);
@@ -569,14 +701,21 @@ void mt_track(void)
             const player *p = c->player;
             int32_t cx = chunk_of(p->x), cz = chunk_of(p->z);
             v->ndestroy = 0;
+            v->budget = SPAWNS_PER_TICK;
+            v->partial = false;
             if (!v->init || cx != v->cx || cz != v->cz || p->view_distance != v->vd ||
                 p->chunks_sent != v->chunks) {
                 v->init = true;
                 v->cx = cx, v->cz = cz, v->vd = p->view_distance, v->chunks = p->chunks_sent;
                 rescan(v, c);
             } else {
+                bool was_behind = v->behind;
                 for (uint32_t j = 0; j < nchanged && !c->closed; j++) check(v, c, changed[j]);
+                if (was_behind && !c->closed) scan_cells(v, c); /* the mobs it still lacks */
             }
+            bundle_close(v, c);
+            if (v->behind && !v->deferring) newly_behind++;
+            v->deferring = v->behind;
             if (v->ndestroy && !c->closed) {
                 buf_reset(&srv->pkt);
                 pkt_cb_entity_destroy(&srv->pkt, v->destroy, v->ndestroy);
@@ -586,6 +725,11 @@ void mt_track(void)
         if (k < game.player_count && game.players[k] != c) continue; /* dropped: swapped */
         k++;
     }
+    if (newly_behind)
+        log_limited(&k_behind, LOG_INFO,
+                    "mobs: spawns deferred: %u viewer%s had more new mobs in range than the %d "
+                    "a viewer is sent per tick; the rest follow on the next ticks",
+                    newly_behind, newly_behind == 1 ? "" : "s", SPAWNS_PER_TICK);
     /* 3. removed mobs leave their slots */
     for (uint32_t j = 0; j < nchanged; j++) {
         struct mob *m = &mob_slots[changed[j]];
@@ -627,11 +771,12 @@ static void relay(struct mob *m)
     const struct mob_type *t = mob_type_of(m);
     bool interval = m->age % t->interval == 0;
     if (!m->held) { /* on no client: its next spawn carries all of it (and sets the base) */
-        m->meta_dirty = m->impulse = m->ev_death = false;
+        m->meta_dirty = m->impulse = m->ev_death = m->ev_swing = false;
         m->ev_damage = 0;
         return;
     }
-    if (!interval && !m->ev_damage && !m->ev_death && !m->meta_dirty && !m->impulse) return;
+    if (!interval && !m->ev_damage && !m->ev_death && !m->meta_dirty && !m->impulse && !m->ev_swing)
+        return;
     struct cell *c = &cells[m->cell];
     buf_t *b = &c->batch[mob_layer_of(m->row)];
     size_t start = b->len;
@@ -657,9 +802,18 @@ static void relay(struct mob *m)
         frame_into(b);
         m->ev_death = false;
     }
+    if (m->ev_swing) { /* issue 15: a melee attack swings the arm */
+        buf_reset(&pk);
+        pkt_cb_animation(&pk, m->eid, 0);
+        frame_into(b);
+        m->ev_swing = false;
+    }
     if (m->impulse) {
         buf_reset(&pk);
-        pkt_cb_entity_velocity(&pk, m->eid, m->vx, m->vy, m->vz);
+        if (m->in_ground) /* a stuck arrow stays */
+            pkt_cb_entity_velocity(&pk, m->eid, 0, 0, 0);
+        else
+            pkt_cb_entity_velocity(&pk, m->eid, m->vx, m->vy, m->vz);
         frame_into(b);
     }
     if (interval || m->impulse) {
@@ -674,10 +828,25 @@ static void relay(struct mob *m)
         }
     }
     m->impulse = false;
+    m->seg_tick = tick_no; /* for viewers behind (invariant 1) */
+    m->seg_off = (uint32_t)start;
+    m->seg_len = (uint32_t)(b->len - start);
     if (b->len == start || c->active) return;
     if (!grow((void **)&active, &active_cap, nactive + 1, sizeof *active)) return;
     c->active = true;
     active[nactive++] = (uint32_t)m->cell;
+}
+
+/* A viewer behind: the segments of the cell's mobs of layer l it has. */
+static void send_segments(const struct viewer *v, conn *c, const struct cell *ce, int l)
+{
+    const buf_t *b = &ce->batch[l];
+    for (int32_t s = ce->head; s >= 0 && !c->closed; s = mob_slots[s].cnext) {
+        const struct mob *m = &mob_slots[s];
+        if (m->seg_tick == tick_no && m->seg_len && mob_layer_of(m->row) == l &&
+            seen_get(v, (uint32_t)s))
+            conn_send_buf(c, b, m->seg_off, m->seg_len, CONN_LAZY);
+    }
 }
 
 void mt_relay(void)
@@ -701,7 +870,10 @@ void mt_relay(void)
             const struct cell *ce = &cells[active[a]];
             for (int l = 0; l < layers; l++) {
                 const buf_t *b = &ce->batch[l];
-                if (b->len && !b->failed && sees_cell(v, c->player, ce->x, ce->z, l))
+                if (!b->len || b->failed || !sees_cell(v, c->player, ce->x, ce->z, l)) continue;
+                if (v->partial)
+                    send_segments(v, c, ce, l);
+                else
                     conn_send_buf(c, b, 0, b->len, CONN_LAZY);
             }
         }

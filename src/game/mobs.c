@@ -5,7 +5,11 @@
  *
  * Records: compact structs (mob_int.h) in one array, grown by doubling,
  * never per tick; a free slot is reused lowest first. Entity ids come from
- * the game's counter, shared with players and items.
+ * the game's counter, shared with players and items. Every new mob goes
+ * through one path: mobs_spawn (summon, summonmany, natural spawning)
+ * refuses one in a chunk holding mcserv-max-entities-per-chunk mobs;
+ * mob_spawn_loaded (saved entities) does not; both link it into its cell
+ * at once (mt_place), so the cap counts a burst of one tick.
  *
  * One tick (mobs_tick, phase 6c of game/tick.c), in this order:
  *   1. each living mob with AI runs its goal selector as vanilla's
@@ -21,8 +25,13 @@
  *        6 look at player  chance 0.02: the nearest player within 6 blocks,
  *                       for 40..79 ticks
  *        7 look around  chance 0.02: a random direction for 20..39 ticks
- *      Walking is a straight line to the target (the pathfinding seam is
- *      next_waypoint: A* comes later); the body turns toward it by at most
+ *      A creeper runs its fuse first and, while it has a target or
+ *      swells, its own goals instead of these (mob_creeper.c).
+ *      Hostile rows (MOB_AI_* other than passive) have no panic; their
+ *      target selectors and attack goal (2: GOAL_ATTACK, which walks an A*
+ *      path) are mob_ai.c's, arrows are projectile.c's, natural spawning
+ *      mob_spawn.c's (after the mobs ran). A stroll walks a straight line
+ *      to its spot (next_waypoint); the body turns toward it by at most
  *      90° a tick (MoveControl), the head by 10° (LookControl); blocked by
  *      a block while on the ground, the mob jumps (0.42). A goal gives up
  *      after 10 s, or when a wall stopped it for 20 ticks (stuck detection).
@@ -73,7 +82,9 @@
 #include "game/game.h"
 #include "game/health_rules.h"
 #include "game/items.h"
+#include "game/mob_creeper.h"
 #include "game/mob_int.h"
+#include "game/xp.h"
 #include "world/chunk.h"
 
 /*
@@ -81,13 +92,30 @@
  * health, movement speed), their registerGoals (PanicGoal's speed
  * modifier), EntityType's builder (clientTrackingRange 10 chunks, the
  * default updateInterval 3), Chicken.aiStep and causeFallDamage.
+ * Hostile (issue 15): Zombie.createAttributes (20 health, speed 0.23,
+ * follow range 35, attack damage 3), AbstractSkeleton (speed 0.25),
+ * Spider (16 health, speed 0.3), Monster.createMonsterAttributes for the
+ * rest (follow range 16, attack damage 2); their EntityType range 8. The
+ * arrow: EntityType.ARROW (range 4, updateInterval 20).
  */
 const struct mob_type mob_types[] = {
-    /* type, max health, speed, panic, range, interval, slow fall, no fall damage */
-    {ENTITY_TYPE_COW, 10.0f, 0.2f, 2.0f, 10, 3, false, false},
-    {ENTITY_TYPE_PIG, 10.0f, 0.25f, 1.25f, 10, 3, false, false},
-    {ENTITY_TYPE_SHEEP, 8.0f, 0.23f, 1.25f, 10, 3, false, false},
-    {ENTITY_TYPE_CHICKEN, 4.0f, 0.25f, 1.4f, 10, 3, true, true},
+    /* type, max health, speed, panic, range, interval, slow fall, no fall damage,
+     * ai, follow range, attack damage, burns in daylight */
+    {ENTITY_TYPE_COW, 10.0f, 0.2f, 2.0f, 10, 3, false, false, MOB_AI_PASSIVE, 16.0f, 0.0f, false},
+    {ENTITY_TYPE_PIG, 10.0f, 0.25f, 1.25f, 10, 3, false, false, MOB_AI_PASSIVE, 16.0f, 0.0f, false},
+    {ENTITY_TYPE_SHEEP, 8.0f, 0.23f, 1.25f, 10, 3, false, false, MOB_AI_PASSIVE, 16.0f, 0.0f,
+     false},
+    {ENTITY_TYPE_CHICKEN, 4.0f, 0.25f, 1.4f, 10, 3, true, true, MOB_AI_PASSIVE, 16.0f, 0.0f, false},
+    {ENTITY_TYPE_ZOMBIE, 20.0f, 0.23f, 0.0f, 8, 3, false, false, MOB_AI_MELEE, 35.0f, 3.0f, true},
+    {ENTITY_TYPE_SKELETON, 20.0f, 0.25f, 0.0f, 8, 3, false, false, MOB_AI_BOW, 16.0f, 2.0f, true},
+    {ENTITY_TYPE_SPIDER, 16.0f, 0.3f, 0.0f, 8, 3, false, false, MOB_AI_SPIDER, 16.0f, 2.0f, false},
+    {ENTITY_TYPE_ARROW, 1.0f, 0.0f, 0.0f, 4, 20, false, true, MOB_AI_ARROW, 0.0f, 0.0f, false},
+    /* Creeper: LivingEntity's 20 health, Creeper.createAttributes' speed,
+     * EntityType's clientTrackingRange 8; no PanicGoal; its target
+     * selector, SwellGoal and approach are mob_creeper.c's (run before the
+     * passive goals here) */
+    {ENTITY_TYPE_CREEPER, 20.0f, 0.25f, 0.0f, 8, 3, false, false, MOB_AI_PASSIVE, 16.0f, 0.0f,
+     false},
 };
 #define MOB_TYPE_ROWS (sizeof mob_types / sizeof mob_types[0])
 
@@ -106,9 +134,6 @@ const struct mob_type mob_types[] = {
 #define REST_RECHECK  20
 #define VOID_DEPTH    64
 
-enum { GOAL_NONE, GOAL_PANIC, GOAL_STROLL };
-enum { LOOK_NONE, LOOK_PLAYER, LOOK_AROUND };
-
 struct mob *mob_slots;
 uint32_t mob_top, mob_used, mob_cap;
 static uint64_t rng = 0x5851f42d4c957f2dull;
@@ -118,6 +143,11 @@ static int layer_range[MOB_LAYERS];
 static int nlayers;
 
 static double rnd(void)
+{
+    return mob_rand(&rng);
+}
+
+double mob_rnd(void)
 {
     return mob_rand(&rng);
 }
@@ -178,7 +208,8 @@ static int8_t sheep_color(void)
     return (int)(rnd() * 500) == 0 ? 6 : 0;
 }
 
-int32_t mobs_spawn(const struct mob_record *r, char *err, size_t cap)
+/* Makes the mob (both spawn paths below). */
+static int32_t make_mob(const struct mob_record *r, char *err, size_t cap)
 {
     int row = row_of(r->type);
     if (row < 0) {
@@ -228,16 +259,46 @@ int32_t mobs_spawn(const struct mob_record *r, char *err, size_t cap)
     m->st.color =
         r->type == ENTITY_TYPE_SHEEP ? (r->st.color >= 0 ? r->st.color : sheep_color()) : 0;
     if (r->custom_name[0]) m->name = strdup(r->custom_name);
+    if (t->ai == MOB_AI_ARROW) m->base_damage = 2.0f; /* AbstractArrow's baseDamage */
     m->cell = -1;
     m->moved = true;
+    m->swell_dir = -1;
     mob_used++;
     if (i + 1 > mob_top) mob_top = i + 1;
+    mt_place(m, i); /* in its cell now: the per-chunk cap counts it this tick */
     return m->eid;
+}
+
+int32_t mob_spawn_loaded(const struct mob_record *r, char *err, size_t cap)
+{
+    return make_mob(r, err, cap);
+}
+
+/* The one path of summon and natural spawning (issue 15, "entity
+ * explosion"): the per-chunk cap, then the mob; what clients receive of a
+ * burst of spawns is bounded per viewer per tick by mob_track.c. */
+int32_t mobs_spawn(const struct mob_record *r, char *err, size_t cap)
+{
+    static log_kind k_cap = LOG_KIND;
+    int limit = srv->cfg.max_entities_per_chunk;
+    if (limit > 0 && isfinite(r->pos[0]) && isfinite(r->pos[2]) && mobs_supported(r->type)) {
+        int32_t cx = (int32_t)floor(r->pos[0] / 16.0), cz = (int32_t)floor(r->pos[2] / 16.0);
+        if (mt_count(cx, cz) >= (uint32_t)limit) {
+            snprintf(err, cap,
+                     "chunk %d, %d already holds %d entities (mcserv-max-entities-per-chunk)", cx,
+                     cz, limit);
+            log_limited(&k_cap, LOG_WARN, "mobs: %s not spawned: %s", entity_types[r->type].name,
+                        err);
+            return MOBS_SPAWN_CAPPED;
+        }
+    }
+    return make_mob(r, err, cap);
 }
 
 void mob_release(uint32_t i)
 {
     struct mob *m = &mob_slots[i];
+    mai_forget(m);
     free(m->name);
     memset(m, 0, sizeof *m);
     mob_used--;
@@ -288,6 +349,7 @@ static void drop_loot(struct mob *m)
         m->hurt_by_player && m->hurt_tick && game.tick_count - m->hurt_tick <= HURT_MEMORY;
     struct mob_drop d[MOB_DROPS_MAX];
     int n = mob_loot_roll(m->type, by_player, &rng, d, MOB_DROPS_MAX);
+    xp_mob_died(m->type, by_player, 0, m->x, m->y, m->z); /* issue 14: game/xp.h */
     for (int k = 0; k < n; k++) /* Entity.spawnAtLocation: ItemEntity's own velocity */
         items_spawn(m->x, m->y, m->z, rnd() * 0.2 - 0.1, 0.2, rnd() * 0.2 - 0.1, d[k].item,
                     d[k].count, 10);
@@ -308,6 +370,12 @@ static void die(struct mob *m)
 /* LivingEntity.hurt's amount rule; true when it landed as a new hit. */
 static bool hurt(struct mob *m, int type, float amount, int32_t source_eid, bool by_player)
 {
+    return mob_hurt(m, type, amount, source_eid, by_player);
+}
+
+bool mob_hurt(struct mob *m, int type, float amount, int32_t source_eid, bool by_player)
+{
+    if (mob_type_of(m)->ai == MOB_AI_ARROW) return false; /* arrows are not hurt */
     if (m->dead || m->removed || !(amount >= 0.0f) || amount > 1.0e6f) return false;
     bool fresh = true;
     if (m->invuln > INVULN_TICKS / 2) {
@@ -326,6 +394,7 @@ static bool hurt(struct mob *m, int type, float amount, int32_t source_eid, bool
     if (source_eid || by_player) {
         m->hurt_tick = game.tick_count ? game.tick_count : 1;
         m->hurt_by_player = by_player;
+        if (by_player) mai_hurt_by(m, source_eid); /* HurtByTargetGoal */
     }
     if (fresh) {
         m->ev_damage = (int8_t)(1 + type);
@@ -351,10 +420,26 @@ bool mobs_hurt_by(int32_t slot, float amount, conn *by, double extra, double ex,
     return true;
 }
 
+void mobs_explosion_hit(int32_t slot, int type, float damage, double kx, double ky, double kz,
+                        int32_t source_eid)
+{
+    struct mob *m = &mob_slots[slot];
+    if (m->removed) return;
+    hurt(m, type, damage, source_eid, false);
+    m->vx += kx, m->vy += ky, m->vz += kz; /* Explosion.explode: even when the hurt did not land */
+    m->impulse = true;
+    m->resting = false;
+    if (!m->dead) m->goal = GOAL_NONE;
+}
+
 void mobs_kill(int32_t slot)
 {
     struct mob *m = &mob_slots[slot];
     if (m->dead || m->removed) return;
+    if (mob_type_of(m)->ai == MOB_AI_ARROW) { /* an arrow is just removed */
+        m->removed = true;
+        return;
+    }
     m->invuln = 0;
     hurt(m, DAMAGE_TYPE_GENERIC_KILL, 1.0e6f, 0, false); /* vanilla: Float.MAX_VALUE */
     die(m);
@@ -466,8 +551,13 @@ static const player *player_by_eid(int32_t eid)
 static void start_goals(struct mob *m, const struct mob_type *t)
 {
     bool panicking =
-        (m->hurt_tick && game.tick_count - m->hurt_tick < HURT_MEMORY) || m->st.fire > 0;
-    if (panicking && m->goal != GOAL_PANIC) {
+        t->panic_speed > 0 &&
+        ((m->hurt_tick && game.tick_count - m->hurt_tick < HURT_MEMORY) || m->st.fire > 0);
+    if (t->ai != MOB_AI_PASSIVE && mai_select(m, t)) { /* target selectors, attack goal (2) */
+        if (m->goal != GOAL_ATTACK) m->goal = GOAL_ATTACK, m->goal_ticks = 0, m->stuck_ticks = 0;
+    } else if (m->goal == GOAL_ATTACK) {
+        m->goal = GOAL_NONE;
+    } else if (panicking && m->goal != GOAL_PANIC) {
         if (random_target(m, PANIC_RANGE, false)) {
             m->goal = GOAL_PANIC;
             m->goal_ticks = 0, m->stuck_ticks = 0;
@@ -479,7 +569,7 @@ static void start_goals(struct mob *m, const struct mob_type *t)
         }
     }
     (void)t;
-    if (m->look == LOOK_NONE) {
+    if (m->look == LOOK_NONE && m->goal != GOAL_ATTACK) {
         if (rnd() < LOOK_CHANCE) {
             const player *p = nearest_player(m, LOOK_RANGE);
             if (p) {
@@ -504,7 +594,13 @@ static void run_goals(struct mob *m, const struct mob_type *t)
     m->jump = m->bumped && m->goal != GOAL_NONE; /* blocked while walking: jump */
     m->bumped = false;
     if (m->in_water && rnd() < 0.8) m->jump = true; /* FloatGoal */
-    if (m->goal != GOAL_NONE) {
+    if (m->goal == GOAL_ATTACK) { /* mob_ai.c: the path, looking (LOOK_TARGET), attacks */
+        double wx, wz;
+        if (mai_attack(m, t, &wx, &wz)) {
+            m->yaw = turn(m->yaw, yaw_to(m, wx, wz), 90.0f);
+            m->forward = t->speed;
+        }
+    } else if (m->goal != GOAL_NONE) {
         double wx, wz;
         next_waypoint(m, &wx, &wz);
         double dx = wx - m->x, dz = wz - m->z, d2 = dx * dx + dz * dz;
@@ -521,6 +617,8 @@ static void run_goals(struct mob *m, const struct mob_type *t)
     if (m->look != LOOK_NONE) {
         if (--m->look_ticks <= 0) {
             m->look = LOOK_NONE;
+        } else if (m->look == LOOK_TARGET) {
+            /* (lx, ly, lz) set by the attack goal */
         } else if (m->look == LOOK_PLAYER) {
             const player *p = player_by_eid(m->look_eid);
             double dx = p ? p->x - m->x : 0, dz = p ? p->z - m->z : 0;
@@ -610,12 +708,19 @@ static void tick_mob(struct mob *m)
 {
     const struct mob_type *t = mob_type_of(m);
     m->age++;
+    if (t->ai == MOB_AI_ARROW) { /* projectile.c */
+        proj_tick(m);
+        return;
+    }
     if (m->invuln > 0) m->invuln--;
     if (m->dead) {
         if (++m->death_time >= MOB_DEATH_TICKS) m->removed = true;
         return;
     }
-    if (!m->st.no_ai) {
+    /* burning, despawned (the creeper too: a monster, though its goals are its own) */
+    if ((t->ai != MOB_AI_PASSIVE || m->type == ENTITY_TYPE_CREEPER) && mai_live(m, t)) return;
+    if (m->type == ENTITY_TYPE_CREEPER && mob_creeper_tick(m)) return; /* it exploded */
+    if (!m->st.no_ai && !(m->type == ENTITY_TYPE_CREEPER && mob_creeper_ai(m))) {
         if (m->age % 2 == 0 || m->age <= 1) start_goals(m, t);
         if (m->goal != GOAL_NONE || m->look != LOOK_NONE || m->in_water)
             run_goals(m, t);
@@ -634,10 +739,17 @@ void mobs_tick(void)
         ms_init();
         ms_load_start();
     }
+    mai_tick_begin();
+    uint32_t hostile = 0;
     for (uint32_t i = 0; i < mob_top; i++) {
         struct mob *m = &mob_slots[i];
-        if (m->used && !m->removed) tick_mob(m);
+        if (!m->used || m->removed) continue;
+        tick_mob(m);
+        if (!m->removed && !m->dead && entity_types[m->type].category == ENTITY_CAT_HOSTILE)
+            hostile++;
     }
+    proj_flush();         /* projectile.c: the arrows shot in the pass */
+    mspawn_tick(hostile); /* mob_spawn.c: natural spawning */
     mt_track();
     mt_relay();
 }
@@ -708,5 +820,23 @@ void mobs_free(void)
     mob_top = mob_used = mob_cap = 0;
     mt_free();
     ms_free();
+    mai_free();
     loaded = false;
+}
+
+/* ------------------------------------------------------------ for the per-type files */
+
+float mob_turn(float from, float to, float max)
+{
+    return turn(from, to, max);
+}
+
+float mob_yaw_to(const struct mob *m, double x, double z)
+{
+    return yaw_to(m, x, z);
+}
+
+const player *mob_player(int32_t eid)
+{
+    return player_by_eid(eid);
 }

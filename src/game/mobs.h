@@ -2,8 +2,11 @@
  * mobs.h — entities other than players and items (issue 15): mobs with
  * vanilla 1.20.1's physics, a priority goal selector, damage, death and
  * drops; tracked through interest cells with the movement encoded once per
- * cell per tick; saved in entities/r.X.Z.mca. Passive mobs today: cow, pig,
- * sheep, chicken. See mobs.c (model, AI), mob_track.c (tracking, relay),
+ * cell per tick; saved in entities/r.X.Z.mca. Passive mobs: cow, pig,
+ * sheep, chicken; hostile: zombie, skeleton, spider, and arrows; the creeper
+ * (mob_creeper.c). See mobs.c
+ * (model, AI), mob_ai.c (hostile goals, paths), projectile.c (arrows),
+ * mob_spawn.c (natural spawning), mob_track.c (tracking, relay),
  * mob_save.c (persistence) and mob_rules.c (pure rules).
  */
 #ifndef MC_MOBS_H
@@ -27,8 +30,12 @@ void mobs_tick(void);
 /* True when mcserv simulates this entity type (summon refuses the others). */
 bool mobs_supported(int type);
 /* Creates a mob from r (r->type, r->pos; the rest as given or the type's
- * defaults). Its entity id, or -1 with err (cap reached). */
+ * defaults): the one path of summon and natural spawning. Its entity id,
+ * or -1 with err (the cap of MOBS_MAX, memory), or MOBS_SPAWN_CAPPED. */
 int32_t mobs_spawn(const struct mob_record *r, char *err, size_t cap);
+/* mobs_spawn refused it: the chunk holds mcserv-max-entities-per-chunk mobs
+ * (err says which; logged, rate-limited). */
+#define MOBS_SPAWN_CAPPED (-2)
 
 /* The living mob with this entity id: its slot, or -1. */
 int32_t mobs_by_eid(int32_t eid);
@@ -40,6 +47,12 @@ void mobs_box(int32_t slot, double out[5]);
  * knockback 0.4 away from the attacker plus `extra` along (ex, ez).
  * False when the hit did not land (dead, invulnerable). */
 bool mobs_hurt_by(int32_t slot, float amount, conn *by, double extra, double ex, double ez);
+
+/* An explosion's share (game/explosion.c): damage of `type` (explosion,
+ * player_explosion) caused by source_eid (0 none), and the knockback added
+ * to its motion. */
+void mobs_explosion_hit(int32_t slot, int type, float damage, double kx, double ky, double kz,
+                        int32_t source_eid);
 
 /* Selection for commands (kill @e[type=...]). type -1: any; range < 0: any. */
 struct mob_filter {

@@ -157,8 +157,13 @@ struct block_change {
 static struct block_change *changes;
 static size_t change_count, change_cap;
 
+static uint32_t change_order; /* the order of this tick's writes */
+
 int play_set_block(int32_t x, int32_t y, int32_t z, uint16_t state)
 {
+    /* Taken before the world's hooks run (issue 21): a change they make in
+     * turn (lava next to water becoming cobblestone) goes out after this one. */
+    uint32_t order = change_order++;
     if (world_set_block(&game.world, x, y, z, state) < 0) return -1;
     if (change_count == change_cap) {
         size_t ncap = change_cap ? change_cap * 2 : 256;
@@ -168,7 +173,7 @@ int play_set_block(int32_t x, int32_t y, int32_t z, uint16_t state)
         changes = n;
         change_cap = ncap;
     }
-    changes[change_count] = (struct block_change){x, y, z, state, (uint32_t)change_count};
+    changes[change_count] = (struct block_change){x, y, z, state, order};
     change_count++;
     return 0;
 }
@@ -218,6 +223,7 @@ void play_broadcast_blocks(void)
             i = j;
         }
         change_count = 0;
+        change_order = 0;
         if (change_cap > 4096) {
             free(changes);
             changes = NULL;
@@ -241,6 +247,49 @@ void play_ack_later(player *p, int32_t seq)
     if (seq <= p->ack_sequence) return;
     p->ack_sequence = seq;
     if (!list_linked(&p->ack_link)) list_push_back(&game.acks, &p->ack_link);
+}
+
+/* p's window has news: scan it on the next pass of the streaming hook. */
+static void stream_wake(player *p)
+{
+    if (!list_linked(&p->stream_link)) return; /* complete: nothing to stream */
+    list_remove(&p->stream_wake_link);         /* off stream_retry, if there */
+    list_push_back(&game.stream_now, &p->stream_wake_link);
+}
+
+/* world.on_ready: a chunk r listed is ready (world.h invariant 8). */
+static void on_chunk_ready(world_requester *r)
+{
+    stream_wake(container_of(r, player, chunk_requests));
+}
+
+/* Waiting windows woken per tick whether or not the world said anything:
+ * 1/STREAM_SWEEP_TICKS of them, so each is looked at every 5 s at most
+ * (a chunk whose notice was lost to a failed allocation still comes). */
+#define STREAM_SWEEP_TICKS 100
+
+static void splice_into_now(list_node *from)
+{
+    while (!list_empty(from)) {
+        list_node *n = from->next;
+        list_remove(n);
+        list_push_back(&game.stream_now, n);
+    }
+}
+
+void play_stream_wake_due(void)
+{
+    static uint64_t last_tick;
+    splice_into_now(&game.stream_pass);
+    if (game.tick_count == last_tick) return;
+    last_tick = game.tick_count;
+    splice_into_now(&game.stream_retry);
+    size_t slice = game.player_count / STREAM_SWEEP_TICKS + 1;
+    for (size_t k = 0; k < slice && !list_empty(&game.streaming); k++) {
+        player *p = list_entry(game.streaming.next, player, stream_link);
+        list_move_back(&game.streaming, &p->stream_link);
+        if (!list_linked(&p->stream_wake_link)) stream_wake(p);
+    }
 }
 
 static void on_relit(chunk_entry *e, const uint8_t *frame, size_t len)
@@ -267,6 +316,7 @@ void play_init(void)
     spiral_init();
     cmd_init(); /* day time, ops.json */
     game.world.on_relit = on_relit;
+    game.world.on_ready = on_chunk_ready;
     int y = 0;
     /* Rings of growing radius around 0,0, every 4th column, up to 512 blocks out. */
     for (int r = 0; r <= 512; r += 4)
@@ -320,6 +370,7 @@ static void window_move(conn *c, int32_t ncx, int32_t ncz, int nvd)
             }
         }
     memcpy(p->loaded, fresh, sizeof fresh);
+    p->loaded_changes++;
     world_requester_move(&game.world, &p->chunk_requests, ncx, ncz, nvd, window_area(nvd),
                          srv->loop->now_ms); /* invariant 2a */
     bool moved = ncx != p->center_x || ncz != p->center_z;
@@ -329,6 +380,7 @@ static void window_move(conn *c, int32_t ncx, int32_t ncz, int nvd)
     p->scan_pos = 0;
     p->window_complete = false;
     if (!list_linked(&p->stream_link)) list_push_back(&game.streaming, &p->stream_link);
+    stream_wake(p);
     if (moved && !c->closed) {
         buf_reset(&srv->pkt);
         pkt_cb_update_view_position(&srv->pkt, ncx, ncz);
@@ -353,6 +405,7 @@ void play_reset_window(conn *c)
             if (bit_get(p->loaded, bit_index(dx, dz)))
                 unload_chunk(c, p->center_x + dx, p->center_z + dz);
     memset(p->loaded, 0, WIN_BYTES);
+    p->loaded_changes++;
     window_move(c, chunk_of(p->x), chunk_of(p->z), p->view_distance);
     buf_reset(&srv->pkt);
     pkt_cb_update_view_position(&srv->pkt, p->center_x, p->center_z);
@@ -395,8 +448,11 @@ static bool inner_ring_sent(const player *p)
 /*
  * Sends what is ready of the window, nearest first, while the output queue
  * has room; asks the world for what is not, until the player's request
- * budget says no (in flight or per second: the next pass resumes). scan_pos
- * stays at the nearest chunk still missing, so later passes resume there.
+ * budget says no. scan_pos stays at the nearest chunk still missing, so
+ * later scans resume there. Who scans again when (game.h): a full output
+ * queue on the next pass (after the flush), the per-tick cap and an empty
+ * token bucket after the next tick, the in-flight cap and chunks still
+ * being made when the world says one of them is ready (world.on_ready).
  */
 void play_stream_chunks(conn *c)
 {
@@ -405,23 +461,33 @@ void play_stream_chunks(conn *c)
     int64_t now = srv->loop->now_ms;
     int end = spiral_end(p->view_distance);
     int first_missing = -1;
+    list_node *again = NULL; /* stopped by a limit: when to look again (else the world wakes p) */
     int i;
     for (i = p->scan_pos; i < end; i++) {
         struct chunk_offset o = spiral_offsets()[i];
         if (abs(o.dx) > p->view_distance || abs(o.dz) > p->view_distance ||
             bit_get(p->loaded, bit_index(o.dx, o.dz)))
             continue;
-        if (conn_pending(c) >= CHUNK_SEND_WINDOW || p->chunks_this_tick >= CHUNKS_PER_TICK) break;
+        if (conn_pending(c) >= CHUNK_SEND_WINDOW) { /* the next pass, after the flush */
+            again = &game.stream_pass;
+            break;
+        }
+        if (p->chunks_this_tick >= CHUNKS_PER_TICK) {
+            again = &game.stream_retry;
+            break;
+        }
         int32_t cx = p->center_x + o.dx, cz = p->center_z + o.dz;
         const buf_t *frame = world_take_frame(&game.world, cx, cz);
         if (!frame) {
             if (first_missing < 0) first_missing = i;
-            if (world_request(&game.world, &p->chunk_requests, cx, cz, now) != WORLD_REQ_WAITING)
-                break;
-            continue;
+            enum world_req_result rr = world_request(&game.world, &p->chunk_requests, cx, cz, now);
+            if (rr == WORLD_REQ_WAITING) continue;
+            if (rr != WORLD_REQ_FULL) again = &game.stream_retry; /* tokens come back with time */
+            break; /* full: one of those in flight arriving wakes it */
         }
         world_request_done(&game.world, &p->chunk_requests, cx, cz, now);
         bit_set(p->loaded, bit_index(o.dx, o.dz));
+        p->loaded_changes++;
         cv_add(c, cx, cz);
         p->chunks_sent++;
         p->chunks_this_tick++;
@@ -433,6 +499,8 @@ void play_stream_chunks(conn *c)
     if (p->scan_pos >= end) {
         p->window_complete = true;
         list_remove(&p->stream_link);
+    } else if (again && !list_linked(&p->stream_wake_link)) {
+        list_push_back(again, &p->stream_wake_link);
     }
     if (!p->spawned && (p->window_complete || inner_ring_sent(p))) send_spawn(c);
 }
@@ -581,6 +649,7 @@ static pool player_pool = POOL_INIT(player);
 void play_player_free(player *p)
 {
     list_remove(&p->stream_link);
+    list_remove(&p->stream_wake_link);
     list_remove(&p->ack_link);
     free(p->loaded);
     pool_free(&player_pool, p);
@@ -620,6 +689,7 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     p->ack_sequence = -1;
     p->index = -1;
     list_init(&p->stream_link);
+    list_init(&p->stream_wake_link);
     list_init(&p->ack_link);
     c->player = p;
     if (game_add(c) < 0 || !roster_add(c)) {
@@ -627,6 +697,7 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
         return;
     }
     list_push_back(&game.streaming, &p->stream_link); /* its first window */
+    stream_wake(p);
 
     static const char *const worlds[] = {"minecraft:overworld", "minecraft:the_nether",
                                          "minecraft:the_end"};
@@ -691,6 +762,7 @@ void play_leave(conn *c)
     player *p = c->player;
     if (!p) return;
     list_remove(&p->stream_link);
+    list_remove(&p->stream_wake_link);
     list_remove(&p->ack_link);
     inventory_leave(c);  /* crafting grid and cursor back into the inventory */
     playerdata_leave(p); /* queues playerdata/<uuid>.dat (world/store.h) */
@@ -976,7 +1048,7 @@ static const play_handler play_handlers[PKT_PLAY_SB_COUNT] = {
     [PKT_PLAY_SB_ENTITY_ACTION] = play_sb_entity_action,
     [PKT_PLAY_SB_ARM_ANIMATION] = play_sb_arm_animation,
     [PKT_PLAY_SB_USE_ENTITY] = combat_sb_use_entity, /* issue 14: attacks */
-    [PKT_PLAY_SB_USE_ITEM] = health_sb_use_item,     /* issue 14: eating */
+    [PKT_PLAY_SB_USE_ITEM] = interact_sb_use_item,   /* issue 14: eating; 21: buckets */
     [PKT_PLAY_SB_CLIENT_COMMAND] = ent_sb_client_command,
     [PKT_PLAY_SB_CUSTOM_PAYLOAD] = play_sb_custom_payload,
 };

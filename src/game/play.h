@@ -49,11 +49,17 @@ void play_tick(conn *c);
 void play_broadcast_blocks(void);
 /* Sends c the next chunks of its window while its output has room. */
 void play_stream_chunks(conn *c);
+/* Before the streaming hook's pass: after a tick, the players held back by a
+ * per-tick or time limit, and a slice of every waiting one (a safety net),
+ * go on game.stream_now. */
+void play_stream_wake_due(void);
 
 /* Serverbound block interaction handlers (game/interact.c). */
 void interact_sb_block_dig(conn *c, rd_t *r);
 void interact_sb_block_place(conn *c, rd_t *r);
 void interact_sb_set_creative_slot(conn *c, rd_t *r);
 void interact_sb_held_item_slot(conn *c, rd_t *r);
+/* Use Item: eating (game/health.c), then buckets (issue 21). */
+void interact_sb_use_item(conn *c, rd_t *r);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "game/experience.h"
 #include "game/window.h"
 #include "net/conn.h"
 #include "proto/wire.h"
@@ -26,6 +27,7 @@
 #define KEEPALIVE_TIMEOUT  30000
 #define CHUNK_SEND_WINDOW  (256u << 10) /* stream chunks while less is queued */
 #define ITEM_ENTITIES_MAX  4096         /* item entities in the world (game/items.c) */
+#define PLAYER_ENDER_SLOTS 27           /* vanilla PlayerEnderChestContainer */
 
 struct pkt_property; /* proto/packets.h */
 struct ent;          /* game/entities.c */
@@ -101,7 +103,11 @@ typedef struct player {
     int scan_pos;          /* index into the spiral of offsets still to check */
     bool window_complete;  /* every chunk of the window sent */
     list_node stream_link; /* on game.streaming while the window is incomplete */
-    int32_t teleport_id;   /* last teleport sent */
+    /* On game.stream_now (scan it on the next pass: its window changed or a
+     * chunk it asked for is ready) or game.stream_retry (the next tick: its
+     * last scan stopped at a per-tick or time limit); else it waits. */
+    list_node stream_wake_link;
+    int32_t teleport_id; /* last teleport sent */
     bool teleport_pending;
     bool spawned; /* spawn position + health sent */
     int64_t keepalive_id;
@@ -111,6 +117,9 @@ typedef struct player {
      * 5-8 armour, 9-35 main, 36-44 hotbar, 45 off hand. */
     struct inv_slot inventory[46]; /* game/window.h; item 0 = empty (air) */
     int32_t inventory_state;       /* state id of the player window */
+    struct player_xp xp;           /* experience (game/xp.c) */
+    /* The ender chest's 27 slots (EnderItems), whichever ender chest opens them. */
+    struct inv_slot ender_items[PLAYER_ENDER_SLOTS];
     bool digging;
     int32_t dig_x, dig_y, dig_z;
     int64_t dig_start_ms;
@@ -122,12 +131,22 @@ typedef struct player {
     size_t prop_count;
     /* Item entities spawned on this client: bit i = item slot i (game/items.c). */
     uint64_t items_seen[ITEM_ENTITIES_MAX / 64];
-    int32_t latency_ms; /* keep-alive round trip, smoothed as vanilla (3/4 old + 1/4 new) */
-    int op_level;       /* 0..4 from ops.json */
-    int chat_mode;      /* client setting: 0 full, 1 commands only, 2 hidden */
-    uint8_t skin_parts; /* client setting, shown to others as metadata */
-    uint8_t main_hand;  /* 0 left, 1 right */
-    bool fall_flying;   /* elytra: the speed check allows 300 instead of 100 */
+    /* What game/items.c's last pass saw of this player: while none of it
+     * changes, the pass looks only at the items with news for it. */
+    struct {
+        double x, y, z;
+        uint64_t inv_tick;
+        uint32_t loaded_changes;
+        bool valid, alive, spectator;
+        bool dirty; /* this tick's verdict */
+    } items_last;
+    uint32_t loaded_changes; /* bumped whenever `loaded` or its centre changes (game/play.c) */
+    int32_t latency_ms;      /* keep-alive round trip, smoothed as vanilla (3/4 old + 1/4 new) */
+    int op_level;            /* 0..4 from ops.json */
+    int chat_mode;           /* client setting: 0 full, 1 commands only, 2 hidden */
+    uint8_t skin_parts;      /* client setting, shown to others as metadata */
+    uint8_t main_hand;       /* 0 left, 1 right */
+    bool fall_flying;        /* elytra: the speed check allows 300 instead of 100 */
     /* Bookkeeping of the game (game/game.c, game/tick.c). */
     int index;              /* position in game.players */
     int64_t last_action_ms; /* player-idle-timeout: the last action */

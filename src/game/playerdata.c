@@ -1,4 +1,7 @@
-/* playerdata.c — see playerdata.h. */
+/* playerdata.c — see playerdata.h. Issue 14 adds, as vanilla 1.20.1's
+ * Player writes them: XpLevel, XpP, XpTotal, Score (game/experience.h),
+ * EnderItems (the ender chest: compounds with Slot 0..26) and the items'
+ * tag.Enchantments (game/enchant.h). */
 #include "game/playerdata.h"
 
 #include <errno.h>
@@ -14,6 +17,7 @@
 #include "data/block_table.h"
 #include "data/recipes.h"
 #include "game/game.h"
+#include "game/enchant.h"
 #include "game/level_tags.h"
 #include "game/spawnpoint.h"
 #include "proto/packets.h"
@@ -210,6 +214,48 @@ static void apply_health(player *p, const nbt_node *root)
     if (fall >= 0 && fall <= 1.0e6) h->fall_distance = (float)fall;
 }
 
+/* One list of items (Inventory, EnderItems): each compound's Slot through
+ * slot_of (-1: not a slot) into dest; id, Count and the tag's Damage and
+ * Enchantments. An unknown item is skipped (logged once). */
+static void read_items(const nbt_node *list, struct inv_slot *dest, int (*slot_of)(int))
+{
+    if (!list || list->elem_type != NBT_COMPOUND) return;
+    for (const nbt_node *it = list->v.kids.first; it; it = it->next) {
+        int ws = slot_of((int)anvil_nbt_int(nbt_get(it, "Slot", NBT_END), -1000));
+        const nbt_node *id = nbt_get(it, "id", NBT_STRING);
+        int64_t count = anvil_nbt_int(nbt_get(it, "Count", NBT_END), 0);
+        if (ws < 0 || !id || count <= 0 || count > 127) continue;
+        int item = anvil_item_by_name((const char *)id->v.arr.p, id->v.arr.n);
+        if (item <= 0) {
+            anvil_warn_once("item", (const char *)id->v.arr.p, id->v.arr.n, "nothing");
+            continue;
+        }
+        dest[ws].item = (int16_t)item;
+        dest[ws].count = (int8_t)count;
+        /* tag.Damage: durability used (game/inventory.c); tag.Enchantments */
+        ench_read_item_tag(nbt_get(it, "tag", NBT_COMPOUND), item, &dest[ws].damage, dest[ws].ench);
+    }
+}
+
+static int ender_slot(int nbt_slot)
+{
+    return nbt_slot >= 0 && nbt_slot < PLAYER_ENDER_SLOTS ? nbt_slot : -1;
+}
+
+/* vanilla Player.readAdditionalSaveData's XpP, XpLevel, XpTotal, Score
+ * (a value out of range leaves the player at 0). */
+static void apply_xp(player *p, const nbt_node *root)
+{
+    double prog = anvil_nbt_num(nbt_get(root, "XpP", NBT_END), 0);
+    int64_t level = anvil_nbt_int(nbt_get(root, "XpLevel", NBT_END), 0);
+    int64_t total = anvil_nbt_int(nbt_get(root, "XpTotal", NBT_END), 0);
+    int64_t score = anvil_nbt_int(nbt_get(root, "Score", NBT_END), 0);
+    if (level >= 0 && level <= INT32_MAX) p->xp.level = (int32_t)level;
+    if (prog >= 0 && prog < 1) p->xp.progress = (float)prog;
+    if (total >= 0 && total <= INT32_MAX) p->xp.total = (int32_t)total;
+    if (score >= INT32_MIN && score <= INT32_MAX) p->xp.score = (int32_t)score;
+}
+
 static void apply(player *p, const uint8_t *nbt, size_t len)
 {
     nbt_doc doc;
@@ -247,26 +293,9 @@ static void apply(player *p, const uint8_t *nbt, size_t len)
     int64_t held = anvil_nbt_int(nbt_get(root, "SelectedItemSlot", NBT_END), -1);
     if (held >= 0 && held <= 8) p->held_slot = (int)held;
     apply_spawn_point(p, root);
-    const nbt_node *inv = nbt_get(root, "Inventory", NBT_LIST);
-    if (inv && inv->elem_type == NBT_COMPOUND) {
-        for (const nbt_node *it = inv->v.kids.first; it; it = it->next) {
-            int ws = window_slot((int)anvil_nbt_int(nbt_get(it, "Slot", NBT_END), -1000));
-            const nbt_node *id = nbt_get(it, "id", NBT_STRING);
-            int64_t count = anvil_nbt_int(nbt_get(it, "Count", NBT_END), 0);
-            if (ws < 0 || !id || count <= 0 || count > 127) continue;
-            int item = anvil_item_by_name((const char *)id->v.arr.p, id->v.arr.n);
-            if (item <= 0) {
-                anvil_warn_once("item", (const char *)id->v.arr.p, id->v.arr.n, "nothing");
-                continue;
-            }
-            p->inventory[ws].item = (int16_t)item;
-            p->inventory[ws].count = (int8_t)count;
-            /* tag.Damage: durability used (game/inventory.c), within the item's */
-            const nbt_node *tag = nbt_get(it, "tag", NBT_COMPOUND);
-            int64_t dmg = tag ? anvil_nbt_int(nbt_get(tag, "Damage", NBT_END), 0) : 0;
-            p->inventory[ws].damage = dmg > 0 && dmg < item_max_damage[item] ? (uint16_t)dmg : 0;
-        }
-    }
+    read_items(nbt_get(root, "Inventory", NBT_LIST), p->inventory, window_slot);
+    read_items(nbt_get(root, "EnderItems", NBT_LIST), p->ender_items, ender_slot);
+    apply_xp(p, root);
     nbt_doc_free(&doc);
 }
 
@@ -370,6 +399,11 @@ static const char *const ours[] = {
     "Air",
     "Fire",
     "FallDistance",
+    "XpP",
+    "XpLevel",
+    "XpTotal",
+    "Score",
+    "EnderItems",
 };
 
 static bool is_ours(const nbt_node *n)
@@ -378,6 +412,34 @@ static bool is_ours(const nbt_node *n)
         if (strlen(ours[i]) == n->name_len && memcmp(ours[i], n->name, n->name_len) == 0)
             return true;
     return false;
+}
+
+/* One list of items: slots [from, to) of s that hold an item, each with
+ * Slot nbt_slot(i) (skipped when it is -1000), id, Count and its tag. */
+static void write_items(buf_t *b, const char *name, const struct inv_slot *s, int from, int to,
+                        int (*nbt_slot)(int))
+{
+    int n = 0;
+    for (int i = from; i < to; i++)
+        if (s[i].item > 0 && s[i].item < ITEM_COUNT && s[i].count > 0 && nbt_slot(i) > -1000) n++;
+    nbt_w_list(b, name, NBT_COMPOUND, n);
+    for (int i = from; i < to; i++) {
+        if (s[i].item <= 0 || s[i].item >= ITEM_COUNT || s[i].count <= 0 || nbt_slot(i) == -1000)
+            continue;
+        char id[128];
+        snprintf(id, sizeof id, "minecraft:%s", item_info[s[i].item].name);
+        nbt_w_byte(b, "Slot", (int8_t)nbt_slot(i));
+        nbt_w_string(b, "id", id, strlen(id));
+        nbt_w_byte(b, "Count", s[i].count);
+        ench_write_item_tag(b, s[i].damage,
+                            s[i].ench); /* vanilla 1.20.1: tag.Damage, Enchantments */
+        nbt_w_end(b);
+    }
+}
+
+static int same_slot(int i)
+{
+    return i;
 }
 
 static int encode(const player *p, const uint8_t *old, size_t old_len, buf_t *b)
@@ -399,28 +461,12 @@ static int encode(const player *p, const uint8_t *old, size_t old_len, buf_t *b)
     nbt_w_byte(b, "OnGround", p->on_ground);
     nbt_w_string(b, "Dimension", "minecraft:overworld", 19);
     nbt_w_int(b, "playerGameType", p->gamemode);
-    int n = 0;
-    for (int i = 5; i < 46; i++)
-        if (p->inventory[i].item > 0 && p->inventory[i].item < ITEM_COUNT &&
-            p->inventory[i].count > 0 && nbt_slot_of(i) > -1000)
-            n++;
-    nbt_w_list(b, "Inventory", NBT_COMPOUND, n);
-    for (int i = 5; i < 46; i++) {
-        const struct inv_slot *s = &p->inventory[i];
-        if (s->item <= 0 || s->item >= ITEM_COUNT || s->count <= 0 || nbt_slot_of(i) == -1000)
-            continue;
-        char id[128];
-        snprintf(id, sizeof id, "minecraft:%s", item_info[s->item].name);
-        nbt_w_byte(b, "Slot", (int8_t)nbt_slot_of(i));
-        nbt_w_string(b, "id", id, strlen(id));
-        nbt_w_byte(b, "Count", s->count);
-        if (s->damage) { /* vanilla 1.20.1: tag.Damage */
-            nbt_w_compound(b, "tag");
-            nbt_w_int(b, "Damage", s->damage);
-            nbt_w_end(b);
-        }
-        nbt_w_end(b);
-    }
+    write_items(b, "Inventory", p->inventory, 5, 46, nbt_slot_of);
+    write_items(b, "EnderItems", p->ender_items, 0, PLAYER_ENDER_SLOTS, same_slot);
+    nbt_w_float(b, "XpP", p->xp.progress); /* issue 14: vanilla's experience tags */
+    nbt_w_int(b, "XpLevel", p->xp.level);
+    nbt_w_int(b, "XpTotal", p->xp.total);
+    nbt_w_int(b, "Score", p->xp.score);
     nbt_w_int(b, "SelectedItemSlot", p->held_slot);
     nbt_w_float(b, "Health", p->health > 0 ? p->health : 0.0f);
     nbt_w_int(b, "foodLevel", p->food);

@@ -16,6 +16,11 @@
  *                   Health where it changed (game/health.c); the inventory
  *                   sync, when anything can have changed (game/inventory.c)
  *  2a. plugins      scheduled tasks, move and tick events (game/plugins.c)
+ *  2b. world sim    neighbour updates deferred by max-chained-neighbor-updates,
+ *                   due scheduled block then fluid ticks (at most 65,536
+ *                   each), random ticks, in the columns within simulation
+ *                   distance of a player: fluids, falling blocks, crops
+ *                   (world/block_ticks.c, game/worldsim.c); issue 21
  *   3. block updates  the tick's block changes as Block Update / Update
  *                   Section Blocks to every viewer, then the acknowledgements
  *                   (game/play.c)
@@ -33,7 +38,14 @@
  *   6c. mobs        AI (goal selectors), physics, deaths and drops, then their
  *                   tracking (spawns, one Remove Entities per viewer) and
  *                   movement relay, encoded once per cell (game/mobs.c,
- *                   mob_track.c); the first tick loads entities/ (mob_save.c)
+ *                   mob_track.c); the first tick loads entities/ (mob_save.c).
+ *                   Issue 15: first the pathfinding budget (game/mob_ai.c),
+ *                   hostile goals, arrows (game/projectile.c), creepers' fuses and
+ *                   explosions (game/mob_creeper.c, explosion.c: blocks to
+ *                   air for phase 3 of the next tick, the Explosion packet
+ *                   now), and after the mobs natural spawning
+ *                   (game/mob_spawn.c); spawns within each viewer's
+ *                   per-tick budget, bundled (mob_track.c)
  *   7. clock        day time and weather, ops.json written
  *                   if it changed (game/daytime.c, chat.c, ops.c)
  *   8. idle players  player-idle-timeout kicks, checked once a second
@@ -48,8 +60,9 @@
  * so a tick's twenty joins are one packet to each player already in.
  *
  * Chunk streaming is not a tick phase: a before-sleep hook (game/game.c)
- * sends each player chunks every loop pass, as its output drains, so a
- * join is paced by the client and not by the tick.
+ * sends players chunks every loop pass, as their output drains, so a join
+ * is paced by the client and not by the tick; it looks only at the windows
+ * with news (game.stream_now: see play_stream_chunks).
  *
  * Tick breakdown (core/tickstat.h, game/perf.c): each phase call is wrapped
  * in TICK_PHASE(id, call), which ends phase id after the call (the phases
@@ -83,7 +96,8 @@
 #include "game/ops.h"
 #include "game/perf.h"
 #include "game/play.h"
-#include "game/plugins.h" /* plugins */
+#include "game/plugins.h"  /* plugins */
+#include "game/worldsim.h" /* issue 21 */
 #include "net/limits.h"
 #include "net/server.h"
 #include "world/store.h"
@@ -106,6 +120,7 @@ enum tick_phase {
     TP_CONNECTIONS,
     TP_PLAYERS,
     TP_PLUGINS,
+    TP_WORLDSIM,
     TP_BLOCKS,
     TP_ROSTER,
     TP_ENTITIES,
@@ -124,9 +139,10 @@ enum tick_phase {
     TP_COUNT
 };
 static const char *const phase_names[TP_COUNT] = {
-    "debug_stall", "connections",    "players", "plugins",  "block_updates", "roster",
-    "entities",    "movement_relay", "items",   "mobs",     "clock",         "idle",
-    "limits",      "world",          "saving",  "net_read", "chunk_stream",  "flush"};
+    "debug_stall",   "connections", "players",      "plugins",        "world_sim",
+    "block_updates", "roster",      "entities",     "movement_relay", "items",
+    "mobs",          "clock",       "idle",         "limits",         "world",
+    "saving",        "net_read",    "chunk_stream", "flush"};
 
 /* Runs the call (or block) as phase id of the breakdown: the phases tile
  * the tick (each ends where the next begins; core/tickstat.h). */
@@ -194,6 +210,7 @@ void tick_run(void)
     TICK_PHASE(TP_CONNECTIONS, server_expire());              /* 1 */
     TICK_PHASE(TP_PLAYERS, play_tick_all());                  /* 2 */
     TICK_PHASE(TP_PLUGINS, plugins_tick());                   /* 2a: plugins */
+    TICK_PHASE(TP_WORLDSIM, worldsim_tick());                 /* 2b: issue 21 */
     TICK_PHASE(TP_BLOCKS, play_broadcast_blocks());           /* 3 */
     TICK_PHASE(TP_ROSTER, play_tick_roster());                /* 4: leaves, then joins */
     TICK_PHASE(TP_ENTITIES, ent_tick_tracking());             /* 5 */

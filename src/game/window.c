@@ -53,7 +53,7 @@
 #include "data/recipes.h"
 #include "game/crafting.h"
 
-static const struct inv_slot empty_slot = {0, 0, 0};
+static const struct inv_slot empty_slot = {0};
 
 int win_max_stack(const struct inv_slot *s)
 {
@@ -88,7 +88,7 @@ static bool is_empty(const struct inv_slot *s)
 
 static bool same_item(const struct inv_slot *a, const struct inv_slot *b)
 {
-    return a->item == b->item && a->damage == b->damage;
+    return a->item == b->item && a->damage == b->damage && ench_same(a->ench, b->ench);
 }
 
 static bool is_grid(const struct win_menu *m, int i)
@@ -134,7 +134,7 @@ void win_update_result(struct win_menu *m)
     if (r < 0)
         *res = empty_slot;
     else
-        *res = (struct inv_slot){(int16_t)recipes[r].result, (int8_t)recipes[r].count, 0};
+        *res = (struct inv_slot){(int16_t)recipes[r].result, (int8_t)recipes[r].count, 0, {0}};
 }
 
 static void touched(struct win_menu *m, int i)

@@ -11,12 +11,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "game/enchant.h"
+
 /* One slot: item id (0 = empty), count (0 when empty), damage (durability
- * used; 0 for an item without durability). Meaningful only when count > 0. */
+ * used; 0 for an item without durability), enchantments (game/enchant.h).
+ * Meaningful only when count > 0. */
 struct inv_slot {
     int16_t item;
     int8_t count;
     uint16_t damage;
+    uint16_t ench[ITEM_ENCH_MAX];
 };
 
 #define WIN_SLOTS_MAX  90 /* a double chest: 54 + the inventory's 36 */

@@ -32,6 +32,7 @@ static struct {
     uint32_t max_in_interval; /* packet-limit-max-rate × interval */
     int64_t slow_ms;
     list_node fresh, waiting; /* the eviction lists (limits.h), oldest first */
+    list_node blocked;        /* connections with out_blocked_ms set (limits.h) */
     int64_t next_sweep_ms;
 } limits;
 
@@ -56,6 +57,7 @@ int limits_init(const struct server_config *cfg)
     limits.slow_ms = cfg->slow_client_timeout;
     list_init(&limits.fresh);
     list_init(&limits.waiting);
+    list_init(&limits.blocked);
     if (ip_table_init(&limits.ips, LIMITS_IP_MAX) < 0) return -1;
     return 0;
 }
@@ -321,6 +323,7 @@ void limits_entered_play(conn *c)
 
 void limits_conn_closed(conn *c)
 {
+    limits_output_progressed(c); /* off the blocked list before it is freed */
     prelogin_release(c);
     pool_leave(c);
     if (c->lim.ip_counted) {
@@ -381,22 +384,39 @@ bool limits_play_packet(conn *c, int32_t id, size_t len)
 
 void limits_output_blocked(conn *c)
 {
-    if (!c->lim.out_blocked_ms) c->lim.out_blocked_ms = srv->loop->now_ms ? srv->loop->now_ms : 1;
+    if (c->lim.out_blocked_ms || c->closed) return;
+    c->lim.out_blocked_ms = srv->loop->now_ms ? srv->loop->now_ms : 1;
+    list_push_back(&limits.blocked, &c->lim.blocked_link);
 }
 
 void limits_output_progressed(conn *c)
 {
+    if (!c->lim.out_blocked_ms) return;
     c->lim.out_blocked_ms = 0;
+    list_remove(&c->lim.blocked_link);
 }
 
+/* The oldest blocked connection past the timeout that is not closing and
+ * still has output, or NULL. */
+static conn *slow_client(void)
+{
+    list_node *pos;
+    for (pos = limits.blocked.next; pos != &limits.blocked; pos = pos->next) {
+        conn *c = list_entry(pos, conn, lim.blocked_link);
+        if (srv->loop->now_ms - c->lim.out_blocked_ms < limits.slow_ms) return NULL;
+        if (c->state != CS_CLOSING && conn_pending(c) > 0) return c;
+    }
+    return NULL;
+}
+
+/* Once a second: only the connections whose output is blocked (the list,
+ * oldest first), not all 10,000 (a cache miss each). Each kick starts the
+ * walk again: dropping one connection may drop others off the list. */
 static void slow_clients(void)
 {
     if (limits.slow_ms <= 0) return;
     conn *c;
-    server_for_each_conn (c, node) {
-        if (c->state == CS_CLOSING || !c->lim.out_blocked_ms || conn_pending(c) == 0 ||
-            srv->loop->now_ms - c->lim.out_blocked_ms < limits.slow_ms)
-            continue;
+    while ((c = slow_client())) {
         limits_stats.slow_clients++;
         srv->stats.kicks[KR_SLOW_CLIENT]++;
         char why[192];
@@ -406,7 +426,7 @@ static void slow_clients(void)
                  c->in_game ? c->name : "", c->in_game ? " is " : "", conn_pending(c) >> 10,
                  (long long)(srv->loop->now_ms - c->lim.out_blocked_ms), (long long)limits.slow_ms);
         log_limited(&k_slow, LOG_WARN, "[%s] %s; disconnecting", c->addr, why);
-        conn_drop(c, NULL);
+        conn_drop(c, NULL); /* off the list (limits_conn_closed) */
     }
 }
 

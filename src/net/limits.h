@@ -100,6 +100,7 @@ struct conn_limits {
     uint8_t pool;           /* enum limits_pool: the eviction list holding it */
     list_node pool_link;    /* on that list (limits.c), oldest first */
     int64_t out_blocked_ms; /* slow-client timer: output pending, no progress since */
+    list_node blocked_link; /* on limits.c's blocked list ⇔ out_blocked_ms != 0, oldest first */
     bool write_shut;        /* CLOSING: the kick is flushed, the write side shut */
     struct play_rate *rate; /* PLAY only; owned */
 };

@@ -14,6 +14,7 @@
 #include "proto/wire.h"
 #include "proto/wire_longs.h"
 #include "world/block_entity.h"
+#include "world/block_ticks.h"
 #include "world/heightmaps.h"
 
 #define SECTION_Y_MIN (CHUNK_MIN_Y >> 4) /* -4 */
@@ -461,23 +462,31 @@ void anvil_extra_free(anvil_extra *x)
     free(x->tags);
     x->tags = NULL;
     x->len = 0;
+    bt_chunk_free(x->ticks);
+    x->ticks = NULL;
 }
 
 int anvil_extra_copy(anvil_extra *dst, const anvil_extra *src)
 {
     *dst = *src;
     dst->tags = NULL;
+    dst->ticks = NULL;
     if (src->len) {
         dst->tags = malloc(src->len);
         if (!dst->tags) return -1;
         memcpy(dst->tags, src->tags, src->len);
     }
+    /* The game thread takes copies: delays from its clock (block_ticks.h). */
+    if (src->ticks && !(dst->ticks = bt_chunk_copy(src->ticks, block_ticks_now()))) {
+        free(dst->tags);
+        dst->tags = NULL;
+        return -1;
+    }
     return 0;
 }
 
 /* Names of the tags kept from disk, with the empty value written when absent. */
-static const char *const kept_tags[] = {"block_ticks", "fluid_ticks", "PostProcessing",
-                                        "structures"};
+static const char *const kept_tags[] = {"PostProcessing", "structures"};
 #define NKEPT (sizeof kept_tags / sizeof kept_tags[0])
 
 /* --------------------------------------------------------------- encode */
@@ -625,6 +634,7 @@ int anvil_encode(const chunk *c, const anvil_extra *extra, int64_t last_update, 
     heightmaps_write(c, out);
     nbt_w_end(out);
     be_write_list(out, &c->bents);
+    bt_chunk_write(out, extra ? extra->ticks : NULL, 0); /* copies hold delays */
     if (extra && extra->len) buf_append(out, extra->tags, extra->len);
     for (size_t k = 0; k < NKEPT; k++) {
         if (extra && (extra->present >> k) & 1) continue;
@@ -785,10 +795,16 @@ static int decode_section(const nbt_node *sec, section *s, int y, char *why, siz
     return ANVIL_OK;
 }
 
-static int keep_extra(const nbt_node *root, anvil_extra *extra)
+static int keep_extra(const nbt_node *root, anvil_extra *extra, int32_t cx, int32_t cz)
 {
     const nbt_node *inh = nbt_get(root, "InhabitedTime", NBT_END);
     extra->inhabited_time = anvil_nbt_int(inh, 0);
+    unsigned skipped = 0;
+    if (bt_chunk_read(root, cx, cz, &extra->ticks, &skipped) < 0) return ANVIL_NOMEM;
+    if (skipped)
+        log_warn("chunk %d,%d: %u scheduled tick(s) skipped (unknown id, outside the chunk, "
+                 "or past %d per list)",
+                 cx, cz, skipped, BT_PER_CHUNK_MAX);
     buf_t b;
     buf_init(&b, ANVIL_MAX_NBT);
     for (size_t k = 0; k < NKEPT; k++) {
@@ -799,6 +815,8 @@ static int keep_extra(const nbt_node *root, anvil_extra *extra)
     }
     if (b.failed) {
         buf_free(&b);
+        bt_chunk_free(extra->ticks);
+        extra->ticks = NULL;
         return ANVIL_NOMEM;
     }
     extra->tags = b.len ? b.data : NULL;
@@ -887,7 +905,7 @@ int anvil_decode(const uint8_t *nbt, size_t len, int32_t want_x, int32_t want_z,
     if (bst.items_tags_dropped)
         log_warn("chunk %d,%d: item NBT other than Damage is not kept (%u item(s) in containers)",
                  want_x, want_z, bst.items_tags_dropped);
-    rc = extra ? keep_extra(root, extra) : ANVIL_OK;
+    rc = extra ? keep_extra(root, extra, want_x, want_z) : ANVIL_OK;
     if (rc != ANVIL_OK) snprintf(why, whylen, "out of memory");
 out:
     nbt_doc_free(&doc);

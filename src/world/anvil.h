@@ -31,7 +31,10 @@
  *   block_entities    list<comp>  the column's block entities
  *                                 (world/block_entity.h: containers parsed,
  *                                 every other kind kept byte for byte)
- *   block_ticks, fluid_ticks, PostProcessing, structures:
+ *   block_ticks,      list<comp>  the column's scheduled ticks (world/block_ticks.h):
+ *   fluid_ticks                   {i: block or fluid id, x, y, z: int, t: ticks
+ *                                 left, p: priority}
+ *   PostProcessing, structures:
  *                     copied byte for byte from what was read (empty for
  *                     chunks mcserv generated)
  *
@@ -67,12 +70,17 @@
 #define ANVIL_DATA_VERSION 3465
 #define ANVIL_MAX_NBT      ((size_t)16 << 20) /* decompressed chunk, level.dat or player file */
 
+struct bt_chunk;
+
 /* Tags kept from disk and written back unchanged; owned by the chunk entry. */
 typedef struct anvil_extra {
     uint8_t *tags; /* whole NBT tags (type, name, payload) back to back */
     size_t len;
     int64_t inhabited_time;
     uint8_t present; /* bit k: kept tag k (anvil.c's kept_tags) is in `tags` */
+    /* The column's scheduled ticks (world/block_ticks.h), or NULL: read from
+     * and written as block_ticks / fluid_ticks; copies hold delays. */
+    struct bt_chunk *ticks;
 } anvil_extra;
 
 void anvil_extra_free(anvil_extra *x);

@@ -9,6 +9,7 @@
 #include "data/blocks.h"
 #include "data/recipes.h"
 #include "proto/wire.h"
+#include "game/enchant.h"
 #include "world/anvil.h"
 
 static const char *const kind_names[] = {NULL, "minecraft:chest", "minecraft:trapped_chest",
@@ -155,14 +156,11 @@ static void parse_item(struct block_entity *e, const nbt_node *it, struct be_par
         return;
     }
     const nbt_node *tag = nbt_get(it, "tag", NBT_COMPOUND);
-    int64_t dmg = tag ? anvil_nbt_int(nbt_get(tag, "Damage", NBT_END), 0) : 0;
-    if (tag && tag->v.kids.count > (nbt_get(tag, "Damage", NBT_END) ? 1u : 0u))
-        st->items_tags_dropped++;
     struct be_item *s = &e->items[slot];
+    if (ench_read_item_tag(tag, item, &s->damage, s->ench) > 0) st->items_tags_dropped++;
     s->item = (int16_t)item;
     int max = item_info[item].stack_size < 1 ? 1 : item_info[item].stack_size;
     s->count = (int8_t)(count > max ? max : count);
-    s->damage = dmg > 0 && dmg < item_max_damage[item] ? (uint16_t)dmg : 0;
 }
 
 /* The tags of compound n that are not in skip_names, copied whole. */
@@ -269,11 +267,7 @@ static void write_items(buf_t *b, const struct block_entity *e)
         nbt_w_byte(b, "Slot", (int8_t)i);
         nbt_w_string(b, "id", id, strlen(id));
         nbt_w_byte(b, "Count", s->count);
-        if (s->damage) {
-            nbt_w_compound(b, "tag");
-            nbt_w_int(b, "Damage", s->damage);
-            nbt_w_end(b);
-        }
+        ench_write_item_tag(b, s->damage, s->ench);
         nbt_w_end(b);
     }
 }

@@ -56,6 +56,7 @@ struct be_item {
     int16_t item; /* 0 = empty */
     int8_t count;
     uint16_t damage;
+    uint16_t ench[4]; /* enchantments, as struct inv_slot's (game/enchant.h ITEM_ENCH_MAX) */
 };
 
 struct block_entity {

@@ -111,6 +111,7 @@ static void snap_drop(chunk_entry *e);
 
 static void entry_free(chunk_entry *e)
 {
+    free(e->waiters);
     snap_drop(e);
     list_remove(&e->stale_link);
     if (e->extra) {
@@ -514,6 +515,7 @@ static void heap_rekey(world *w, chunk_entry *e, uint32_t key)
 /* ------------------------------------------------------------------ jobs */
 
 static void feed(world *w);
+static void notify_ready(world *w, chunk_entry *e);
 
 static void done_generate(struct chunk_job *jb, bool cancelled)
 {
@@ -548,6 +550,9 @@ static void done_generate(struct chunk_job *jb, bool cancelled)
         jb->frame.data = NULL;
         idle_update(w, e, 0, true); /* nobody waits any more: first to go */
         light_after_job(w, jb, true);
+        notify_ready(w, e);
+        if (w->on_column_ready)
+            w->on_column_ready(w, e); /* issue 21: saved ticks, random tickers */
         return;
     }
     bool load_failed = !cancelled && jb->load_rc < 0;
@@ -605,6 +610,7 @@ static void done_chunk_job(job *j)
                 e->frame = jb->frame;
                 e->frame_version = jb->version;
                 jb->frame.data = NULL;
+                notify_ready(w, e);
             }
             /* The light sent is that of the newest blocks the client has
              * (Block Updates go out at once), so it goes out even when a
@@ -731,6 +737,36 @@ static void pace_update(world_requester *r, int32_t cx, int32_t cz, int64_t now_
         r->racing = false;
 }
 
+/* Invariant 8: r lists e. On no memory r is not told (the caller rescans). */
+static void waiter_add(chunk_entry *e, world_requester *r)
+{
+    if (e->nwaiters == e->waiters_cap) {
+        uint32_t cap = e->waiters_cap ? e->waiters_cap * 2 : 2;
+        world_requester **n = realloc(e->waiters, cap * sizeof *n);
+        if (!n) return;
+        e->waiters = n;
+        e->waiters_cap = cap;
+    }
+    e->waiters[e->nwaiters++] = r;
+}
+
+static void waiter_remove(chunk_entry *e, const world_requester *r)
+{
+    if (!e) return;
+    for (uint32_t i = 0; i < e->nwaiters; i++)
+        if (e->waiters[i] == r) {
+            e->waiters[i] = e->waiters[--e->nwaiters];
+            return;
+        }
+}
+
+/* e's frame is current: tell whoever lists it (they take it on their next scan). */
+static void notify_ready(world *w, chunk_entry *e)
+{
+    if (!w->on_ready) return;
+    for (uint32_t i = 0; i < e->nwaiters; i++) w->on_ready(e->waiters[i]);
+}
+
 /*
  * Walks r's requests for a new centre (cx, cz) and view distance vd: those
  * outside are given up, the others re-keyed (exact for a chunk only r waits
@@ -759,6 +795,7 @@ static void relist(world *w, world_requester *r, int32_t cx, int32_t cz, int vd,
                 if (e && (e->wanted == 1 || key < e->key)) heap_rekey(w, e, key);
             } else {
                 r->count--;
+                waiter_remove(e, r);
                 unwant(w, e, now_ms);
             }
         }
@@ -837,6 +874,7 @@ enum world_req_result world_request(world *w, world_requester *r, int32_t x, int
     e->wanted++;
     idle_update(w, e, now_ms, false);
     req_flip(r->listed, bit);
+    waiter_add(e, r);
     r->count++;
     feed(w);
     return WORLD_REQ_WAITING;
@@ -850,7 +888,9 @@ void world_request_done(world *w, world_requester *r, int32_t x, int32_t z, int6
         return;
     req_flip(r->listed, req_bit(dx, dz));
     r->count--;
-    unwant(w, find(w, x, z), now_ms);
+    chunk_entry *e = find(w, x, z);
+    waiter_remove(e, r);
+    unwant(w, e, now_ms);
 }
 
 void world_requester_move(world *w, world_requester *r, int32_t cx, int32_t cz, int vd, int burst,
@@ -1020,6 +1060,7 @@ int world_set_block(world *w, int32_t x, int32_t y, int32_t z, uint16_t state)
         }
     if (w->persistent && e->save.list == SAVE_LIST_NONE && !e->save.saving && !e->save.unsavable)
         world_save_list_move(w, e, SAVE_LIST_UNSAVED);
+    if (w->on_change) w->on_change(w, e, x, y, z, old, state); /* issue 21: neighbour updates */
     return 0;
 }
 

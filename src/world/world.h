@@ -64,6 +64,10 @@
  *     wanted > 0 (or is pinned) and no job.
  *  7. on_idle ⇔ READY, viewers == 0 and wanted == 0; the idle list is in
  *     the order entries became idle (never-viewed ones first).
+ *  8. r is in e->waiters ⇔ r's `listed` has e's bit (one place adds and
+ *     removes both), so a streaming player waits to be told instead of
+ *     asking again on every loop pass. Without memory for the entry, r is
+ *     simply not told: the caller's periodic rescan still finds the chunk.
  */
 #ifndef MC_WORLD_H
 #define MC_WORLD_H
@@ -136,6 +140,10 @@ typedef struct chunk_entry {
     struct chunk_snap *snap;
     list_node snap_link;
     list_node stale_link; /* on world.stale: light_stale and someone views or waits for it */
+    /* The requesters listing it (invariant 8), told when its frame becomes
+     * current (world.on_ready). */
+    struct world_requester **waiters;
+    uint32_t nwaiters, waiters_cap;
 } chunk_entry;
 
 typedef struct world {
@@ -148,6 +156,10 @@ typedef struct world {
     /* Called on the game thread when a re-encode after edits finishes, with
      * the framed Update Light packet for the chunk's viewers. */
     void (*on_relit)(chunk_entry *e, const uint8_t *frame, size_t len);
+    /* Called on the game thread for each requester listing a chunk when its
+     * frame becomes current (generated, loaded, or re-encoded after an
+     * edit): world_take_frame would now give it. */
+    void (*on_ready)(struct world_requester *r);
     /* Counters for metrics and benchmarks. */
     uint64_t chunks_generated, chunks_encoded, chunks_unloaded;
     uint64_t gen_ns_total, encode_ns_total;
@@ -181,6 +193,11 @@ typedef struct world {
      * a chunk ready or unloaded): a cache of block lookups is valid while
      * this is unchanged (game/health.c keeps one per player). */
     uint64_t block_epoch;
+    /* world/block_ticks.c (issue 21): after every change world_set_block
+     * makes, and when a column becomes READY; NULL when not attached. */
+    void (*on_change)(struct world *w, chunk_entry *e, int32_t x, int32_t y, int32_t z,
+                      uint16_t old, uint16_t state);
+    void (*on_column_ready)(struct world *w, chunk_entry *e);
 } world;
 
 /*

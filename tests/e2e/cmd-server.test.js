@@ -59,7 +59,9 @@ test('gamerule: query, set, vanilla\'s errors; the rules act on clients', { time
     "Invalid boolean, expected 'true' or 'false' but found 'maybe'\n...ightCycle maybe<--[HERE]")
   assert.equal(await run('gamerule commandModificationBlockLimit 1.5'), "Invalid integer '1.5'\n...lockLimit 1.5<--[HERE]")
   // a rule mcserv does not act on is not offered
-  assert.match(await run('gamerule randomTickSpeed 5'), /^Incorrect argument for command\n/)
+  assert.match(await run('gamerule doInsomnia false'), /^Incorrect argument for command\n/)
+  // randomTickSpeed is acted on (issue 21): offered, an int
+  assert.equal(await run('gamerule randomTickSpeed'), 'Gamerule randomTickSpeed is currently set to: 3')
   const A = h.makeBot(srv.port, 'Rules')
   const rec = mp.recorder(A, ['update_time', 'game_state_change', 'death_combat_event'])
   await A.waitSpawn(15000)

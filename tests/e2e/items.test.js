@@ -7,6 +7,15 @@
 //      clients saw the items go (Take Item Entity, Remove Entities).
 //   2. Breaking stone by hand drops nothing: no item entity appears.
 //   3. Two equal drops lying together merge into one stack of 2.
+// Test 2, summon item and the "no news" rule of game/items.c (a standing
+// player and a resting item are looked at only when one of them changed):
+//   1. An item summoned at a standing bot's feet with PickupDelay 40 is
+//      taken once the delay runs out, without the bot moving.
+//   2. With a full inventory (give overflow lands on the ground as an item)
+//      the standing bot takes nothing; `clear` frees room and it takes the
+//      item without moving.
+//   3. A bot joining later sees the items already lying there.
+//   4. summon item without an Item, or with an unknown id, fails.
 const { test, after } = require('node:test')
 const assert = require('node:assert/strict')
 const h = require('./helpers')
@@ -121,5 +130,63 @@ test('oak logs broken by hand drop items both bots see; walking over them gives 
   }
 
   await Promise.all([D.quit(), W.quit()])
+  h.assertNoClientProtocolErrors(assert)
+})
+
+test('summon item; a standing player takes an item when its delay runs out or its inventory gets room; late joiners see lying items', { timeout: 90000 }, async () => {
+  const srv = await h.startServer({
+    name: 'items-news',
+    props: { 'level-type': 'flat', gamemode: 'survival', 'view-distance': '3', 'spawn-protection': '0' }
+  })
+  const S = h.makeBot(srv.port, 'Stander')
+  await S.waitSpawn(15000)
+  const s = S.bot
+  await h.sleep(1000) // settled on the floor: from now on it does not move
+  const at = s.entity.position
+  const pos = `${at.x.toFixed(2)} ${at.y.toFixed(2)} ${at.z.toFixed(2)}`
+  const count = (name) => s.inventory.count(s.registry.itemsByName[name].id)
+
+  // 1. The delay runs out while nobody moves.
+  mp.consoleCmd(srv, `summon item ${pos} {Item:{id:"minecraft:diamond",Count:3b},PickupDelay:40s}`)
+  await h.waitFor(() => items(s).length === 1, { timeout: 5000, message: 'Stander sees the summoned diamonds' })
+  await h.sleep(1000)
+  assert.equal(count('diamond'), 0, 'not taken before the delay (40 ticks) ran out')
+  await h.waitFor(() => count('diamond') === 3, { timeout: 5000, message: 'Stander takes the 3 diamonds without moving' })
+  assert.ok(s.entity.position.distanceTo(at) < 0.01, 'Stander did not move')
+
+  // 2. A full inventory: 36 stacks of stone, and one more that lands on the
+  //    ground (give's overflow); the standing bot cannot take it.
+  mp.consoleCmd(srv, 'clear Stander')
+  mp.consoleCmd(srv, 'give Stander minecraft:stone 2368')
+  await h.waitFor(() => count('stone') === 2304 && items(s).length === 1, {
+    timeout: 5000,
+    message: 'Stander holds 36 stacks of stone and one more lies on the ground',
+    detail: () => `stone ${count('stone')}, items ${items(s).map((e) => `${itemName(e)}x${e.getDroppedItem().count}@${e.position}`)}`
+  })
+  mp.consoleCmd(srv, `summon item ${pos} {Item:{id:"minecraft:oak_planks",Count:1b}}`)
+  await h.waitFor(() => items(s).length === 2, { timeout: 5000, message: 'Stander sees the planks' })
+  await h.sleep(1500)
+  assert.equal(count('oak_planks'), 0, 'a full inventory takes nothing')
+  mp.consoleCmd(srv, 'clear Stander minecraft:stone 128') // room for the planks even if the thrown stone is in reach
+  await h.waitFor(() => count('oak_planks') === 1, { timeout: 5000, message: 'with room, Stander takes the planks without moving' })
+
+  // 3. A late joiner sees what lies there (the stone thrown by give, far
+  //    enough from Stander's feet that it stays, and a summoned stack).
+  mp.consoleCmd(srv, `summon item ${(at.x + 6).toFixed(2)} ${at.y.toFixed(2)} ${at.z.toFixed(2)} {Item:{id:"minecraft:apple",Count:5b}}`)
+  const L = h.makeBot(srv.port, 'Latecomer')
+  await L.waitSpawn(15000)
+  await h.waitFor(() => items(L.bot).some((e) => itemName(e) === 'apple' && e.getDroppedItem().count === 5), {
+    timeout: 5000, message: 'Latecomer sees the 5 apples lying there'
+  })
+
+  // 4. Bad summons.
+  const before = srv.output().length
+  mp.consoleCmd(srv, 'summon item ~ ~ ~')
+  mp.consoleCmd(srv, 'summon item 0 -60 0 {Item:{id:"minecraft:no_such_thing",Count:1b}}')
+  await h.waitFor(() => (srv.output().slice(before).match(/Unable to summon entity/g) || []).length === 2, {
+    timeout: 5000, message: 'both bad summons fail with commands.summon.failed'
+  })
+
+  await Promise.all([S.quit(), L.quit()])
   h.assertNoClientProtocolErrors(assert)
 })

@@ -133,7 +133,7 @@ test('summon and kill: errors, selectors, NBT', { timeout: 60000 }, async () => 
     assert.equal((await rcon.execute('summon cow 0 -60 0 {NoAI:}')).trim(), 'Expected value')
     assert.equal((await rcon.execute('summon cow 0 -60 0 {a:1}x')).trim(), 'Unexpected trailing data')
     assert.equal((await rcon.execute('summon cow 0 -60 30000001')).trim(), 'Invalid position for summon')
-    assert.equal((await rcon.execute('summon zombie 0 -60 0')).trim(), 'Unable to summon entity')
+    assert.equal((await rcon.execute('summon blaze 0 -60 0')).trim(), 'Unable to summon entity')
     assert.equal((await rcon.execute('summon sheep 1 -60 1 {CustomName:\'"Dolly"\',NoAI:1b}')).trim(), 'Summoned new Dolly')
     assert.equal((await rcon.execute('summon chicken 2 -60 2')).trim(), 'Summoned new Chicken')
     assert.equal((await rcon.execute('summon chicken 3 -60 3')).trim(), 'Summoned new Chicken')

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 secs=${1:-5}
 out=build-fuzz
 mkdir -p "$out"
-LIB_SRC="src/core/buf.c src/core/log.c src/core/config.c src/core/utf8.c src/proto/wire.c src/proto/nbt.c src/proto/frame.c src/core/fileio.c src/data/block_table.c src/data/entity_table.c src/data/recipes.c src/world/anvil.c src/world/block_entity.c src/world/chunk.c src/world/heightmaps.c src/world/light.c src/world/region.c src/world/level.c src/game/lists_file.c src/admin/http_parse.c src/admin/rcon_packet.c src/admin/query_packet.c"
+LIB_SRC="src/core/buf.c src/core/log.c src/core/config.c src/core/utf8.c src/proto/wire.c src/proto/nbt.c src/proto/frame.c src/core/fileio.c src/data/block_table.c src/data/entity_table.c src/data/recipes.c src/data/enchant_table.c src/game/enchant.c src/world/anvil.c src/world/block_entity.c src/world/block_ticks.c src/world/chunk.c src/world/heightmaps.c src/world/light.c src/world/region.c src/world/level.c src/game/lists_file.c src/admin/http_parse.c src/admin/rcon_packet.c src/admin/query_packet.c"
 FLAGS="-std=c17 -D_GNU_SOURCE -Isrc -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 # fuzz_play links every server object but src/main.c
 # (tests/fuzz/fuzz_play.c sets the server up itself); the objects are rebuilt only when a source, a

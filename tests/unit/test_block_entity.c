@@ -181,7 +181,7 @@ TEST(block_entity_map_and_chunk_edits)
     CHECK_EQ_INT(chunk_set_block(&c, 1, 10, 2, BLOCK_CHEST), 0);
     struct block_entity *e = be_put(&c.bents, 33, 10, 50, BE_CHEST);
     CHECK(e != NULL);
-    if (e) e->items[0] = (struct be_item){(int16_t)item_id("stone"), 5, 0};
+    if (e) e->items[0] = (struct be_item){(int16_t)item_id("stone"), 5, 0, {0}};
     CHECK(be_put(&c.bents, 33, 10, 50, BE_CHEST) == e); /* the same one */
     /* Another state of the chest (type=left): kept. */
     CHECK_EQ_INT(chunk_set_block(&c, 1, 10, 2, BLOCK_CHEST + 2), 0);
@@ -207,7 +207,7 @@ TEST(block_entity_survives_the_chunk_codec)
     chunk_set_block(&c, 0, 0, 0, BLOCK_BARREL);
     struct block_entity *e = be_put(&c.bents, -16, 0, 0, BE_BARREL);
     CHECK(e != NULL);
-    if (e) e->items[26] = (struct be_item){(int16_t)item_id("cobblestone"), 5, 0};
+    if (e) e->items[26] = (struct be_item){(int16_t)item_id("cobblestone"), 5, 0, {0}};
     buf_t out;
     buf_init(&out, 16 << 20);
     CHECK_EQ_INT(anvil_encode(&c, NULL, 0, &out), 0);

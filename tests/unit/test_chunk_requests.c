@@ -226,3 +226,60 @@ TEST(chunk_sweep_unloads_the_oldest_idle_chunks_beyond_the_cap)
     CHECK(world_loaded(&w, 4, 0) != NULL);
     world_free(&w);
 }
+
+/* world.h invariant 8: the requesters listing a chunk are told when its
+ * frame becomes current, each once, and nobody who gave it up is. */
+static world_requester *told[8];
+static int ntold;
+static void record_ready(world_requester *r)
+{
+    if (ntold < 8) told[ntold] = r;
+    ntold++;
+}
+
+TEST(chunk_requests_tell_their_requesters_when_ready)
+{
+    struct server_config cfg;
+    flat_config(&cfg);
+    cfg.debug_chunk_gen_delay_ms = 100;
+    static world w;
+    char err[256];
+    CHECK_EQ_INT(world_init(&w, &cfg, err, sizeof err), 0);
+    w.on_ready = record_ready;
+    int efd = workers_start(1, 6);
+    CHECK(efd >= 0);
+    int64_t now = 1000;
+    world_requester a, b, c;
+    world_requester_init(&a, 0, 0, 100, now);
+    world_requester_init(&b, 0, 0, 100, now);
+    world_requester_init(&c, 0, 0, 100, now);
+    ntold = 0;
+    CHECK_EQ_INT(world_request(&w, &a, 1, 0, now), WORLD_REQ_WAITING);
+    CHECK_EQ_INT(world_request(&w, &b, 1, 0, now), WORLD_REQ_WAITING);
+    CHECK_EQ_INT(world_request(&w, &b, 1, 0, now), WORLD_REQ_WAITING); /* again: listed once */
+    CHECK_EQ_INT(world_request(&w, &c, 1, 0, now), WORLD_REQ_WAITING);
+    world_requester_clear(&w, &c, now); /* c gave it up before it was made */
+    CHECK_EQ_INT(ntold, 0);
+    drain(&w, efd);
+    CHECK_EQ_INT(ntold, 2);
+    CHECK((told[0] == &a && told[1] == &b) || (told[0] == &b && told[1] == &a));
+    /* Taken by a; b still lists it. An edit makes the frame stale; when its
+     * re-encode is done only b is told. */
+    CHECK(world_take_frame(&w, 1, 0) != NULL);
+    world_request_done(&w, &a, 1, 0, now);
+    CHECK_EQ_INT(world_set_block(&w, 16, -60, 0, 1), 0);
+    world_flush_edits(&w);
+    ntold = 0;
+    int64_t end = clock_ms() + 5000;
+    while (ntold == 0 && clock_ms() < end) {
+        struct pollfd p = {.fd = efd, .events = POLLIN};
+        if (poll(&p, 1, 100) > 0) workers_drain();
+    }
+    CHECK_EQ_INT(ntold, 1);
+    CHECK(told[0] == &b);
+    world_requester_clear(&w, &b, now);
+    world_release(&w, 1, 0, now);
+    drain(&w, efd);
+    workers_stop();
+    world_free(&w);
+}

@@ -106,7 +106,7 @@ TEST(window_pickup_put_half)
     struct rig g;
     rig_init(&g, WIN_PLAYER);
     int dirt = item_id("dirt");
-    g.inv[36] = (struct inv_slot){(int16_t)dirt, 9, 0};
+    g.inv[36] = (struct inv_slot){(int16_t)dirt, 9, 0, {0}};
     CHECK_EQ_INT(win_click(&g.m, 36, 1, WIN_PICKUP), WIN_OK); /* right: half (5) */
     CHECK_EQ_INT(g.carried.count, 5);
     CHECK_EQ_INT(g.inv[36].count, 4);
@@ -132,7 +132,7 @@ TEST(window_crafting_result)
     struct rig g;
     rig_init(&g, WIN_PLAYER);
     int log = item_id("oak_log"), pl = item_id("oak_planks");
-    g.inv[36] = (struct inv_slot){(int16_t)log, 3, 0};
+    g.inv[36] = (struct inv_slot){(int16_t)log, 3, 0, {0}};
     CHECK_EQ_INT(win_click(&g.m, 36, 0, WIN_PICKUP), WIN_OK);
     CHECK_EQ_INT(win_click(&g.m, 1, 0, WIN_PICKUP), WIN_OK); /* 3 logs in the grid */
     CHECK_EQ_INT(g.inv[0].item, pl);
@@ -157,8 +157,8 @@ TEST(window_shift_click_crafts_as_many_as_fit)
     struct rig g;
     rig_init(&g, WIN_CRAFTING);
     int pl = item_id("oak_planks"), st = item_id("stick");
-    g.table[2] = (struct inv_slot){(int16_t)pl, 10, 0};
-    g.table[5] = (struct inv_slot){(int16_t)pl, 7, 0};
+    g.table[2] = (struct inv_slot){(int16_t)pl, 10, 0, {0}};
+    g.table[5] = (struct inv_slot){(int16_t)pl, 7, 0, {0}};
     win_update_result(&g.m);
     CHECK_EQ_INT(g.table[0].item, st);
     CHECK_EQ_INT(win_click(&g.m, 0, 0, WIN_QUICK_MOVE), WIN_OK);
@@ -175,7 +175,7 @@ TEST(window_drag_swap_throw_and_bad_clicks)
     struct rig g;
     rig_init(&g, WIN_PLAYER);
     int dirt = item_id("dirt");
-    g.carried = (struct inv_slot){(int16_t)dirt, 10, 0};
+    g.carried = (struct inv_slot){(int16_t)dirt, 10, 0, {0}};
     CHECK_EQ_INT(win_click(&g.m, WIN_OUTSIDE, 0, WIN_QUICK_CRAFT), WIN_OK);
     CHECK_EQ_INT(win_click(&g.m, 9, 1, WIN_QUICK_CRAFT), WIN_OK);
     CHECK_EQ_INT(win_click(&g.m, 10, 1, WIN_QUICK_CRAFT), WIN_OK);
@@ -192,7 +192,7 @@ TEST(window_drag_swap_throw_and_bad_clicks)
     /* Q on a slot throws one, with the cursor empty only */
     CHECK_EQ_INT(win_click(&g.m, 38, 0, WIN_THROW), WIN_OK);
     CHECK_EQ_INT(g.m.nthrown, 0);
-    g.inv[12] = g.carried, g.carried = (struct inv_slot){0, 0, 0};
+    g.inv[12] = g.carried, g.carried = (struct inv_slot){0};
     CHECK_EQ_INT(win_click(&g.m, 38, 0, WIN_THROW), WIN_OK);
     CHECK_EQ_INT(g.m.nthrown, 1);
     CHECK_EQ_INT(g.m.thrown[0].count, 1);
@@ -216,8 +216,8 @@ TEST(window_place_back)
     struct inv_slot inv[46];
     memset(inv, 0, sizeof inv);
     int dirt = item_id("dirt");
-    inv[9] = (struct inv_slot){(int16_t)dirt, 60, 0};
-    struct inv_slot rest = win_place_back(inv, 0, (struct inv_slot){(int16_t)dirt, 10, 0});
+    inv[9] = (struct inv_slot){(int16_t)dirt, 60, 0, {0}};
+    struct inv_slot rest = win_place_back(inv, 0, (struct inv_slot){(int16_t)dirt, 10, 0, {0}});
     CHECK_EQ_INT(rest.count, 0);
     CHECK_EQ_INT(inv[9].count, 64);
     CHECK_EQ_INT(inv[36].count, 6); /* then the first empty: hotbar first */

@@ -269,3 +269,79 @@ TEST(mob_summon_nbt)
     CHECK_EQ_INT(mob_snbt_parse(deep, n, &b, err, sizeof err), -1);
     buf_free(&b);
 }
+
+/* ------------------------------------------------------------ spawn rules */
+
+TEST(mob_sky_darken_follows_the_day)
+{
+    CHECK_EQ_INT(mob_sky_darken(6000, false, false), 0);   /* noon */
+    CHECK_EQ_INT(mob_sky_darken(18000, false, false), 11); /* midnight */
+    CHECK_EQ_INT(mob_sky_darken(1000, false, false), 0);   /* morning: still full day */
+    CHECK(mob_sky_darken(13000, false, false) >= 4);       /* night falls (isDay: < 4) */
+    CHECK(mob_sky_darken(6000, true, false) > 0);          /* rain darkens */
+    CHECK(mob_sky_darken(6000, true, true) > mob_sky_darken(6000, true, false));
+    CHECK_EQ_INT(mob_sky_darken(18000 + 24000 * 5, false, false), 11);
+}
+
+TEST(mob_monster_cap_scales_with_chunks)
+{
+    CHECK_EQ_INT(mob_monster_cap(289), 70);
+    CHECK_EQ_INT(mob_monster_cap(578), 140);
+    CHECK_EQ_INT(mob_monster_cap(81), 19); /* view distance 4: 9 × 9 chunks */
+    CHECK_EQ_INT(mob_monster_cap(0), 0);
+}
+
+TEST(mob_dark_enough_is_vanillas_rule)
+{
+    uint64_t rng = 12345;
+    int ok = 0;
+    for (int i = 0; i < 1000; i++) ok += mob_dark_enough(0, 0, 0, &rng);
+    CHECK_EQ_INT(ok, 1000); /* pitch dark: always */
+    ok = 0;
+    for (int i = 0; i < 1000; i++) ok += mob_dark_enough(0, 1, 11, &rng);
+    CHECK_EQ_INT(ok, 0); /* any block light: never */
+    ok = 0;
+    for (int i = 0; i < 1000; i++) ok += mob_dark_enough(15, 0, 0, &rng);
+    CHECK_EQ_INT(ok, 0); /* open sky at noon: never */
+    ok = 0;
+    for (int i = 0; i < 4000; i++) ok += mob_dark_enough(15, 0, 11, &rng);
+    /* open sky at midnight: 15 <= random(32) (17/32), then 4 <= random(8) (1/2) */
+    CHECK(ok > 800 && ok < 1350);
+    ok = 0;
+    for (int i = 0; i < 4000; i++) ok += mob_dark_enough(7, 0, 0, &rng);
+    /* sky 7 by day: 7 <= random(32) (25/32) and 7 <= random(8) (1/8) */
+    CHECK(ok > 200 && ok < 600);
+}
+
+/* A synthetic world for the light estimate: open air above y 0, stone below;
+ * a stone room x,z in 0..6, y 1..4 (walls at 0 and 6, roof at 4) when
+ * `room`; a torch (14) at (20, 1, 0). */
+static bool room;
+
+static void cell_at(void *ctx, int32_t x, int32_t y, int32_t z, struct mob_light_cell *out)
+{
+    (void)ctx;
+    bool wall = room && x >= 0 && x <= 6 && z >= 0 && z <= 6 && y >= 1 && y <= 4 &&
+                (x == 0 || x == 6 || z == 0 || z == 6 || y == 4);
+    bool stone = y <= 0 || wall;
+    out->filter = stone ? 15 : 0;
+    out->emit = x == 20 && y == 1 && z == 0 ? 14 : 0;
+    /* open to the sky unless under the roof */
+    bool under = room && x >= 0 && x <= 6 && z >= 0 && z <= 6 && y < 4;
+    out->sky = !stone && !under;
+}
+
+TEST(mob_light_estimate_walks_the_light)
+{
+    int sky, block;
+    room = false;
+    mob_light_estimate(cell_at, NULL, 3, 1, 3, &sky, &block);
+    CHECK_EQ_INT(sky, 15);
+    CHECK_EQ_INT(block, 0); /* the torch is 17 away */
+    mob_light_estimate(cell_at, NULL, 17, 1, 0, &sky, &block);
+    CHECK_EQ_INT(block, 11); /* 3 from a torch of 14 */
+    room = true;
+    mob_light_estimate(cell_at, NULL, 3, 1, 3, &sky, &block);
+    CHECK_EQ_INT(sky, 0); /* sealed */
+    CHECK_EQ_INT(block, 0);
+}

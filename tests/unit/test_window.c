@@ -51,16 +51,16 @@ TEST(window_random_clicks_conserve_items)
     /* Dirt, cobblestone and a worn sword make nothing in a 2x2 grid. */
     int dirt = item_id("dirt"), cobble = item_id("cobblestone"), sword = item_id("iron_sword");
     for (int kind = 0; kind < 3; kind++) {
-        struct inv_slot inv[46], table[10], cont[54], carried = {0, 0, 0};
+        struct inv_slot inv[46], table[10], cont[54], carried = {0};
         struct win_drag drag = {0};
         memset(inv, 0, sizeof inv);
         memset(table, 0, sizeof table);
         memset(cont, 0, sizeof cont);
-        if (kind == 2) cont[50] = (struct inv_slot){(int16_t)cobble, 3, 0};
-        inv[36] = (struct inv_slot){(int16_t)dirt, 64, 0};
-        inv[9] = (struct inv_slot){(int16_t)dirt, 30, 0};
-        inv[20] = (struct inv_slot){(int16_t)cobble, 17, 0};
-        inv[40] = (struct inv_slot){(int16_t)sword, 1, 7};
+        if (kind == 2) cont[50] = (struct inv_slot){(int16_t)cobble, 3, 0, {0}};
+        inv[36] = (struct inv_slot){(int16_t)dirt, 64, 0, {0}};
+        inv[9] = (struct inv_slot){(int16_t)dirt, 30, 0, {0}};
+        inv[20] = (struct inv_slot){(int16_t)cobble, 17, 0, {0}};
+        inv[40] = (struct inv_slot){(int16_t)sword, 1, 7, {0}};
         int want_dirt = 94, want_cobble = kind == 2 ? 20 : 17;
         int thrown_dirt = 0, thrown_cobble = 0, thrown_sword = 0;
         struct win_menu m = {.kind = kind == 2 ? WIN_CONTAINER
@@ -110,7 +110,7 @@ TEST(window_random_clicks_conserve_items)
             for (int i = 5; i <= 8 && kind == 0; i++) CHECK_EQ_INT(inv[i].count, 0);
             /* refill what was thrown now and then, so the run keeps going */
             if (thrown_dirt > 40 && inv[44].count == 0) {
-                inv[44] = (struct inv_slot){(int16_t)dirt, 40, 0};
+                inv[44] = (struct inv_slot){(int16_t)dirt, 40, 0, {0}};
                 thrown_dirt -= 40;
             }
         }
@@ -120,7 +120,7 @@ TEST(window_random_clicks_conserve_items)
 TEST(window_chest_shift_click_ranges)
 {
     int cobble = item_id("cobblestone"), dirt = item_id("dirt");
-    struct inv_slot inv[46], cont[27], carried = {0, 0, 0};
+    struct inv_slot inv[46], cont[27], carried = {0};
     struct win_drag drag = {0};
     memset(inv, 0, sizeof inv);
     memset(cont, 0, sizeof cont);
@@ -133,7 +133,7 @@ TEST(window_chest_shift_click_ranges)
     CHECK_EQ_INT(win_slot_count(&m), 63);
     CHECK(win_slot(&m, 27) == &inv[9]);  /* main inventory first */
     CHECK(win_slot(&m, 54) == &inv[36]); /* then the hotbar */
-    inv[36] = (struct inv_slot){(int16_t)cobble, 5, 0};
+    inv[36] = (struct inv_slot){(int16_t)cobble, 5, 0, {0}};
     /* hotbar -> the container's first free slot */
     CHECK_EQ_INT(win_click(&m, 54, 0, WIN_QUICK_MOVE), WIN_OK);
     CHECK_EQ_INT(cont[0].item, cobble);
@@ -145,7 +145,7 @@ TEST(window_chest_shift_click_ranges)
     CHECK_EQ_INT(inv[44].item, cobble);
     CHECK_EQ_INT(inv[44].count, 5);
     /* slot 0 is an ordinary slot: something can be put there */
-    carried = (struct inv_slot){(int16_t)dirt, 3, 0};
+    carried = (struct inv_slot){(int16_t)dirt, 3, 0, {0}};
     CHECK_EQ_INT(win_click(&m, 0, 0, WIN_PICKUP), WIN_OK);
     CHECK_EQ_INT(cont[0].item, dirt);
     CHECK_EQ_INT(carried.count, 0);
