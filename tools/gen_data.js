@@ -24,6 +24,8 @@
  *                    (minecraft-data entities, entityLoot) for game/mob*.c
  *   map_colors.{c,h} per block, its colour seen from above for the live map, from
  *                    vanilla's textures in minecraft-assets (tools/map_colors.js)
+ *   blast_table.{c,h} per block, its blast resistance (minecraft-data blocks) for
+ *                    game/explosion.c
  *
  * `node tools/gen_data.js --diff [VERSION]` writes nothing: it prints, for
  * every packet mcserv names (the PKT_* constants in src/), its ids and
@@ -1007,5 +1009,129 @@ header('registry_codec.h', 'registry_codec.h — see registry_codec.c.', [
     'extern const struct entity_type_info entity_types[ENTITY_TYPE_COUNT];',
     `extern const struct entity_loot_entry entity_loot[${Math.max(1, entries.length)}];`,
     'extern const uint16_t entity_loot_first[ENTITY_TYPE_COUNT + 1];',
+  ]);
+}
+
+// ------------------------------------------------------------------ enchantments and effects
+// enchant_table.{c,h} (issue 14, game/enchant.c): per enchantment id (the
+// 1.20.1 registry order, minecraft-data `enchantments`) its name, maximum
+// level, category and the enchantments it excludes (a bit set over ids,
+// made symmetric: vanilla's isCompatibleWith asks both), and per item id
+// the categories it can be enchanted in (minecraft-data items'
+// enchantCategories, a bit set over enum enchant_category).
+// effect_table.{c,h} (game/effects.c): per mob effect id (1-based as the
+// protocol numbers them, minecraft-data `effects`) its registry name (the
+// data's name is CamelCase: "FireResistance" -> "fire_resistance") and
+// whether it is beneficial.
+{
+  const ench = mcData.enchantmentsArray.slice().sort((a, b) => a.id - b.id);
+  ench.forEach((e, i) => { if (e.id !== i) throw new Error(`enchantment ids are not dense at ${e.name}`); });
+  if (ench.length > 64) throw new Error('more than 64 enchantments: the exclude set is a uint64_t');
+  const cats = [...new Set(ench.map((e) => e.category))].sort();
+  const idOf = (n) => { const e = mcData.enchantmentsByName[n]; if (!e) throw new Error(`unknown enchantment ${n}`); return e.id; };
+  const E = [HEADER('enchant_table.c — enchantments (see enchant_table.h).') + '#include "data/enchant_table.h"\n'];
+  E.push('const struct enchant_info enchant_table[ENCHANT_COUNT] = {');
+  for (const e of ench) {
+    let ex = 0n;
+    for (const n of e.exclude || []) ex |= 1n << BigInt(idOf(n));
+    for (const o of ench) if ((o.exclude || []).includes(e.name)) ex |= 1n << BigInt(o.id);
+    E.push(`    {"${e.name}", "${e.displayName}", ${e.maxLevel}, ENCHANT_CAT_${ident(e.category)}, ${e.treasureOnly ? 1 : 0}, ${e.curse ? 1 : 0}, 0x${ex.toString(16)}ull},`);
+  }
+  E.push('};\n');
+  if (cats.length > 16) throw new Error('more than 16 enchantment categories: item_enchant_cats is a uint16_t');
+  const itemCats = [];
+  const itemCount = mcData.itemsArray.length;
+  for (let i = 0; i < itemCount; i++) {
+    const it = mcData.items[i];
+    let m = 0;
+    for (const c of (it && it.enchantCategories) || []) {
+      const k = cats.indexOf(c);
+      if (k < 0) throw new Error(`item ${it.name}: unknown enchantment category ${c}`);
+      m |= 1 << k;
+    }
+    itemCats.push(m);
+  }
+  E.push('const uint16_t item_enchant_cats[ITEM_COUNT] = {');
+  for (let i = 0; i < itemCats.length; i += 20) E.push('    ' + itemCats.slice(i, i + 20).join(', ') + ',');
+  E.push('};');
+  write('enchant_table.c', E.join('\n') + '\n');
+  header('enchant_table.h', 'enchant_table.h — per enchantment id (registry order): its name (without\n' +
+    ' * "minecraft:"), en_us name, maximum level, category, and the ids it cannot\n' +
+    ' * be combined with (minecraft-data enchantments); per item id the\n' +
+    ' * categories it takes (bit c: enum enchant_category c).', [
+    '#include <stdint.h>',
+    '',
+    '#include "data/block_table.h"',
+    '',
+    `#define ENCHANT_COUNT ${ench.length}`,
+    ...ench.map((e) => `#define ENCH_${ident(e.name)} ${e.id}`),
+    '',
+    'enum enchant_category {',
+    ...cats.map((c) => `    ENCHANT_CAT_${ident(c)},`),
+    '};',
+    '',
+    'struct enchant_info {',
+    '    const char *name, *display_name;',
+    '    uint8_t max_level;',
+    '    uint8_t category; /* enum enchant_category */',
+    '    uint8_t treasure, curse;',
+    '    uint64_t exclude; /* bit i: cannot be combined with enchantment i */',
+    '};',
+    '',
+    'extern const struct enchant_info enchant_table[ENCHANT_COUNT];',
+    'extern const uint16_t item_enchant_cats[ITEM_COUNT];',
+  ]);
+
+  const eff = mcData.effectsArray.slice().sort((a, b) => a.id - b.id);
+  eff.forEach((e, i) => { if (e.id !== i + 1) throw new Error(`effect ids are not dense at ${e.name}`); });
+  // The data's names are CamelCase; the registry's are snake_case, and one
+  // differs beyond the case (BadLuck is minecraft:unluck).
+  const snake = (s) => (s === 'BadLuck' ? 'unluck' : s.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase());
+  const F = [HEADER('effect_table.c — mob effects (see effect_table.h).') + '#include "data/effect_table.h"\n'];
+  F.push('const struct effect_info effect_table[EFFECT_COUNT + 1] = {');
+  F.push('    {"", "", 0}, /* 0: none */');
+  for (const e of eff) F.push(`    {"${snake(e.name)}", "${e.displayName}", ${e.type === 'good' ? 1 : 0}},`);
+  F.push('};');
+  write('effect_table.c', F.join('\n') + '\n');
+  header('effect_table.h', 'effect_table.h — per mob effect id (1..EFFECT_COUNT, the protocol\'s): its\n' +
+    ' * registry name (without "minecraft:"), display name and whether it is\n' +
+    ' * beneficial (minecraft-data effects).', [
+    '#include <stdint.h>',
+    '',
+    `#define EFFECT_COUNT ${eff.length}`,
+    ...eff.map((e) => `#define EFFECT_${ident(snake(e.name))} ${e.id}`),
+    '',
+    'struct effect_info {',
+    '    const char *name, *display_name;',
+    '    uint8_t beneficial;',
+    '};',
+    '',
+    'extern const struct effect_info effect_table[EFFECT_COUNT + 1];',
+  ]);
+}
+
+// ------------------------------------------------------------------ blast resistance
+// blast_table.{c,h} (issue 15, game/explosion.c): per block id its blast
+// resistance (minecraft-data `blocks` resistance: vanilla's
+// Block.getExplosionResistance; water and lava 100, obsidian 1200,
+// bedrock 3,600,000). A ray of an explosion loses (resistance + 0.3) × 0.3
+// in each block it crosses (Explosion.explode).
+{
+  const blocks = mcData.blocksArray.slice().sort((a, b) => a.id - b.id);
+  blocks.forEach((b, i) => { if (b.id !== i) throw new Error(`block ids are not dense at ${b.name}`); });
+  const L = [HEADER('blast_table.c — blast resistance per block id (see blast_table.h).') + '#include "data/blast_table.h"\n'];
+  L.push('const float block_blast_resistance[BLOCK_COUNT] = {');
+  for (const b of blocks) {
+    const r = b.resistance;
+    if (!Number.isFinite(r) || r < 0) throw new Error(`block ${b.name}: resistance ${r}`);
+    L.push(`    ${Number.isInteger(r) ? r.toFixed(1) : String(r)}f, /* ${b.name} */`);
+  }
+  L.push('};');
+  write('blast_table.c', L.join('\n') + '\n');
+  header('blast_table.h', 'blast_table.h — per block id (data/block_table.h), its blast resistance\n' +
+    ' * (minecraft-data blocks: vanilla\'s Block.getExplosionResistance).', [
+    '#include "data/block_table.h"',
+    '',
+    'extern const float block_blast_resistance[BLOCK_COUNT];',
   ]);
 }
