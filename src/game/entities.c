@@ -141,6 +141,13 @@ struct cell {
     int32_t hnext; /* next cell in its hash bucket, or in the free list */
     bool used, active;
     buf_t batch[2];
+    /* Its players who count for the mobs (ent_player_within): how many and
+     * their bounding box, summed on demand once a game tick (cell_sum);
+     * sum_tick is game.tick_count + 1 when valid, 0 after a member joined
+     * or left the cell. */
+    uint64_t sum_tick;
+    uint32_t npl;
+    double lo[3], hi[3];
 };
 
 /* A visible entity during a rescan, with its distance key (invariant 6). */
@@ -346,6 +353,7 @@ static int32_t cell_get(int32_t x, int32_t z)
     c->count = 0;
     c->used = true;
     c->active = false;
+    c->sum_tick = 0;
     cells_used++;
     /* A rehash relinks every used cell, this one included: link it by hand
      * only when no rehash happened (linking it again made it point at itself). */
@@ -392,6 +400,7 @@ static void cell_unlink(struct ent *e)
         c->head = e->cnext;
     if (e->cnext >= 0) ents[e->cnext]->cprev = e->cprev;
     c->count--;
+    c->sum_tick = 0;
     int32_t old = e->cell;
     e->cell = -1;
     cell_release(old);
@@ -410,7 +419,92 @@ static bool cell_link(struct ent *e, int32_t cx, int32_t cz)
     if (c->head >= 0) ents[c->head]->cprev = (int32_t)e->slot;
     c->head = (int32_t)e->slot;
     c->count++;
+    c->sum_tick = 0;
     return true;
+}
+
+/* ------------------------------------------------------ players near a point */
+
+/* A player the mobs see (spawning distances, despawning): in the world
+ * (alive, or dead for under a second) and not a spectator. */
+static bool counts_for_mobs(const struct ent *e)
+{
+    return e->p && e->present && e->p->spawned && e->p->gamemode != ENT_SPECTATOR;
+}
+
+static void cell_sum(struct cell *c)
+{
+    if (c->sum_tick == game.tick_count + 1) return;
+    c->sum_tick = game.tick_count + 1;
+    c->npl = 0;
+    for (int32_t s = c->head; s >= 0; s = ents[s]->cnext) {
+        const struct ent *e = ents[s];
+        if (!counts_for_mobs(e)) continue;
+        double v[3] = {e->p->x, e->p->y, e->p->z};
+        for (int k = 0; k < 3; k++) {
+            if (!c->npl || v[k] < c->lo[k]) c->lo[k] = v[k];
+            if (!c->npl || v[k] > c->hi[k]) c->hi[k] = v[k];
+        }
+        c->npl++;
+    }
+}
+
+/* Whether a player of cell c is within √r2 of v: the bounding box answers
+ * when it lies wholly outside or inside the sphere, the members otherwise. */
+static bool cell_within(struct cell *c, const double v[3], double r2)
+{
+    cell_sum(c);
+    if (!c->npl) return false;
+    double near = 0, far = 0;
+    for (int k = 0; k < 3; k++) {
+        double below = c->lo[k] - v[k], above = v[k] - c->hi[k];
+        double out = below > 0 ? below : above > 0 ? above : 0;
+        double a = fabs(v[k] - c->lo[k]), b = fabs(v[k] - c->hi[k]);
+        near += out * out;
+        far += (a > b ? a : b) * (a > b ? a : b);
+    }
+    if (near > r2) return false;
+    if (far <= r2) return true;
+    for (int32_t s = c->head; s >= 0; s = ents[s]->cnext) {
+        const struct ent *e = ents[s];
+        if (!counts_for_mobs(e)) continue;
+        double dx = e->p->x - v[0], dy = e->p->y - v[1], dz = e->p->z - v[2];
+        if (dx * dx + dy * dy + dz * dz <= r2) return true;
+    }
+    return false;
+}
+
+bool ent_player_within(double x, double y, double z, double r)
+{
+    if (!(r >= 0) || !isfinite(x) || !isfinite(z)) return false;
+    const double v[3] = {x, y, z};
+    double r2 = r * r;
+    if (r <= 4096 && fabs(x) < 1e8 && fabs(z) < 1e8) {
+        int32_t x0 = chunk_of(x - r), x1 = chunk_of(x + r);
+        int32_t z0 = chunk_of(z - r), z1 = chunk_of(z + r);
+        uint64_t area = (uint64_t)(x1 - x0 + 1) * (uint64_t)(z1 - z0 + 1);
+        if (area <= cells_used) { /* fewer lookups than cells */
+            for (int32_t cz = z0; cz <= z1; cz++)
+                for (int32_t cx = x0; cx <= x1; cx++) {
+                    int32_t ci = cell_find(cx, cz);
+                    if (ci >= 0 && cells[ci].count && cell_within(&cells[ci], v, r2)) return true;
+                }
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < ncells; i++)
+        if (cells[i].used && cells[i].count && cell_within(&cells[i], v, r2)) return true;
+    return false;
+}
+
+void ent_player_columns(void (*fn)(void *ctx, int32_t cx, int32_t cz), void *ctx)
+{
+    for (uint32_t i = 0; i < ncells; i++) {
+        struct cell *c = &cells[i];
+        if (!c->used || !c->count) continue;
+        cell_sum(c);
+        if (c->npl) fn(ctx, c->x, c->z);
+    }
 }
 
 /* ---------------------------------------------------------------- interest */

@@ -29,6 +29,16 @@
 /* Tracking range in blocks (R above). */
 double ent_tracking_range(void);
 
+/* Whether a player who counts for the mobs (in the world, not a
+ * spectator) is within r blocks of (x, y, z), distance ≤ r. Answered from
+ * the cells of the last tracking pass with the players' current positions,
+ * so its cost follows the cells near the point, not the players: the
+ * natural spawner's and despawning's question (vanilla's getNearestPlayer
+ * compared with a distance). */
+bool ent_player_within(double x, double y, double z, double r);
+/* Calls fn once for each chunk column holding such a player. */
+void ent_player_columns(void (*fn)(void *ctx, int32_t cx, int32_t cz), void *ctx);
+
 /* Called from play_join after the join packets: the player becomes a tracked
  * entity, spawned for its viewers by the next tracking phase. */
 void ent_join(conn *c);

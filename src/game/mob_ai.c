@@ -66,6 +66,7 @@
 #include "data/combat_table.h"
 #include "data/entities.h"
 #include "data/entity_table.h"
+#include "game/entities.h"
 #include "game/game.h"
 #include "game/gamerules.h"
 #include "game/health.h"
@@ -500,16 +501,19 @@ bool mai_attack(struct mob *m, const struct mob_type *t, double *wx, double *wz)
 
 /* ------------------------------------------------------------ every tick */
 
-double mai_nearest_player_sq(double x, double y, double z)
+bool mai_any_player(void)
 {
-    double best = -1;
-    for (size_t i = 0; i < game.player_count; i++) {
-        const player *p = game.players[i]->player;
-        if (!p || !p->spawned || p->gamemode == 3) continue;
-        double dx = p->x - x, dy = p->y - y, dz = p->z - z, d = dx * dx + dy * dy + dz * dz;
-        if (best < 0 || d < best) best = d;
+    static uint64_t stamp;
+    static bool any;
+    if (stamp != game.tick_count + 1) {
+        stamp = game.tick_count + 1;
+        any = false;
+        for (size_t i = 0; i < game.player_count && !any; i++) {
+            const player *p = game.players[i]->player;
+            any = p && p->spawned && p->gamemode != 3;
+        }
     }
-    return best;
+    return any;
 }
 
 static void sun(struct mob *m)
@@ -533,18 +537,17 @@ bool mai_live(struct mob *m, const struct mob_type *t)
     }
     if (m->idle < UINT16_MAX) m->idle++;
     if (hostile && !m->st.persistent && !m->name) {
-        double d2 = mai_nearest_player_sq(m->x, m->y, m->z);
-        if (d2 >= 0) {
-            if (d2 > DESPAWN_FAR * DESPAWN_FAR) {
+        if (mai_any_player()) { /* the two distances of Mob.checkDespawn */
+            if (!ent_player_within(m->x, m->y, m->z, DESPAWN_FAR)) {
                 m->removed = true;
                 return true;
             }
-            if (m->idle > DESPAWN_IDLE && (int)(mob_rnd() * DESPAWN_CHANCE) == 0 &&
-                d2 > DESPAWN_NEAR * DESPAWN_NEAR) {
+            bool near = ent_player_within(m->x, m->y, m->z, DESPAWN_NEAR);
+            if (m->idle > DESPAWN_IDLE && (int)(mob_rnd() * DESPAWN_CHANCE) == 0 && !near) {
                 m->removed = true;
                 return true;
             }
-            if (d2 < DESPAWN_NEAR * DESPAWN_NEAR) m->idle = 0;
+            if (near) m->idle = 0;
         }
     }
     bool burning = m->st.fire > 0;

@@ -158,8 +158,9 @@ bool mai_select(struct mob *m, const struct mob_type *t);
 bool mai_attack(struct mob *m, const struct mob_type *t, double *wx, double *wz);
 /* Sun burning, fire, despawn (Mob.checkDespawn); true when m was removed. */
 bool mai_live(struct mob *m, const struct mob_type *t);
-/* The squared distance to the nearest player who is not a spectator, -1 none. */
-double mai_nearest_player_sq(double x, double y, double z);
+/* Whether any player is in the world and not a spectator (vanilla's
+ * getNearestPlayer found someone), asked once a tick. */
+bool mai_any_player(void);
 /* The mob was hurt by player `eid` (HurtByTargetGoal). */
 void mai_hurt_by(struct mob *m, int32_t eid);
 /* m leaves its slot: its path and search go too. */

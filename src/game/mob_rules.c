@@ -654,6 +654,126 @@ int mob_sky_darken(int64_t day_time, bool rain, bool thunder)
     return (int)((1.0 - d2 * d0 * d1) * 11.0);
 }
 
+#define COVER_SET_WORK   (1u << 16) /* probes up to which the set is the cheaper way */
+#define COVER_GRID_CELLS (1u << 20) /* the largest grid (1 MB a pass) */
+
+int mob_count_covered_set(const int32_t *x, const int32_t *z, size_t n, int radius,
+                          mob_loaded_fn loaded, void *ctx)
+{
+    /* open addressing; a slot is taken when its stamp is this call's (any
+     * 64-bit key is a chunk, so none can mark an empty slot) */
+    static uint64_t *keys;
+    static uint32_t *stamp, gen;
+    static size_t cap;
+    size_t side = 2 * (size_t)radius + 1, need = 16;
+    while (need < n * side * side * 2 + 16) need <<= 1;
+    if (need > cap) {
+        uint64_t *k = realloc(keys, need * sizeof *k);
+        if (!k) return -1;
+        keys = k;
+        uint32_t *st = realloc(stamp, need * sizeof *st);
+        if (!st) return -1;
+        stamp = st;
+        memset(stamp, 0, need * sizeof *stamp);
+        cap = need;
+        gen = 0;
+    }
+    if (++gen == 0) { /* wrapped: old stamps could match again */
+        memset(stamp, 0, cap * sizeof *stamp);
+        gen = 1;
+    }
+    int count = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int dz = -radius; dz <= radius; dz++)
+            for (int dx = -radius; dx <= radius; dx++) {
+                int32_t cx = x[i] + dx, cz = z[i] + dz;
+                uint64_t key = (uint64_t)(uint32_t)cx << 32 | (uint32_t)cz;
+                size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 24) & (cap - 1);
+                while (stamp[h] == gen && keys[h] != key) h = (h + 1) & (cap - 1);
+                if (stamp[h] == gen) continue;
+                stamp[h] = gen;
+                keys[h] = key;
+                if (loaded(ctx, cx, cz)) count++;
+            }
+    return count;
+}
+
+int mob_count_covered_grid(const int32_t *x, const int32_t *z, size_t n, int radius,
+                           mob_loaded_fn loaded, void *ctx)
+{
+    static uint8_t *grid, *rows;
+    static size_t cap;
+    if (!n) return 0;
+    int32_t x0 = x[0], x1 = x[0], z0 = z[0], z1 = z[0];
+    for (size_t i = 1; i < n; i++) {
+        if (x[i] < x0) x0 = x[i];
+        if (x[i] > x1) x1 = x[i];
+        if (z[i] < z0) z0 = z[i];
+        if (z[i] > z1) z1 = z[i];
+    }
+    int64_t ox = (int64_t)x0 - radius, oz = (int64_t)z0 - radius;
+    size_t w = (size_t)((int64_t)x1 - x0) + 1 + 2 * (size_t)radius;
+    size_t h = (size_t)((int64_t)z1 - z0) + 1 + 2 * (size_t)radius;
+    if (w > SIZE_MAX / h) return -1;
+    size_t area = w * h;
+    if (area > cap) {
+        uint8_t *g = realloc(grid, area);
+        if (!g) return -1;
+        grid = g;
+        uint8_t *r = realloc(rows, area);
+        if (!r) return -1;
+        rows = r;
+        cap = area;
+    }
+    memset(grid, 0, area);
+    for (size_t i = 0; i < n; i++) grid[(size_t)(z[i] - oz) * w + (size_t)(x[i] - ox)] = 1;
+    /* rows[z][x]: a column in row z within radius of x; then, down each x,
+     * the same window over rows: a chunk within radius of a column */
+    int64_t span = 2 * (int64_t)radius + 1;
+    for (size_t zr = 0; zr < h; zr++) {
+        const uint8_t *g = grid + zr * w;
+        uint8_t *r = rows + zr * w;
+        int sum = 0;
+        for (int64_t i = 0; i < (int64_t)w + radius; i++) {
+            if (i < (int64_t)w) sum += g[i];
+            if (i - span >= 0) sum -= g[i - span];
+            if (i - radius >= 0) r[i - radius] = sum > 0;
+        }
+    }
+    int count = 0;
+    for (size_t xc = 0; xc < w; xc++) {
+        int sum = 0;
+        for (int64_t i = 0; i < (int64_t)h + radius; i++) {
+            if (i < (int64_t)h) sum += rows[(size_t)i * w + xc];
+            if (i - span >= 0) sum -= rows[(size_t)(i - span) * w + xc];
+            if (i - radius >= 0 && sum > 0 &&
+                loaded(ctx, (int32_t)(ox + (int64_t)xc), (int32_t)(oz + i - radius)))
+                count++;
+        }
+    }
+    return count;
+}
+
+int mob_count_covered(const int32_t *x, const int32_t *z, size_t n, int radius,
+                      mob_loaded_fn loaded, void *ctx)
+{
+    if (!n) return 0;
+    int32_t x0 = x[0], x1 = x[0], z0 = z[0], z1 = z[0];
+    for (size_t i = 1; i < n; i++) {
+        if (x[i] < x0) x0 = x[i];
+        if (x[i] > x1) x1 = x[i];
+        if (z[i] < z0) z0 = z[i];
+        if (z[i] > z1) z1 = z[i];
+    }
+    uint64_t side = 2 * (uint64_t)radius + 1;
+    uint64_t w = (uint64_t)((int64_t)x1 - x0) + side, h = (uint64_t)((int64_t)z1 - z0) + side;
+    uint64_t set_work = (uint64_t)n * side * side;
+    if (set_work <= COVER_SET_WORK || w > COVER_GRID_CELLS || h > COVER_GRID_CELLS ||
+        w * h > COVER_GRID_CELLS || w * h >= set_work)
+        return mob_count_covered_set(x, z, n, radius, loaded, ctx);
+    return mob_count_covered_grid(x, z, n, radius, loaded, ctx);
+}
+
 int mob_monster_cap(int chunks)
 {
     return 70 * chunks / MOB_MAGIC_CHUNKS; /* NaturalSpawner: MONSTER 70 × chunks / 289 */

@@ -121,6 +121,20 @@ int mob_chunk_parse(const uint8_t *p, size_t len, int32_t pos_out[2], mob_record
 int mob_sky_darken(int64_t day_time, bool rain, bool thunder);
 /* The monster cap for `chunks` spawnable chunks: 70 × chunks / 289. */
 int mob_monster_cap(int chunks);
+/* Chunks within `radius` (Chebyshev) of at least one of the n columns
+ * (x[i], z[i]) that `loaded` accepts, each counted once, or -1 out of
+ * memory: vanilla's spawnable chunk count from the columns that hold
+ * players. mob_count_covered picks the cheaper of two ways; both are
+ * exposed for the tests: _set probes (2r+1)² keys a column through a set,
+ * _grid marks the columns' bounding box with sliding-window sums, so its
+ * cost is the box's area whatever the number of columns. */
+typedef bool (*mob_loaded_fn)(void *ctx, int32_t cx, int32_t cz);
+int mob_count_covered(const int32_t *x, const int32_t *z, size_t n, int radius,
+                      mob_loaded_fn loaded, void *ctx);
+int mob_count_covered_set(const int32_t *x, const int32_t *z, size_t n, int radius,
+                          mob_loaded_fn loaded, void *ctx);
+int mob_count_covered_grid(const int32_t *x, const int32_t *z, size_t n, int radius,
+                           mob_loaded_fn loaded, void *ctx);
 /* Monster.isDarkEnoughToSpawn from the sky and block light at a spot and
  * the sky darkening (10 when thundering), drawing from *rng. */
 bool mob_dark_enough(int sky, int block, int darken, uint64_t *rng);

@@ -41,6 +41,7 @@
 #include "data/blocks.h"
 #include "data/entities.h"
 #include "data/entity_table.h"
+#include "game/entities.h"
 #include "game/game.h"
 #include "game/gamerules.h"
 #include "game/mob_int.h"
@@ -235,12 +236,11 @@ static void spawn_in_chunk(int32_t cx, int32_t cz, int darken, uint32_t *hostile
         for (int k = 0; k < steps; k++) {
             px += rand_int(6) - rand_int(6);
             pz += rand_int(6) - rand_int(6);
-            /* three block lookups before a pass over the players (vanilla
-             * asks for the nearest player first: the same spots pass) */
+            /* three block lookups before the players (vanilla asks for
+             * the nearest player first: the same spots pass) */
             if (!spot_blocks_ok(px, y, pz)) continue;
-            double d2 = mai_nearest_player_sq(px + 0.5, y, pz + 0.5);
-            if (d2 < 0) return;
-            if (d2 <= MIN_PLAYER_DIST * MIN_PLAYER_DIST || d2 > MAX_PLAYER_DIST * MAX_PLAYER_DIST)
+            if (ent_player_within(px + 0.5, y, pz + 0.5, MIN_PLAYER_DIST) ||
+                !ent_player_within(px + 0.5, y, pz + 0.5, MAX_PLAYER_DIST))
                 continue;
             if (row < 0) {
                 row = pick_type();
@@ -265,41 +265,50 @@ static void spawn_in_chunk(int32_t cx, int32_t cz, int darken, uint32_t *hostile
     }
 }
 
-/* Loaded chunks within SPAWN_RADIUS of a player, each once (an open-addressed
- * set of the chunk keys, rebuilt every COUNT_EVERY ticks). */
+/* The chunk columns holding players (ent_player_columns), gathered for
+ * count_chunks: players who stand together are counted once. */
+static struct {
+    int32_t *x, *z;
+    size_t n, cap;
+    bool failed;
+} cols_of_players;
+
+static void add_column(void *ctx, int32_t cx, int32_t cz)
+{
+    (void)ctx;
+    if (cols_of_players.n == cols_of_players.cap) {
+        size_t cap = cols_of_players.cap ? cols_of_players.cap * 2 : 256;
+        int32_t *x = realloc(cols_of_players.x, cap * sizeof *x);
+        if (x) cols_of_players.x = x;
+        int32_t *z = x ? realloc(cols_of_players.z, cap * sizeof *z) : NULL;
+        if (!x || !z) {
+            cols_of_players.failed = true;
+            return;
+        }
+        cols_of_players.z = z;
+        cols_of_players.cap = cap;
+    }
+    cols_of_players.x[cols_of_players.n] = cx;
+    cols_of_players.z[cols_of_players.n++] = cz;
+}
+
+static bool chunk_loaded(void *ctx, int32_t cx, int32_t cz)
+{
+    (void)ctx;
+    return world_loaded(&game.world, cx, cz) != NULL;
+}
+
+/* Vanilla's spawnable chunk count: loaded chunks within SPAWN_RADIUS of a
+ * player (not a spectator), each once; recounted every COUNT_EVERY ticks. */
 static int count_chunks(void)
 {
-    static uint64_t *set;
-    static uint32_t cap;
-    uint32_t need = 1;
-    size_t players = 0;
-    for (size_t i = 0; i < game.player_count; i++)
-        if (game.players[i]->player && game.players[i]->player->gamemode != 3) players++;
-    while (need < players * 289 * 2 + 16) need <<= 1;
-    if (need > cap) {
-        uint64_t *n = realloc(set, need * sizeof *n);
-        if (!n) return chunks_counted;
-        set = n;
-        cap = need;
-    }
-    memset(set, 0xff, cap * sizeof *set);
-    int count = 0;
-    for (size_t i = 0; i < game.player_count; i++) {
-        const player *p = game.players[i]->player;
-        if (!p || !p->spawned || p->gamemode == 3) continue;
-        int32_t pcx = (int32_t)floor(p->x / 16.0), pcz = (int32_t)floor(p->z / 16.0);
-        for (int dz = -SPAWN_RADIUS; dz <= SPAWN_RADIUS; dz++)
-            for (int dx = -SPAWN_RADIUS; dx <= SPAWN_RADIUS; dx++) {
-                int32_t cx = pcx + dx, cz = pcz + dz;
-                uint64_t key = (uint64_t)(uint32_t)cx << 32 | (uint32_t)cz;
-                uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);
-                while (set[h] != UINT64_MAX && set[h] != key) h = (h + 1) & (cap - 1);
-                if (set[h] == key) continue;
-                set[h] = key;
-                if (world_loaded(&game.world, cx, cz)) count++;
-            }
-    }
-    return count;
+    cols_of_players.n = 0;
+    cols_of_players.failed = false;
+    ent_player_columns(add_column, NULL);
+    if (cols_of_players.failed) return chunks_counted;
+    int n = mob_count_covered(cols_of_players.x, cols_of_players.z, cols_of_players.n, SPAWN_RADIUS,
+                              chunk_loaded, NULL);
+    return n < 0 ? chunks_counted : n;
 }
 
 void mspawn_tick(uint32_t hostile)

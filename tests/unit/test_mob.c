@@ -291,6 +291,60 @@ TEST(mob_monster_cap_scales_with_chunks)
     CHECK_EQ_INT(mob_monster_cap(0), 0);
 }
 
+/* "Loaded": a checkerboard of 3 × 3-chunk blocks, and nothing beyond ±60. */
+static bool checker_loaded(void *ctx, int32_t cx, int32_t cz)
+{
+    int *probes = ctx;
+    (*probes)++;
+    if (cx < -60 || cx > 60 || cz < -60 || cz > 60) return false;
+    return ((cx + 300) / 3 + (cz + 300) / 3) % 2 == 0;
+}
+
+/* The same count by brute force: every chunk of the box, each column. */
+static int covered_brute(const int32_t *x, const int32_t *z, size_t n, int r)
+{
+    int count = 0, probes = 0;
+    for (int32_t cz = -80; cz <= 80; cz++)
+        for (int32_t cx = -80; cx <= 80; cx++) {
+            bool near = false;
+            for (size_t i = 0; i < n && !near; i++)
+                near = abs(cx - x[i]) <= r && abs(cz - z[i]) <= r;
+            if (near && checker_loaded(&probes, cx, cz)) count++;
+        }
+    return count;
+}
+
+TEST(mob_count_covered_counts_each_chunk_once)
+{
+    int32_t x[400], z[400];
+    uint64_t rng = 99;
+    for (size_t n = 1; n <= 400; n = n * 3 + 1) {
+        for (size_t i = 0; i < n; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            x[i] = (int32_t)(rng >> 33) % 101 - 50;
+            z[i] = (int32_t)(rng >> 45) % 101 - 50;
+            if (i % 4 == 1) x[i] = x[i - 1], z[i] = z[i - 1]; /* players together */
+        }
+        int want = covered_brute(x, z, n, 8), probes = 0;
+        CHECK_EQ_INT(mob_count_covered_set(x, z, n, 8, checker_loaded, &probes), want);
+        CHECK_EQ_INT(mob_count_covered_grid(x, z, n, 8, checker_loaded, &probes), want);
+        CHECK_EQ_INT(mob_count_covered(x, z, n, 8, checker_loaded, &probes), want);
+    }
+    /* one column: its 17 × 17 square, probed once each */
+    int32_t one_x = 0, one_z = 0;
+    int probes = 0;
+    int got = mob_count_covered_grid(&one_x, &one_z, 1, 8, checker_loaded, &probes);
+    CHECK_EQ_INT(probes, 289);
+    CHECK_EQ_INT(got, covered_brute(&one_x, &one_z, 1, 8));
+    /* many columns close together: the grid probes the box, not 289 each */
+    for (int i = 0; i < 400; i++) x[i] = i % 20, z[i] = i / 20;
+    probes = 0;
+    CHECK_EQ_INT(mob_count_covered_grid(x, z, 400, 8, checker_loaded, &probes),
+                 covered_brute(x, z, 400, 8));
+    CHECK_EQ_INT(probes, 36 * 36);
+    CHECK_EQ_INT(mob_count_covered(x, z, 0, 8, checker_loaded, &probes), 0);
+}
+
 TEST(mob_dark_enough_is_vanillas_rule)
 {
     uint64_t rng = 12345;
