@@ -314,8 +314,11 @@ void items_award_xp(double x, double y, double z, int amount)
 
 void items_drop_block(const player *p, int32_t x, int32_t y, int32_t z, uint16_t state, int item)
 {
-    /* silk touch and fortune from the held item's enchantments */
-    const uint16_t *ench = p->inventory[36 + p->held_slot].ench;
+    /* silk touch and fortune from the held item's enchantments; a block the
+     * world destroys (a fluid washing it away, a crop popping off) has no
+     * player and no tool */
+    static const uint16_t no_ench[ITEM_ENCH_MAX];
+    const uint16_t *ench = p ? p->inventory[36 + p->held_slot].ench : no_ench;
     bool silk = ench_level(ench, ENCH_SILK_TOUCH) > 0;
     struct loot_drop d[LOOT_MAX_DROPS];
     int n =

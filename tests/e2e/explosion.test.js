@@ -25,25 +25,12 @@ const { Vec3 } = require('vec3')
 after(h.cleanupAll)
 h.setFileDeadline(170000)
 
-const PASSWORD = 'e2e-rcon-boom-8f1c'
+
+const PASSWORD = 'e2e-rcon-boom-8f1c' // the mcbench run's server
 
 async function rconServer (name, extra = {}) {
-  const rconPort = await h.freePort()
-  const srv = await h.startServer({
-    name,
-    props: Object.assign({
-      'level-type': 'flat',
-      gamemode: 'survival',
-      difficulty: 'easy',
-      'view-distance': '4',
-      'spawn-protection': '0',
-      'enable-rcon': 'true',
-      'rcon.port': rconPort,
-      'rcon.password': PASSWORD
-    }, extra)
-  })
-  const rcon = await h.rconSession(rconPort, PASSWORD)
-  return { srv, rcon }
+  const r = await h.flatRconServer(name, Object.assign({ difficulty: 'easy' }, extra))
+  return r
 }
 
 /** Records what a watcher sees: explosions, block changes, metadata, spawns, removals. */

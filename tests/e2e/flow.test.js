@@ -95,12 +95,21 @@ test('a water bucket poured on the ground spreads 7 blocks with vanilla levels a
   assert.ok(spread(), 'the flow stays as it settled')
   assert.equal(level(at(w, s.x, s.y + 1, s.z)), -1, 'no water above the source')
 
-  // The source back into the bucket: look at it (the ray skips flowing water).
+  // The source back into the bucket. Pourer stands in the flow, which has
+  // pushed it west for seconds (about 3 blocks, so the source is at the edge
+  // of the 5-block reach): bring it back first. Then look at the source (the
+  // ray skips flowing water).
+  assert.match(await run(`tp Pourer ${base.x + 0.5} ${base.y} ${base.z + 0.5}`), /Teleported/)
+  await h.waitFor(() => p.entity.position.distanceTo(new Vec3(base.x + 0.5, base.y, base.z + 0.5)) < 0.5, { timeout: 3000, message: 'Pourer is back where it poured' })
   await p.lookAt(new Vec3(s.x + 0.5, s.y + 0.5, s.z + 0.5), true)
   await h.sleep(300)
   p.activateItem()
   p.deactivateItem()
-  await h.waitFor(() => p.heldItem && p.heldItem.name === 'water_bucket', { timeout: 5000, message: 'the bucket is full again' })
+  await h.waitFor(() => p.heldItem && p.heldItem.name === 'water_bucket', {
+    timeout: 5000,
+    message: 'the bucket is full again',
+    detail: () => `Pourer at ${p.entity.position} (base ${base}, source ${s}), holding ${p.heldItem && p.heldItem.name}, source block ${JSON.stringify(at(w, s.x, s.y, s.z) && at(w, s.x, s.y, s.z).name)} level ${level(at(w, s.x, s.y, s.z))}`
+  })
   // With its source gone the flow dries up.
   await h.waitFor(() => {
     for (const [dx, dz] of dirs) for (let d = 0; d <= 7; d++) if (level(at(w, s.x + dx * d, s.y, s.z + dz * d)) !== -1) return false

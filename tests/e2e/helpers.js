@@ -623,6 +623,30 @@ async function rconSession (port, password) {
   return rcon
 }
 
+/**
+ * A server on a flat survival world with RCON and no spawn protection (the
+ * setting of the mob, explosion and world-simulation tests): props adds to
+ * or overrides those; returns { srv, rcon }.
+ */
+async function flatRconServer (name, props = {}) {
+  const rconPort = await freePort()
+  const password = 'e2e-' + require('node:crypto').randomBytes(6).toString('hex')
+  const srv = await startServer({
+    name,
+    props: Object.assign({
+      'level-type': 'flat',
+      gamemode: 'survival',
+      'view-distance': '4',
+      'spawn-protection': '0',
+      'enable-rcon': 'true',
+      'rcon.port': rconPort,
+      'rcon.password': password
+    }, props)
+  })
+  const rcon = await rconSession(rconPort, password)
+  return { srv, rcon }
+}
+
 async function statusUtil (port, timeout = 5000) {
   const msu = require('minecraft-server-util')
   return msu.status('127.0.0.1', port, { enableSRV: false, timeout })
@@ -707,6 +731,7 @@ module.exports = {
   walkTo,
   chromiumPage,
   rconSession,
+  flatRconServer,
   REPO_ROOT,
   MCSERV,
   VERSION,

@@ -27,27 +27,12 @@ after(async () => {
   await u.cleanup()
 })
 
-const PASSWORD = 'e2e-rcon-hostile-7e1a'
 const HOSTILE = ['zombie', 'skeleton', 'spider', 'creeper', 'slime', 'enderman', 'witch', 'zombie_villager']
 
 async function rconServer (name, extra = {}) {
-  const rconPort = await h.freePort()
-  const srv = await h.startServer({
-    name,
-    props: Object.assign({
-      'level-type': 'flat',
-      gamemode: 'survival',
-      difficulty: 'normal',
-      'view-distance': '5',
-      'spawn-protection': '0',
-      'enable-rcon': 'true',
-      'rcon.port': rconPort,
-      'rcon.password': PASSWORD
-    }, extra)
-  })
-  u.attachConsole(srv)
-  const rcon = await h.rconSession(rconPort, PASSWORD)
-  return { srv, rcon }
+  const r = await h.flatRconServer(name, Object.assign({ difficulty: 'normal', 'view-distance': '5' }, extra))
+  u.attachConsole(r.srv)
+  return r
 }
 
 const hostiles = (bot) => Object.values(bot.entities).filter((e) => HOSTILE.includes(e.name))

@@ -23,26 +23,12 @@ after(async () => {
   await u.cleanup()
 })
 
-const PASSWORD = 'e2e-rcon-mobs-5d21'
 const MOBS = ['cow', 'pig', 'sheep', 'chicken']
 
 async function rconServer (name, extra = {}) {
-  const rconPort = await h.freePort()
-  const srv = await h.startServer({
-    name,
-    props: Object.assign({
-      'level-type': 'flat',
-      gamemode: 'survival',
-      'view-distance': '4',
-      'spawn-protection': '0',
-      'enable-rcon': 'true',
-      'rcon.port': rconPort,
-      'rcon.password': PASSWORD
-    }, extra)
-  })
-  u.attachConsole(srv)
-  const rcon = await h.rconSession(rconPort, PASSWORD)
-  return { srv, rcon }
+  const r = await h.flatRconServer(name, Object.assign({}, extra))
+  u.attachConsole(r.srv)
+  return r
 }
 
 const mobsSeen = (bot) => Object.values(bot.entities).filter((e) => MOBS.includes(e.name))
