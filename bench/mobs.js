@@ -5,7 +5,12 @@
 // standing at the spawn, then the `mobs` phase of /api/tick (its 10 s mean
 // and p99) and the tick's p99, per mob.
 //
-//   MCSERV=build/mcserv node bench/mobs.js [N] [BOTS] [SIDE] [noai]
+//   MCSERV=build/mcserv [MOB=zombie] node bench/mobs.js [N] [BOTS] [SIDE] [noai]
+//
+// MOB=zombie summons zombies instead of cows, at a fixed midnight, so they
+// hunt the bots (survival) and search paths: the pathfinding search time's
+// median and p99 come from the server's shutdown line ("Mobs: N pathfinding
+// searches (M nodes), median X us, p99 Y us").
 //
 // Bounded: at most 20,000 mobs, 20 bots, 60 s of measuring; everything on
 // 127.0.0.1; the server and bots it starts are stopped at the end.
@@ -16,6 +21,7 @@ const N = Math.min(Number(process.argv[2] || 1000), 20000)
 const BOTS = Math.min(Number(process.argv[3] || 2), 20)
 const SIDE = Number(process.argv[4] || 96)
 const NOAI = process.argv[5] === 'noai'
+const MOB = process.env.MOB === 'zombie' ? 'zombie' : 'cow'
 
 function getJSON (port, path) {
   return new Promise((resolve, reject) => {
@@ -45,16 +51,21 @@ async function main () {
   })
   const rcon = await h.rconSession(rconPort, 'bench-mobs')
   const bots = []
+  let out
   try {
     for (let i = 0; i < BOTS; i++) bots.push(await h.makeBot(srv.port, `Viewer${i}`).waitSpawn(20000))
     const y = bots.length ? Math.floor(bots[0].bot.entity.position.y) : -60
+    if (MOB === 'zombie') { // night all along: zombies neither burn nor stop hunting
+      await rcon.execute('gamerule doDaylightCycle false')
+      await rcon.execute('time set midnight')
+    }
     const t0 = Date.now()
     for (let i = 0; i < N; i += 50) { // 50 commands in flight at a time
       const batch = []
       for (let k = i; k < Math.min(N, i + 50); k++) {
         const x = (Math.random() - 0.5) * SIDE
         const z = (Math.random() - 0.5) * SIDE
-        batch.push(rcon.execute(`summon cow ${x.toFixed(2)} ${y} ${z.toFixed(2)}${NOAI ? ' {NoAI:1b}' : ''}`))
+        batch.push(rcon.execute(`summon ${MOB} ${x.toFixed(2)} ${y} ${z.toFixed(2)}${NOAI ? ' {NoAI:1b}' : ''}`))
       }
       await Promise.all(batch)
     }
@@ -69,8 +80,9 @@ async function main () {
     }
     const tick = await getJSON(adminPort, '/api/tick')
     const mobs = tick.phases.find((p) => p.name === 'mobs')['10s']
-    const seen = bots.length ? Object.values(bots[0].bot.entities).filter((e) => e.name === 'cow').length : 0
-    const out = {
+    const seen = bots.length ? Object.values(bots[0].bot.entities).filter((e) => e.name === MOB).length : 0
+    out = {
+      mob: MOB,
       mobs: N,
       bots: BOTS,
       side: SIDE,
@@ -79,15 +91,17 @@ async function main () {
       mobs_phase_ms: mobs,
       us_per_mob_mean: +(mobs.mean * 1000 / N).toFixed(3),
       mspt: tick.mspt['10s'],
-      cows_seen_by_bot0: seen
+      seen_by_bot0: seen
     }
-    console.log(JSON.stringify(out, null, 1))
   } finally {
     rcon.close()
     await Promise.all(bots.map((b) => b.quit(2000)))
     await srv.stop(10000)
     await h.cleanupAll()
   }
+  const m = /Mobs: (\d+) pathfinding searches \((\d+) nodes\), median ([\d.]+) us, p99 ([\d.]+) us/.exec(srv.stderr())
+  if (m) out.pathfinding = { searches: +m[1], nodes: +m[2], median_us: +m[3], p99_us: +m[4] }
+  console.log(JSON.stringify(out, null, 1))
 }
 
 main().catch((e) => { console.error(e); process.exit(1) })

@@ -94,8 +94,8 @@ function parseArgs (argv) {
     runs: 1,
     label: '',
     metricsUrl: process.env.MCSERV_METRICS_URL || null,
-    mcserv: process.env.MCSERV || path.join(ROOT, 'build', 'mcserv'),
-    mcbench: process.env.MCBENCH || path.join(ROOT, 'build', 'mcbench'),
+    mcserv: process.env.MCSERV ? path.resolve(process.env.MCSERV) : path.join(ROOT, 'build', 'mcserv'),
+    mcbench: process.env.MCBENCH ? path.resolve(process.env.MCBENCH) : path.join(ROOT, 'build', 'mcbench'),
     save: true,
     default: false,
     extra: []
