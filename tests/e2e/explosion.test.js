@@ -25,13 +25,9 @@ const { Vec3 } = require('vec3')
 after(h.cleanupAll)
 h.setFileDeadline(170000)
 
-
 const PASSWORD = 'e2e-rcon-boom-8f1c' // the mcbench run's server
 
-async function rconServer (name, extra = {}) {
-  const r = await h.flatRconServer(name, Object.assign({ difficulty: 'easy' }, extra))
-  return r
-}
+const rconServer = (name, extra = {}) => h.flatRconServer(name, Object.assign({ difficulty: 'easy' }, extra))
 
 /** Records what a watcher sees: explosions, block changes, metadata, spawns, removals. */
 function watch (bot) {

@@ -26,7 +26,7 @@ after(async () => {
 const MOBS = ['cow', 'pig', 'sheep', 'chicken']
 
 async function rconServer (name, extra = {}) {
-  const r = await h.flatRconServer(name, Object.assign({}, extra))
+  const r = await h.flatRconServer(name, extra)
   u.attachConsole(r.srv)
   return r
 }
