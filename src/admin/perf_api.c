@@ -54,9 +54,9 @@ static void mspt_obj(buf_t *b, uint32_t n)
 {
     struct tickstat_summary s;
     tickstat_summarize(n, &s);
-    static const char *const extra[] = {"min", "ticks"};
-    const double v[] = {s.median_ms, s.p95_ms, s.p99_ms, s.max_ms, s.min_ms, s.ticks};
-    quantiles_obj(b, extra, v, 6);
+    static const char *const extra[] = {"min", "mean", "ticks"};
+    const double v[] = {s.median_ms, s.p95_ms, s.p99_ms, s.max_ms, s.min_ms, s.mean_ms, s.ticks};
+    quantiles_obj(b, extra, v, 7);
 }
 
 static double phase_obj(buf_t *b, int p, uint32_t n)

@@ -4,7 +4,7 @@
  *
  *   GET /api/tick     the tick breakdown:
  *     {"tick": 1234, "tps": {"5s": 20, "1m": 20},
- *      "mspt": {"10s": {"p50","p95","p99","max","min"}, "1m": {...}},
+ *      "mspt": {"10s": {"p50","p95","p99","max","min","mean","ticks"}, "1m": {...}},
  *      "phases": [{"name": "players", "in_tick": true,
  *                  "10s": {"p50","p95","p99","max","mean"}, "1m": {...}}, ...],
  *      "in_tick_p50_sum": {"10s": 1.2, "1m": 1.1}, "slow_tick_ms": 100}

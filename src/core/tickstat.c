@@ -258,9 +258,13 @@ void tickstat_summarize(uint32_t n, struct tickstat_summary *out)
     *out = (struct tickstat_summary){0};
     if (n > ts.count) n = ts.count;
     if (!n) return;
-    for (uint32_t i = 0; i < n; i++)
+    uint64_t total_us = 0;
+    for (uint32_t i = 0; i < n; i++) {
         tmp[i] = ts.us[(ts.next + TICKSTAT_WINDOW - 1 - i) % TICKSTAT_WINDOW];
+        total_us += tmp[i];
+    }
     qsort(tmp, n, sizeof tmp[0], cmp_u32);
+    out->mean_ms = (double)total_us / n / 1000.0;
     out->min_ms = tmp[0] / 1000.0;
     out->median_ms = tmp[n / 2] / 1000.0;
     out->p95_ms = tmp[(uint32_t)((n - 1) * 0.95)] / 1000.0;

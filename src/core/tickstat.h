@@ -62,6 +62,7 @@ extern _Atomic uint64_t tickstat_running_seq;
 
 struct tickstat_summary {
     double min_ms, median_ms, p95_ms, p99_ms, max_ms;
+    double mean_ms; /* the phases' means add up to it (they tile the tick) */
     double tps;     /* ticks per second over the window's span (at most 20) */
     double cpu_pct; /* game-thread CPU over the window's span, % of one core */
     uint32_t ticks; /* ticks the summary covers */

@@ -199,23 +199,36 @@ test('a CPU profile during a 200-bot walk: pprof reads it, collapsed stacks, 409
     })
 
     // /api/tick: in-tick phase medians add up to the MSPT median within 10 %,
-    // over the last 10 s of the walk (all 200 still in it), taken with no
+    // over a 10 s window of the walk (all 200 still in it), taken with no
     // profile running: a 1,000 Hz profile's signals land in random phases of
     // random ticks, which leaves each phase's median as it is and moves the
     // tick's (0.81 vs 0.906 ms seen), so its window is waited out first.
-    await h.sleep(10500)
-    assert.equal((await getJson(httpPort, '/api/status')).players.online, 200, 'the walk is still going')
-    const tick = await getJson(httpPort, '/api/tick')
-    const inTick = tick.phases.filter((p) => p.in_tick)
-    assert.ok(inTick.length >= 10 && tick.phases.some((p) => !p.in_tick && p.name === 'flush'))
-    const sum = inTick.reduce((s, p) => s + p['10s'].p50, 0)
-    const med = tick.mspt['10s'].p50
-    // Each phase's p50/mean/p99/max: a phase whose median is 0 and its mean
-    // is not (work on few ticks) is what pulls the sum of medians under.
-    const phases = inTick.map((p) => `${p.name} ${p['10s'].p50}/${p['10s'].mean}/${p['10s'].p99}/${p['10s'].max}`).join(', ')
-    t.diagnostic(`phase medians ${sum.toFixed(3)} ms, MSPT median ${med} ms; p50/mean/p99/max: ${phases}`)
-    assert.ok(med > 0, 'ticks are timed')
-    assert.ok(Math.abs(sum - med) <= 0.1 * med, `phase medians ${sum} within 10 % of the MSPT median ${med} (p50/mean/p99/max: ${phases})`)
+    // Other processes on the machine do the same (CI runs two e2e passes at
+    // once): a preempted tick is slow in one random phase, so the MSPT
+    // median rises and no phase's does (14 % short seen once in CI, 2-8 %
+    // alone). So the medians get up to three windows; the means, which add
+    // up exactly when the phases tile the tick, are checked in every one.
+    let tick, sum, med, phases
+    for (let window = 1; window <= 3; window++) {
+      await h.sleep(10500)
+      assert.equal((await getJson(httpPort, '/api/status')).players.online, 200, 'the walk is still going')
+      tick = await getJson(httpPort, '/api/tick')
+      const inTick = tick.phases.filter((p) => p.in_tick)
+      assert.ok(inTick.length >= 10 && tick.phases.some((p) => !p.in_tick && p.name === 'flush'))
+      sum = inTick.reduce((s, p) => s + p['10s'].p50, 0)
+      med = tick.mspt['10s'].p50
+      const meanSum = inTick.reduce((s, p) => s + p['10s'].mean, 0)
+      const mean = tick.mspt['10s'].mean
+      // Each phase's p50/mean/p99/max: a phase whose median is 0 and its mean
+      // is not (work on few ticks) is what pulls the sum of medians under.
+      phases = inTick.map((p) => `${p.name} ${p['10s'].p50}/${p['10s'].mean}/${p['10s'].p99}/${p['10s'].max}`).join(', ')
+      t.diagnostic(`window ${window}: phase medians ${sum.toFixed(3)} ms, MSPT median ${med} ms; phase means ${meanSum.toFixed(3)} ms, MSPT mean ${mean} ms; p50/mean/p99/max: ${phases}`)
+      assert.ok(med > 0, 'ticks are timed')
+      // 2 % and 0.01 ms: each printed figure is rounded to 0.001 ms
+      assert.ok(Math.abs(meanSum - mean) <= 0.02 * mean + 0.01, `phase means ${meanSum} add up to the MSPT mean ${mean} (the phases tile the tick)`)
+      if (Math.abs(sum - med) <= 0.1 * med) break
+    }
+    assert.ok(Math.abs(sum - med) <= 0.1 * med, `phase medians ${sum} within 10 % of the MSPT median ${med} in one of three 10 s windows (last: ${phases})`)
 
     // Prometheus: one histogram per phase
     const metrics = (await get(httpPort, '/metrics')).body.toString()
