@@ -22,6 +22,7 @@
 #include "game/items.h"
 #include "game/mobs.h"
 #include "net/server.h"
+#include "world/block_ticks.h"
 #include "world/store.h"
 
 static const char *const state_names[CONN_STATES] = {"handshake", "status", "login", "play",
@@ -377,6 +378,26 @@ void metrics_build(buf_t *b)
     const struct world *cw = &game.world;
     gauge(b, "mcserv_chunk_requests_queued",
           "Chunk requests waiting for a worker, nearest to a player first.", (double)cw->heap_len);
+    struct bt_stats bt;
+    block_ticks_stats(&bt);
+    counter(b, "mcserv_world_sim_block_ticks_total", "Scheduled block ticks run.",
+            (double)bt.block_ticks);
+    counter(b, "mcserv_world_sim_fluid_ticks_total", "Scheduled fluid ticks run.",
+            (double)bt.fluid_ticks);
+    counter(b, "mcserv_world_sim_random_ticks_total",
+            "Random ticks that landed on a random-ticking block.", (double)bt.random_ticks);
+    counter(b, "mcserv_world_sim_neighbor_updates_total", "Neighbour updates run.",
+            (double)bt.neighbor_updates);
+    counter(b, "mcserv_world_sim_deferred_total",
+            "Neighbour updates and scheduled ticks deferred to a later tick by "
+            "max-chained-neighbor-updates or the per-tick budget.",
+            (double)(bt.deferred_neighbors + bt.deferred_ticks));
+    gauge(b, "mcserv_world_sim_random_ticked_chunks",
+          "Chunk columns random-ticked in the last tick (within simulation distance, holding a "
+          "random-ticking block).",
+          (double)bt.random_chunks);
+    gauge(b, "mcserv_world_sim_scheduled_ticks", "Scheduled block and fluid ticks pending.",
+          (double)bt.pending);
     counter(b, "mcserv_chunk_requests_total", "Chunk loads or generations players asked for.",
             (double)cw->requests_total);
     counter(b, "mcserv_chunk_requests_cancelled_total",

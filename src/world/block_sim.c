@@ -304,6 +304,7 @@ static void run_random(size_t n, int speed)
 {
     if (speed <= 0 || !sim.h.random) return;
     if (speed > BT_RANDOM_SPEED_MAX) speed = BT_RANDOM_SPEED_MAX;
+    sim.st.random_chunks = 0;
     for (size_t i = 0; i < n; i++) {
         bt_chunk *c = sim.cols[i];
         if (!c->random_mask) continue;
@@ -313,6 +314,7 @@ static void run_random(size_t n, int speed)
             c->random_mask = scan_mask(&e->c);
             c->rescan_at = sim.now + BT_RESCAN_TICKS;
         }
+        sim.st.random_chunks += c->random_mask != 0;
         for (uint32_t m = c->random_mask; m; m &= m - 1) {
             int s = __builtin_ctz(m);
             for (int k = 0; k < speed; k++) {

@@ -189,6 +189,7 @@ struct bt_stats {
     uint64_t block_ticks, fluid_ticks, random_ticks, neighbor_updates;
     uint64_t deferred_ticks, deferred_neighbors, dropped_neighbors;
     size_t active_chunks, pending;
+    size_t random_chunks; /* columns random-ticked in the last tick */
 };
 void block_ticks_stats(struct bt_stats *out);
 /* Forgets the active list and the neighbour queue (server shutdown). */
