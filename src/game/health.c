@@ -66,6 +66,7 @@
 #include "game/entities.h"
 #include "game/game.h"
 #include "game/gamerules.h"
+#include "game/growth.h" /* issue 21: farmland trampling */
 #include "game/health_rules.h"
 #include "game/inventory.h"
 #include "game/items.h"
@@ -616,6 +617,9 @@ void health_moved(conn *c, double ox, double oy, double oz, bool on_ground)
     }
     if (on_ground) {
         float fall = h->fall_distance;
+        if (fall > 0) /* FarmBlock.fallOn: the block under the feet (getOnPos) */
+            growth_fall_on((int32_t)floor(p->x), (int32_t)floor(p->y - 0.2), (int32_t)floor(p->z),
+                           fall, true);
         float dmg = hr_fall_damage(fall);
         if (dmg > 0) {
             /* the message's fall distance is the one at the hit */

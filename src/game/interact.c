@@ -503,6 +503,7 @@ void interact_sb_block_place(conn *c, rd_t *r)
     uint16_t state = item_info[item].block_state;
     if (world_get_block(&game.world, tx, ty, tz, &target) == 0 && replaceable(target))
         state = blockuse_place_state(p, tx, ty, tz, state, face, cursor_y); /* 0: no room */
+    if (state) state = growth_place_state(tx, ty, tz, state); /* 0: cannot stand there */
     if (!state || world_get_block(&game.world, tx, ty, tz, &target) < 0 || !replaceable(target) ||
         ((block_info[block_of_state[state]].flags & BLOCK_FLAG_SOLID) &&
          blocks_a_player(tx, ty, tz)) ||

@@ -80,6 +80,7 @@
 #include "data/entities.h"
 #include "data/entity_table.h"
 #include "game/game.h"
+#include "game/growth.h" /* issue 21: farmland trampling */
 #include "game/health_rules.h"
 #include "game/items.h"
 #include "game/mob_creeper.h"
@@ -690,6 +691,10 @@ static void physics(struct mob *m, const struct mob_type *t)
     double fell = oy - m->y;
     if (!m->st.on_ground && fell > 0) m->st.fall_distance += (float)fell;
     if (m->st.on_ground) {
+        /* FarmBlock.fallOn (issue 21): mobs bigger than 0.512 (width² × height) */
+        if (m->st.fall_distance > 0 && 4.0 * half * half * height > 0.512)
+            growth_fall_on((int32_t)floor(m->x), (int32_t)floor(m->y - 0.2), (int32_t)floor(m->z),
+                           m->st.fall_distance, false);
         if (m->st.fall_distance > 3.0f && !t->no_fall_damage)
             hurt(m, DAMAGE_TYPE_FALL, ceilf(m->st.fall_distance - 3.0f), 0, false);
         m->st.fall_distance = 0;

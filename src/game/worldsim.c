@@ -1,9 +1,9 @@
 /*
  * worldsim.c — see worldsim.h. Which rule answers which event:
  *
- *   event (world/block_ticks.h)   water, lava        sand, gravel, ...   crops, farmland
+ *   event (world/block_ticks.h)   water, lava        sand, gravel, ...   plants (growth.h)
  *   placed / neighbour changed    fluids_update      falling_update      growth_update
- *   scheduled tick                fluids_tick        falling_tick        -
+ *   scheduled tick                fluids_tick        falling_tick        growth_tick
  *   random tick                   -                  -                   growth_random_tick
  *
  * Invariant: every block change the rules make goes through
@@ -114,8 +114,11 @@ static void on_tick(enum bt_kind kind, int32_t x, int32_t y, int32_t z, uint16_t
         return;
     }
     uint16_t st;
-    if (w_get(NULL, x, y, z, &st) && block_of_state[st] == type && falling_is(st))
+    if (!w_get(NULL, x, y, z, &st) || block_of_state[st] != type) return;
+    if (falling_is(st))
         falling_tick(x, y, z);
+    else if (growth_scheduled(st))
+        growth_tick(x, y, z, st);
 }
 
 static void on_random(int32_t x, int32_t y, int32_t z, uint16_t st)

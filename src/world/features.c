@@ -37,10 +37,13 @@ enum tree_kind {
     T_BUSH,
 };
 
+/* Where a feature draws: a chunk's columns being generated (cols), or the
+ * live world through callbacks (w, cols NULL: features_draw_tree). */
 struct fctx {
     const wg_state *st;
     int32_t x0, z0;
     uint16_t *cols;
+    const struct features_world *w;
 };
 
 /* Leaves with distance=1, persistent=true, waterlogged=false: the block's first state + 1. */
@@ -51,6 +54,7 @@ static uint16_t leaves(uint16_t default_state)
 
 static inline int inside(const struct fctx *c, int32_t x, int32_t y, int32_t z)
 {
+    if (c->w) return y >= WG_MIN_Y && y < WG_MIN_Y + WG_HEIGHT;
     return x >= c->x0 && x < c->x0 + 16 && z >= c->z0 && z < c->z0 + 16 && y >= WG_MIN_Y &&
            y < WG_MIN_Y + WG_HEIGHT;
 }
@@ -67,6 +71,14 @@ static int replaceable(uint16_t s)
 static void put(const struct fctx *c, int32_t x, int32_t y, int32_t z, uint16_t s, int log)
 {
     if (!inside(c, x, y, z)) return;
+    if (c->w) {
+        uint16_t now;
+        if (!c->w->get(c->w->ctx, x, y, z, &now)) return;
+        const char *n = block_info[block_of_state[now]].name;
+        if (replaceable(now) || strstr(n, "sapling") || (log && strstr(n, "leaves")))
+            c->w->set(c->w->ctx, x, y, z, s, log);
+        return;
+    }
     uint16_t *b = &c->cols[IDX(x - c->x0, z - c->z0, y)];
     const char *n = block_info[block_of_state[*b]].name;
     if (replaceable(*b) || (log && strstr(n, "leaves"))) *b = s;
@@ -494,7 +506,7 @@ static void freeze(const struct fctx *c, const int bio[256])
 void features_place(const wg_state *st, int32_t x0, int32_t z0, uint16_t *cols,
                     surface_biome_fn biome, void *biome_ctx)
 {
-    struct fctx c = {st, x0, z0, cols};
+    struct fctx c = {st, x0, z0, cols, NULL};
     int top[256], bio[256];
     for (int lz = 0; lz < 16; lz++)
         for (int lx = 0; lx < 16; lx++) {
@@ -531,4 +543,19 @@ void features_place(const wg_state *st, int32_t x0, int32_t z0, uint16_t *cols,
             tree(&c, k, x, g, z, h >> 10);
         }
     freeze(&c, bio);
+}
+
+void features_draw_tree(const struct features_world *w, enum features_tree kind, int32_t x,
+                        int32_t ground_y, int32_t z, uint64_t h)
+{
+    static const enum tree_kind kinds[] = {
+        [FEATURES_TREE_OAK] = T_OAK,       [FEATURES_TREE_FANCY_OAK] = T_FANCY_OAK,
+        [FEATURES_TREE_BIRCH] = T_BIRCH,   [FEATURES_TREE_SPRUCE] = T_SPRUCE,
+        [FEATURES_TREE_JUNGLE] = T_JUNGLE, [FEATURES_TREE_MEGA_JUNGLE] = T_MEGA_JUNGLE,
+        [FEATURES_TREE_ACACIA] = T_ACACIA, [FEATURES_TREE_DARK_OAK] = T_DARK_OAK,
+        [FEATURES_TREE_CHERRY] = T_CHERRY,
+    };
+    if ((unsigned)kind >= sizeof kinds / sizeof kinds[0]) return;
+    struct fctx c = {NULL, 0, 0, NULL, w};
+    tree(&c, kinds[kind], x, ground_y, z, h);
 }
