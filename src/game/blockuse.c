@@ -38,6 +38,7 @@
 
 #include "data/block_table.h"
 #include "data/blocks.h"
+#include "game/beds.h" /* issue 21 */
 #include "game/game.h"
 #include "game/play.h"
 #include "world/block_state.h"
@@ -201,6 +202,7 @@ uint16_t blockuse_place_state(const player *p, int32_t x, int32_t y, int32_t z, 
                               int face, float cursor_y)
 {
     int d = player_dir(p);
+    if (beds_is_bed(state)) return beds_place_state(p, x, y, z, state); /* issue 21 */
     if (is_door(state)) {
         uint16_t above;
         if (world_get_block(&game.world, x, y + 1, z, &above) < 0 || !block_is_air(above)) return 0;
@@ -266,6 +268,7 @@ int blockuse_chest_partner(int32_t x, int32_t y, int32_t z, uint16_t st, int32_t
 
 void blockuse_placed(int32_t x, int32_t y, int32_t z, uint16_t st)
 {
+    beds_placed(x, y, z, st); /* issue 21 */
     if (is_door(st) && blockuse_prop_is(st, "half", "lower")) {
         play_set_block(x, y + 1, z, blockuse_with_prop(st, "half", "upper"));
         return;
@@ -284,6 +287,7 @@ void blockuse_placed(int32_t x, int32_t y, int32_t z, uint16_t st)
 
 void blockuse_removing(int32_t x, int32_t y, int32_t z, uint16_t st)
 {
+    beds_removing(x, y, z, st); /* issue 21 */
     if (is_door(st)) {
         int32_t oy = blockuse_prop_is(st, "half", "lower") ? y + 1 : y - 1;
         uint16_t o;

@@ -21,6 +21,7 @@
 #include "core/log.h"
 #include "data/combat_table.h"
 #include "game/inventory.h"
+#include "game/beds.h" /* issue 21 */
 #include "game/chat.h"
 #include "game/ent_internal.h"
 #include "game/entities.h"
@@ -80,9 +81,10 @@ void ent_sb_entity_action(conn *c, rd_t *r)
         flags &= (uint8_t)~ENT_FLAG_CROUCHING;
         pose = ENT_POSE_STANDING;
         break;
+    case 2: beds_leave_bed(c); return; /* leave bed (issue 21) */
     case 3: flags |= ENT_FLAG_SPRINTING; break;
     case 4: flags &= (uint8_t)~ENT_FLAG_SPRINTING; break;
-    default: return; /* sleeping, horse jumps, inventory, elytra: not relayed */
+    default: return; /* horse jumps, inventory, elytra: not relayed */
     }
     if (flags != e->flags || pose != e->pose) {
         e->flags = flags;
@@ -120,6 +122,28 @@ void ent_set_gamemode(conn *c, int gm)
     }
 }
 
+void ent_set_sleeping(conn *c, bool on)
+{
+    player *p = c->player;
+    struct ent *e = p->ent;
+    if (!e) return;
+    if (!on && !c->closed) { /* ServerPlayer.stopSleepInBed: broadcastAndSend */
+        buf_reset(&srv->pkt);
+        pkt_cb_animation(&srv->pkt, p->entity_id, 2);
+        conn_send_pkt(c);
+    }
+    if (!on) e->anims |= ENT_ANIM_WAKE;
+    e->pose = on ? ENT_POSE_SLEEPING : ENT_POSE_STANDING;
+    e->was_asleep = true;
+    e->meta_dirty = true;
+    if (c->closed) return;
+    struct pkt_meta m[2] = {{.index = 6, .type = PKT_META_POSE, .i = e->pose},
+                            ent_sleeping_pos_meta(p)};
+    buf_reset(&srv->pkt);
+    pkt_cb_entity_metadata(&srv->pkt, p->entity_id, m, 2);
+    conn_send_pkt(c);
+}
+
 void ent_teleport(conn *c, double x, double y, double z, float yaw, float pitch)
 {
     player *p = c->player;
@@ -146,6 +170,7 @@ void ent_die(conn *c, const char *json, size_t json_len, const char *plain, size
 {
     player *p = c->player;
     struct ent *e = p->ent;
+    beds_wake_now(c); /* issue 21 */
     p->health = 0;
     if (!e) return;
     e->death_ticks = 0;
@@ -188,7 +213,7 @@ void ent_set_burning(conn *c, bool on)
     if (f == e->flags) return;
     e->flags = f;
     e->meta_dirty = true;
-    struct pkt_meta m = {0, PKT_META_BYTE, f, 0};
+    struct pkt_meta m = {.index = 0, .type = PKT_META_BYTE, .i = f, .f = 0};
     buf_reset(&srv->pkt);
     pkt_cb_entity_metadata(&srv->pkt, c->player->entity_id, &m, 1);
     conn_send_pkt(c);

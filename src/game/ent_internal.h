@@ -26,11 +26,23 @@
 #define ENT_DEATH_REMOVE_TICKS 20 /* vanilla LivingEntity.tickDeath */
 #define ENT_SPECTATOR          3
 #define ENT_POSE_STANDING      0
+#define ENT_POSE_SLEEPING      2 /* issue 21: beds */
 #define ENT_POSE_CROUCHING     5
+#define ENT_ANIM_WAKE          0x04 /* anims bit: animation 2, leave bed */
 #define ENT_FLAG_ON_FIRE       0x01
 #define ENT_FLAG_CROUCHING     0x02
 #define ENT_FLAG_SPRINTING     0x08
 #define ENT_EQUIP_SLOTS        6
+
+/* Entity data 14, the sleeping position: the bed's head while p sleeps,
+ * else absent (issue 21). */
+static inline struct pkt_meta ent_sleeping_pos_meta(const player *p)
+{
+    return (struct pkt_meta){.index = 14,
+                             .type = PKT_META_OPT_POS,
+                             .i = p->bed.sleeping ? 1 : 0,
+                             .pos = {p->bed.x, p->bed.y, p->bed.z}};
+}
 
 struct ent {
     /* Lines 0-2: what the three passes of every tick read of an entity that
@@ -54,10 +66,11 @@ struct ent {
     bool tr_valid;
     uint8_t layer; /* 0 seen by all, 1 by spectators only */
     /* pending for the next update */
-    uint8_t anims; /* bit 0 main-hand swing, bit 1 off-hand swing */
+    uint8_t anims; /* bit 0 main-hand swing, bit 1 off-hand swing, ENT_ANIM_WAKE */
     bool meta_dirty, health_dirty, looks_dirty;
     int8_t status; /* entity event, 0 none */
     uint8_t flags, pose;
+    bool was_asleep; /* lay in a bed since the last metadata relay (issue 21) */
     uint32_t age;
     /* viewer side: the interest last scanned (entities.c invariant 3) */
     int32_t v_cx, v_cz;

@@ -131,6 +131,7 @@
 #define META_FLAGS          0
 #define META_POSE           6
 #define META_HEALTH         9
+#define META_SLEEPING_POS   14 /* LivingEntity.SLEEPING_POS_ID (issue 21: beds) */
 #define META_SKIN           17
 #define META_MAIN_HAND      18
 
@@ -531,14 +532,21 @@ static void meta_entries(const struct ent *e, struct pkt_meta *m, size_t *n, boo
     const player *p = e->p;
     *n = 0;
     if (all || e->meta_dirty) {
-        m[(*n)++] = (struct pkt_meta){META_FLAGS, PKT_META_BYTE, e->flags, 0};
-        m[(*n)++] = (struct pkt_meta){META_POSE, PKT_META_POSE, e->pose, 0};
+        m[(*n)++] =
+            (struct pkt_meta){.index = META_FLAGS, .type = PKT_META_BYTE, .i = e->flags, .f = 0};
+        m[(*n)++] =
+            (struct pkt_meta){.index = META_POSE, .type = PKT_META_POSE, .i = e->pose, .f = 0};
+        if (e->pose == ENT_POSE_SLEEPING || (!all && e->was_asleep))
+            m[(*n)++] = ent_sleeping_pos_meta(p);
     }
     if (all || e->health_dirty)
-        m[(*n)++] = (struct pkt_meta){META_HEALTH, PKT_META_FLOAT, 0, p->health};
+        m[(*n)++] =
+            (struct pkt_meta){.index = META_HEALTH, .type = PKT_META_FLOAT, .i = 0, .f = p->health};
     if (all || e->looks_dirty) {
-        m[(*n)++] = (struct pkt_meta){META_SKIN, PKT_META_BYTE, p->skin_parts, 0};
-        m[(*n)++] = (struct pkt_meta){META_MAIN_HAND, PKT_META_BYTE, p->main_hand, 0};
+        m[(*n)++] = (struct pkt_meta){
+            .index = META_SKIN, .type = PKT_META_BYTE, .i = p->skin_parts, .f = 0};
+        m[(*n)++] = (struct pkt_meta){
+            .index = META_MAIN_HAND, .type = PKT_META_BYTE, .i = p->main_hand, .f = 0};
     }
 }
 
@@ -1078,6 +1086,7 @@ static void relay(struct ent *e)
         e->anims = 0;
         e->status = 0;
         e->meta_dirty = e->health_dirty = e->looks_dirty = false;
+        if (e->pose != ENT_POSE_SLEEPING) e->was_asleep = false;
         return;
     }
     if (!due && !e->anims && !e->status && !equip) return;
@@ -1096,6 +1105,11 @@ static void relay(struct ent *e)
             pkt_cb_animation(&pk, id, h ? 3 : 0);
             frame_into(b);
         }
+    if (e->anims & ENT_ANIM_WAKE) {
+        buf_reset(&pk);
+        pkt_cb_animation(&pk, id, 2); /* leave bed (issue 21) */
+        frame_into(b);
+    }
     e->anims = 0;
     if (equip) {
         buf_reset(&pk);
@@ -1114,6 +1128,7 @@ static void relay(struct ent *e)
             pkt_cb_entity_metadata(&pk, id, m, n);
             frame_into(b);
             e->meta_dirty = e->health_dirty = e->looks_dirty = false;
+            if (e->pose != ENT_POSE_SLEEPING) e->was_asleep = false;
         }
         int head = angle_of(p->yaw);
         if (abs(head - e->headp) >= 1) {

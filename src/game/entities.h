@@ -73,6 +73,11 @@ void ent_sb_client_command(conn *c, rd_t *r);
 /* Game-mode change: the player's client, abilities, everyone's tab list,
  * and (spectator) who sees the player. */
 void ent_set_gamemode(conn *c, int gamemode);
+/* Issue 21, beds: the player lies down (pose SLEEPING, its sleeping
+ * position p->bed) or gets up (animation 2, wake up, then pose STANDING,
+ * no sleeping position), for itself at once and for its viewers with the
+ * next relay. */
+void ent_set_sleeping(conn *c, bool on);
 /* Moves the player (Synchronize Player Position); others see a teleport. */
 void ent_teleport(conn *c, double x, double y, double z, float yaw, float pitch);
 /* Kills the player (vanilla /kill: death.attack.genericKill; game/health.c

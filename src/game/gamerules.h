@@ -15,6 +15,7 @@
  *   logAdminCommands               bool  true     operators' commands are logged
  *   mobExplosionDropDecay          bool  true     a mob's blast keeps each drop with chance 1/power
  *   mobGriefing                    bool  true     creepers' blasts destroy blocks (explosion.c)
+ *   playersSleepingPercentage      int   100      % of players asleep that skips the night (beds.c)
  *   randomTickSpeed                int   3        random ticks per section per tick (issue 21)
  *   reducedDebugInfo               bool  false    clients' F3 screen hides coordinates
  *   sendCommandFeedback            bool  true     command feedback reaches the player
@@ -51,7 +52,8 @@ enum gamerule {
     GR_LOG_ADMIN_COMMANDS,
     GR_MOB_EXPLOSION_DROP_DECAY,
     GR_MOB_GRIEFING,
-    GR_RANDOM_TICK_SPEED, /* issue 21 */
+    GR_PLAYERS_SLEEPING_PERCENTAGE, /* issue 21: beds */
+    GR_RANDOM_TICK_SPEED,           /* issue 21 */
     GR_REDUCED_DEBUG_INFO,
     GR_SEND_COMMAND_FEEDBACK,
     GR_SHOW_DEATH_MESSAGES,

@@ -50,6 +50,7 @@
  *  2. Every hurt path goes through health_hurt, every death through die().
  *  3. Food, saturation and exhaustion keep FoodData's clamps (health_rules.h).
  */
+#include "game/beds.h" /* issue 21 */
 #include "game/health.h"
 
 #include <math.h>
@@ -194,7 +195,7 @@ static void send_health(conn *c)
 static void send_air(conn *c)
 {
     player *p = c->player;
-    struct pkt_meta m = {1, PKT_META_VARINT, p->hp.air, 0};
+    struct pkt_meta m = {.index = 1, .type = PKT_META_VARINT, .i = p->hp.air, .f = 0};
     buf_reset(&srv->pkt);
     pkt_cb_entity_metadata(&srv->pkt, p->entity_id, &m, 1);
     conn_send_pkt(c);
@@ -454,6 +455,7 @@ bool health_hurt(conn *c, int type, float amount, conn *attacker)
     if (p->hp.spawn_invuln > 0 && !bypass_invuln && !fall_exempt) return false;
     player *by = attacker ? attacker->player : NULL;
     if (by && !srv->cfg.pvp) return false; /* canHarmPlayer */
+    beds_wake_now(c);                      /* issue 21: LivingEntity.hurt wakes a sleeper */
     if (amount == 0.0f) return false;
     bool fresh;
     float dmg = hr_hurt_amount(p->hp.invuln, p->hp.last_hurt, amount, &fresh);

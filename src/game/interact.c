@@ -53,6 +53,7 @@
 #include "core/log.h"
 #include "data/block_table.h"
 #include "data/blocks.h"
+#include "game/beds.h" /* issue 21 */
 #include "game/blockuse.h"
 #include "game/border.h"
 #include "game/container.h"
@@ -481,6 +482,7 @@ void interact_sb_block_place(conn *c, rd_t *r)
             return;
         }
         if (blockuse_use(p, x, y, z, used)) return; /* adventure players may too */
+        if (beds_use(c, x, y, z, used)) return;     /* issue 21 */
     }
     int item = held_item(p, hand);
     if (use_on(c, hand, x, y, z, face, item)) return; /* issue 21: bone meal, seeds */

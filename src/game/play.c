@@ -57,6 +57,7 @@
 #include "data/blocks.h"
 #include "data/registry_codec.h"
 #include "core/json.h"
+#include "game/beds.h" /* issue 21 */
 #include "game/border.h"
 #include "game/chunk_viewers.h"
 #include "game/chat.h"
@@ -765,6 +766,7 @@ void play_leave(conn *c)
     list_remove(&p->stream_wake_link);
     list_remove(&p->ack_link);
     inventory_leave(c);  /* crafting grid and cursor back into the inventory */
+    beds_wake_now(c);    /* issue 21: out of the bed before the file is written */
     playerdata_leave(p); /* queues playerdata/<uuid>.dat (world/store.h) */
     /* Release every chunk the player held (no packets: it is leaving). */
     for (int dx = -VIEW_DISTANCE_MAX; dx <= VIEW_DISTANCE_MAX; dx++)

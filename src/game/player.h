@@ -147,6 +147,13 @@ typedef struct player {
     uint8_t skin_parts;      /* client setting, shown to others as metadata */
     uint8_t main_hand;       /* 0 left, 1 right */
     bool fall_flying;        /* elytra: the speed check allows 300 instead of 100 */
+    /* Sleeping in a bed (game/beds.c, issue 21): the head's position and
+     * vanilla's sleepCounter (ticks asleep, at most 100). */
+    struct {
+        bool sleeping;
+        int32_t x, y, z;
+        int ticks;
+    } bed;
     /* Bookkeeping of the game (game/game.c, game/tick.c). */
     int index;              /* position in game.players */
     int64_t last_action_ms; /* player-idle-timeout: the last action */

@@ -8,6 +8,7 @@
 
 #include "data/block_table.h"
 #include "data/blocks.h"
+#include "game/beds.h" /* issue 21 */
 #include "game/game.h"
 #include "proto/packets.h"
 
@@ -15,7 +16,7 @@ struct point {
     mc_uuid uuid;
     int32_t x, y, z;
     float angle;
-    bool forced;     /* /spawnpoint's; false: a bed's (not used: no beds yet) */
+    bool forced;     /* /spawnpoint's; false: a bed's */
     uint64_t set_at; /* larger = set later */
 };
 
@@ -74,8 +75,25 @@ void spawnpoint_respawn(conn *c)
 {
     player *p = c->player;
     struct point *s = find(&p->uuid);
-    if (!s || !s->forced) return;
-    if (free_block(s->x, s->y, s->z) && free_block(s->x, s->y + 1, s->z)) {
+    if (!s) return;
+    /* Player.findRespawnPositionAndUseSpawnBlock: a bed (forced or not)
+     * stands the player up beside it; any other block only when forced. */
+    uint16_t st;
+    bool loaded = world_get_block(&game.world, s->x, s->y, s->z, &st) == 0;
+    if (loaded && beds_is_bed(st)) {
+        double v[3];
+        float yaw;
+        if (beds_respawn_at(s->x, s->y, s->z, st, s->angle, v, &yaw)) {
+            p->x = v[0], p->y = v[1], p->z = v[2];
+            p->yaw = s->angle = yaw; /* PlayerList.respawn: facing the bed */
+            return;
+        }
+    } else if (!loaded && !s->forced) {
+        /* The bed's chunk is not held (mcserv loads no chunk on the game
+         * thread): on the bed's top, as its last stand-up candidate. */
+        p->x = s->x + 0.5, p->y = s->y + 0.5625, p->z = s->z + 0.5;
+        return;
+    } else if (s->forced && free_block(s->x, s->y, s->z) && free_block(s->x, s->y + 1, s->z)) {
         p->x = s->x + 0.5;
         p->y = s->y + 0.1;
         p->z = s->z + 0.5;

@@ -80,6 +80,7 @@
  * most once per 15 s; a smaller lag is caught up one tick per pass without
  * sleeping (the timer is re-armed in the past).
  */
+#include "game/beds.h" /* issue 21 */
 #include "game/tick.h"
 
 #include <string.h>
@@ -218,6 +219,7 @@ void tick_run(void)
     TICK_PHASE(TP_ITEMS, items_tick());                       /* 6b */
     TICK_PHASE(TP_MOBS, mobs_tick());                         /* 6c */
     TICK_PHASE(TP_CLOCK, {
+        beds_tick();    /* 7: issue 21, sleeping and the night skip */
         daytime_tick(); /* 7: day time, Update Time, the weather timer */
         ops_flush();    /*    a changed ops.json queued for saving */
     });

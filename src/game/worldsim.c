@@ -16,6 +16,7 @@
 
 #include "data/block_table.h"
 #include "data/blocks.h"
+#include "game/beds.h"
 #include "game/chunk_viewers.h"
 #include "game/falling.h"
 #include "game/game.h"
@@ -103,7 +104,7 @@ static void on_placed(int32_t x, int32_t y, int32_t z, uint16_t old, uint16_t no
 
 static void on_neighbor(int32_t x, int32_t y, int32_t z, int32_t fx, int32_t fy, int32_t fz)
 {
-    (void)fx, (void)fy, (void)fz;
+    if (beds_neighbor_changed(x, y, z, fx, fy, fz)) return; /* issue 21: beds */
     update(x, y, z);
 }
 

@@ -323,6 +323,10 @@ void pkt_cb_entity_metadata(buf_t *b, int32_t eid, const struct pkt_meta *m, siz
         switch (m[i].type) {
         case PKT_META_BYTE: wr_u8(b, (uint8_t)m[i].i); break;
         case PKT_META_FLOAT: wr_f32(b, m[i].f); break;
+        case PKT_META_OPT_POS:
+            wr_bool(b, m[i].i != 0);
+            if (m[i].i) wr_position(b, m[i].pos.x, m[i].pos.y, m[i].pos.z);
+            break;
         default: wr_varint(b, m[i].i); break; /* varint, pose */
         }
     }

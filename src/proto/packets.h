@@ -130,13 +130,25 @@ void pkt_cb_animation(buf_t *b, int32_t eid, uint8_t anim);
 /* entity_status: i32 id, i8 event (3 death, 24..28 op permission level 0..4). */
 void pkt_cb_entity_status(buf_t *b, int32_t eid, int8_t status);
 
-/* One Set Entity Metadata entry. type: PKT_META_BYTE, _VARINT, _FLOAT, _POSE. */
-enum { PKT_META_BYTE = 0, PKT_META_VARINT = 1, PKT_META_FLOAT = 3, PKT_META_POSE = 20 };
+/* One Set Entity Metadata entry. type: PKT_META_BYTE, _VARINT, _FLOAT,
+ * _OPT_POS (Optional<BlockPos>), _POSE. */
+enum {
+    PKT_META_BYTE = 0,
+    PKT_META_VARINT = 1,
+    PKT_META_FLOAT = 3,
+    PKT_META_OPT_POS = 11,
+    PKT_META_POSE = 20
+};
 struct pkt_meta {
     uint8_t index;
     uint8_t type;
-    int32_t i; /* byte, varint, pose */
-    float f;   /* float */
+    int32_t i; /* byte, varint, pose; opt pos: present (non-zero) */
+    union {
+        float f; /* float */
+        struct {
+            int32_t x, y, z;
+        } pos; /* opt pos */
+    };
 };
 void pkt_cb_entity_metadata(buf_t *b, int32_t eid, const struct pkt_meta *m, size_t n);
 

@@ -630,7 +630,8 @@ TEST(golden_entity_movement_packets)
         if ((j = capture_json("entity_metadata", n))) {
             /* the captures hold one float entry (health) */
             json_t *e = json_array_get(json_object_get(j, "metadata"), 0);
-            struct pkt_meta m = {(uint8_t)ji(e, "key"), PKT_META_FLOAT, 0, (float)jd(e, "value")};
+            struct pkt_meta m = {
+                .index = (uint8_t)ji(e, "key"), .type = PKT_META_FLOAT, .f = (float)jd(e, "value")};
             buf_reset(&b);
             pkt_cb_entity_metadata(&b, (int32_t)ji(j, "entityId"), &m, 1);
             CHECK(matches_capture("entity_metadata", n, &b));
@@ -721,11 +722,21 @@ TEST(encoders_without_capture_decode_as_protocol_json_says)
     CHECK_EQ_INT(rd_left(&r), 0);
 
     buf_reset(&b);
-    struct pkt_meta m[3] = {
-        {0, PKT_META_BYTE, 0x02, 0}, {6, PKT_META_POSE, 5, 0}, {9, PKT_META_FLOAT, 0, 20.0f}};
+    struct pkt_meta m[3] = {{.index = 0, .type = PKT_META_BYTE, .i = 0x02},
+                            {.index = 6, .type = PKT_META_POSE, .i = 5},
+                            {.index = 9, .type = PKT_META_FLOAT, .f = 20.0f}};
     pkt_cb_entity_metadata(&b, 7, m, 3);
     static const uint8_t want[] = {0x52, 7, 0, 0, 0x02, 6, 20, 5, 9, 3, 0x41, 0xa0, 0, 0, 0xff};
     CHECK_MEM(b.data, b.len, want, sizeof want);
+
+    /* issue 21: a sleeping position (Optional<BlockPos>, type 11), then an absent one */
+    buf_reset(&b);
+    struct pkt_meta sp[2] = {{.index = 14, .type = PKT_META_OPT_POS, .i = 1, .pos = {1, 2, 3}},
+                             {.index = 14, .type = PKT_META_OPT_POS, .i = 0}};
+    pkt_cb_entity_metadata(&b, 7, sp, 2);
+    static const uint8_t want_pos[] = {0x52, 7,    14,   11,   1,  0x00, 0x00, 0x00, 0x40,
+                                       0x00, 0x00, 0x30, 0x02, 14, 11,   0,    0xff};
+    CHECK_MEM(b.data, b.len, want_pos, sizeof want_pos);
 
     buf_reset(&b);
     pkt_cb_playerlist_header(&b, "{\"text\":\"a\"}", 12, "{\"text\":\"\"}", 11);
