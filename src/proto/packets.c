@@ -569,6 +569,16 @@ void pkt_cb_clear_titles(buf_t *b, bool reset)
     wr_bool(b, reset);
 }
 
+void pkt_cb_block_action(buf_t *b, int32_t x, int32_t y, int32_t z, uint8_t action, uint8_t param,
+                         int32_t block)
+{
+    wr_varint(b, PKT_PLAY_CB_BLOCK_ACTION);
+    wr_position(b, x, y, z);
+    wr_u8(b, action);
+    wr_u8(b, param);
+    wr_varint(b, block);
+}
+
 void pkt_cb_world_event(buf_t *b, int32_t event, int32_t x, int32_t y, int32_t z, int32_t data,
                         bool global)
 {

@@ -1,0 +1,160 @@
+'use strict'
+// Issue 21, acceptance 5: redstone, seen by mineflayer bots on a flat world.
+//   1. A lever (set with RCON), 15 redstone dust, a repeater and a lamp in a
+//      row. Builder right-clicks the repeater three times (delay 4) and the
+//      lever on: Watcher sees the dust at power 15..1 and the lamp lit.
+//      Builder turns the lever off: Watcher sees the dust go dark at once
+//      and the lamp go out only after the repeater's delay (8 game ticks)
+//      and the lamp's 4.
+//   2. A piston powered by a redstone block pushes a stone one block (the
+//      piston head between); a sticky piston pulls its stone back when its
+//      redstone block goes. Watcher sees each move, and the Block Action.
+const { test, before, after } = require('node:test')
+const assert = require('node:assert/strict')
+const h = require('./helpers')
+const { Vec3 } = require('vec3')
+
+let srv, rcon, B, W
+
+before(async () => {
+  ({ srv, rcon } = await h.flatRconServer('redstone', { 'simulation-distance': 4 }))
+  B = h.makeBot(srv.port, 'Builder')
+  W = h.makeBot(srv.port, 'Watcher')
+  await Promise.all([B.waitSpawn(15000), W.waitSpawn(15000)])
+})
+
+after(async () => {
+  if (rcon) rcon.close()
+  await Promise.all([B, W].filter(Boolean).map((b) => b.quit(2000)))
+  const info = srv ? await srv.stop(5000) : null
+  await h.cleanupAll()
+  if (srv) {
+    assert.equal(info.code, 0, `SIGTERM should make mcserv exit 0, got ${JSON.stringify(info)}\n${srv.describe()}`)
+    assert.doesNotMatch(srv.stderr(), /Sanitizer|runtime error/, 'no sanitizer report')
+  }
+})
+
+const run = (line) => h.withTimeout(rcon.execute(line), 3000, `rcon ${line}`)
+const at = (bot, x, y, z) => bot.blockAt(new Vec3(x, y, z))
+const prop = (b, name) => (b ? b.getProperties()[name] : undefined)
+const isTrue = (v) => v === true || v === 'true'
+
+async function tpNear (bot, name, x, y, z) {
+  assert.match(await run(`tp ${name} ${x + 0.5} ${y} ${z + 0.5}`), /Teleported/)
+  await h.waitFor(() => bot.entity.position.distanceTo(new Vec3(x + 0.5, y, z + 0.5)) < 0.5, { timeout: 3000, message: `${name} at ${x} ${y} ${z}` })
+  await h.sleep(200)
+}
+
+test('a lever powers 15 dust and a repeater that lights a lamp; off, the lamp goes out after the repeater\'s delay', { timeout: 40000 }, async () => {
+  const b = B.bot
+  const w = W.bot
+  const base = w.entity.position.floored()
+  const y = base.y
+  const z = base.z + 4
+  const x0 = base.x - 8 // the lever; dust x0+1..x0+15; repeater x0+16; lamp x0+17
+  assert.match(await run(`setblock ${x0} ${y} ${z} minecraft:lever[face=floor,facing=east]`), /Changed the block/)
+  for (let i = 1; i <= 15; i++) await run(`setblock ${x0 + i} ${y} ${z} minecraft:redstone_wire`)
+  await run(`setblock ${x0 + 16} ${y} ${z} minecraft:repeater[facing=west]`)
+  await run(`setblock ${x0 + 17} ${y} ${z} minecraft:redstone_lamp`)
+  const dust = () => [...Array(15).keys()].map((i) => { const d = at(w, x0 + 1 + i, y, z); return d && d.name === 'redstone_wire' ? Number(prop(d, 'power')) : -1 })
+  await h.waitFor(() => { const l = at(w, x0 + 17, y, z); return l && l.name === 'redstone_lamp' }, { timeout: 5000, message: 'Watcher sees the lamp' })
+  const line = at(w, x0 + 5, y, z)
+  assert.equal(prop(line, 'east'), 'side', 'the dust runs east-west')
+  assert.equal(prop(line, 'west'), 'side')
+  assert.equal(prop(line, 'north'), 'none')
+
+  // Repeater delay 1 -> 4 with three right-clicks.
+  await tpNear(b, 'Builder', x0 + 16, y, z + 2)
+  for (let i = 0; i < 3; i++) {
+    await b.activateBlock(at(b, x0 + 16, y, z))
+    await h.sleep(150)
+  }
+  await h.waitFor(() => Number(prop(at(w, x0 + 16, y, z), 'delay')) === 4, {
+    timeout: 3000, message: 'Watcher sees the repeater at delay 4', detail: () => `delay ${prop(at(w, x0 + 16, y, z), 'delay')}`
+  })
+
+  // Lever on.
+  await tpNear(b, 'Builder', x0, y, z + 2)
+  await b.activateBlock(at(b, x0, y, z))
+  await h.waitFor(() => isTrue(prop(at(w, x0 + 17, y, z), 'lit')), {
+    timeout: 5000, message: 'Watcher sees the lamp lit', detail: () => `lever ${prop(at(w, x0, y, z), 'powered')}, dust ${dust()}, repeater ${prop(at(w, x0 + 16, y, z), 'powered')}`
+  })
+  assert.deepEqual(dust(), [...Array(15).keys()].map((i) => 15 - i), 'dust power 15 .. 1 along the line')
+  assert.ok(isTrue(prop(at(w, x0, y, z), 'powered')), 'the lever is on')
+
+  // Lever off: the dust goes dark at once, the lamp after 8 + 4 game ticks.
+  let leverOffAt = 0
+  let dustAtLeverOff = null
+  let lampOffAt = 0
+  const onUpdate = (oldB, newB) => {
+    if (!newB) return
+    const p = newB.position
+    if (p.x === x0 && p.y === y && p.z === z && newB.name === 'lever' && !isTrue(prop(newB, 'powered')) && !leverOffAt) {
+      leverOffAt = Date.now()
+      setImmediate(() => { dustAtLeverOff = dust() }) // the same tick's Block Updates
+    }
+    if (p.x === x0 + 17 && p.y === y && p.z === z && newB.name === 'redstone_lamp' && !isTrue(prop(newB, 'lit')) && !lampOffAt) lampOffAt = Date.now()
+  }
+  w.on('blockUpdate', onUpdate)
+  try {
+    await b.activateBlock(at(b, x0, y, z))
+    await h.waitFor(() => lampOffAt > 0, {
+      timeout: 5000, message: 'Watcher sees the lamp go out', detail: () => `lever off seen ${leverOffAt > 0}, dust ${dust()}`
+    })
+  } finally {
+    w.removeListener('blockUpdate', onUpdate)
+  }
+  assert.ok(leverOffAt > 0, 'Watcher saw the lever turn off')
+  assert.deepEqual(dustAtLeverOff, Array(15).fill(0), 'the dust is dark with the lever')
+  const ms = lampOffAt - leverOffAt
+  // 12 game ticks = 600 ms; ticks run at 50 ms, allow a tick's jitter each way
+  assert.ok(ms >= 480 && ms < 2000, `the lamp went out ${ms} ms after the lever (expected about 600: repeater 8 ticks + lamp 4)`)
+})
+
+test('a piston pushes a block, a sticky piston pulls it back', { timeout: 30000 }, async () => {
+  const w = W.bot
+  const base = w.entity.position.floored()
+  const y = base.y
+  const z = base.z - 5
+  const x = base.x - 4
+  const actions = []
+  const onAction = (pk) => actions.push(pk)
+  w._client.on('block_action', onAction)
+  try {
+    await run(`setblock ${x} ${y} ${z} minecraft:piston[facing=east]`)
+    await run(`setblock ${x + 1} ${y} ${z} minecraft:stone`)
+    await h.waitFor(() => { const s = at(w, x + 1, y, z); return s && s.name === 'stone' }, { timeout: 5000, message: 'Watcher sees the stone' })
+    await run(`setblock ${x - 1} ${y} ${z} minecraft:redstone_block`)
+    await h.waitFor(() => { const s = at(w, x + 2, y, z); return s && s.name === 'stone' }, {
+      timeout: 5000, message: 'Watcher sees the stone pushed one block east', detail: () => [0, 1, 2].map((d) => at(w, x + d, y, z).name).join(',')
+    })
+    const head = at(w, x + 1, y, z)
+    assert.equal(head.name, 'piston_head', 'the head between')
+    assert.equal(prop(head, 'facing'), 'east')
+    assert.ok(isTrue(prop(at(w, x, y, z), 'extended')), 'the piston is extended')
+    await h.waitFor(() => actions.some((a) => a.location.x === x && a.location.z === z && a.byte1 === 0), { timeout: 3000, message: 'a Block Action: extend' })
+
+    // Sticky: pushes, then pulls back when the power goes.
+    const sz = z - 3
+    await run(`setblock ${x} ${y} ${sz} minecraft:sticky_piston[facing=east]`)
+    await run(`setblock ${x + 1} ${y} ${sz} minecraft:oak_planks`)
+    await run(`setblock ${x - 1} ${y} ${sz} minecraft:redstone_block`)
+    await h.waitFor(() => { const s = at(w, x + 2, y, sz); return s && s.name === 'oak_planks' }, { timeout: 5000, message: 'the sticky piston pushes the planks' })
+    await run(`setblock ${x - 1} ${y} ${sz} minecraft:air`)
+    await h.waitFor(() => { const s = at(w, x + 1, y, sz); return s && s.name === 'oak_planks' }, {
+      timeout: 5000, message: 'the sticky piston pulls the planks back', detail: () => [0, 1, 2].map((d) => at(w, x + d, y, sz).name).join(',')
+    })
+    assert.equal(at(w, x + 2, y, sz).name, 'air', 'nothing left where the planks were')
+    assert.ok(!isTrue(prop(at(w, x, y, sz), 'extended')), 'the sticky piston is retracted')
+    // A piston does not push obsidian.
+    const oz = z + 3
+    await run(`setblock ${x} ${y} ${oz} minecraft:piston[facing=east]`)
+    await run(`setblock ${x + 1} ${y} ${oz} minecraft:obsidian`)
+    await run(`setblock ${x - 1} ${y} ${oz} minecraft:redstone_block`)
+    await h.sleep(500)
+    assert.equal(at(w, x + 1, y, oz).name, 'obsidian', 'obsidian stays')
+    assert.ok(!isTrue(prop(at(w, x, y, oz), 'extended')), 'the piston stays retracted')
+  } finally {
+    w._client.removeListener('block_action', onAction)
+  }
+})
