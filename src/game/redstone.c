@@ -6,6 +6,7 @@
  *   lever, button    updates at attached block   survive                       button: release
  *   torch            updates around              schedule 2 if input flipped   toggle, burnout
  *   repeater         updates in front, schedule  locked, schedule delay        on / off
+ *   comparator       updates in front, schedule  schedule 2 if output differs  output, on / off
  *   lamp             lit if powered              lit, or schedule 4 to go off  off
  *   piston           extend / retract            extend / retract              -
  *   door, trapdoor,  -                           open = powered                -
@@ -16,6 +17,7 @@
  */
 #include "game/redstone.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -260,7 +262,7 @@ static bool is_signal_source(uint16_t st)
 bool rs_is_component(uint16_t st)
 {
     enum kind k = kind_of(st);
-    return k != K_NONE && k != K_COMPARATOR && k != K_PLATE && k != K_SOURCE && k != K_HEAD;
+    return k != K_NONE && k != K_PLATE && k != K_SOURCE && k != K_HEAD;
 }
 
 bool rs_placed_matters(uint16_t old, uint16_t now)
@@ -383,9 +385,16 @@ int rs_wire_side(uint16_t st, int dir)
     return t[0] == 'u' ? 2 : t[0] == 's' ? 1 : 0;
 }
 
-int rs_emitted(const struct rs_world *w, uint16_t st, int dir, bool wires)
+/* A comparator's output (its block entity's OutputSignal, kept by the world). */
+static int comparator_output(const struct rs_world *w, int32_t x, int32_t y, int32_t z)
 {
-    (void)w;
+    int v = w->comparator_output ? w->comparator_output(w->ctx, x, y, z) : 0;
+    return v < 0 ? 0 : v > 15 ? 15 : v;
+}
+
+int rs_emitted(const struct rs_world *w, uint16_t st, int32_t x, int32_t y, int32_t z, int dir,
+               bool wires)
+{
     if (rs_is_wire(st)) {
         int p = rs_wire_power(st);
         if (!wires || dir == RS_DOWN || p == 0) return 0;
@@ -394,7 +403,10 @@ int rs_emitted(const struct rs_world *w, uint16_t st, int dir, bool wires)
     if (is_lever(st) || is_button(st)) return flag(st, "powered") ? 15 : 0;
     if (is_floor_torch(st)) return flag(st, "lit") && dir != RS_UP ? 15 : 0;
     if (is_wall_torch(st)) return flag(st, "lit") && dir_prop(st, "facing") != dir ? 15 : 0;
-    if (is_diode(st)) return flag(st, "powered") && dir_prop(st, "facing") == dir ? 15 : 0;
+    if (is_repeater(st)) return flag(st, "powered") && dir_prop(st, "facing") == dir ? 15 : 0;
+    if (kind_of(st) == K_COMPARATOR)
+        return flag(st, "powered") && dir_prop(st, "facing") == dir ? comparator_output(w, x, y, z)
+                                                                    : 0;
     if (block(st) == ID(REDSTONE_BLOCK)) return 15;
     if (is_plate(st)) {
         int p = prop(st, "power");
@@ -404,15 +416,16 @@ int rs_emitted(const struct rs_world *w, uint16_t st, int dir, bool wires)
     return 0;
 }
 
-int rs_emitted_strong(const struct rs_world *w, uint16_t st, int dir, bool wires)
+int rs_emitted_strong(const struct rs_world *w, uint16_t st, int32_t x, int32_t y, int32_t z,
+                      int dir, bool wires)
 {
-    if (rs_is_wire(st)) return wires ? rs_emitted(w, st, dir, wires) : 0;
+    if (rs_is_wire(st)) return wires ? rs_emitted(w, st, x, y, z, dir, wires) : 0;
     if (is_lever(st) || is_button(st))
         return flag(st, "powered") && attached_dir(st) == dir ? 15 : 0;
     if (is_floor_torch(st) || is_wall_torch(st))
-        return dir == RS_DOWN ? rs_emitted(w, st, dir, wires) : 0;
-    if (is_diode(st)) return rs_emitted(w, st, dir, wires);
-    if (is_plate(st)) return dir == RS_UP ? rs_emitted(w, st, dir, wires) : 0;
+        return dir == RS_DOWN ? rs_emitted(w, st, x, y, z, dir, wires) : 0;
+    if (is_diode(st)) return rs_emitted(w, st, x, y, z, dir, wires);
+    if (is_plate(st)) return dir == RS_UP ? rs_emitted(w, st, x, y, z, dir, wires) : 0;
     return 0;
 }
 
@@ -422,8 +435,9 @@ static int direct_signal_to(const struct rs_world *w, int32_t x, int32_t y, int3
     int best = 0;
     for (int d = 0; d < 6 && best < 15; d++) {
         uint16_t n;
-        if (!get(w, x + rs_dx[d], y + rs_dy[d], z + rs_dz[d], &n)) continue;
-        int s = rs_emitted_strong(w, n, d, wires);
+        int32_t nx = x + rs_dx[d], ny = y + rs_dy[d], nz = z + rs_dz[d];
+        if (!get(w, nx, ny, nz, &n)) continue;
+        int s = rs_emitted_strong(w, n, nx, ny, nz, d, wires);
         if (s > best) best = s;
     }
     return best;
@@ -433,7 +447,7 @@ int rs_signal(const struct rs_world *w, int32_t x, int32_t y, int32_t z, int dir
 {
     uint16_t st;
     if (!get(w, x, y, z, &st)) return 0;
-    int s = rs_emitted(w, st, dir, wires);
+    int s = rs_emitted(w, st, x, y, z, dir, wires);
     if (s < 15 && rs_is_conductor(st)) {
         int d = direct_signal_to(w, x, y, z, wires);
         if (d > s) s = d;
@@ -817,20 +831,33 @@ int rs_repeater_delay(uint16_t st)
     return d < 0 ? 2 : (d + 1) * 2;
 }
 
-/* DiodeBlock.getAlternateSignalAt for a repeater (diodes only). */
-static int side_signal(const struct rs_world *w, int32_t x, int32_t y, int32_t z, int d)
+/* DiodeBlock.getAlternateSignalAt: a repeater hears diodes only, a
+ * comparator any signal source (a redstone block 15, dust its power, else
+ * the strong signal). */
+static int side_signal(const struct rs_world *w, int32_t x, int32_t y, int32_t z, int d,
+                       bool diodes_only)
 {
-    uint16_t s = at(w, x + rs_dx[d], y, z + rs_dz[d]);
-    if (!is_diode(s)) return 0;
-    return rs_emitted_strong(w, s, d, true);
+    int32_t sx = x + rs_dx[d], sz = z + rs_dz[d];
+    uint16_t s = at(w, sx, y, sz);
+    if (diodes_only ? !is_diode(s) : !is_signal_source(s)) return 0;
+    if (block(s) == ID(REDSTONE_BLOCK)) return 15;
+    if (rs_is_wire(s)) return rs_wire_power(s);
+    return rs_emitted_strong(w, s, sx, y, sz, d, true);
+}
+
+static int side_inputs(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st,
+                       bool diodes_only)
+{
+    int f = dir_prop(st, "facing");
+    if (f < 0) return 0;
+    int a = side_signal(w, x, y, z, clockwise(f), diodes_only);
+    int b = side_signal(w, x, y, z, counter_clockwise(f), diodes_only);
+    return a > b ? a : b;
 }
 
 bool rs_repeater_locked(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
 {
-    int f = dir_prop(st, "facing");
-    if (f < 0) return false;
-    return side_signal(w, x, y, z, clockwise(f)) > 0 ||
-           side_signal(w, x, y, z, counter_clockwise(f)) > 0;
+    return side_inputs(w, x, y, z, st, true) > 0;
 }
 
 /* DiodeBlock.getInputSignal: from the block behind (facing). */
@@ -878,10 +905,17 @@ static void repeater_tick(const struct rs_world *w, int32_t x, int32_t y, int32_
 /* DiodeBlock.updateNeighborsInFront: the block in front and its neighbours. */
 static void front_updates(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
 {
-    int o = rs_opposite(dir_prop(st, "facing"));
-    if (o < 0) return;
-    w->notify(w->ctx, x + rs_dx[o], y, z + rs_dz[o]);
+    int f = dir_prop(st, "facing");
+    if (f < 0) return;
+    int o = rs_opposite(f);
+    int32_t fx = x + rs_dx[o], fz = z + rs_dz[o];
+    uint16_t front = at(w, fx, y, fz);
+    if (rs_is_component(front)) rs_neighbor(w, fx, y, fz, front); /* level.neighborChanged */
+    w->notify(w->ctx, fx, y, fz);
 }
+
+static void comparator_check(const struct rs_world *w, int32_t x, int32_t y, int32_t z,
+                             uint16_t st);
 
 static void repeater_neighbor(const struct rs_world *w, int32_t x, int32_t y, int32_t z,
                               uint16_t st)
@@ -891,12 +925,127 @@ static void repeater_neighbor(const struct rs_world *w, int32_t x, int32_t y, in
         w->set(w->ctx, x, y, z, BLOCK_AIR);
         return;
     }
+    if (kind_of(st) == K_COMPARATOR) {
+        comparator_check(w, x, y, z, st);
+        return;
+    }
     bool locked = rs_repeater_locked(w, x, y, z, st);
     if (locked != flag(st, "locked")) {
         st = with_flag(st, "locked", locked);
         w->set(w->ctx, x, y, z, st);
     }
     repeater_check(w, x, y, z, st);
+}
+
+/* ---- comparators ---- */
+
+int rs_container_signal(const int *counts, const int *max_stacks, int slots)
+{
+    if (slots <= 0) return 0;
+    float f = 0.0f;
+    int filled = 0;
+    for (int i = 0; i < slots; i++) {
+        if (counts[i] <= 0) continue;
+        int m = max_stacks[i] < 64 ? max_stacks[i] : 64;
+        f += (float)counts[i] / (float)(m > 0 ? m : 64);
+        filled++;
+    }
+    f /= (float)slots;
+    return (int)floorf(f * 14.0f) + (filled > 0 ? 1 : 0);
+}
+
+/* hasAnalogOutputSignal / getAnalogOutputSignal: -1 for blocks without one. */
+static int analog_output(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
+{
+    int b = block(st);
+    if (b == ID(CAKE)) return (7 - prop(st, "bites")) * 2;
+    if (b == ID(END_PORTAL_FRAME)) return flag(st, "eye") ? 15 : 0;
+    if (b == ID(WATER_CAULDRON) || b == ID(POWDER_SNOW_CAULDRON)) return prop(st, "level") + 1;
+    if (b == ID(LAVA_CAULDRON)) return 3;
+    if (b == ID(CAULDRON)) return 0;
+    if (b == ID(COMPOSTER)) return prop(st, "level");
+    if (w->container_signal) return w->container_signal(w->ctx, x, y, z);
+    return -1;
+}
+
+/* ComparatorBlock.getInputSignal: the rear input, or the analog output of
+ * the block behind (or behind a conductor behind). */
+static int comparator_input(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
+{
+    int i = diode_input(w, x, y, z, st);
+    int f = dir_prop(st, "facing");
+    int32_t bx = x + rs_dx[f], bz = z + rs_dz[f];
+    uint16_t behind = at(w, bx, y, bz);
+    int a = analog_output(w, bx, y, bz, behind);
+    if (a >= 0) return a;
+    if (i < 15 && rs_is_conductor(behind)) {
+        int32_t cx = bx + rs_dx[f], cz = bz + rs_dz[f];
+        int c = analog_output(w, cx, y, cz, at(w, cx, y, cz));
+        if (c >= 0) i = c;
+    }
+    return i;
+}
+
+static bool subtracts(uint16_t st)
+{
+    return prop(st, "mode") == 1; /* compare, subtract */
+}
+
+int rs_comparator_output(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
+{
+    int i = comparator_input(w, x, y, z, st);
+    if (i == 0) return 0;
+    int j = side_inputs(w, x, y, z, st, false);
+    if (j > i) return 0;
+    return subtracts(st) ? i - j : i;
+}
+
+static bool comparator_on(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
+{
+    int i = comparator_input(w, x, y, z, st);
+    if (i == 0) return false;
+    int j = side_inputs(w, x, y, z, st, false);
+    return i > j || (i == j && !subtracts(st));
+}
+
+/* ComparatorBlock.checkTickOnNeighbor. */
+static void comparator_check(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
+{
+    if (w->pending(w->ctx, x, y, z, (uint16_t)block(st))) return;
+    if (rs_comparator_output(w, x, y, z, st) == comparator_output(w, x, y, z) &&
+        flag(st, "powered") == comparator_on(w, x, y, z, st))
+        return;
+    w->schedule(w->ctx, x, y, z, (uint16_t)block(st), 2,
+                diode_prioritized(w, x, y, z, st) ? -1 : 0);
+}
+
+/* ComparatorBlock.refreshOutputState. */
+static void comparator_refresh(const struct rs_world *w, int32_t x, int32_t y, int32_t z,
+                               uint16_t st)
+{
+    int now = rs_comparator_output(w, x, y, z, st), old = comparator_output(w, x, y, z);
+    if (w->set_comparator_output) w->set_comparator_output(w->ctx, x, y, z, now);
+    if (old == now && subtracts(st)) return;
+    bool on = comparator_on(w, x, y, z, st), powered = flag(st, "powered");
+    if (powered != on)
+        w->set(w->ctx, x, y, z,
+               with_flag(st, "powered", on)); /* its placed hook updates the front */
+    else if (old != now)
+        front_updates(w, x, y, z, st);
+}
+
+void rs_analog_changed(const struct rs_world *w, int32_t x, int32_t y, int32_t z)
+{
+    for (int d = RS_NORTH; d <= RS_EAST; d++) {
+        int32_t nx = x + rs_dx[d], nz = z + rs_dz[d];
+        uint16_t n = at(w, nx, y, nz);
+        if (kind_of(n) == K_COMPARATOR) {
+            comparator_check(w, nx, y, nz, n);
+        } else if (rs_is_conductor(n)) {
+            uint16_t m = at(w, nx + rs_dx[d], y, nz + rs_dz[d]);
+            if (kind_of(m) == K_COMPARATOR) comparator_check(w, nx + rs_dx[d], y, nz + rs_dz[d], m);
+        }
+    }
 }
 
 /* ---- lamps, doors, note blocks ---- */
@@ -1082,7 +1231,7 @@ static void change_updates(const struct rs_world *w, int32_t x, int32_t y, int32
         attached_updates(w, x, y, z, st);
     } else if (is_floor_torch(st) || is_wall_torch(st)) {
         around_updates(w, x, y, z);
-    } else if (is_repeater(st)) {
+    } else if (is_diode(st)) {
         front_updates(w, x, y, z, st);
     }
 }
@@ -1111,6 +1260,8 @@ void rs_placed(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16
         return;
     }
     if (!same && old != BLOCK_AIR && rs_is_component(old)) change_updates(w, x, y, z, old, true);
+    if (!same && kind_of(old) == K_COMPARATOR && w->set_comparator_output)
+        w->set_comparator_output(w->ctx, x, y, z, -1); /* its block entity goes */
     if (block(old) == ID(PISTON_HEAD) && !same) head_removed(w, x, y, z, old);
     if (is_piston(old) && !same && flag(old, "extended")) {
         int f = dir_prop(old, "facing");
@@ -1123,7 +1274,7 @@ void rs_placed(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16
     change_updates(w, x, y, z, now, true);
     if (same) return;
     /* just placed: take the input as it is (getStateForPlacement / setPlacedBy) */
-    if (is_repeater(now) || is_lamp(now) || is_piston(now) || is_note_block(now))
+    if (is_diode(now) || is_lamp(now) || is_piston(now) || is_note_block(now))
         rs_neighbor(w, x, y, z, now);
     else if (is_floor_torch(now) || is_wall_torch(now)) {
         if (flag(now, "lit") == torch_input(w, x, y, z, now))
@@ -1149,7 +1300,7 @@ void rs_neighbor(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint
         if (flag(st, "lit") == torch_input(w, x, y, z, st) &&
             !w->pending(w->ctx, x, y, z, (uint16_t)block(st)))
             w->schedule(w->ctx, x, y, z, (uint16_t)block(st), 2, 0);
-    } else if (is_repeater(st)) {
+    } else if (is_diode(st)) {
         repeater_neighbor(w, x, y, z, st);
     } else if (is_lamp(st)) {
         lamp_neighbor(w, x, y, z, st);
@@ -1168,6 +1319,8 @@ void rs_tick(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t
     if (!get(w, x, y, z, &st) || block(st) != blk) return;
     if (is_repeater(st)) {
         repeater_tick(w, x, y, z, st);
+    } else if (kind_of(st) == K_COMPARATOR) {
+        comparator_refresh(w, x, y, z, st);
     } else if (is_lamp(st)) {
         if (flag(st, "lit") && !rs_has_neighbor_signal(w, x, y, z))
             w->set(w->ctx, x, y, z, with_flag(st, "lit", false));
@@ -1192,6 +1345,12 @@ bool rs_use(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t 
     }
     if (is_repeater(st)) {
         w->set(w->ctx, x, y, z, block_state_with(st, "delay", (prop(st, "delay") + 1) % 4));
+        return true;
+    }
+    if (kind_of(st) == K_COMPARATOR) {
+        st = block_state_with(st, "mode", subtracts(st) ? 0 : 1);
+        w->set(w->ctx, x, y, z, st);
+        comparator_refresh(w, x, y, z, st);
         return true;
     }
     if (is_note_block(st)) {
@@ -1242,6 +1401,10 @@ uint16_t rs_place_state(const struct rs_world *w, int32_t x, int32_t y, int32_t 
         if (!wire_survives_on(at(w, x, y - 1, z))) return 0;
         st = with_dir(st, "facing", rs_opposite(hdir));
         return with_flag(st, "locked", rs_repeater_locked(w, x, y, z, st));
+    }
+    if (kind_of(st) == K_COMPARATOR) {
+        if (!wire_survives_on(at(w, x, y - 1, z))) return 0;
+        return with_dir(st, "facing", rs_opposite(hdir));
     }
     if (is_piston(st)) return with_dir(st, "facing", rs_opposite(look));
     return st;

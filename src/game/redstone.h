@@ -4,6 +4,8 @@
  * getBestNeighborSignal (strong and weak power through conductors) and the
  * components that give or take it — redstone dust (RedStoneWireBlock),
  * levers, buttons, redstone torches with burnout, repeaters with locking,
+ * comparators (compare / subtract, reading containers, cakes, cauldrons,
+ * composters and end portal frames),
  * redstone lamps, pistons and sticky pistons (PistonBaseBlock and a
  * straight-line PistonStructureResolver), doors, trapdoors, fence gates and
  * note blocks. The rules are pure: they read and change blocks through a
@@ -54,8 +56,9 @@
  *     filled from the generated tables on first use; every block read and change goes through the
  *     struct rs_world passed in; memory a call allocates is freed before it
  *     returns and bounded by RS_NET_MAX.
- *  2. A change the rules make never recurses into the rules directly: the
- *     world calls rs_placed / rs_neighbor again for it (its hooks), and
+ *  2. A change the rules make reaches the rules again only through the
+ *     world (its hooks call rs_placed / rs_neighbor), except a diode's
+ *     update of the block in front (vanilla's direct neighborChanged);
  *     each rule only sets a block to a state different from the one there.
  */
 #ifndef MC_REDSTONE_H
@@ -114,6 +117,13 @@ struct rs_world {
     /* Level event (1502: a torch burns out); may be NULL. */
     void (*level_event)(void *ctx, int32_t x, int32_t y, int32_t z, int event);
     int64_t (*now)(void *ctx); /* game time */
+    /* A comparator's output signal (vanilla keeps it in its block entity):
+     * get (0 when none is kept), set (v < 0: forget it). May be NULL. */
+    int (*comparator_output)(void *ctx, int32_t x, int32_t y, int32_t z);
+    void (*set_comparator_output)(void *ctx, int32_t x, int32_t y, int32_t z, int v);
+    /* A container's comparator signal (rs_container_signal of its slots), or
+     * -1 when the block holds none. May be NULL. */
+    int (*container_signal)(void *ctx, int32_t x, int32_t y, int32_t z);
     struct rs_torch_log *torches;
 };
 
@@ -132,8 +142,10 @@ enum rs_push rs_push_reaction(uint16_t state);
 
 /* Weak / strong signal state at (x, y, z) emits toward the receiver whose
  * direction to it is dir; wires: whether dust counts. */
-int rs_emitted(const struct rs_world *w, uint16_t state, int dir, bool wires);
-int rs_emitted_strong(const struct rs_world *w, uint16_t state, int dir, bool wires);
+int rs_emitted(const struct rs_world *w, uint16_t state, int32_t x, int32_t y, int32_t z, int dir,
+               bool wires);
+int rs_emitted_strong(const struct rs_world *w, uint16_t state, int32_t x, int32_t y, int32_t z,
+                      int dir, bool wires);
 /* Level.getSignal(pos, dir): the block's weak signal, or for a conductor
  * the best strong signal into it. */
 int rs_signal(const struct rs_world *w, int32_t x, int32_t y, int32_t z, int dir, bool wires);
@@ -160,6 +172,20 @@ int rs_wire_solve(const struct rs_world *w, int32_t x, int32_t y, int32_t z);
 bool rs_repeater_locked(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t state);
 /* Its delay in game ticks (2, 4, 6, 8). */
 int rs_repeater_delay(uint16_t state);
+
+/* ---- comparators ---- */
+
+/* AbstractContainerMenu.getRedstoneSignalFromContainer: floor(14 * the
+ * mean slot fill) + 1 if any slot holds something (counts[i] over
+ * min(64, max_stacks[i])). */
+int rs_container_signal(const int *counts, const int *max_stacks, int slots);
+/* ComparatorBlock.calculateOutputSignal: the rear input (or the analog
+ * output behind it), less the side inputs in subtract mode, 0 when they
+ * are stronger. */
+int rs_comparator_output(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t state);
+/* Level.updateNeighbourForOutputSignal: the contents of the container at
+ * (x, y, z) changed; comparators reading it re-check. */
+void rs_analog_changed(const struct rs_world *w, int32_t x, int32_t y, int32_t z);
 
 /* ---- pistons ---- */
 

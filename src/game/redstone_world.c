@@ -7,16 +7,119 @@
 #include "game/redstone_world.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "data/block_table.h"
+#include "game/blockuse.h"
 #include "game/game.h"
 #include "game/items.h"
 #include "game/play.h"
 #include "net/server.h"
 #include "proto/packets.h"
+#include "world/block_entity.h"
 #include "world/block_ticks.h"
 
 static struct rs_torch_log torch_log;
+
+/* Comparator outputs (vanilla's ComparatorBlockEntity.output): open
+ * addressing with tombstones, at most COMPARATORS_MAX (past that a new
+ * comparator outputs 0 until one goes). Not saved: a loaded comparator
+ * starts at 0 and takes its output at its first update. */
+#define COMPARATORS_MAX 65536
+struct cmp_slot {
+    int32_t x, y, z;
+    int8_t v; /* -1 empty, -2 tombstone */
+};
+static struct cmp_slot *cmp;
+static uint32_t cmp_cap, cmp_used, cmp_live; /* used: live + tombstones */
+
+static uint32_t cmp_hash(int32_t x, int32_t y, int32_t z)
+{
+    uint64_t k = (uint64_t)(uint32_t)x * 0x9e3779b97f4a7c15ull ^
+                 (uint64_t)(uint32_t)z * 0xc2b2ae3d27d4eb4full ^ (uint64_t)(uint32_t)y;
+    return (uint32_t)(k >> 32);
+}
+
+static struct cmp_slot *cmp_find(int32_t x, int32_t y, int32_t z, bool add)
+{
+    if (!cmp_cap) {
+        if (!add) return NULL;
+        cmp_cap = 1024;
+        cmp = malloc(cmp_cap * sizeof *cmp);
+        if (!cmp) {
+            cmp_cap = 0;
+            return NULL;
+        }
+        for (uint32_t i = 0; i < cmp_cap; i++) cmp[i].v = -1;
+    }
+    if (add && (cmp_used + 1) * 2 > cmp_cap) { /* rehash, dropping tombstones; grow if need be */
+        uint32_t ncap = (cmp_live + 1) * 4 > cmp_cap ? cmp_cap * 2 : cmp_cap;
+        if (cmp_live >= COMPARATORS_MAX) return NULL;
+        struct cmp_slot *old = cmp, *n = malloc(ncap * sizeof *n);
+        if (!n) return NULL;
+        uint32_t ocap = cmp_cap;
+        cmp = n, cmp_cap = ncap, cmp_used = cmp_live = 0;
+        for (uint32_t i = 0; i < cmp_cap; i++) cmp[i].v = -1;
+        for (uint32_t i = 0; i < ocap; i++)
+            if (old[i].v >= 0) *cmp_find(old[i].x, old[i].y, old[i].z, true) = old[i];
+        free(old);
+    }
+    uint32_t i = cmp_hash(x, y, z) & (cmp_cap - 1);
+    struct cmp_slot *tomb = NULL;
+    while (cmp[i].v != -1) {
+        if (cmp[i].v >= 0 && cmp[i].x == x && cmp[i].y == y && cmp[i].z == z) return &cmp[i];
+        if (cmp[i].v == -2 && !tomb) tomb = &cmp[i];
+        i = (i + 1) & (cmp_cap - 1);
+    }
+    if (!add) return NULL;
+    struct cmp_slot *s = tomb ? tomb : &cmp[i];
+    if (!tomb) cmp_used++;
+    cmp_live++;
+    *s = (struct cmp_slot){x, y, z, 0};
+    return s;
+}
+
+static int w_comparator_output(void *ctx, int32_t x, int32_t y, int32_t z)
+{
+    (void)ctx;
+    const struct cmp_slot *s = cmp_find(x, y, z, false);
+    return s ? s->v : 0;
+}
+
+static void w_set_comparator_output(void *ctx, int32_t x, int32_t y, int32_t z, int v)
+{
+    (void)ctx;
+    struct cmp_slot *s = cmp_find(x, y, z, v >= 0);
+    if (!s) return;
+    if (v < 0) cmp_live--;
+    s->v = (int8_t)(v < 0 ? -2 : v > 15 ? 15 : v);
+}
+
+/* A chest's (both halves of a double chest), trapped chest's or barrel's
+ * slots as rs_container_signal counts them; -1 for other blocks. */
+static int w_container_signal(void *ctx, int32_t x, int32_t y, int32_t z)
+{
+    (void)ctx;
+    uint16_t st;
+    if (world_get_block(&game.world, x, y, z, &st) < 0) return -1;
+    if (be_kind_of_block(block_of_state[st]) == BE_RAW) return -1;
+    int32_t pos[2][3] = {{x, y, z}, {0, 0, 0}};
+    int halves = 1 + blockuse_chest_partner(x, y, z, st, &pos[1][0], &pos[1][1], &pos[1][2]);
+    int counts[2 * BE_CONTAINER_SLOTS] = {0}, stacks[2 * BE_CONTAINER_SLOTS];
+    for (int h = 0; h < halves; h++) {
+        chunk_entry *e = world_loaded(&game.world, pos[h][0] >> 4, pos[h][2] >> 4);
+        const struct block_entity *be =
+            e ? be_get(&e->c.bents, pos[h][0], pos[h][1], pos[h][2]) : NULL;
+        for (int k = 0; k < BE_CONTAINER_SLOTS; k++) {
+            int i = h * BE_CONTAINER_SLOTS + k;
+            stacks[i] = 64;
+            if (!be || be->items[k].item <= 0 || be->items[k].item >= ITEM_COUNT) continue;
+            counts[i] = be->items[k].count;
+            stacks[i] = item_info[be->items[k].item].stack_size;
+        }
+    }
+    return rs_container_signal(counts, stacks, halves * BE_CONTAINER_SLOTS);
+}
 
 static bool w_get(void *ctx, int32_t x, int32_t y, int32_t z, uint16_t *st)
 {
@@ -93,6 +196,9 @@ static const struct rs_world rw = {
     .level_event = w_level_event,
     .now = w_now,
     .torches = &torch_log,
+    .comparator_output = w_comparator_output,
+    .set_comparator_output = w_set_comparator_output,
+    .container_signal = w_container_signal,
 };
 
 const struct rs_world *redstone_world(void)
@@ -128,4 +234,16 @@ uint16_t redstone_place_state(const player *p, int32_t x, int32_t y, int32_t z, 
 {
     if (!state) return 0;
     return rs_place_state(&rw, x, y, z, state, face, horizontal_dir(p), looking_dir(p));
+}
+
+void redstone_container_changed(int32_t x, int32_t y, int32_t z)
+{
+    rs_analog_changed(&rw, x, y, z);
+}
+
+void redstone_free(void)
+{
+    free(cmp);
+    cmp = NULL;
+    cmp_cap = cmp_used = cmp_live = 0;
 }

@@ -25,4 +25,10 @@ bool redstone_use(int32_t x, int32_t y, int32_t z, uint16_t state);
 uint16_t redstone_place_state(const player *p, int32_t x, int32_t y, int32_t z, uint16_t state,
                               int face);
 
+/* The contents of the container at (x, y, z) changed (vanilla
+ * updateNeighbourForOutputSignal): comparators reading it re-check. */
+void redstone_container_changed(int32_t x, int32_t y, int32_t z);
+/* Frees the comparator outputs (server shutdown). */
+void redstone_free(void);
+
 #endif

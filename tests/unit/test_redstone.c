@@ -43,6 +43,9 @@ static struct grid {
     uint64_t seq;
     uint64_t updates, sets, events, dropped_updates;
     struct rs_torch_log torches;
+    int cmp_out[GX][GY][GZ]; /* comparator outputs */
+    int container[3];        /* a fake container's position and */
+    int container_level;     /* its signal */
 } * g;
 
 static bool in(int32_t x, int32_t y, int32_t z)
@@ -140,9 +143,33 @@ static int64_t now(void *ctx)
     return g->now;
 }
 
+static int cmp_get(void *ctx, int32_t x, int32_t y, int32_t z)
+{
+    (void)ctx;
+    return in(x, y, z) ? g->cmp_out[x][y][z] : 0;
+}
+
+static void cmp_set(void *ctx, int32_t x, int32_t y, int32_t z, int v)
+{
+    (void)ctx;
+    if (in(x, y, z)) g->cmp_out[x][y][z] = v < 0 ? 0 : v;
+}
+
+static int container_signal(void *ctx, int32_t x, int32_t y, int32_t z)
+{
+    (void)ctx;
+    if (x == g->container[0] && y == g->container[1] && z == g->container[2] &&
+        g->b[x][y][z] == BLOCK_CHEST)
+        return g->container_level;
+    return -1;
+}
+
 static const struct rs_world *W(void)
 {
-    static struct rs_world w = {.get = get,
+    static struct rs_world w = {.comparator_output = cmp_get,
+                                .set_comparator_output = cmp_set,
+                                .container_signal = container_signal,
+                                .get = get,
                                 .set = set,
                                 .notify = notify,
                                 .schedule = schedule,
@@ -506,4 +533,96 @@ TEST(redstone_clock_stays_bounded)
     CHECK(changes > 50); /* it runs */
     CHECK(worst < 2000); /* and stays bounded */
     CHECK(g->nq < 16);
+}
+
+TEST(redstone_container_signal_formula)
+{
+    int counts[54] = {0}, stacks[54];
+    for (int i = 0; i < 54; i++) stacks[i] = 64;
+    CHECK_EQ_INT(rs_container_signal(counts, stacks, 27), 0);
+    counts[0] = 1; /* one item: floor(14 / 64 / 27) + 1 */
+    CHECK_EQ_INT(rs_container_signal(counts, stacks, 27), 1);
+    for (int i = 0; i < 27; i++) counts[i] = 64;
+    CHECK_EQ_INT(rs_container_signal(counts, stacks, 27), 15);
+    CHECK_EQ_INT(rs_container_signal(counts, stacks, 54), 8); /* a double chest half full */
+    memset(counts, 0, sizeof counts);
+    counts[3] = 16, stacks[3] = 16; /* a full stack of ender pearls in one slot */
+    CHECK_EQ_INT(rs_container_signal(counts, stacks, 27), 1);
+    counts[3] = 1, stacks[3] = 1; /* a sword */
+    counts[4] = 1, stacks[4] = 1;
+    counts[5] = 1, stacks[5] = 1;
+    CHECK_EQ_INT(rs_container_signal(counts, stacks, 27), 2); /* floor(14 * 3 / 27) + 1 */
+}
+
+TEST(redstone_comparator_compare_subtract_and_containers)
+{
+    reset();
+    /* comparator at (10,1,5) facing west: rear at x=9, front at x=11 */
+    CHECK(place(10, 1, 5, BLOCK_COMPARATOR, RS_UP, RS_EAST) != 0);
+    place(11, 1, 5, BLOCK_REDSTONE_WIRE, RS_UP, RS_EAST);
+    place(12, 1, 5, BLOCK_REDSTONE_WIRE, RS_UP, RS_EAST);
+    /* rear: dust at power 10 (a redstone block 6 dust away) */
+    for (int x = 4; x <= 9; x++) place(x, 1, 5, BLOCK_REDSTONE_WIRE, RS_UP, RS_EAST);
+    set(NULL, 4, 1, 4, BLOCK_REDSTONE_BLOCK);
+    CHECK_EQ_INT(rs_wire_power(at(9, 1, 5)), 10);
+    step();
+    CHECK(!bprop(at(10, 1, 5), "powered")); /* 2 game ticks */
+    step();
+    CHECK(bprop(at(10, 1, 5), "powered"));
+    CHECK_EQ_INT(rs_wire_power(at(11, 1, 5)), 10);
+    CHECK_EQ_INT(rs_wire_power(at(12, 1, 5)), 9);
+    /* the side stronger than the rear: 0 in either mode (10 < 13) */
+    place(10, 1, 8, BLOCK_REDSTONE_WIRE, RS_UP, RS_EAST);
+    place(10, 1, 7, BLOCK_REDSTONE_WIRE, RS_UP, RS_EAST);
+    place(10, 1, 6, BLOCK_REDSTONE_WIRE, RS_UP, RS_EAST);
+    set(NULL, 10, 1, 9, BLOCK_REDSTONE_BLOCK);
+    CHECK_EQ_INT(rs_wire_power(at(10, 1, 6)), 13);
+    steps(2);
+    CHECK(!bprop(at(10, 1, 5), "powered"));
+    CHECK_EQ_INT(rs_wire_power(at(11, 1, 5)), 0);
+    /* a redstone block behind (15): compare gives 15, subtract 15 - 13 */
+    set(NULL, 4, 1, 4, BLOCK_AIR);
+    set(NULL, 9, 1, 5, BLOCK_REDSTONE_BLOCK);
+    steps(2);
+    CHECK(bprop(at(10, 1, 5), "powered"));
+    CHECK_EQ_INT(rs_wire_power(at(11, 1, 5)), 15);
+    CHECK(rs_use(W(), 10, 1, 5, at(10, 1, 5))); /* subtract, at once */
+    CHECK_EQ_INT(rs_wire_power(at(11, 1, 5)), 2);
+    CHECK_EQ_INT(rs_comparator_output(W(), 10, 1, 5, at(10, 1, 5)), 2);
+    set(NULL, 10, 1, 9, BLOCK_AIR); /* no side input: 15 - 0 */
+    steps(2);
+    CHECK_EQ_INT(rs_wire_power(at(11, 1, 5)), 15);
+    CHECK(rs_use(W(), 10, 1, 5, at(10, 1, 5))); /* back to compare */
+    set(NULL, 10, 1, 6, BLOCK_REDSTONE_BLOCK);  /* a side equal to the rear */
+    steps(2);
+    CHECK(bprop(at(10, 1, 5), "powered")); /* compare: on at 15 == 15 */
+    CHECK_EQ_INT(rs_wire_power(at(11, 1, 5)), 15);
+    CHECK(rs_use(W(), 10, 1, 5, at(10, 1, 5))); /* subtract: 0, off */
+    CHECK(!bprop(at(10, 1, 5), "powered"));
+    CHECK_EQ_INT(rs_wire_power(at(11, 1, 5)), 0);
+
+    /* a container behind: its signal, updated when the contents change */
+    reset();
+    place(10, 1, 5, BLOCK_COMPARATOR, RS_UP, RS_EAST);
+    place(11, 1, 5, BLOCK_REDSTONE_WIRE, RS_UP, RS_EAST);
+    g->container[0] = 9, g->container[1] = 1, g->container[2] = 5;
+    g->container_level = 5;
+    set(NULL, 9, 1, 5, BLOCK_CHEST);
+    steps(2);
+    CHECK_EQ_INT(rs_wire_power(at(11, 1, 5)), 5);
+    g->container_level = 9;
+    rs_analog_changed(W(), 9, 1, 5);
+    steps(2);
+    CHECK_EQ_INT(rs_wire_power(at(11, 1, 5)), 9);
+    /* through a conductor: the chest two blocks behind */
+    reset();
+    place(10, 1, 5, BLOCK_COMPARATOR, RS_UP, RS_EAST);
+    place(11, 1, 5, BLOCK_REDSTONE_WIRE, RS_UP, RS_EAST);
+    set(NULL, 9, 1, 5, BLOCK_STONE);
+    g->container[0] = 8, g->container[1] = 1, g->container[2] = 5;
+    g->container_level = 12;
+    set(NULL, 8, 1, 5, BLOCK_CHEST);
+    rs_analog_changed(W(), 8, 1, 5);
+    steps(2);
+    CHECK_EQ_INT(rs_wire_power(at(11, 1, 5)), 12);
 }
