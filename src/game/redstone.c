@@ -9,6 +9,7 @@
  *   comparator       updates in front, schedule  schedule 2 if output differs  output, on / off
  *   lamp             lit if powered              lit, or schedule 4 to go off  off
  *   piston           extend / retract            extend / retract              -
+ *   pressure plate   updates here and below      survive                       release or hold
  *   door, trapdoor,  -                           open = powered                -
  *   fence gate
  *   note block       -                           play on a rising edge         -
@@ -262,7 +263,7 @@ static bool is_signal_source(uint16_t st)
 bool rs_is_component(uint16_t st)
 {
     enum kind k = kind_of(st);
-    return k != K_NONE && k != K_PLATE && k != K_SOURCE && k != K_HEAD;
+    return k != K_NONE && k != K_SOURCE && k != K_HEAD;
 }
 
 bool rs_placed_matters(uint16_t old, uint16_t now)
@@ -1048,6 +1049,52 @@ void rs_analog_changed(const struct rs_world *w, int32_t x, int32_t y, int32_t z
     }
 }
 
+/* ---- pressure plates ---- */
+
+static int plate_signal(uint16_t st)
+{
+    int p = prop(st, "power");
+    return p >= 0 ? p : flag(st, "powered") ? 15 : 0;
+}
+
+static bool is_weighted(uint16_t st)
+{
+    return block(st) == ID(LIGHT_WEIGHTED_PRESSURE_PLATE) ||
+           block(st) == ID(HEAVY_WEIGHTED_PRESSURE_PLATE);
+}
+
+/* getSignalStrength: wooden plates any entity, stone ones living entities,
+ * weighted ones by count (gold min(n, 15), iron ceil(min(n, 150) / 10)). */
+static int plate_strength(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
+{
+    if (!w->entities_on) return 0;
+    int b = block(st);
+    bool living = b == ID(STONE_PRESSURE_PLATE) || b == ID(POLISHED_BLACKSTONE_PRESSURE_PLATE);
+    int n = w->entities_on(w->ctx, x, y, z, living);
+    if (b == ID(LIGHT_WEIGHTED_PRESSURE_PLATE)) return n < 15 ? n : 15;
+    if (b == ID(HEAVY_WEIGHTED_PRESSURE_PLATE)) {
+        int m = n < 150 ? n : 150;
+        return (m + 9) / 10;
+    }
+    return n > 0 ? 15 : 0;
+}
+
+/* BasePressurePlateBlock.checkPressed. */
+static void plate_check(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
+{
+    int now = plate_strength(w, x, y, z, st);
+    if (now != plate_signal(st))
+        w->set(w->ctx, x, y, z,
+               is_weighted(st) ? block_state_with(st, "power", now)
+                               : with_flag(st, "powered", now > 0));
+    if (now > 0) w->schedule(w->ctx, x, y, z, (uint16_t)block(st), is_weighted(st) ? 10 : 20, 0);
+}
+
+void rs_entity_inside(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
+{
+    if (is_plate(st) && plate_signal(st) == 0) plate_check(w, x, y, z, st);
+}
+
 /* ---- lamps, doors, note blocks ---- */
 
 static void lamp_neighbor(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
@@ -1233,6 +1280,9 @@ static void change_updates(const struct rs_world *w, int32_t x, int32_t y, int32
         around_updates(w, x, y, z);
     } else if (is_diode(st)) {
         front_updates(w, x, y, z, st);
+    } else if (is_plate(st)) { /* BasePressurePlateBlock.updateNeighbours */
+        w->notify(w->ctx, x, y, z);
+        w->notify(w->ctx, x, y - 1, z);
     }
 }
 
@@ -1286,6 +1336,11 @@ void rs_neighbor(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint
 {
     if (rs_is_wire(st)) {
         wire_neighbor(w, x, y, z, st);
+    } else if (is_plate(st)) {
+        if (!full_cube(at(w, x, y - 1, z))) {
+            if (w->dropped) w->dropped(w->ctx, x, y, z, st);
+            w->set(w->ctx, x, y, z, BLOCK_AIR);
+        }
     } else if (is_lever(st) || is_button(st)) {
         if (!attached_survives(w, x, y, z, st)) {
             if (w->dropped) w->dropped(w->ctx, x, y, z, st);
@@ -1328,6 +1383,8 @@ void rs_tick(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t
         torch_tick(w, x, y, z, st);
     } else if (is_button(st)) {
         if (flag(st, "powered")) w->set(w->ctx, x, y, z, with_flag(st, "powered", false));
+    } else if (is_plate(st)) {
+        if (plate_signal(st) > 0) plate_check(w, x, y, z, st);
     }
 }
 
@@ -1407,5 +1464,6 @@ uint16_t rs_place_state(const struct rs_world *w, int32_t x, int32_t y, int32_t 
         return with_dir(st, "facing", rs_opposite(hdir));
     }
     if (is_piston(st)) return with_dir(st, "facing", rs_opposite(look));
+    if (is_plate(st)) return full_cube(at(w, x, y - 1, z)) ? st : 0;
     return st;
 }

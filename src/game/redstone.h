@@ -3,7 +3,7 @@
  * Level.getSignal / getDirectSignal / hasNeighborSignal /
  * getBestNeighborSignal (strong and weak power through conductors) and the
  * components that give or take it — redstone dust (RedStoneWireBlock),
- * levers, buttons, redstone torches with burnout, repeaters with locking,
+ * levers, buttons, pressure plates, redstone torches with burnout, repeaters with locking,
  * comparators (compare / subtract, reading containers, cakes, cauldrons,
  * composters and end portal frames),
  * redstone lamps, pistons and sticky pistons (PistonBaseBlock and a
@@ -124,6 +124,9 @@ struct rs_world {
     /* A container's comparator signal (rs_container_signal of its slots), or
      * -1 when the block holds none. May be NULL. */
     int (*container_signal)(void *ctx, int32_t x, int32_t y, int32_t z);
+    /* Entities touching the pressure plate at (x, y, z) (living: players
+     * and mobs only). May be NULL: none. */
+    int (*entities_on)(void *ctx, int32_t x, int32_t y, int32_t z, bool living);
     struct rs_torch_log *torches;
 };
 
@@ -206,6 +209,12 @@ bool rs_piston_powered(const struct rs_world *w, int32_t x, int32_t y, int32_t z
  * RS_TORCH_WINDOW ticks; true when they reach RS_TORCH_TOGGLES. */
 bool rs_torch_toggled_too_often(struct rs_torch_log *log, int32_t x, int32_t y, int32_t z,
                                 int64_t now, bool add);
+
+/* ---- pressure plates ---- */
+
+/* An entity is in the block at (x, y, z) (vanilla entityInside): an
+ * unpressed plate there counts what stands on it and presses. */
+void rs_entity_inside(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t state);
 
 /* ---- events (the world's hooks) ---- */
 

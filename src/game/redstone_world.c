@@ -184,6 +184,27 @@ static int64_t w_now(void *ctx)
     return (int64_t)game.tick_count;
 }
 
+static bool presses(const player *p)
+{
+    return p && p->spawned && p->health > 0 && p->gamemode != GM_SPECTATOR;
+}
+
+/* Players whose box (0.6 x 1.8) meets the plate's touch box (vanilla
+ * BasePressurePlateBlock.TOUCH_AABB: 1/16 in from the sides, 4/16 high). */
+static int w_entities_on(void *ctx, int32_t x, int32_t y, int32_t z, bool living)
+{
+    (void)ctx, (void)living; /* players are living entities */
+    int n = 0;
+    for (size_t i = 0; i < game.player_count; i++) {
+        const player *p = game.players[i]->player;
+        if (!presses(p)) continue;
+        if (p->x + 0.3 > x + 0.0625 && p->x - 0.3 < x + 0.9375 && p->z + 0.3 > z + 0.0625 &&
+            p->z - 0.3 < z + 0.9375 && p->y + 1.8 > y && p->y < y + 0.25)
+            n++;
+    }
+    return n;
+}
+
 static const struct rs_world rw = {
     .ctx = NULL,
     .get = w_get,
@@ -199,6 +220,7 @@ static const struct rs_world rw = {
     .comparator_output = w_comparator_output,
     .set_comparator_output = w_set_comparator_output,
     .container_signal = w_container_signal,
+    .entities_on = w_entities_on,
 };
 
 const struct rs_world *redstone_world(void)
@@ -246,4 +268,21 @@ void redstone_free(void)
     free(cmp);
     cmp = NULL;
     cmp_cap = cmp_used = cmp_live = 0;
+}
+
+void redstone_entities_tick(void)
+{
+    for (size_t i = 0; i < game.player_count; i++) {
+        const player *p = game.players[i]->player;
+        if (!presses(p)) continue;
+        int32_t y = (int32_t)floor(p->y);
+        int32_t x0 = (int32_t)floor(p->x - 0.3), x1 = (int32_t)floor(p->x + 0.3);
+        int32_t z0 = (int32_t)floor(p->z - 0.3), z1 = (int32_t)floor(p->z + 0.3);
+        for (int32_t x = x0; x <= x1; x++)
+            for (int32_t z = z0; z <= z1; z++) {
+                uint16_t st;
+                if (w_get(NULL, x, y, z, &st) && rs_is_component(st))
+                    rs_entity_inside(&rw, x, y, z, st);
+            }
+    }
 }

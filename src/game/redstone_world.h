@@ -28,6 +28,8 @@ uint16_t redstone_place_state(const player *p, int32_t x, int32_t y, int32_t z, 
 /* The contents of the container at (x, y, z) changed (vanilla
  * updateNeighbourForOutputSignal): comparators reading it re-check. */
 void redstone_container_changed(int32_t x, int32_t y, int32_t z);
+/* Each tick: pressure plates under players are pressed (vanilla entityInside). */
+void redstone_entities_tick(void);
 /* Frees the comparator outputs (server shutdown). */
 void redstone_free(void);
 

@@ -160,5 +160,6 @@ void worldsim_init(void)
 
 void worldsim_tick(void)
 {
+    redstone_entities_tick(); /* pressure plates */
     block_ticks_run(&game.world, (int64_t)game.tick_count, gamerule_get(GR_RANDOM_TICK_SPEED));
 }

@@ -158,3 +158,38 @@ test('a piston pushes a block, a sticky piston pulls it back', { timeout: 30000 
     w._client.removeListener('block_action', onAction)
   }
 })
+
+test('a player on a stone pressure plate lights a lamp and opens an iron door; stepping off closes them; a redstone torch goes out when its block is powered by a lever', { timeout: 30000 }, async () => {
+  const b = B.bot
+  const w = W.bot
+  const base = w.entity.position.floored()
+  const y = base.y
+  const x = base.x + 6
+  const z = base.z - 6
+  await run(`setblock ${x} ${y} ${z} minecraft:stone_pressure_plate`)
+  await run(`setblock ${x + 1} ${y} ${z} minecraft:redstone_lamp`)
+  await run(`setblock ${x - 1} ${y} ${z} minecraft:iron_door[half=lower,facing=east]`)
+  await run(`setblock ${x - 1} ${y + 1} ${z} minecraft:iron_door[half=upper,facing=east]`)
+  await h.waitFor(() => { const l = at(w, x + 1, y, z); return l && l.name === 'redstone_lamp' }, { timeout: 5000, message: 'Watcher sees the lamp' })
+  await tpNear(b, 'Builder', x, y, z)
+  await h.waitFor(() => isTrue(prop(at(w, x + 1, y, z), 'lit')) && isTrue(prop(at(w, x - 1, y, z), 'open')), {
+    timeout: 5000,
+    message: 'Watcher sees the lamp lit and the iron door open with Builder on the plate',
+    detail: () => `plate ${prop(at(w, x, y, z), 'powered')}, lamp ${prop(at(w, x + 1, y, z), 'lit')}, door ${prop(at(w, x - 1, y, z), 'open')}/${prop(at(w, x - 1, y + 1, z), 'open')}`
+  })
+  assert.ok(isTrue(prop(at(w, x - 1, y + 1, z), 'open')), 'the upper half opened too')
+  await tpNear(b, 'Builder', x, y, z + 3)
+  await h.waitFor(() => !isTrue(prop(at(w, x + 1, y, z), 'lit')) && !isTrue(prop(at(w, x - 1, y, z), 'open')), {
+    timeout: 5000, message: 'the plate releases (20 ticks), the door closes and the lamp goes out', detail: () => `plate ${prop(at(w, x, y, z), 'powered')}`
+  })
+
+  // A torch on a block: lit; a lever on that block's side (strong power) puts it out.
+  const tz = z - 3
+  await run(`setblock ${x} ${y} ${tz} minecraft:stone`)
+  await run(`setblock ${x} ${y + 1} ${tz} minecraft:redstone_torch`)
+  await h.waitFor(() => { const t = at(w, x, y + 1, tz); return t && t.name === 'redstone_torch' && isTrue(prop(t, 'lit')) }, { timeout: 5000, message: 'Watcher sees a lit torch' })
+  await run(`setblock ${x + 1} ${y} ${tz} minecraft:lever[face=wall,facing=east,powered=true]`)
+  await h.waitFor(() => !isTrue(prop(at(w, x, y + 1, tz), 'lit')), { timeout: 5000, message: 'the torch goes out with its block powered' })
+  await run(`setblock ${x + 1} ${y} ${tz} minecraft:air`)
+  await h.waitFor(() => isTrue(prop(at(w, x, y + 1, tz), 'lit')), { timeout: 5000, message: 'and lights again when the power goes' })
+})

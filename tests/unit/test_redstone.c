@@ -46,6 +46,7 @@ static struct grid {
     int cmp_out[GX][GY][GZ]; /* comparator outputs */
     int container[3];        /* a fake container's position and */
     int container_level;     /* its signal */
+    int plate[3], on_plate;  /* entities standing on the plate at plate[] */
 } * g;
 
 static bool in(int32_t x, int32_t y, int32_t z)
@@ -164,9 +165,16 @@ static int container_signal(void *ctx, int32_t x, int32_t y, int32_t z)
     return -1;
 }
 
+static int entities_on(void *ctx, int32_t x, int32_t y, int32_t z, bool living)
+{
+    (void)ctx, (void)living;
+    return x == g->plate[0] && y == g->plate[1] && z == g->plate[2] ? g->on_plate : 0;
+}
+
 static const struct rs_world *W(void)
 {
-    static struct rs_world w = {.comparator_output = cmp_get,
+    static struct rs_world w = {.entities_on = entities_on,
+                                .comparator_output = cmp_get,
                                 .set_comparator_output = cmp_set,
                                 .container_signal = container_signal,
                                 .get = get,
@@ -625,4 +633,60 @@ TEST(redstone_comparator_compare_subtract_and_containers)
     rs_analog_changed(W(), 8, 1, 5);
     steps(2);
     CHECK_EQ_INT(rs_wire_power(at(11, 1, 5)), 12);
+}
+
+TEST(redstone_pressure_plates_doors_and_note_blocks)
+{
+    reset();
+    g->plate[0] = 5, g->plate[1] = 1, g->plate[2] = 5;
+    CHECK(place(5, 1, 5, BLOCK_STONE_PRESSURE_PLATE, RS_UP, RS_NORTH) != 0);
+    place(6, 1, 5, BLOCK_REDSTONE_LAMP, RS_UP, RS_NORTH);
+    /* an iron door two halves, beside the plate on the other side */
+    uint16_t door = BLOCK_IRON_DOOR;
+    set(NULL, 4, 1, 5, block_state_with(door, "half", 1)); /* lower */
+    set(NULL, 4, 2, 5, block_state_with(door, "half", 0)); /* upper */
+    rs_entity_inside(W(), 5, 1, 5, at(5, 1, 5));           /* nobody: nothing */
+    CHECK(!bprop(at(5, 1, 5), "powered"));
+    g->on_plate = 1;
+    rs_entity_inside(W(), 5, 1, 5, at(5, 1, 5));
+    CHECK(bprop(at(5, 1, 5), "powered"));
+    CHECK(bprop(at(6, 1, 5), "lit"));
+    CHECK(bprop(at(4, 1, 5), "open"));
+    CHECK(bprop(at(4, 2, 5), "open")); /* both halves */
+    steps(20);                         /* still on it: held */
+    CHECK(bprop(at(5, 1, 5), "powered"));
+    g->on_plate = 0;
+    steps(19); /* the next check is 20 ticks after the last */
+    CHECK(bprop(at(5, 1, 5), "powered"));
+    step();
+    CHECK(!bprop(at(5, 1, 5), "powered"));
+    CHECK(!bprop(at(4, 1, 5), "open"));
+    CHECK(!bprop(at(4, 2, 5), "open"));
+    steps(4);
+    CHECK(!bprop(at(6, 1, 5), "lit"));
+    /* weighted: iron counts tens, gold ones */
+    reset();
+    g->plate[0] = 5, g->plate[1] = 1, g->plate[2] = 5;
+    place(5, 1, 5, BLOCK_HEAVY_WEIGHTED_PRESSURE_PLATE, RS_UP, RS_NORTH);
+    g->on_plate = 25;
+    rs_entity_inside(W(), 5, 1, 5, at(5, 1, 5));
+    CHECK_EQ_INT(block_state_prop(at(5, 1, 5), "power", NULL), 3);
+    set(NULL, 5, 1, 5, BLOCK_LIGHT_WEIGHTED_PRESSURE_PLATE);
+    rs_entity_inside(W(), 5, 1, 5, at(5, 1, 5));
+    CHECK_EQ_INT(block_state_prop(at(5, 1, 5), "power", NULL), 15);
+    /* a note block plays once on a rising edge, and on right-click */
+    reset();
+    set(NULL, 8, 1, 8, BLOCK_NOTE_BLOCK);
+    uint64_t ev = g->events;
+    set(NULL, 9, 1, 8, BLOCK_REDSTONE_BLOCK);
+    CHECK_EQ_INT(g->events - ev, 1);
+    CHECK(bprop(at(8, 1, 8), "powered"));
+    set(NULL, 8, 2, 9, BLOCK_STONE); /* another update while powered: no note */
+    CHECK_EQ_INT(g->events - ev, 1);
+    CHECK(rs_use(W(), 8, 1, 8, at(8, 1, 8)));
+    CHECK_EQ_INT(g->events - ev, 2);
+    CHECK_EQ_INT(block_state_prop(at(8, 1, 8), "note", NULL), 1);
+    set(NULL, 8, 2, 8, BLOCK_STONE); /* a block above: silent */
+    CHECK(rs_use(W(), 8, 1, 8, at(8, 1, 8)));
+    CHECK_EQ_INT(g->events - ev, 2);
 }
