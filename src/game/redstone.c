@@ -362,6 +362,14 @@ static uint16_t at(const struct rs_world *w, int32_t x, int32_t y, int32_t z)
     return get(w, x, y, z, &st) ? st : BLOCK_AIR;
 }
 
+/* The block a component rests on: stone when it is not loaded, so nothing
+ * breaks at the edge of the loaded world. */
+static uint16_t support_at(const struct rs_world *w, int32_t x, int32_t y, int32_t z)
+{
+    uint16_t st;
+    return get(w, x, y, z, &st) ? st : BLOCK_STONE;
+}
+
 /* FaceAttachedHorizontalDirectionalBlock.getConnectedDirection: from the
  * block it hangs on toward it. */
 static int attached_dir(uint16_t st)
@@ -727,7 +735,7 @@ static void wire_power_updates(const struct rs_world *w, int32_t x, int32_t y, i
 
 static void wire_neighbor(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
 {
-    if (!wire_survives_on(at(w, x, y - 1, z))) {
+    if (!wire_survives_on(support_at(w, x, y - 1, z))) {
         if (w->dropped) w->dropped(w->ctx, x, y, z, st);
         w->set(w->ctx, x, y, z, BLOCK_AIR);
         return;
@@ -745,7 +753,7 @@ static bool attached_survives(const struct rs_world *w, int32_t x, int32_t y, in
     int d = attached_dir(st);
     if (d < 0) return false;
     int o = rs_opposite(d);
-    return full_cube(at(w, x + rs_dx[o], y + rs_dy[o], z + rs_dz[o]));
+    return full_cube(support_at(w, x + rs_dx[o], y + rs_dy[o], z + rs_dz[o]));
 }
 
 /* The lever or button at p changed: its block and the attached block's neighbours hear. */
@@ -794,9 +802,9 @@ bool rs_torch_toggled_too_often(struct rs_torch_log *log, int32_t x, int32_t y, 
 
 static bool torch_survives(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
 {
-    if (is_floor_torch(st)) return wire_survives_on(at(w, x, y - 1, z));
+    if (is_floor_torch(st)) return wire_survives_on(support_at(w, x, y - 1, z));
     int o = rs_opposite(dir_prop(st, "facing"));
-    return full_cube(at(w, x + rs_dx[o], y, z + rs_dz[o]));
+    return full_cube(support_at(w, x + rs_dx[o], y, z + rs_dz[o]));
 }
 
 static void around_updates(const struct rs_world *w, int32_t x, int32_t y, int32_t z)
@@ -921,7 +929,7 @@ static void comparator_check(const struct rs_world *w, int32_t x, int32_t y, int
 static void repeater_neighbor(const struct rs_world *w, int32_t x, int32_t y, int32_t z,
                               uint16_t st)
 {
-    if (!wire_survives_on(at(w, x, y - 1, z))) {
+    if (!wire_survives_on(support_at(w, x, y - 1, z))) {
         if (w->dropped) w->dropped(w->ctx, x, y, z, st);
         w->set(w->ctx, x, y, z, BLOCK_AIR);
         return;
@@ -1337,7 +1345,7 @@ void rs_neighbor(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint
     if (rs_is_wire(st)) {
         wire_neighbor(w, x, y, z, st);
     } else if (is_plate(st)) {
-        if (!full_cube(at(w, x, y - 1, z))) {
+        if (!full_cube(support_at(w, x, y - 1, z))) {
             if (w->dropped) w->dropped(w->ctx, x, y, z, st);
             w->set(w->ctx, x, y, z, BLOCK_AIR);
         }

@@ -193,3 +193,62 @@ test('a player on a stone pressure plate lights a lamp and opens an iron door; s
   await run(`setblock ${x + 1} ${y} ${tz} minecraft:air`)
   await h.waitFor(() => isTrue(prop(at(w, x, y + 1, tz), 'lit')), { timeout: 5000, message: 'and lights again when the power goes' })
 })
+
+test('a repeater ring clock keeps running without slowing the server, and a torch clock burns out', { timeout: 30000 }, async () => {
+  const w = W.bot
+  const base = w.entity.position.floored()
+  const y = base.y
+  const x = base.x + 3
+  const z = base.z + 9
+  // Two repeaters (delay 1) joined by dust into a ring; a 1-tick pulse runs round it.
+  await run(`setblock ${x} ${y} ${z} minecraft:repeater[facing=east]`) // in from x+1, out to x-1
+  for (const dz of [0, 1, 2]) await run(`setblock ${x - 1} ${y} ${z + dz} minecraft:redstone_wire`)
+  await run(`setblock ${x} ${y} ${z + 2} minecraft:repeater[facing=west]`) // in from x-1, out to x+1
+  for (const dz of [2, 1, 0]) await run(`setblock ${x + 1} ${y} ${z + dz} minecraft:redstone_wire`)
+  let flips = 0
+  const onUpdate = (oldB, newB) => {
+    if (newB && newB.position.x === x && newB.position.y === y && newB.position.z === z && oldB && prop(oldB, 'powered') !== prop(newB, 'powered')) flips++
+  }
+  w.on('blockUpdate', onUpdate)
+  try {
+    await h.waitFor(() => { const r = at(w, x, y, z + 2); return r && r.name === 'repeater' }, { timeout: 5000, message: 'Watcher sees the ring' })
+    await run(`setblock ${x + 2} ${y} ${z} minecraft:redstone_block`)
+    await run(`setblock ${x + 2} ${y} ${z} minecraft:air`)
+    const t0 = Date.now()
+    await h.sleep(2000)
+    const t1 = Date.now()
+    await run('list')
+    const rconMs = Date.now() - t1
+    assert.ok(flips >= 6, `the pulse keeps running: the repeater flipped ${flips} times in ${t1 - t0} ms (a 4-tick loop: about 20)`)
+    assert.ok(rconMs < 1000, `the server still answers at once (rcon took ${rconMs} ms)`)
+  } finally {
+    w.removeListener('blockUpdate', onUpdate)
+  }
+
+  // A torch fed back to its own block through a repeater: it clocks, then
+  // burns out (8 toggles in 60 ticks) and stays out for a while.
+  const tz = z + 5
+  await run(`setblock ${x} ${y} ${tz} minecraft:stone`)
+  await run(`setblock ${x + 1} ${y} ${tz} minecraft:stone`)
+  await run(`setblock ${x + 1} ${y + 1} ${tz} minecraft:redstone_wire`)
+  await run(`setblock ${x + 1} ${y} ${tz + 1} minecraft:redstone_wire`)
+  await run(`setblock ${x + 1} ${y} ${tz + 2} minecraft:redstone_wire`)
+  await run(`setblock ${x} ${y} ${tz + 2} minecraft:redstone_wire`)
+  await run(`setblock ${x} ${y} ${tz + 1} minecraft:repeater[facing=south]`) // in from tz+2, out to the stone
+  let toggles = 0
+  const onTorch = (oldB, newB) => {
+    if (newB && newB.position.x === x && newB.position.y === y + 1 && newB.position.z === tz && oldB && oldB.name === 'redstone_torch' && prop(oldB, 'lit') !== prop(newB, 'lit')) toggles++
+  }
+  w.on('blockUpdate', onTorch)
+  try {
+    await run(`setblock ${x} ${y + 1} ${tz} minecraft:redstone_torch`)
+    await h.waitFor(() => toggles >= 15, { timeout: 8000, message: 'the torch clock toggles (8 times off)', detail: () => `${toggles} toggles` })
+    await h.sleep(300)
+    const seen = toggles
+    await h.sleep(1500)
+    assert.equal(toggles, seen, 'burnt out: no toggle for 1.5 s')
+    assert.ok(!isTrue(prop(at(w, x, y + 1, tz), 'lit')), 'the burnt-out torch is unlit')
+  } finally {
+    w.removeListener('blockUpdate', onTorch)
+  }
+})

@@ -690,3 +690,19 @@ TEST(redstone_pressure_plates_doors_and_note_blocks)
     CHECK(rs_use(W(), 8, 1, 8, at(8, 1, 8)));
     CHECK_EQ_INT(g->events - ev, 2);
 }
+
+/* A component whose support lies in a column that is not loaded stays. */
+TEST(redstone_support_outside_the_loaded_world_holds)
+{
+    reset();
+    /* a wall lever at x=0 facing east hangs on x=-1: outside the grid */
+    uint16_t lever = block_state_with(BLOCK_LEVER, "face", 1); /* floor, wall, ceiling */
+    lever = block_state_with(lever, "facing", 3);              /* north, south, west, east */
+    g->b[0][1][5] = lever;
+    set(NULL, 0, 1, 6, BLOCK_STONE); /* a neighbour update */
+    CHECK(is(at(0, 1, 5), BLOCK_LEVER));
+    set(NULL, 1, 1, 5, BLOCK_STONE); /* a loaded support that goes: it breaks */
+    g->b[2][1][5] = block_state_with(lever, "facing", 3);
+    set(NULL, 1, 1, 5, BLOCK_AIR);
+    CHECK(is(at(2, 1, 5), BLOCK_AIR));
+}
