@@ -1304,16 +1304,16 @@ void rs_placed(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16
             w->notify(w->ctx, x, y - 1, z);
         }
         if (rs_is_wire(old) && !same) wire_power_updates(w, x, y, z);
-        if (rs_is_wire(now)) {
-            if (!same) {
-                uint16_t shaped = rs_wire_shape(w, x, y, z, now);
-                if (shaped != now) {
-                    w->set(w->ctx, x, y, z, shaped); /* calls us again */
-                    return;
-                }
-            }
-            if (same && rs_wire_power(old) != rs_wire_power(now)) wire_power_updates(w, x, y, z);
-            if (rs_wire_target(w, x, y, z) != rs_wire_power(now)) rs_wire_solve(w, x, y, z);
+        if (rs_is_wire(now) && !same) { /* onPlace: its shape, then its network's power */
+            uint16_t shaped = rs_wire_shape(w, x, y, z, now);
+            if (shaped != now) w->set(w->ctx, x, y, z, shaped);
+            uint16_t cur = at(w, x, y, z);
+            if (rs_is_wire(cur) && rs_wire_target(w, x, y, z) != rs_wire_power(cur))
+                rs_wire_solve(w, x, y, z);
+        } else if (rs_is_wire(now) && rs_wire_power(old) != rs_wire_power(now)) {
+            /* a solve set it: only the blocks it powers hear (no solve from here,
+             * so a network's sets never nest) */
+            wire_power_updates(w, x, y, z);
         }
         return;
     }

@@ -706,3 +706,30 @@ TEST(redstone_support_outside_the_loaded_world_holds)
     set(NULL, 1, 1, 5, BLOCK_AIR);
     CHECK(is(at(2, 1, 5), BLOCK_AIR));
 }
+
+/* A wide sheet of dust: turning its source off sets each lit dust once
+ * (vanilla's wire turns each off and on again, many times). */
+TEST(redstone_dust_sheet_turns_off_in_one_pass)
+{
+    reset();
+    for (int x = 2; x < 46; x++)
+        for (int z = 1; z < 15; z++) place(x, 1, z, BLOCK_REDSTONE_WIRE, RS_UP, RS_NORTH);
+    set(NULL, 24, 1, 8, BLOCK_REDSTONE_BLOCK);
+    int lit = 0;
+    for (int x = 2; x < 46; x++)
+        for (int z = 1; z < 15; z++) {
+            int p = rs_wire_power(at(x, 1, z));
+            int d = abs(x - 24) + abs(z - 8);
+            if (x == 24 && z == 8) continue;
+            CHECK_EQ_INT(p, d - 1 < 15 ? 16 - d : 0); /* 15 beside the block, less 1 a step */
+            lit += p > 0;
+        }
+    CHECK(lit > 300);
+    uint64_t sets = g->sets, updates = g->updates;
+    set(NULL, 24, 1, 8, BLOCK_AIR);
+    /* each lit dust once, the block, and the 4 beside it lose their side toward it */
+    CHECK_EQ_INT(g->sets - sets, lit + 1 + 4);
+    CHECK(g->updates - updates < (uint64_t)lit * 40);
+    for (int x = 2; x < 46; x++)
+        for (int z = 1; z < 15; z++) CHECK_EQ_INT(rs_wire_power(at(x, 1, z)), 0);
+}
