@@ -19,6 +19,7 @@
 #include "game/redstone.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -347,6 +348,41 @@ enum rs_push rs_push_reaction(uint16_t st)
     if (name_ends(st, "_glazed_terracotta")) return RS_PUSH_ONLY;
     if (has_block_entity(st)) return RS_PUSH_BLOCK;
     return RS_PUSH_NORMAL;
+}
+
+/* ---- sounds ---- */
+
+/* BlockSetType's sound family of a button, plate, door, trapdoor or gate. */
+static const char *sound_family(uint16_t st, bool metal)
+{
+    int b = block(st);
+    const char *n = b >= 0 ? block_info[b].name : "";
+    if (strncmp(n, "cherry_", 7) == 0) return "cherry_wood";
+    if (strncmp(n, "bamboo_", 7) == 0) return "bamboo_wood";
+    if (strncmp(n, "crimson_", 8) == 0 || strncmp(n, "warped_", 7) == 0) return "nether_wood";
+    if (strncmp(n, "iron_", 5) == 0) return "iron";
+    if (metal) return "metal";
+    if (strncmp(n, "stone_", 6) == 0 || strncmp(n, "polished_blackstone_", 20) == 0) return "stone";
+    return "wooden";
+}
+
+static void sound(const struct rs_world *w, int32_t x, int32_t y, int32_t z, const char *name,
+                  float volume, float pitch)
+{
+    if (w->sound) w->sound(w->ctx, x, y, z, name, volume, pitch);
+}
+
+/* block.<family>_<what>.<suffix>, e.g. block.stone_button.click_on. */
+static void family_sound(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st,
+                         const char *what, const char *suffix, bool metal)
+{
+    char name[96];
+    const char *f = sound_family(st, metal);
+    if (strcmp(what, "fence_gate") == 0 && strcmp(f, "wooden") == 0)
+        snprintf(name, sizeof name, "block.fence_gate.%s", suffix);
+    else
+        snprintf(name, sizeof name, "block.%s_%s.%s", f, what, suffix);
+    sound(w, x, y, z, name, 1.0f, 1.0f);
 }
 
 /* ---- signals ---- */
@@ -1128,6 +1164,12 @@ static void openable_neighbor(const struct rs_world *w, int32_t x, int32_t y, in
     }
     if (powered == flag(st, "powered")) return;
     uint16_t now = with_flag(with_flag(st, "powered", powered), "open", powered);
+    if (flag(st, "open") != powered)
+        family_sound(w, x, y, z, st,
+                     is_door(st)       ? "door"
+                     : is_trapdoor(st) ? "trapdoor"
+                                       : "fence_gate",
+                     powered ? "open" : "close", false);
     w->set(w->ctx, x, y, z, now);
     if (is_door(st)) {
         uint16_t other = at(w, x, oy, z);
@@ -1390,7 +1432,10 @@ void rs_tick(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t
     } else if (is_floor_torch(st) || is_wall_torch(st)) {
         torch_tick(w, x, y, z, st);
     } else if (is_button(st)) {
-        if (flag(st, "powered")) w->set(w->ctx, x, y, z, with_flag(st, "powered", false));
+        if (flag(st, "powered")) {
+            w->set(w->ctx, x, y, z, with_flag(st, "powered", false));
+            family_sound(w, x, y, z, st, "button", "click_off", false);
+        }
     } else if (is_plate(st)) {
         if (plate_signal(st) > 0) plate_check(w, x, y, z, st);
     }
@@ -1399,13 +1444,16 @@ void rs_tick(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t
 bool rs_use(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
 {
     if (is_lever(st)) {
-        w->set(w->ctx, x, y, z, with_flag(st, "powered", !flag(st, "powered")));
+        bool on = !flag(st, "powered");
+        w->set(w->ctx, x, y, z, with_flag(st, "powered", on));
+        sound(w, x, y, z, "block.lever.click", 0.3f, on ? 0.6f : 0.5f);
         return true;
     }
     if (is_button(st)) {
         if (flag(st, "powered")) return true;
         w->set(w->ctx, x, y, z, with_flag(st, "powered", true));
         w->schedule(w->ctx, x, y, z, (uint16_t)block(st), button_ticks(st), 0);
+        family_sound(w, x, y, z, st, "button", "click_on", false);
         return true;
     }
     if (is_repeater(st)) {
@@ -1415,6 +1463,7 @@ bool rs_use(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t 
     if (kind_of(st) == K_COMPARATOR) {
         st = block_state_with(st, "mode", subtracts(st) ? 0 : 1);
         w->set(w->ctx, x, y, z, st);
+        sound(w, x, y, z, "block.comparator.click", 0.3f, subtracts(st) ? 0.55f : 0.5f);
         comparator_refresh(w, x, y, z, st);
         return true;
     }

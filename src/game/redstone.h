@@ -127,6 +127,10 @@ struct rs_world {
     /* Entities touching the pressure plate at (x, y, z) (living: players
      * and mobs only). May be NULL: none. */
     int (*entities_on)(void *ctx, int32_t x, int32_t y, int32_t z, bool living);
+    /* A block sound (vanilla playSound, SoundSource.BLOCKS) at the block's
+     * centre, by its sound event name; may be NULL. */
+    void (*sound)(void *ctx, int32_t x, int32_t y, int32_t z, const char *name, float volume,
+                  float pitch);
     struct rs_torch_log *torches;
 };
 

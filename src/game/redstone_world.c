@@ -184,6 +184,17 @@ static int64_t w_now(void *ctx)
     return (int64_t)game.tick_count;
 }
 
+static void w_sound(void *ctx, int32_t x, int32_t y, int32_t z, const char *name, float volume,
+                    float pitch)
+{
+    (void)ctx;
+    buf_reset(&srv->pkt);
+    pkt_cb_sound_effect_named(&srv->pkt, name, 4, x + 0.5, y + 0.5, z + 0.5, volume, pitch,
+                              (int64_t)game.tick_count * 0x9e3779b97f4a7c15ll);
+    const buf_t *f = pkt_frame_shared();
+    if (f) play_send_to_viewers(x >> 4, z >> 4, f->data, f->len);
+}
+
 static bool presses(const player *p)
 {
     return p && p->spawned && p->health > 0 && p->gamemode != GM_SPECTATOR;
@@ -221,6 +232,7 @@ static const struct rs_world rw = {
     .set_comparator_output = w_set_comparator_output,
     .container_signal = w_container_signal,
     .entities_on = w_entities_on,
+    .sound = w_sound,
 };
 
 const struct rs_world *redstone_world(void)

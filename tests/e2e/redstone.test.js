@@ -73,7 +73,10 @@ test('a lever powers 15 dust and a repeater that lights a lamp; off, the lamp go
     timeout: 3000, message: 'Watcher sees the repeater at delay 4', detail: () => `delay ${prop(at(w, x0 + 16, y, z), 'delay')}`
   })
 
-  // Lever on.
+  // Lever on: Watcher hears the click too.
+  const sounds = []
+  const onSound = (pk) => { if (pk.sound && pk.sound.data) sounds.push(pk.sound.data.soundName) }
+  w._client.on('sound_effect', onSound)
   await tpNear(b, 'Builder', x0, y, z + 2)
   await b.activateBlock(at(b, x0, y, z))
   await h.waitFor(() => isTrue(prop(at(w, x0 + 17, y, z), 'lit')), {
@@ -81,6 +84,10 @@ test('a lever powers 15 dust and a repeater that lights a lamp; off, the lamp go
   })
   assert.deepEqual(dust(), [...Array(15).keys()].map((i) => 15 - i), 'dust power 15 .. 1 along the line')
   assert.ok(isTrue(prop(at(w, x0, y, z), 'powered')), 'the lever is on')
+  await h.waitFor(() => sounds.includes('minecraft:block.lever.click') || sounds.includes('block.lever.click'), {
+    timeout: 3000, message: 'Watcher hears the lever click', detail: () => JSON.stringify(sounds)
+  })
+  w._client.removeListener('sound_effect', onSound)
 
   // Lever off: the dust goes dark at once, the lamp after 8 + 4 game ticks.
   let leverOffAt = 0

@@ -47,6 +47,7 @@ static struct grid {
     int container[3];        /* a fake container's position and */
     int container_level;     /* its signal */
     int plate[3], on_plate;  /* entities standing on the plate at plate[] */
+    char sound[96];          /* the last sound played */
 } * g;
 
 static bool in(int32_t x, int32_t y, int32_t z)
@@ -171,9 +172,17 @@ static int entities_on(void *ctx, int32_t x, int32_t y, int32_t z, bool living)
     return x == g->plate[0] && y == g->plate[1] && z == g->plate[2] ? g->on_plate : 0;
 }
 
+static void play_sound(void *ctx, int32_t x, int32_t y, int32_t z, const char *name, float volume,
+                       float pitch)
+{
+    (void)ctx, (void)x, (void)y, (void)z, (void)volume, (void)pitch;
+    snprintf(g->sound, sizeof g->sound, "%s", name);
+}
+
 static const struct rs_world *W(void)
 {
-    static struct rs_world w = {.entities_on = entities_on,
+    static struct rs_world w = {.sound = play_sound,
+                                .entities_on = entities_on,
                                 .comparator_output = cmp_get,
                                 .set_comparator_output = cmp_set,
                                 .container_signal = container_signal,
@@ -272,6 +281,7 @@ TEST(redstone_lever_dust_repeater_lamp)
     CHECK(!bprop(at(18, 1, 8), "lit"));
 
     CHECK(rs_use(W(), 1, 1, 8, at(1, 1, 8)));
+    CHECK(strcmp(g->sound, "block.lever.click") == 0);
     for (int x = 2; x <= 16; x++) CHECK_EQ_INT(rs_wire_power(at(x, 1, 8)), 17 - x);
     CHECK(!bprop(at(17, 1, 8), "powered")); /* delay 1: 2 game ticks */
     step();
@@ -653,7 +663,9 @@ TEST(redstone_pressure_plates_doors_and_note_blocks)
     CHECK(bprop(at(6, 1, 5), "lit"));
     CHECK(bprop(at(4, 1, 5), "open"));
     CHECK(bprop(at(4, 2, 5), "open")); /* both halves */
-    steps(20);                         /* still on it: held */
+    CHECK(strcmp(g->sound, "block.iron_door.open") == 0 ||
+          strcmp(g->sound, "block.stone_pressure_plate.click_on") == 0);
+    steps(20); /* still on it: held */
     CHECK(bprop(at(5, 1, 5), "powered"));
     g->on_plate = 0;
     steps(19); /* the next check is 20 ticks after the last */
