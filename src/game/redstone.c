@@ -1185,12 +1185,87 @@ static void note_play(const struct rs_world *w, int32_t x, int32_t y, int32_t z,
     if (w->block_event) w->block_event(w->ctx, x, y, z, 0, 0, (uint16_t)block(st));
 }
 
+static bool name_has(const char *n, const char *const *words)
+{
+    for (; *words; words++)
+        if (strstr(n, *words)) return true;
+    return false;
+}
+
+/* NoteBlock.setInstrument: a mob head above, else the instrument of the
+ * block below (BlockBehaviour.Properties.instrument, by name and tool
+ * from the tables: stone-like pickaxe blocks the bass drum, wood the
+ * bass, and vanilla's named ones), harp for the rest. */
+const char *rs_note_instrument(uint16_t above, uint16_t below)
+{
+    static const char *const heads[][2] = {{"zombie_head", "zombie"},
+                                           {"zombie_wall_head", "zombie"},
+                                           {"skeleton_skull", "skeleton"},
+                                           {"skeleton_wall_skull", "skeleton"},
+                                           {"creeper_head", "creeper"},
+                                           {"creeper_wall_head", "creeper"},
+                                           {"dragon_head", "dragon"},
+                                           {"dragon_wall_head", "dragon"},
+                                           {"piglin_head", "piglin"},
+                                           {"piglin_wall_head", "piglin"},
+                                           {"player_head", "custom_head"},
+                                           {"player_wall_head", "custom_head"},
+                                           {"wither_skeleton_skull", "wither_skeleton"},
+                                           {"wither_skeleton_wall_skull", "wither_skeleton"}};
+    int a = block(above), b = block(below);
+    if (a >= 0)
+        for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+            if (strcmp(block_info[a].name, heads[i][0]) == 0) return heads[i][1];
+    if (b < 0) return "harp";
+    static const char *const named[][2] = {{"clay", "flute"},
+                                           {"gold_block", "bell"},
+                                           {"packed_ice", "chime"},
+                                           {"bone_block", "xylophone"},
+                                           {"iron_block", "iron_xylophone"},
+                                           {"soul_sand", "cow_bell"},
+                                           {"pumpkin", "didgeridoo"},
+                                           {"carved_pumpkin", "didgeridoo"},
+                                           {"jack_o_lantern", "didgeridoo"},
+                                           {"emerald_block", "bit"},
+                                           {"hay_block", "banjo"},
+                                           {"glowstone", "pling"},
+                                           {"sand", "snare"},
+                                           {"red_sand", "snare"},
+                                           {"gravel", "snare"},
+                                           {"suspicious_sand", "snare"},
+                                           {"suspicious_gravel", "snare"},
+                                           {"glass", "hat"},
+                                           {"tinted_glass", "hat"},
+                                           {"sea_lantern", "hat"},
+                                           {"beacon", "hat"}};
+    const char *n = block_info[b].name;
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strcmp(n, named[i][0]) == 0) return named[i][1];
+    if (block_name_ends(b, "_wool")) return "guitar";
+    if (block_name_ends(b, "_concrete_powder")) return "snare";
+    if (block_name_ends(b, "_stained_glass")) return "hat";
+    const char *m = material_names[block_info[b].material];
+    static const char *const stony[] = {
+        "stone",    "cobble",     "deepslate", "_ore",        "brick",      "terracotta",
+        "concrete", "netherrack", "basalt",    "obsidian",    "prismarine", "purpur",
+        "quartz",   "bedrock",    "tuff",      "calcite",     "dripstone",  "nylium",
+        "andesite", "diorite",    "granite",   "coral_block", NULL};
+    if (strstr(m, "mineable/pickaxe") && full_cube(below) && name_has(n, stony)) return "basedrum";
+    if (strstr(m, "mineable/axe") && full_cube(below)) return "bass";
+    return "harp";
+}
+
 static void note_neighbor(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t st)
 {
+    const char *inst = rs_note_instrument(at(w, x, y + 1, z), at(w, x, y - 1, z));
+    uint16_t now =
+        block_state_with(st, "instrument", block_state_value_index(st, "instrument", inst));
     bool powered = rs_has_neighbor_signal(w, x, y, z);
-    if (powered == flag(st, "powered")) return;
-    if (powered) note_play(w, x, y, z, st);
-    w->set(w->ctx, x, y, z, with_flag(st, "powered", powered));
+    if (powered != flag(st, "powered")) {
+        if (powered) note_play(w, x, y, z, now);
+        now = with_flag(now, "powered", powered);
+    }
+    if (now != st) w->set(w->ctx, x, y, z, now);
 }
 
 /* ---- pistons ---- */

@@ -220,6 +220,12 @@ bool rs_torch_toggled_too_often(struct rs_torch_log *log, int32_t x, int32_t y, 
  * unpressed plate there counts what stands on it and presses. */
 void rs_entity_inside(const struct rs_world *w, int32_t x, int32_t y, int32_t z, uint16_t state);
 
+/* ---- note blocks ---- */
+
+/* The instrument (the note block's `instrument` value) for the blocks
+ * above and below it. */
+const char *rs_note_instrument(uint16_t above, uint16_t below);
+
 /* ---- events (the world's hooks) ---- */
 
 /* The block at (x, y, z) changed from old to now (vanilla onPlace / onRemove). */

@@ -13,6 +13,7 @@
 #include "game/blockuse.h"
 #include "game/game.h"
 #include "game/items.h"
+#include "game/mobs.h"
 #include "game/play.h"
 #include "net/server.h"
 #include "proto/packets.h"
@@ -200,18 +201,31 @@ static bool presses(const player *p)
     return p && p->spawned && p->health > 0 && p->gamemode != GM_SPECTATOR;
 }
 
-/* Players whose box (0.6 x 1.8) meets the plate's touch box (vanilla
- * BasePressurePlateBlock.TOUCH_AABB: 1/16 in from the sides, 4/16 high). */
+static bool touches_plate(double ex, double ey, double ez, double half, double height, int32_t x,
+                          int32_t y, int32_t z)
+{
+    return ex + half > x + 0.0625 && ex - half < x + 0.9375 && ez + half > z + 0.0625 &&
+           ez - half < z + 0.9375 && ey + height > y && ey < y + 0.25;
+}
+
+/* Players and mobs whose box meets the plate's touch box (vanilla
+ * BasePressurePlateBlock.TOUCH_AABB: 1/16 in from the sides, 4/16 high);
+ * at most 256 mobs are looked at (an iron plate counts to 150). */
 static int w_entities_on(void *ctx, int32_t x, int32_t y, int32_t z, bool living)
 {
-    (void)ctx, (void)living; /* players are living entities */
+    (void)ctx, (void)living; /* players and mobs are living entities */
     int n = 0;
     for (size_t i = 0; i < game.player_count; i++) {
         const player *p = game.players[i]->player;
-        if (!presses(p)) continue;
-        if (p->x + 0.3 > x + 0.0625 && p->x - 0.3 < x + 0.9375 && p->z + 0.3 > z + 0.0625 &&
-            p->z - 0.3 < z + 0.9375 && p->y + 1.8 > y && p->y < y + 0.25)
-            n++;
+        if (presses(p) && touches_plate(p->x, p->y, p->z, 0.3, 1.8, x, y, z)) n++;
+    }
+    struct mob_filter f = {.type = -1, .x = x + 0.5, .y = y, .z = z + 0.5, .dmin = 0, .dmax = 4};
+    int32_t slots[256];
+    size_t k = mobs_select(&f, slots, sizeof slots / sizeof slots[0]);
+    for (size_t i = 0; i < k; i++) {
+        double b[5];
+        mobs_box(slots[i], b);
+        if (touches_plate(b[0], b[1], b[2], b[3], b[4], x, y, z)) n++;
     }
     return n;
 }
@@ -282,19 +296,23 @@ void redstone_free(void)
     cmp_cap = cmp_used = cmp_live = 0;
 }
 
+void redstone_entity_at(double x, double y, double z, double half)
+{
+    int32_t by = (int32_t)floor(y);
+    int32_t x0 = (int32_t)floor(x - half), x1 = (int32_t)floor(x + half);
+    int32_t z0 = (int32_t)floor(z - half), z1 = (int32_t)floor(z + half);
+    for (int32_t bx = x0; bx <= x1; bx++)
+        for (int32_t bz = z0; bz <= z1; bz++) {
+            uint16_t st;
+            if (w_get(NULL, bx, by, bz, &st) && rs_is_component(st))
+                rs_entity_inside(&rw, bx, by, bz, st);
+        }
+}
+
 void redstone_entities_tick(void)
 {
     for (size_t i = 0; i < game.player_count; i++) {
         const player *p = game.players[i]->player;
-        if (!presses(p)) continue;
-        int32_t y = (int32_t)floor(p->y);
-        int32_t x0 = (int32_t)floor(p->x - 0.3), x1 = (int32_t)floor(p->x + 0.3);
-        int32_t z0 = (int32_t)floor(p->z - 0.3), z1 = (int32_t)floor(p->z + 0.3);
-        for (int32_t x = x0; x <= x1; x++)
-            for (int32_t z = z0; z <= z1; z++) {
-                uint16_t st;
-                if (w_get(NULL, x, y, z, &st) && rs_is_component(st))
-                    rs_entity_inside(&rw, x, y, z, st);
-            }
+        if (presses(p)) redstone_entity_at(p->x, p->y, p->z, 0.3);
     }
 }

@@ -30,6 +30,8 @@ uint16_t redstone_place_state(const player *p, int32_t x, int32_t y, int32_t z, 
 void redstone_container_changed(int32_t x, int32_t y, int32_t z);
 /* Each tick: pressure plates under players are pressed (vanilla entityInside). */
 void redstone_entities_tick(void);
+/* A mob moved to feet (x, y, z) with half width half: the plates under it. */
+void redstone_entity_at(double x, double y, double z, double half);
 /* Frees the comparator outputs (server shutdown). */
 void redstone_free(void);
 

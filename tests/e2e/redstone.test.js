@@ -9,6 +9,11 @@
 //   2. A piston powered by a redstone block pushes a stone one block (the
 //      piston head between); a sticky piston pulls its stone back when its
 //      redstone block goes. Watcher sees each move, and the Block Action.
+//   3. Builder on a stone pressure plate lights a lamp and opens both halves
+//      of an iron door, which close when it steps off; a pig dropped on an
+//      oak plate presses it; a torch goes out when a lever powers its block.
+//   4. Clocks stay bounded: a repeater ring runs a pulse round for 2 s while
+//      RCON answers at once; a torch fed back to its own block burns out.
 const { test, before, after } = require('node:test')
 const assert = require('node:assert/strict')
 const h = require('./helpers')
@@ -166,7 +171,7 @@ test('a piston pushes a block, a sticky piston pulls it back', { timeout: 30000 
   }
 })
 
-test('a player on a stone pressure plate lights a lamp and opens an iron door; stepping off closes them; a redstone torch goes out when its block is powered by a lever', { timeout: 30000 }, async () => {
+test('a player on a stone pressure plate lights a lamp and opens an iron door; stepping off closes them; a pig presses an oak plate; a redstone torch goes out when its block is powered by a lever', { timeout: 30000 }, async () => {
   const b = B.bot
   const w = W.bot
   const base = w.entity.position.floored()
@@ -189,6 +194,18 @@ test('a player on a stone pressure plate lights a lamp and opens an iron door; s
   await h.waitFor(() => !isTrue(prop(at(w, x + 1, y, z), 'lit')) && !isTrue(prop(at(w, x - 1, y, z), 'open')), {
     timeout: 5000, message: 'the plate releases (20 ticks), the door closes and the lamp goes out', detail: () => `plate ${prop(at(w, x, y, z), 'powered')}`
   })
+
+  // A pig dropped on an oak plate presses it too.
+  const pz = z + 6
+  await run(`setblock ${x} ${y} ${pz} minecraft:oak_pressure_plate`)
+  await run(`setblock ${x + 1} ${y} ${pz} minecraft:redstone_lamp`)
+  await h.waitFor(() => { const l = at(w, x + 1, y, pz); return l && l.name === 'redstone_lamp' }, { timeout: 5000, message: 'Watcher sees the second lamp' })
+  assert.match(await run(`summon minecraft:pig ${x + 0.5} ${y + 1} ${pz + 0.5}`), /Summoned/)
+  await h.waitFor(() => isTrue(prop(at(w, x + 1, y, pz), 'lit')), {
+    timeout: 5000, message: 'a pig on the oak plate lights the lamp', detail: () => `plate ${prop(at(w, x, y, pz), 'powered')}`
+  })
+  await run('kill @e[type=pig]')
+  await h.waitFor(() => !isTrue(prop(at(w, x + 1, y, pz), 'lit')), { timeout: 5000, message: 'the pig gone, the plate releases and the lamp goes out' })
 
   // A torch on a block: lit; a lever on that block's side (strong power) puts it out.
   const tz = z - 3

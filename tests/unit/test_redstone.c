@@ -686,9 +686,19 @@ TEST(redstone_pressure_plates_doors_and_note_blocks)
     set(NULL, 5, 1, 5, BLOCK_LIGHT_WEIGHTED_PRESSURE_PLATE);
     rs_entity_inside(W(), 5, 1, 5, at(5, 1, 5));
     CHECK_EQ_INT(block_state_prop(at(5, 1, 5), "power", NULL), 15);
+    /* instruments: the block below (or a head above) */
+    CHECK(strcmp(rs_note_instrument(BLOCK_AIR, BLOCK_STONE), "basedrum") == 0);
+    CHECK(strcmp(rs_note_instrument(BLOCK_AIR, BLOCK_OAK_PLANKS), "bass") == 0);
+    CHECK(strcmp(rs_note_instrument(BLOCK_AIR, BLOCK_SAND), "snare") == 0);
+    CHECK(strcmp(rs_note_instrument(BLOCK_AIR, BLOCK_GLASS), "hat") == 0);
+    CHECK(strcmp(rs_note_instrument(BLOCK_AIR, BLOCK_GOLD_BLOCK), "bell") == 0);
+    CHECK(strcmp(rs_note_instrument(BLOCK_AIR, BLOCK_WHITE_WOOL), "guitar") == 0);
+    CHECK(strcmp(rs_note_instrument(BLOCK_AIR, BLOCK_DIAMOND_BLOCK), "harp") == 0);
+    CHECK(strcmp(rs_note_instrument(BLOCK_ZOMBIE_HEAD, BLOCK_STONE), "zombie") == 0);
     /* a note block plays once on a rising edge, and on right-click */
     reset();
     set(NULL, 8, 1, 8, BLOCK_NOTE_BLOCK);
+    CHECK_EQ_INT(block_state_prop(at(8, 1, 8), "instrument", NULL), 1); /* on stone: basedrum */
     uint64_t ev = g->events;
     set(NULL, 9, 1, 8, BLOCK_REDSTONE_BLOCK);
     CHECK_EQ_INT(g->events - ev, 1);
