@@ -272,10 +272,12 @@ bool rs_placed_matters(uint16_t old, uint16_t now)
     return rs_is_component(old) || rs_is_component(now) || kind_of(old) == K_HEAD;
 }
 
+/* A full collision box by the tables; repeaters and comparators (2/16
+ * high, a "block" box in minecraft-data) are not. */
 static bool full_cube(uint16_t st)
 {
     int b = block(st);
-    return b >= 0 && (block_info[b].flags & BLOCK_FLAG_SOLID);
+    return b >= 0 && (block_info[b].flags & BLOCK_FLAG_SOLID) && !is_diode(st);
 }
 
 /* vanilla isRedstoneConductor: a full opaque cube (tables: a full collision

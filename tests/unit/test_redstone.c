@@ -420,6 +420,9 @@ TEST(redstone_piston_push_limit_and_immovables)
     CHECK_EQ_INT(rs_push_reaction(BLOCK_STONE), RS_PUSH_NORMAL);
     CHECK_EQ_INT(rs_push_reaction(BLOCK_WATER), RS_PUSH_DESTROY);
     CHECK_EQ_INT(rs_push_reaction(BLOCK_PISTON_HEAD), RS_PUSH_BLOCK);
+    CHECK_EQ_INT(rs_push_reaction(BLOCK_REPEATER), RS_PUSH_DESTROY); /* DiodeBlock */
+    CHECK_EQ_INT(rs_push_reaction(BLOCK_COMPARATOR), RS_PUSH_DESTROY);
+    CHECK_EQ_INT(rs_push_reaction(BLOCK_CHEST), RS_PUSH_BLOCK);
     /* the world's edge */
     reset();
     set(NULL, GX - 1, 1, 5, BLOCK_STONE);
