@@ -45,7 +45,7 @@ LUA_LIBS   := $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 PURE_SRC   := src/game/cmd_parser.c src/game/cmd_spec.c src/game/cmd_args.c src/game/usercache.c src/game/cmd_complete.c \
               src/game/plugin_manifest.c src/game/lists_file.c src/game/loot.c src/game/tablist.c src/game/crafting.c src/game/window.c \
                src/game/health_rules.c src/game/chunk_viewers.c src/game/pathfind.c src/game/fluids.c src/game/growth_rules.c \
-               src/game/bed_rules.c \
+               src/game/bed_rules.c src/game/redstone.c \
               src/game/experience.c src/game/enchant.c src/game/explosion_rules.c \
               src/net/ratelimit.c src/net/ip_table.c \
               src/net/outq.c src/net/iothreads.c \

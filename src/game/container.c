@@ -52,6 +52,7 @@
 #include "game/inventory.h"
 #include "game/items.h"
 #include "game/play.h"
+#include "game/redstone_world.h"
 #include "proto/wire.h"
 #include "world/block_entity.h"
 
@@ -178,7 +179,10 @@ void container_store(player *p)
             *b = now;
             changed = true;
         }
-        if (changed) world_touch(&game.world, s.pos[h][0] >> 4, s.pos[h][2] >> 4);
+        if (changed) {
+            world_touch(&game.world, s.pos[h][0] >> 4, s.pos[h][2] >> 4);
+            redstone_container_changed(s.pos[h][0], s.pos[h][1], s.pos[h][2]); /* comparators */
+        }
     }
 }
 

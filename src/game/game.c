@@ -17,7 +17,8 @@
 #include "game/items.h"
 #include "game/mobs.h"
 #include "game/play.h"
-#include "game/plugins.h" /* plugins */
+#include "game/plugins.h"        /* plugins */
+#include "game/redstone_world.h" /* issue 21 */
 #include "game/tick.h"
 #include "game/worldsim.h" /* issue 21 */
 #include "net/limits.h"
@@ -171,6 +172,7 @@ void game_free(void)
     plugins_free(); /* plugins: after the pool, so the last storage writes run inline */
     world_free(&game.world);
     block_ticks_free(); /* issue 21 */
+    redstone_free();
     items_free();
     mobs_free(); /* issue 15 */
     free(game.players);

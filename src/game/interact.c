@@ -67,7 +67,8 @@
 #include "proto/packets.h"
 #include "game/ops.h"
 #include "game/play.h"
-#include "game/plugins.h" /* plugins */
+#include "game/plugins.h"        /* plugins */
+#include "game/redstone_world.h" /* issue 21 */
 #include "proto/nbt.h"
 
 #define REACH_SQ 64.0
@@ -483,6 +484,7 @@ void interact_sb_block_place(conn *c, rd_t *r)
         }
         if (blockuse_use(p, x, y, z, used)) return; /* adventure players may too */
         if (beds_use(c, x, y, z, used)) return;     /* issue 21 */
+        if (redstone_use(x, y, z, used)) return;    /* levers, buttons, repeaters ... */
     }
     int item = held_item(p, hand);
     if (use_on(c, hand, x, y, z, face, item)) return; /* issue 21: bone meal, seeds */
@@ -504,7 +506,9 @@ void interact_sb_block_place(conn *c, rd_t *r)
     uint16_t target;
     uint16_t state = item_info[item].block_state;
     if (world_get_block(&game.world, tx, ty, tz, &target) == 0 && replaceable(target))
-        state = blockuse_place_state(p, tx, ty, tz, state, face, cursor_y); /* 0: no room */
+        state = redstone_place_state(p, tx, ty, tz,
+                                     blockuse_place_state(p, tx, ty, tz, state, face, cursor_y),
+                                     face);                   /* 0: no room */
     if (state) state = growth_place_state(tx, ty, tz, state); /* 0: cannot stand there */
     if (!state || world_get_block(&game.world, tx, ty, tz, &target) < 0 || !replaceable(target) ||
         ((block_info[block_of_state[state]].flags & BLOCK_FLAG_SOLID) &&

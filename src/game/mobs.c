@@ -85,6 +85,7 @@
 #include "game/items.h"
 #include "game/mob_creeper.h"
 #include "game/mob_int.h"
+#include "game/redstone_world.h" /* issue 21: pressure plates */
 #include "game/xp.h"
 #include "world/chunk.h"
 
@@ -704,6 +705,7 @@ static void physics(struct mob *m, const struct mob_type *t)
     if (fabs(m->vz) < 0.003) m->vz = 0;
     bool still = m->x == ox && m->y == oy && m->z == oz;
     if (!still) m->moved = true;
+    if (!still) redstone_entity_at(m->x, m->y, m->z, half); /* pressure plates (issue 21) */
     m->resting = m->st.on_ground && m->vx == 0 && m->vz == 0 && m->forward == 0 && !m->jump &&
                  !m->in_water && still;
     if (m->y < CHUNK_MIN_Y - VOID_DEPTH) hurt(m, DAMAGE_TYPE_OUT_OF_WORLD, 4.0f, 0, false);

@@ -6,6 +6,8 @@
  *   scheduled tick                fluids_tick        falling_tick        growth_tick
  *   random tick                   -                  -                   growth_random_tick
  *
+ * and redstone components (game/redstone.h): rs_placed, rs_neighbor, rs_tick.
+ *
  * Invariant: every block change the rules make goes through
  * play_set_block, so viewers get Block Update, light is recomputed and the
  * change's own neighbours are updated in turn.
@@ -24,6 +26,7 @@
 #include "game/growth.h"
 #include "game/items.h"
 #include "game/play.h"
+#include "game/redstone_world.h"
 #include "net/server.h"
 #include "proto/packets.h"
 #include "world/block_ticks.h"
@@ -91,14 +94,18 @@ static void update(int32_t x, int32_t y, int32_t z)
         fluids_update(&fw, x, y, z);
     else if (falling_is(st))
         falling_update(x, y, z, st);
+    else if (rs_is_component(st))
+        rs_neighbor(redstone_world(), x, y, z, st);
     else
         growth_update(x, y, z, st);
 }
 
 static void on_placed(int32_t x, int32_t y, int32_t z, uint16_t old, uint16_t now)
 {
-    (void)old;
-    (void)now;
+    if (rs_placed_matters(old, now)) {
+        rs_placed(redstone_world(), x, y, z, old, now);
+        if (rs_is_component(now)) return;
+    }
     update(x, y, z);
 }
 
@@ -120,6 +127,8 @@ static void on_tick(enum bt_kind kind, int32_t x, int32_t y, int32_t z, uint16_t
         falling_tick(x, y, z);
     else if (growth_scheduled(st))
         growth_tick(x, y, z, st);
+    else
+        rs_tick(redstone_world(), x, y, z, type);
 }
 
 static void on_random(int32_t x, int32_t y, int32_t z, uint16_t st)
@@ -155,5 +164,6 @@ void worldsim_init(void)
 
 void worldsim_tick(void)
 {
+    redstone_entities_tick(); /* pressure plates */
     block_ticks_run(&game.world, (int64_t)game.tick_count, gamerule_get(GR_RANDOM_TICK_SPEED));
 }

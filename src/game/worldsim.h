@@ -1,7 +1,8 @@
 /*
  * worldsim.h — the world simulation's glue (issue 21): hooks
  * world/block_ticks.c's scheduled ticks, random ticks and neighbour
- * updates to the block rules (game/fluids.c, falling.c, growth.c), and
+ * updates to the block rules (game/fluids.c, falling.c, growth.c,
+ * redstone.c through redstone_world.c), and
  * runs them as a tick phase. A column is simulated while a player whose
  * window holds it has its centre within simulation-distance chunks
  * (Chebyshev, as vanilla's ticket levels), so at most the smaller of the

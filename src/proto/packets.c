@@ -573,6 +573,32 @@ void pkt_cb_clear_titles(buf_t *b, bool reset)
     wr_bool(b, reset);
 }
 
+void pkt_cb_sound_effect_named(buf_t *b, const char *name, int32_t category, double x, double y,
+                               double z, float volume, float pitch, int64_t seed)
+{
+    wr_varint(b, PKT_PLAY_CB_SOUND_EFFECT);
+    wr_varint(b, 0); /* inline: the name follows */
+    wr_string(b, name, strlen(name));
+    wr_bool(b, false); /* no fixed range */
+    wr_varint(b, category);
+    wr_i32(b, (int32_t)(x * 8.0));
+    wr_i32(b, (int32_t)(y * 8.0));
+    wr_i32(b, (int32_t)(z * 8.0));
+    wr_f32(b, volume);
+    wr_f32(b, pitch);
+    wr_i64(b, seed);
+}
+
+void pkt_cb_block_action(buf_t *b, int32_t x, int32_t y, int32_t z, uint8_t action, uint8_t param,
+                         int32_t block)
+{
+    wr_varint(b, PKT_PLAY_CB_BLOCK_ACTION);
+    wr_position(b, x, y, z);
+    wr_u8(b, action);
+    wr_u8(b, param);
+    wr_varint(b, block);
+}
+
 void pkt_cb_world_event(buf_t *b, int32_t event, int32_t x, int32_t y, int32_t z, int32_t data,
                         bool global)
 {

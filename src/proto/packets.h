@@ -255,5 +255,13 @@ void pkt_cb_clear_titles(buf_t *b, bool reset);
 /* World Event (vanilla levelEvent), e.g. 2001 block break particles and sound, data the state. */
 void pkt_cb_world_event(buf_t *b, int32_t event, int32_t x, int32_t y, int32_t z, int32_t data,
                         bool global);
+/* Block Action (vanilla blockEvent): a piston's extend / retract (action 0 / 1,
+ * param its direction), a note block's note; block is the block id. */
+/* Sound Effect with the sound named inline (id 0, no fixed range) at a
+ * block's centre; category as vanilla's SoundSource (4: blocks). */
+void pkt_cb_sound_effect_named(buf_t *b, const char *name, int32_t category, double x, double y,
+                               double z, float volume, float pitch, int64_t seed);
+void pkt_cb_block_action(buf_t *b, int32_t x, int32_t y, int32_t z, uint8_t action, uint8_t param,
+                         int32_t block);
 
 #endif

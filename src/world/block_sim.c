@@ -202,6 +202,16 @@ static void on_change(world *w, chunk_entry *e, int32_t x, int32_t y, int32_t z,
     if (!sim.deferred) drain();
 }
 
+void block_ticks_update_neighbors(int32_t x, int32_t y, int32_t z)
+{
+    if (!sim.w) return;
+    static const int8_t d[6][3] = {{-1, 0, 0}, {1, 0, 0},  {0, -1, 0},
+                                   {0, 1, 0},  {0, 0, -1}, {0, 0, 1}};
+    for (int k = 0; k < 6; k++)
+        neighbor_push(x + d[k][0], y + d[k][1], z + d[k][2], -d[k][0], -d[k][1], -d[k][2]);
+    if (!sim.deferred) drain();
+}
+
 void block_ticks_attach(world *w, const struct bt_hooks *h, int max_chained)
 {
     active_init();

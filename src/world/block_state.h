@@ -15,5 +15,10 @@
  * not NULL); -1 when the state's block has no such property or the state is
  * out of range. */
 int block_state_prop(uint16_t state, const char *name, const char **text);
+/* state with property `name` at value index idx (state unchanged when the
+ * block has no such property or idx is out of its range). */
+uint16_t block_state_with(uint16_t state, const char *name, int idx);
+/* The value index of `text` in property `name` of state's block, or -1. */
+int block_state_value_index(uint16_t state, const char *name, const char *text);
 
 #endif

@@ -179,6 +179,9 @@ void block_ticks_set_now(int64_t now);
  * 0 already pending there, -1 the column is not loaded or out of memory. */
 int block_ticks_schedule(struct world *w, enum bt_kind kind, int32_t x, int32_t y, int32_t z,
                          uint16_t type, int delay, int prio);
+/* vanilla updateNeighborsAt: queues a neighbour update for each of the six
+ * neighbours of (x, y, z) (as a change there does), bounded as they are. */
+void block_ticks_update_neighbors(int32_t x, int32_t y, int32_t z);
 bool block_ticks_pending(struct world *w, enum bt_kind kind, int32_t x, int32_t y, int32_t z,
                          uint16_t type);
 /* One tick: the deferred neighbour updates, due scheduled ticks (blocks,
