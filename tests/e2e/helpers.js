@@ -114,7 +114,8 @@ function withTimeout (promise, ms, message) {
 /**
  * Poll `pred` (sync or async) every `interval` ms until it returns a truthy
  * value (which is returned) or `timeout` ms pass (then throw, with
- * `message` and the optional `detail()` text).
+ * `message` (a string, or a function called then) and the optional
+ * `detail()` text).
  */
 async function waitFor (pred, { timeout = 5000, interval = 50, message = 'condition', detail } = {}) {
   const end = Date.now() + timeout
@@ -125,7 +126,7 @@ async function waitFor (pred, { timeout = 5000, interval = 50, message = 'condit
       if (v) return v
     } catch (e) { lastErr = e }
     if (Date.now() >= end) {
-      let msg = `timed out after ${timeout} ms waiting for ${message}`
+      let msg = `timed out after ${timeout} ms waiting for ${typeof message === 'function' ? message() : message}`
       if (lastErr) msg += `\nlast error: ${lastErr && lastErr.stack ? lastErr.stack : lastErr}`
       if (detail) { try { msg += '\n' + detail() } catch (e) {} }
       throw new Error(msg)
