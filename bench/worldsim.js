@@ -23,7 +23,7 @@
 //
 //   node bench/worldsim.js --case random|lava|clock [--players P] [--duration S]
 //        [--spread BLOCKS] [--sim CHUNKS] [--view CHUNKS] [--height H] [--columns N]
-//        [--dust N] [--mcserv PATH] [--mcbench PATH]
+//        [--dust N] [--seed LEVEL_SEED (12345)] [--mcserv PATH] [--mcbench PATH]
 //
 // Issue 21's acceptance 7: --case random --players 100 (about 2,000
 // columns); --case clock --dust 1000; --case lava --height 64 (MSPT p99
@@ -35,7 +35,7 @@ const crypto = require('node:crypto')
 const { spawn } = require('node:child_process')
 
 const ROOT = path.join(__dirname, '..')
-const o = { case: 'random', players: 100, duration: 30, spread: 600, sim: 5, view: 5, height: 64, columns: 16, dust: 1000 }
+const o = { case: 'random', players: 100, duration: 30, spread: 600, sim: 5, view: 5, height: 64, columns: 16, dust: 1000, seed: '12345' }
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i]
   const next = () => process.argv[++i]
@@ -43,6 +43,7 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (a === '--players') o.players = Math.min(Number(next()), 1000)
   else if (a === '--duration') o.duration = Math.min(Number(next()), 300)
   else if (a === '--spread') o.spread = Number(next())
+  else if (a === '--seed') o.seed = String(next())
   else if (a === '--sim') o.sim = Number(next())
   else if (a === '--view') o.view = Number(next())
   else if (a === '--height') o.height = Math.min(Number(next()), 300)
@@ -101,38 +102,57 @@ function buildLava () {
 }
 
 /**
- * A 1-tick clock needs redstone; the blocks this build has decide its
- * shape. Rows of dust, each fed at its west end from a repeater loop; a
- * row of 15 dust is as far as one source carries, so rows are 15 long and
- * each gets its own repeater. Returns the setblock commands, or throws
- * when the server refuses the blocks (no redstone in this build).
+ * The 1-tick clock and the dust it drives (vanilla's facing: a repeater
+ * takes its input from the side it faces and outputs the other way).
+ *
+ *   ring, at x = CX..CX+2, z = 0..1:   dust  rep>  dust      rep> facing=west
+ *                                     dust  <rep  dust      <rep facing=east
+ *
+ * Two delay-1 repeaters (2 game ticks each) in a loop of dust: one pulse
+ * injected into it goes round every 4 ticks for the whole run. The ring's
+ * east dust feeds a repeater at CX+3 that starts a snake of rows 44 cells
+ * long, two blocks apart, alternating east and west: three runs of 14 dust
+ * (power 15 down to 2) split by repeaters, and at each row's end a repeater
+ * facing north carrying the signal to the next row. Every dust turns on
+ * and off every 2 ticks. Returns the setblock commands and the counts.
  */
+const CLOCK_X = 20
 function buildClock () {
   const cmds = []
-  const rows = Math.ceil(o.dust / 15)
-  const perSide = Math.ceil(Math.sqrt(rows))
-  // The clock: two repeaters (1 tick) facing each other round a 2x2 loop
-  // with dust, started by a redstone block removed at once: a pulse
-  // circulates forever (a repeater loop). Its output dust line runs north
-  // along x = 20 and feeds each row through a repeater.
-  const cx = 20
-  const cz = 0
-  const f = `${GROUND}`
-  cmds.push(`fill ${cx - 2} ${GROUND - 1} ${cz - 2} ${cx + 40 + perSide * 18} ${GROUND - 1} ${cz + perSide * 3 + 4} minecraft:stone`)
-  // loop: (cx,cz) repeater facing east -> (cx+1,cz) dust -> (cx+1,cz+1) repeater facing west ... -> (cx,cz+1) dust
-  cmds.push(`setblock ${cx} ${f} ${cz} minecraft:repeater[facing=west,delay=1]`)
-  cmds.push(`setblock ${cx + 1} ${f} ${cz} minecraft:redstone_wire`)
-  cmds.push(`setblock ${cx + 1} ${f} ${cz + 1} minecraft:repeater[facing=east,delay=1]`)
-  cmds.push(`setblock ${cx} ${f} ${cz + 1} minecraft:redstone_wire`)
-  // trunk east of the loop feeding rows; each row 15 dust, 3 blocks apart, fed by a repeater
+  const f = GROUND
+  const cx = CLOCK_X
+  const x0 = cx + 4 // the snake's west edge
+  const perRow = 42
+  const rows = Math.ceil(o.dust / perRow)
+  cmds.push(`fill ${cx - 2} ${f - 1} -2 ${x0 + 46} ${f - 1} ${2 * rows + 2} minecraft:stone`)
+  cmds.push(`setblock ${cx} ${f} 0 minecraft:redstone_wire`)
+  cmds.push(`setblock ${cx + 1} ${f} 0 minecraft:repeater[facing=west,delay=1]`)
+  cmds.push(`setblock ${cx + 2} ${f} 0 minecraft:redstone_wire`)
+  cmds.push(`setblock ${cx} ${f} 1 minecraft:redstone_wire`)
+  cmds.push(`setblock ${cx + 1} ${f} 1 minecraft:repeater[facing=east,delay=1]`)
+  cmds.push(`setblock ${cx + 2} ${f} 1 minecraft:redstone_wire`)
+  cmds.push(`setblock ${cx + 3} ${f} 0 minecraft:repeater[facing=west,delay=1]`)
   let placed = 0
+  let repeaters = 3
   for (let r = 0; r < rows && placed < o.dust; r++) {
-    const gx = cx + 4 + (r % perSide) * 18
-    const gz = cz + 3 + Math.floor(r / perSide) * 3
-    cmds.push(`setblock ${gx} ${f} ${gz} minecraft:repeater[facing=west,delay=1]`)
-    for (let k = 1; k <= 15 && placed < o.dust; k++, placed++) cmds.push(`setblock ${gx + k} ${f} ${gz} minecraft:redstone_wire`)
+    const z = 2 * r
+    const east = r % 2 === 0
+    for (let i = 0; i < 44 && placed < o.dust; i++) {
+      const x = east ? x0 + i : x0 + 43 - i
+      if (i === 14 || i === 29) {
+        cmds.push(`setblock ${x} ${f} ${z} minecraft:repeater[facing=${east ? 'west' : 'east'},delay=1]`)
+        repeaters++
+      } else {
+        cmds.push(`setblock ${x} ${f} ${z} minecraft:redstone_wire`)
+        placed++
+      }
+    }
+    if (placed < o.dust) {
+      cmds.push(`setblock ${east ? x0 + 43 : x0} ${f} ${z + 1} minecraft:repeater[facing=north,delay=1]`)
+      repeaters++
+    }
   }
-  return { cmds, placed, rows }
+  return { cmds, placed, rows, repeaters }
 }
 
 async function main () {
@@ -142,6 +162,7 @@ async function main () {
   const password = crypto.randomBytes(12).toString('hex')
   const props = {
     'level-type': o.case === 'random' ? 'normal' : 'flat',
+    'level-seed': o.seed, // the same world every run, so runs compare
     'view-distance': String(o.case === 'random' ? o.view : 6),
     'simulation-distance': String(o.case === 'random' ? o.sim : 6),
     'enable-rcon': 'true',
@@ -192,12 +213,19 @@ async function main () {
       await runAll(rcon, lava, /Changed the block/)
     } else {
       const c = buildClock()
-      Object.assign(out, { dust: c.placed, rows: c.rows })
-      await runAll(rcon, c.cmds)
-      // start the loop: a redstone block beside the loop's dust for a moment
-      await runAll(rcon, [`setblock 20 ${GROUND} -1 minecraft:redstone_block`])
-      await h.sleep(200)
-      await runAll(rcon, [`setblock 20 ${GROUND} -1 minecraft:air`])
+      Object.assign(out, { dust: c.placed, rows: c.rows, repeaters: c.repeaters })
+      await runAll(rcon, c.cmds, /Changed the block|Successfully filled/)
+      // One pulse into the ring: a redstone block beside its west dust,
+      // removed at once (a repeater stretches a shorter input to its delay).
+      // Left longer than the 4-tick round, the ring would latch on instead:
+      // the neighbour updates a second below tell which happened.
+      await rcon.execute(`setblock ${CLOCK_X - 1} ${GROUND} 0 minecraft:redstone_block`)
+      await rcon.execute(`setblock ${CLOCK_X - 1} ${GROUND} 0 minecraft:air`)
+      const m0 = await simMetrics(adminPort)
+      await h.sleep(2000)
+      const m1 = await simMetrics(adminPort)
+      out.clock_check_neighbor_updates_per_s = Math.round(((m1.neighbor_updates_total || 0) - (m0.neighbor_updates_total || 0)) / 2)
+      if (out.clock_check_neighbor_updates_per_s < c.placed) throw new Error(`the clock is not running: ${out.clock_check_neighbor_updates_per_s} neighbour updates/s for ${c.placed} dust`)
     }
     const before = await simMetrics(adminPort)
     const t2 = Date.now()

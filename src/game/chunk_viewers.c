@@ -133,6 +133,13 @@ conn **cv_copy(int32_t cx, int32_t cz, size_t *n)
     return scratch;
 }
 
+conn *const *cv_peek(int32_t cx, int32_t cz, size_t *n)
+{
+    struct cv_entry *e = find(key_of(cx, cz));
+    *n = e ? e->n : 0;
+    return e ? e->v : NULL;
+}
+
 size_t cv_count(int32_t cx, int32_t cz)
 {
     struct cv_entry *e = find(key_of(cx, cz));

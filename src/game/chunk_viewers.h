@@ -29,6 +29,9 @@ void cv_remove(conn *c, int32_t cx, int32_t cz);
 /* The viewers of chunk (cx, cz), copied into a buffer reused by the next
  * call; *n of them. */
 conn **cv_copy(int32_t cx, int32_t cz, size_t *n);
+/* The viewers of chunk (cx, cz) in place, *n of them: valid until the
+ * next cv_add or cv_remove, so only for a caller that changes no view. */
+conn *const *cv_peek(int32_t cx, int32_t cz, size_t *n);
 /* Number of viewers of the chunk. */
 size_t cv_count(int32_t cx, int32_t cz);
 

@@ -144,9 +144,45 @@ static void light_cell(void *ctx, int32_t x, int32_t y, int32_t z, struct gr_cel
     out->sky = b->filter_light == 0 && y > column_top(ctx, x, z);
 }
 
+/* Whether a section may hold a block emitting at least `emit`: its
+ * palette says so (palettes only grow while editing, so a stale entry
+ * only makes this answer "maybe"); a direct section always may. */
+static bool section_may_emit(const section *s, int emit)
+{
+    if (s->bits == 0) return block_info[block_of_state[s->single]].emit_light >= emit;
+    if (s->bits > 8) return true;
+    for (unsigned i = 0; i < s->palette_len; i++)
+        if (block_info[block_of_state[s->palette[i]]].emit_light >= emit) return true;
+    return false;
+}
+
+/* Whether any loaded section within r blocks of (x, y, z) may hold a block
+ * emitting at least `emit` (an unloaded column emits nothing: light_cell). */
+static bool emitter_near(int32_t x, int32_t y, int32_t z, int r, int emit)
+{
+    int s0 = (y - r - CHUNK_MIN_Y) >> 4, s1 = (y + r - CHUNK_MIN_Y) >> 4;
+    if (s0 < 0) s0 = 0;
+    if (s1 > CHUNK_SECTIONS - 1) s1 = CHUNK_SECTIONS - 1;
+    for (int32_t cz = (z - r) >> 4; cz <= (z + r) >> 4; cz++)
+        for (int32_t cx = (x - r) >> 4; cx <= (x + r) >> 4; cx++) {
+            chunk_entry *e = world_loaded(&game.world, cx, cz);
+            if (!e) continue;
+            for (int s = s0; s <= s1; s++)
+                if (section_may_emit(&e->c.sections[s], emit)) return true;
+        }
+    return false;
+}
+
 /* max(block, sky - darken) at (x, y, z) >= floor (growth_rules.h). */
 static bool light_at_least(int32_t x, int32_t y, int32_t z, int darken, int floor)
 {
+    /* The common case at night and underground: the darkened sky cannot
+     * reach `floor` anywhere, and no block near enough emits that much, so
+     * no walk can find the light (a source of e lights at most e at its
+     * own cell, less farther off). */
+    if (floor > 15 - (darken < 0 ? 0 : darken) && floor >= 1 && floor <= 15 &&
+        !emitter_near(x, y, z, 15 - floor, floor))
+        return false;
     struct light_ctx lc;
     lc.ox = x - 14, lc.oz = z - 14;
     memset(lc.known, 0, sizeof lc.known);
@@ -350,12 +386,27 @@ static void advance_sapling(int32_t x, int32_t y, int32_t z, uint16_t st)
 
 /* ------------------------------------------------------------ the rules */
 
-bool growth_random_ticking(uint16_t st)
+static bool random_ticking_rule(uint16_t st)
 {
     const struct crop *c = crop_of(st);
     return (c && st < c->first + c->max_age) || is_farmland(st) || gr_sapling_kind(st, NULL) >= 0 ||
            gr_is_cane(st) || gr_is_cactus(st) || gr_is_spreading(st) || gr_leaf_decaying(st) ||
            st == BLOCK_ICE || gr_is_snow_layer(st);
+}
+
+/* Asked for every random pick and every palette entry a rescan reads: a
+ * bit per state, built from the rules on first use. */
+bool growth_random_ticking(uint16_t st)
+{
+    static uint8_t bits[(BLOCK_STATE_COUNT + 7) / 8];
+    static bool built;
+    if (st >= BLOCK_STATE_COUNT) return false;
+    if (!built) {
+        for (unsigned i = 0; i < BLOCK_STATE_COUNT; i++)
+            if (random_ticking_rule((uint16_t)i)) bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+        built = true;
+    }
+    return bits[st >> 3] >> (st & 7) & 1;
 }
 
 static void farmland_tick(int32_t x, int32_t y, int32_t z, uint16_t st)

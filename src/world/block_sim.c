@@ -38,8 +38,17 @@ static struct {
     uint64_t since_warn;
     uint32_t lcg; /* ServerLevel.randValue */
     struct bt_due *due;
-    bt_chunk **cols;
+    bt_chunk **cols; /* this tick's simulated columns (gather) */
     size_t cols_cap;
+    /* The simulated active columns by position, asked every BT_NEAR_TICKS
+     * (block_ticks.h); a bt_chunk is in it while its `listed` == epoch. */
+    struct near_col {
+        int32_t cx, cz;
+    } * near;
+    size_t near_len, near_cap;
+    uint64_t near_epoch;
+    int64_t near_at;
+    uint64_t gathers; /* gather calls: bt_chunk.gathered */
     struct bt_stats st;
 } sim;
 
@@ -59,10 +68,28 @@ static bt_chunk *chunk_of(chunk_entry *e)
     return e->extra->ticks;
 }
 
+/* Puts c on the near list; false when out of memory (asked again later). */
+static bool list_near(bt_chunk *c)
+{
+    if (sim.near_len == sim.near_cap) {
+        size_t cap = sim.near_cap ? sim.near_cap * 2 : 256;
+        struct near_col *nn = realloc(sim.near, cap * sizeof *nn);
+        if (!nn) return false;
+        sim.near = nn;
+        sim.near_cap = cap;
+    }
+    sim.near[sim.near_len++] = (struct near_col){c->cx, c->cz};
+    c->listed = sim.near_epoch;
+    return true;
+}
+
 static void activate(bt_chunk *c)
 {
     active_init();
     if (!list_linked(&c->link)) list_push_back(&sim.active, &c->link);
+    if (sim.near_epoch && c->listed != sim.near_epoch &&
+        (!sim.h.simulated || sim.h.simulated(c->cx, c->cz)))
+        list_near(c);
 }
 
 /* Bit s: section s's palette holds a state the game random-ticks. */
@@ -252,10 +279,13 @@ bool block_ticks_pending(world *w, enum bt_kind kind, int32_t x, int32_t y, int3
                         type);
 }
 
-/* The simulated active columns, into sim.cols; idle ones leave the list. */
-static size_t gather(void)
+/* Every BT_NEAR_TICKS: idle columns leave the active list, the rest are
+ * asked whether they are simulated, and the near list is rebuilt. */
+static void refresh_near(void)
 {
-    size_t n = 0;
+    sim.near_epoch++;
+    sim.near_len = 0;
+    sim.near_at = sim.now;
     list_node *pos, *tmp;
     list_for_each_safe (pos, tmp, &sim.active) {
         bt_chunk *c = list_entry(pos, bt_chunk, link);
@@ -264,15 +294,38 @@ static size_t gather(void)
             continue;
         }
         if (sim.h.simulated && !sim.h.simulated(c->cx, c->cz)) continue;
+        if (!list_near(c)) break;
+    }
+}
+
+/* This tick's simulated columns, into sim.cols, from the near list (once
+ * a tick: a tick scheduled meanwhile is due next tick at the earliest).
+ * Entries of columns unloaded since are dropped; a column reloaded since
+ * may be listed twice, and is taken once. */
+static size_t gather(void)
+{
+    if (!sim.near_epoch || sim.now - sim.near_at >= BT_NEAR_TICKS || sim.now < sim.near_at)
+        refresh_near();
+    size_t n = 0, kept = 0;
+    sim.gathers++;
+    for (size_t i = 0; i < sim.near_len; i++) {
+        struct near_col nc = sim.near[i];
+        chunk_entry *e = world_loaded(sim.w, nc.cx, nc.cz);
+        bt_chunk *c = e && e->extra ? e->extra->ticks : NULL;
+        if (!c || c->listed != sim.near_epoch) continue;
+        sim.near[kept++] = nc;
+        if (c->gathered == sim.gathers) continue;
+        c->gathered = sim.gathers;
         if (n == sim.cols_cap) {
             size_t cap = sim.cols_cap ? sim.cols_cap * 2 : 256;
-            bt_chunk **nc = realloc(sim.cols, cap * sizeof *nc);
-            if (!nc) break;
-            sim.cols = nc;
+            bt_chunk **ncols = realloc(sim.cols, cap * sizeof *ncols);
+            if (!ncols) continue;
+            sim.cols = ncols;
             sim.cols_cap = cap;
         }
         sim.cols[n++] = c;
     }
+    sim.near_len = kept;
     return n;
 }
 
@@ -332,7 +385,9 @@ static void run_random(size_t n, int speed)
                 uint32_t r = sim.lcg >> 2;
                 int lx = r & 15, ly = r >> 16 & 15, lz = r >> 8 & 15;
                 int y = CHUNK_MIN_Y + s * 16 + ly;
-                uint16_t st = chunk_get_block(&e->c, lx, y, lz);
+                /* The section itself, not chunk_get_block: a tick may have
+                 * changed blocks, so it is looked up again for each pick. */
+                uint16_t st = section_get(&e->c.sections[s], (unsigned)(ly << 8 | lz << 4 | lx));
                 if (!sim.h.random_ticking(st)) continue;
                 sim.st.random_ticks++;
                 sim.h.random(c->cx * 16 + lx, y, c->cz * 16 + lz, st);
@@ -356,9 +411,7 @@ void block_ticks_run(world *w, int64_t now, int random_tick_speed)
     }
     size_t n = gather();
     run_kind(n, BT_BLOCK);
-    n = gather(); /* block ticks may have scheduled or emptied columns */
-    run_kind(n, BT_FLUID);
-    n = gather();
+    run_kind(n, BT_FLUID); /* what the block ticks scheduled is due next tick at the earliest */
     run_random(n, random_tick_speed);
 }
 
@@ -395,6 +448,10 @@ void block_ticks_free(void)
     free(sim.ring);
     free(sim.due);
     free(sim.cols);
+    free(sim.near);
+    sim.near = NULL;
+    sim.near_len = sim.near_cap = 0;
+    sim.near_epoch = 0;
     sim.ring = NULL;
     sim.due = NULL;
     sim.cols = NULL;

@@ -32,6 +32,13 @@
  * cleared by a palette rescan every BT_RESCAN_TICKS; a column of stone has
  * no bt_chunk at all and costs nothing.
  *
+ * Simulation distance. Which active columns are near a player is asked of
+ * bt_hooks.simulated for the whole active list every BT_NEAR_TICKS only
+ * (walking thousands of scattered columns every tick cost milliseconds); a
+ * column that becomes active meanwhile is asked at once. So a player's
+ * move brings columns into (or out of) simulation up to BT_NEAR_TICKS
+ * late; their scheduled ticks then run late, never out of order.
+ *
  * Neighbour updates. Every change through world_set_block calls
  * hooks.placed for the block itself (vanilla onPlace), then queues one
  * neighbour update for each of its six neighbours (neighborChanged /
@@ -68,6 +75,7 @@
 #define BT_NEIGHBOR_MAX     (1 << 22) /* queued neighbour updates, 64 MiB */
 #define BT_PER_CHUNK_MAX    65536     /* ticks read per kind per column from disk */
 #define BT_RESCAN_TICKS     600       /* random_mask rebuilt from the palettes */
+#define BT_NEAR_TICKS       20        /* the simulated columns asked again */
 #define BT_RANDOM_SPEED_MAX 4096      /* randomTickSpeed used at most */
 
 enum bt_kind { BT_BLOCK, BT_FLUID, BT_KINDS };
@@ -104,7 +112,9 @@ typedef struct bt_chunk {
     bool relative;        /* triggers are delays (invariant 2) */
     uint32_t random_mask; /* bit s: section s may hold random-ticking blocks */
     int64_t rescan_at;
-    list_node link; /* on the active list */
+    uint64_t listed;   /* == the near list's epoch: in it (block_sim.c) */
+    uint64_t gathered; /* the gather that last put it in the tick's columns */
+    list_node link;    /* on the active list */
 } bt_chunk;
 
 /* ---- pure parts (unit tested) ---- */
