@@ -220,10 +220,12 @@ test('the entity explosion: 500 summoned in one tick reach a bot in bundles over
     assert.ok(withSpawns.length >= 2, `the spawns came in at least 2 bundles (${JSON.stringify(withSpawns)})`)
     assert.ok(withSpawns.every((x) => x.n <= 256), `at most 256 spawns a bundle (${withSpawns.map((x) => x.n)})`)
     assert.equal(withSpawns.reduce((s, x) => s + x.n, 0), 500, 'every spawn inside a bundle')
-    assert.ok(withSpawns[withSpawns.length - 1].at - withSpawns[0].at >= 40, 'over more than one tick')
     assert.ok(ms < 10000, `all within 10 s (${ms} ms)`)
+    // Over more than one tick: the server says it deferred the rest. (The
+    // bundles' arrival times here are the client's: a busy node reads two
+    // ticks' writes in one go, so 40 ms apart at the client failed in CI.)
     await h.waitFor(() => /spawns deferred: 1 viewer had more new mobs in range than the 256/.test(srv.output()), {
-      timeout: 3000, message: 'the server logs the deferral'
+      timeout: 3000, message: 'the server logs the deferral (the rest went out in later ticks)'
     })
   } finally {
     await V.quit(2000)
