@@ -648,6 +648,24 @@ async function flatRconServer (name, props = {}) {
   return { srv, rcon }
 }
 
+/**
+ * The end of a flatRconServer file: the RCON session closed, the bots
+ * quit, the server stopped by SIGTERM, which must exit 0 with no sanitizer
+ * report. Returns the server's exit info (null when it never started).
+ */
+async function closeFlatRconServer (srv, rcon, bots) {
+  const assert = require('node:assert/strict')
+  if (rcon) rcon.close()
+  await Promise.all(bots.filter(Boolean).map((b) => b.quit(2000)))
+  const info = srv ? await srv.stop(5000) : null
+  await cleanupAll()
+  if (srv) {
+    assert.equal(info.code, 0, `SIGTERM should make mcserv exit 0, got ${JSON.stringify(info)}\n${srv.describe()}`)
+    assert.doesNotMatch(srv.stderr(), /Sanitizer|runtime error/, 'no sanitizer report')
+  }
+  return info
+}
+
 async function statusUtil (port, timeout = 5000) {
   const msu = require('minecraft-server-util')
   return msu.status('127.0.0.1', port, { enableSRV: false, timeout })
@@ -733,6 +751,7 @@ module.exports = {
   chromiumPage,
   rconSession,
   flatRconServer,
+  closeFlatRconServer,
   REPO_ROOT,
   MCSERV,
   VERSION,

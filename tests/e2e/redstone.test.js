@@ -29,14 +29,7 @@ before(async () => {
 })
 
 after(async () => {
-  if (rcon) rcon.close()
-  await Promise.all([B, W].filter(Boolean).map((b) => b.quit(2000)))
-  const info = srv ? await srv.stop(5000) : null
-  await h.cleanupAll()
-  if (srv) {
-    assert.equal(info.code, 0, `SIGTERM should make mcserv exit 0, got ${JSON.stringify(info)}\n${srv.describe()}`)
-    assert.doesNotMatch(srv.stderr(), /Sanitizer|runtime error/, 'no sanitizer report')
-  }
+  await h.closeFlatRconServer(srv, rcon, [B, W])
 })
 
 const run = (line) => h.withTimeout(rcon.execute(line), 3000, `rcon ${line}`)
