@@ -25,8 +25,8 @@
 #include "world/block_ticks.h"
 #include "world/store.h"
 
-static const char *const state_names[CONN_STATES] = {"handshake", "status", "login", "play",
-                                                     "closing"};
+static const char *const state_names[CONN_STATES] = {"handshake", "status",        "login",
+                                                     "play",      "configuration", "closing"};
 
 void metrics_label_value(buf_t *out, const char *s)
 {

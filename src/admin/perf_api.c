@@ -18,8 +18,8 @@
 
 static buf_t body;
 
-static const char *const state_names[CONN_STATES] = {"handshake", "status", "login", "play",
-                                                     "closing"};
+static const char *const state_names[CONN_STATES] = {"handshake", "status",        "login",
+                                                     "play",      "configuration", "closing"};
 
 bool perf_api_route(const char *path)
 {

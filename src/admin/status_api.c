@@ -288,8 +288,8 @@ static void build_events(buf_t *b)
     buf_lit(b, "]");
 }
 
-static const char *const state_names[CONN_STATES] = {"handshake", "status", "login", "play",
-                                                     "closing"};
+static const char *const state_names[CONN_STATES] = {"handshake", "status",        "login",
+                                                     "play",      "configuration", "closing"};
 
 static void build(buf_t *b)
 {

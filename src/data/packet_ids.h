@@ -30,7 +30,9 @@
 #define PKT_LOGIN_SB_LOGIN_START           0x00
 #define PKT_LOGIN_SB_ENCRYPTION_BEGIN      0x01
 #define PKT_LOGIN_SB_LOGIN_PLUGIN_RESPONSE 0x02
-#define PKT_LOGIN_SB_COUNT                 3
+#define PKT_LOGIN_SB_LOGIN_ACKNOWLEDGED    0x03
+#define PKT_LOGIN_SB_COOKIE_RESPONSE       0x04
+#define PKT_LOGIN_SB_COUNT                 5
 
 /* login toClient */
 #define PKT_LOGIN_CB_DISCONNECT           0x00
@@ -38,7 +40,8 @@
 #define PKT_LOGIN_CB_SUCCESS              0x02
 #define PKT_LOGIN_CB_COMPRESS             0x03
 #define PKT_LOGIN_CB_LOGIN_PLUGIN_REQUEST 0x04
-#define PKT_LOGIN_CB_COUNT                5
+#define PKT_LOGIN_CB_COOKIE_REQUEST       0x05
+#define PKT_LOGIN_CB_COUNT                6
 
 /* play toServer */
 #define PKT_PLAY_SB_TELEPORT_CONFIRM              0x00
@@ -92,7 +95,27 @@
 #define PKT_PLAY_SB_SPECTATE                      0x30
 #define PKT_PLAY_SB_BLOCK_PLACE                   0x31
 #define PKT_PLAY_SB_USE_ITEM                      0x32
-#define PKT_PLAY_SB_COUNT                         51
+#define PKT_PLAY_SB_ATTACK                        0x33
+#define PKT_PLAY_SB_SELECT_BUNDLE_ITEM            0x34
+#define PKT_PLAY_SB_CHANGE_GAMEMODE               0x35
+#define PKT_PLAY_SB_CHAT_COMMAND_SIGNED           0x36
+#define PKT_PLAY_SB_CHUNK_BATCH_RECEIVED          0x37
+#define PKT_PLAY_SB_TICK_END                      0x38
+#define PKT_PLAY_SB_CONFIGURATION_ACKNOWLEDGED    0x39
+#define PKT_PLAY_SB_SET_SLOT_STATE                0x3a
+#define PKT_PLAY_SB_COOKIE_RESPONSE               0x3b
+#define PKT_PLAY_SB_DEBUG_SUBSCRIPTION_REQUEST    0x3c
+#define PKT_PLAY_SB_PICK_ITEM_FROM_BLOCK          0x3d
+#define PKT_PLAY_SB_PICK_ITEM_FROM_ENTITY         0x3e
+#define PKT_PLAY_SB_PING_REQUEST                  0x3f
+#define PKT_PLAY_SB_PLAYER_INPUT                  0x40
+#define PKT_PLAY_SB_PLAYER_LOADED                 0x41
+#define PKT_PLAY_SB_SET_GAME_RULE                 0x42
+#define PKT_PLAY_SB_SET_TEST_BLOCK                0x43
+#define PKT_PLAY_SB_SPECTATE_ENTITY               0x44
+#define PKT_PLAY_SB_TEST_INSTANCE_BLOCK_ACTION    0x45
+#define PKT_PLAY_SB_CUSTOM_CLICK_ACTION           0x46
+#define PKT_PLAY_SB_COUNT                         71
 
 /* play toClient */
 #define PKT_PLAY_CB_BUNDLE_DELIMITER             0x00
@@ -206,6 +229,77 @@
 #define PKT_PLAY_CB_ENTITY_EFFECT                0x6c
 #define PKT_PLAY_CB_DECLARE_RECIPES              0x6d
 #define PKT_PLAY_CB_TAGS                         0x6e
-#define PKT_PLAY_CB_COUNT                        111
+#define PKT_PLAY_CB_CHUNK_BATCH_FINISHED         0x6f
+#define PKT_PLAY_CB_CHUNK_BATCH_START            0x70
+#define PKT_PLAY_CB_COOKIE_REQUEST               0x71
+#define PKT_PLAY_CB_DEBUG_BLOCK_VALUE            0x72
+#define PKT_PLAY_CB_DEBUG_CHUNK_VALUE            0x73
+#define PKT_PLAY_CB_DEBUG_ENTITY_VALUE           0x74
+#define PKT_PLAY_CB_DEBUG_EVENT                  0x75
+#define PKT_PLAY_CB_DEBUG_SAMPLE                 0x76
+#define PKT_PLAY_CB_SYNC_ENTITY_POSITION         0x77
+#define PKT_PLAY_CB_GAME_RULE_VALUES             0x78
+#define PKT_PLAY_CB_GAME_TEST_HIGHLIGHT_POS      0x79
+#define PKT_PLAY_CB_LOW_DISK_SPACE_WARNING       0x7a
+#define PKT_PLAY_CB_MOVE_MINECART                0x7b
+#define PKT_PLAY_CB_PING_RESPONSE                0x7c
+#define PKT_PLAY_CB_PLAYER_ROTATION              0x7d
+#define PKT_PLAY_CB_RECIPE_BOOK_ADD              0x7e
+#define PKT_PLAY_CB_RECIPE_BOOK_REMOVE           0x7f
+#define PKT_PLAY_CB_RECIPE_BOOK_SETTINGS         0x80
+#define PKT_PLAY_CB_RESET_SCORE                  0x81
+#define PKT_PLAY_CB_REMOVE_RESOURCE_PACK         0x82
+#define PKT_PLAY_CB_ADD_RESOURCE_PACK            0x83
+#define PKT_PLAY_CB_SET_CURSOR_ITEM              0x84
+#define PKT_PLAY_CB_SET_PLAYER_INVENTORY         0x85
+#define PKT_PLAY_CB_START_CONFIGURATION          0x86
+#define PKT_PLAY_CB_STORE_COOKIE                 0x87
+#define PKT_PLAY_CB_TEST_INSTANCE_BLOCK_STATUS   0x88
+#define PKT_PLAY_CB_SET_TICKING_STATE            0x89
+#define PKT_PLAY_CB_STEP_TICK                    0x8a
+#define PKT_PLAY_CB_TRANSFER                     0x8b
+#define PKT_PLAY_CB_SET_PROJECTILE_POWER         0x8c
+#define PKT_PLAY_CB_CUSTOM_REPORT_DETAILS        0x8d
+#define PKT_PLAY_CB_SERVER_LINKS                 0x8e
+#define PKT_PLAY_CB_TRACKED_WAYPOINT             0x8f
+#define PKT_PLAY_CB_CLEAR_DIALOG                 0x90
+#define PKT_PLAY_CB_SHOW_DIALOG                  0x91
+#define PKT_PLAY_CB_COUNT                        146
+
+/* configuration toServer */
+#define PKT_CONFIGURATION_SB_SETTINGS               0x00
+#define PKT_CONFIGURATION_SB_COOKIE_RESPONSE        0x01
+#define PKT_CONFIGURATION_SB_CUSTOM_PAYLOAD         0x02
+#define PKT_CONFIGURATION_SB_FINISH_CONFIGURATION   0x03
+#define PKT_CONFIGURATION_SB_KEEP_ALIVE             0x04
+#define PKT_CONFIGURATION_SB_PONG                   0x05
+#define PKT_CONFIGURATION_SB_RESOURCE_PACK_RECEIVE  0x06
+#define PKT_CONFIGURATION_SB_SELECT_KNOWN_PACKS     0x07
+#define PKT_CONFIGURATION_SB_CUSTOM_CLICK_ACTION    0x08
+#define PKT_CONFIGURATION_SB_ACCEPT_CODE_OF_CONDUCT 0x09
+#define PKT_CONFIGURATION_SB_COUNT                  10
+
+/* configuration toClient */
+#define PKT_CONFIGURATION_CB_COOKIE_REQUEST        0x00
+#define PKT_CONFIGURATION_CB_CUSTOM_PAYLOAD        0x01
+#define PKT_CONFIGURATION_CB_DISCONNECT            0x02
+#define PKT_CONFIGURATION_CB_FINISH_CONFIGURATION  0x03
+#define PKT_CONFIGURATION_CB_KEEP_ALIVE            0x04
+#define PKT_CONFIGURATION_CB_PING                  0x05
+#define PKT_CONFIGURATION_CB_RESET_CHAT            0x06
+#define PKT_CONFIGURATION_CB_REGISTRY_DATA         0x07
+#define PKT_CONFIGURATION_CB_REMOVE_RESOURCE_PACK  0x08
+#define PKT_CONFIGURATION_CB_ADD_RESOURCE_PACK     0x09
+#define PKT_CONFIGURATION_CB_STORE_COOKIE          0x0a
+#define PKT_CONFIGURATION_CB_TRANSFER              0x0b
+#define PKT_CONFIGURATION_CB_FEATURE_FLAGS         0x0c
+#define PKT_CONFIGURATION_CB_TAGS                  0x0d
+#define PKT_CONFIGURATION_CB_SELECT_KNOWN_PACKS    0x0e
+#define PKT_CONFIGURATION_CB_CUSTOM_REPORT_DETAILS 0x0f
+#define PKT_CONFIGURATION_CB_SERVER_LINKS          0x10
+#define PKT_CONFIGURATION_CB_CLEAR_DIALOG          0x11
+#define PKT_CONFIGURATION_CB_SHOW_DIALOG           0x12
+#define PKT_CONFIGURATION_CB_CODE_OF_CONDUCT       0x13
+#define PKT_CONFIGURATION_CB_COUNT                 20
 
 #endif

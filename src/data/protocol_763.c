@@ -31,26 +31,33 @@ static const int16_t status_sb_logical[2] = {
     0,
     1,
 };
-static const int16_t login_cb_wire[5] = {
-    0, 1, 2, 3, 4,
+static const int16_t login_cb_wire[6] = {
+    0, 1, 2, 3, 4, -1,
 };
 static const int16_t login_sb_logical[3] = {
     0,
     1,
     2,
 };
-static const int16_t play_cb_wire[111] = {
-    0,  1,  2,  3,  4,  5,   6,   7,   8,   9,   10,  11,  12,  13,  14,  15,  16, 17, 18,
-    19, 20, 21, 22, 23, 24,  25,  26,  27,  28,  29,  30,  31,  32,  33,  34,  35, 36, 37,
-    38, 39, 40, 41, 42, 43,  44,  45,  46,  47,  48,  49,  50,  51,  52,  53,  54, 55, 56,
-    57, 58, 59, 60, 61, 62,  63,  64,  65,  66,  67,  68,  69,  70,  71,  72,  73, 74, 75,
-    76, 77, 78, 79, 80, 81,  82,  83,  84,  85,  86,  87,  88,  89,  90,  91,  92, 93, 94,
-    95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110,
+static const int16_t play_cb_wire[146] = {
+    0,   1,   2,   3,   4,   5,   6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,  17,  18,  19,  20,
+    21,  22,  23,  24,  25,  26,  27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37,  38,  39,  40,  41,
+    42,  43,  44,  45,  46,  47,  48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58,  59,  60,  61,  62,
+    63,  64,  65,  66,  67,  68,  69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,  80,  81,  82,  83,
+    84,  85,  86,  87,  88,  89,  90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104,
+    105, 106, 107, 108, 109, 110, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,  -1,  -1,  -1,  -1,
+    -1,  -1,  -1,  -1,  -1,  -1,  -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,  -1,  -1,  -1,
 };
 static const int16_t play_sb_logical[51] = {
     0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
     17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
     34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50,
+};
+static const int16_t configuration_cb_wire[20] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+};
+static const int16_t configuration_sb_logical[1] = {
+    -1,
 };
 
 const struct proto_ids proto_ids_763 = {
@@ -62,7 +69,8 @@ const struct proto_ids proto_ids_763 = {
         {
             [PROTO_STATE_HANDSHAKE] = {handshaking_cb_wire, handshaking_sb_logical, 0, 255},
             [PROTO_STATE_STATUS] = {status_cb_wire, status_sb_logical, 2, 2},
-            [PROTO_STATE_LOGIN] = {login_cb_wire, login_sb_logical, 5, 3},
-            [PROTO_STATE_PLAY] = {play_cb_wire, play_sb_logical, 111, 51},
+            [PROTO_STATE_LOGIN] = {login_cb_wire, login_sb_logical, 6, 3},
+            [PROTO_STATE_PLAY] = {play_cb_wire, play_sb_logical, 146, 51},
+            [PROTO_STATE_CONFIGURATION] = {configuration_cb_wire, configuration_sb_logical, 20, 0},
         },
 };

@@ -17,6 +17,7 @@ enum proto_state {
     PROTO_STATE_STATUS,
     PROTO_STATE_LOGIN,
     PROTO_STATE_PLAY,
+    PROTO_STATE_CONFIGURATION,
     PROTO_STATE_COUNT
 };
 
@@ -40,9 +41,11 @@ struct proto_ids {
 
 /* The native version: its numbering is the logical one (packet_ids.h). */
 #define PROTO_NATIVE_VERSION 763
-#define PROTO_VERSION_COUNT  1
+#define PROTO_VERSION_COUNT  2
 
 extern const struct proto_ids proto_ids_763; /* 1.20.1, identity */
 #define PROTO_IDS_763_IDENTITY 1
+extern const struct proto_ids proto_ids_775; /* 26.1 */
+#define PROTO_IDS_775_IDENTITY 0
 
 #endif

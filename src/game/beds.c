@@ -138,7 +138,7 @@ static void action_bar(conn *c, const char *key, const chat_arg *a, size_t n)
     chat_tr_json(&j, NULL, key, a, n);
     if (!j.failed) {
         buf_reset(&srv->pkt);
-        pkt_cb_system_chat(&srv->pkt, (const char *)j.data, j.len, true);
+        c->proto->cb_system_chat(&srv->pkt, (const char *)j.data, j.len, true);
         conn_send_pkt(c);
     }
     buf_free(&j);

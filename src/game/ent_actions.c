@@ -237,6 +237,7 @@ static void respawn(conn *c)
         .death_x = e->death_x,
         .death_y = e->death_y,
         .death_z = e->death_z,
+        .sea_level = game_sea_level(),
     };
     buf_reset(&srv->pkt);
     c->proto->cb_respawn(&srv->pkt, &rs);

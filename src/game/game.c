@@ -23,6 +23,7 @@
 #include "game/worldsim.h" /* issue 21 */
 #include "net/limits.h"
 #include "world/block_ticks.h" /* issue 21 */
+#include "world/terrain.h"
 
 struct game game;
 
@@ -178,4 +179,9 @@ void game_free(void)
     free(game.players);
     game.players = NULL;
     game.player_count = game.player_cap = 0;
+}
+
+int game_sea_level(void)
+{
+    return srv->cfg.level_type == LEVEL_FLAT ? -63 : SEA_LEVEL;
 }

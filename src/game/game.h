@@ -61,6 +61,10 @@ void game_free(void);
  * -1 if out of memory. */
 int game_add(conn *c);
 
+/* The sea level a client is told (26.1's SpawnInfo): vanilla's 63, and
+ * -63 for a flat world as vanilla's flat preset. */
+int game_sea_level(void);
+
 /* The net/ handlers (struct net_game), for tests that drive the game. */
 extern const struct net_game game_net;
 

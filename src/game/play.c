@@ -722,6 +722,7 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
         .is_debug = false,
         .is_flat = srv->cfg.level_type == LEVEL_FLAT,
         .portal_cooldown = 0,
+        .sea_level = game_sea_level(),
     };
     buf_reset(&srv->pkt);
     c->proto->cb_login(&srv->pkt, &l);
@@ -740,6 +741,14 @@ void play_join(conn *c, const char *name, size_t name_len, mc_uuid uuid)
     buf_reset(&srv->pkt);
     pkt_cb_update_view_position(&srv->pkt, p->center_x, p->center_z);
     conn_send_pkt(c);
+
+    if (c->proto->configuration) {
+        /* 1.20.3+: the client waits on its loading screen for this event
+         * (level_chunks_load_start) before it takes the world as loading. */
+        buf_reset(&srv->pkt);
+        pkt_cb_game_state_change(&srv->pkt, 13, 0.0f);
+        conn_send_pkt(c);
+    }
 
     char id[37];
     uuid_format(&uuid, id);

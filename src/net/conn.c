@@ -41,6 +41,7 @@
 #include "net/server.h"
 #include "proto/crypto.h"
 #include "proto/frame.h"
+#include "proto/text_nbt.h"
 
 /* ---------------------------------------------------------------- counters */
 
@@ -111,11 +112,9 @@ static uint64_t count_frames(const uint8_t *p, size_t n)
 /* The protocol state of each connection state; CLOSING sends and reads
  * nothing a version could number differently (-1: not translated). */
 static const int8_t proto_state_of[CONN_STATES] = {
-    [CS_HANDSHAKE] = PROTO_STATE_HANDSHAKE,
-    [CS_STATUS] = PROTO_STATE_STATUS,
-    [CS_LOGIN] = PROTO_STATE_LOGIN,
-    [CS_PLAY] = PROTO_STATE_PLAY,
-    [CS_CLOSING] = -1,
+    [CS_HANDSHAKE] = PROTO_STATE_HANDSHAKE,  [CS_STATUS] = PROTO_STATE_STATUS,
+    [CS_LOGIN] = PROTO_STATE_LOGIN,          [CS_PLAY] = PROTO_STATE_PLAY,
+    [CS_CONFIG] = PROTO_STATE_CONFIGURATION, [CS_CLOSING] = -1,
 };
 
 /* A copy of srv->pkt with its id rewritten, for non-identity versions
@@ -201,6 +200,28 @@ static void output_overflow(conn *c)
     conn_drop(c, NULL);
 }
 
+/* A PLAY packet in 1.20.1's layout as c's version (protocol.h invariant
+ * 4): the bytes to frame (pkt itself, or a rewrite in `tr`), NULL if it is
+ * not sent to c. */
+static const uint8_t *translated(conn *c, const uint8_t *pkt, size_t *len, buf_t *tr)
+{
+    if (c->proto->identity || c->state != CS_PLAY || !c->proto->cb_translate) return pkt;
+    int rc = c->proto->cb_translate(pkt, *len, tr);
+    if (rc == CB_SAME) return pkt;
+    if (rc == CB_DROP) return NULL;
+    *len = tr->len;
+    return tr->data;
+}
+
+static buf_t *translate_out(void)
+{
+    static buf_t tr;
+    if (!tr.limit) buf_init(&tr, FRAME_MAX_PACKET + 16);
+    return &tr;
+}
+
+static void frame_own(conn *c, const uint8_t *pkt, size_t len, unsigned flags);
+
 void conn_send_pkt_as(conn *c, unsigned flags)
 {
     if (c->closed) return;
@@ -209,13 +230,25 @@ void conn_send_pkt_as(conn *c, unsigned flags)
         conn_drop(c, NULL);
         return;
     }
+    const uint8_t *pkt = srv->pkt.data;
+    size_t len = srv->pkt.len;
+    if (!c->proto->identity && c->state == CS_PLAY) {
+        rd_t r = rd_make(pkt, len);
+        if (!protocol_routed(rd_varint(&r))) pkt = translated(c, pkt, &len, translate_out());
+        if (!pkt) return;
+    }
+    frame_own(c, pkt, len, flags);
+}
+
+/* Frames pkt (logical id + payload, in c's layout) into c's own queue. */
+static void frame_own(conn *c, const uint8_t *pkt, size_t len, unsigned flags)
+{
     int threshold = c->compressed ? srv->cfg.compression_threshold : -1;
-    buf_t *own = outq_own_begin(&c->out, srv->pkt.len + 16);
+    buf_t *own = outq_own_begin(&c->out, len + 16);
     size_t from = own->len;
-    int rc = c->proto->identity
-                 ? frame_encode(own, srv->pkt.data, srv->pkt.len, threshold, srv->compressor)
-                 : protocol_frame(c->proto, proto_state_of[c->state], own, srv->pkt.data,
-                                  srv->pkt.len, threshold, srv->compressor, translate_scratch());
+    int rc = c->proto->identity ? frame_encode(own, pkt, len, threshold, srv->compressor)
+                                : protocol_frame(c->proto, proto_state_of[c->state], own, pkt, len,
+                                                 threshold, srv->compressor, translate_scratch());
     if (rc < 0 && rc != PROTOCOL_E_OUTPUT) {
         own->len = from;
         own->failed = 0;
@@ -261,7 +294,7 @@ const buf_t *pkt_frame_shared_for(const struct mc_protocol *p)
 static void send_ref(conn *c, shframe *f, size_t off, size_t n, unsigned flags)
 {
     if (c->enc) {
-        conn_send_raw_as(c, f->data + off, n, flags);
+        conn_send_raw_proto(c, f->data + off, n, flags);
         return;
     }
     if (!outq_ref(&c->out, f, off, n)) {
@@ -290,7 +323,47 @@ static shframe *shared_frame_of(const void *p, size_t n, size_t *off)
     return NULL;
 }
 
+/* Native frames p[0..n) (1.20.1's layout) to a connection of another
+ * version: each deframed, translated and framed for it, in its own queue. */
+static void send_translated(conn *c, const uint8_t *p, size_t n, unsigned flags)
+{
+    static buf_t inflated;
+    if (!inflated.limit) buf_init(&inflated, FRAME_MAX_PACKET + 16);
+    frame_limits lim = {FRAME_MAX_LENGTH, FRAME_MAX_PACKET};
+    int threshold = srv->cfg.compression_threshold; /* shared frames' (pkt_frame_shared_for) */
+    while (n && !c->closed) {
+        const uint8_t *pkt;
+        size_t plen;
+        long used = frame_decode(p, n, &lim, threshold, srv->decompressor, &inflated, &pkt, &plen);
+        if (used <= 0) {
+            log_error("[%s] a frame for protocol %d could not be read back (%s); not sent", c->addr,
+                      c->proto->version, used ? frame_strerror((int)used) : "truncated");
+            return;
+        }
+        p += used, n -= (size_t)used;
+        const uint8_t *out = translated(c, pkt, &plen, translate_out());
+        if (out) frame_own(c, out, plen, flags);
+    }
+}
+
+/* Is p[0..n) inside the frame pkt_frame_shared_for made for `slot`? */
+static bool framed_for(int slot, const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p, lo = (uintptr_t)framed[slot].buf.data;
+    return lo && a >= lo && a + n <= lo + framed[slot].buf.len;
+}
+
 void conn_send_raw_as(conn *c, const void *p, size_t n, unsigned flags)
+{
+    if (c->closed) return;
+    if (!c->proto->identity && c->state == CS_PLAY && !framed_for(c->proto->slot, p, n)) {
+        send_translated(c, p, n, flags); /* protocol.h invariant 4 */
+        return;
+    }
+    conn_send_raw_proto(c, p, n, flags);
+}
+
+void conn_send_raw_proto(conn *c, const void *p, size_t n, unsigned flags)
 {
     if (c->closed) return;
     size_t off;
@@ -352,6 +425,10 @@ static void memo_clear(void)
 void conn_send_buf(conn *c, const buf_t *b, size_t off, size_t n, unsigned flags)
 {
     if (c->closed || off > b->len || n > b->len - off) return;
+    if (!c->proto->identity && c->state == CS_PLAY) { /* native frames: translated */
+        send_translated(c, b->data + off, n, flags);
+        return;
+    }
     shframe *sf = NULL;
     if (!c->enc && n >= CONN_REF_MIN) sf = memo_frame(b);
     if (sf)
@@ -641,7 +718,9 @@ static void kick_json(conn *c, const char *json, const char *log_text)
         log_info("[%s] %s disconnected: %s", c->addr, c->name, log_text);
     else
         log_limited(&k_login_kick,
-                    c->state == CS_LOGIN || c->state == CS_PLAY ? LOG_INFO : LOG_DEBUG,
+                    c->state == CS_LOGIN || c->state == CS_CONFIG || c->state == CS_PLAY
+                        ? LOG_INFO
+                        : LOG_DEBUG,
                     "[%s] disconnected: %s", c->addr, log_text);
     if (c->state == CS_LOGIN) {
         /* The login disconnect is JSON text in every version. */
@@ -651,6 +730,11 @@ static void kick_json(conn *c, const char *json, const char *log_text)
     } else if (c->state == CS_PLAY) {
         buf_reset(&srv->pkt);
         c->proto->cb_kick_disconnect(&srv->pkt, json, strlen(json));
+        conn_send_pkt(c);
+    } else if (c->state == CS_CONFIG) {
+        /* The configuration disconnect: the reason as NBT text, as in PLAY. */
+        buf_t *b = pkt_begin(PKT_CONFIGURATION_CB_DISCONNECT);
+        text_nbt_append(b, json, strlen(json));
         conn_send_pkt(c);
     }
     if (c->closed) return;
@@ -726,6 +810,17 @@ static bool rate_ok(conn *c)
 static void play_packet(conn *c, int32_t id, rd_t *r)
 {
     if (srv->cfg.rate_limit > 0 && !rate_ok(c)) return;
+    if (c->proto->sb_play) { /* 1.20.1's bytes for the handlers (protocol.h) */
+        static buf_t rewritten;
+        if (!rewritten.cap) buf_init(&rewritten, FRAME_MAX_LENGTH);
+        int how = c->proto->sb_play(&id, r, &rewritten, &c->input_flags);
+        if (how == SB_DROP) return;
+        if (how == SB_REWRITTEN) {
+            rd_t rw = rd_make(rewritten.data, rewritten.len);
+            srv->game->packet(c, id, &rw);
+            return;
+        }
+    }
     srv->game->packet(c, id, r);
 }
 
@@ -736,9 +831,9 @@ static void closing_packet(conn *c, int32_t id, rd_t *r)
 
 /* One handler per state (house style: table-driven dispatch). */
 static void (*const state_dispatch[CONN_STATES])(conn *c, int32_t id, rd_t *r) = {
-    [CS_HANDSHAKE] = handshake_dispatch, [CS_STATUS] = status_dispatch,
-    [CS_LOGIN] = login_dispatch,         [CS_PLAY] = play_packet,
-    [CS_CLOSING] = closing_packet,
+    [CS_HANDSHAKE] = handshake_dispatch,  [CS_STATUS] = status_dispatch,
+    [CS_LOGIN] = login_dispatch,          [CS_PLAY] = play_packet,
+    [CS_CONFIG] = configuration_dispatch, [CS_CLOSING] = closing_packet,
 };
 
 static void dispatch(conn *c, const uint8_t *pkt, size_t len)

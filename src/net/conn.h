@@ -100,8 +100,9 @@
 #define CONN_CLOSING_GRACE   1000        /* ms to flush a kick message */
 #define CONN_NAME_MAX        16
 
-enum conn_state { CS_HANDSHAKE, CS_STATUS, CS_LOGIN, CS_PLAY, CS_CLOSING };
-#define CONN_STATES 5
+/* CS_CONFIG: the configuration state of 1.20.2+ clients (net/configuration.c). */
+enum conn_state { CS_HANDSHAKE, CS_STATUS, CS_LOGIN, CS_PLAY, CS_CONFIG, CS_CLOSING };
+#define CONN_STATES 6
 
 /* Why a LOGIN or PLAY connection was disconnected, for the kick counters
  * (a fixed set: reasons typed by operators never become metric labels). */
@@ -182,6 +183,9 @@ typedef struct conn {
     struct mc_profile *profile; /* identity from the session server or a proxy; owned */
     struct auth_req *auth;      /* hasJoined in flight (net/auth.c owns it) */
     int32_t plugin_msg_id;      /* Velocity: the Login Plugin Request's message id */
+    uint8_t *client_info;       /* CONFIG: the last Client Information, for PLAY; owned */
+    uint8_t client_info_len;
+    uint8_t input_flags; /* PLAY, 1.21.2+: the last Player Input (proto->sb_play) */
     uint8_t verify_token[4];
     /* the profile's properties (the skin), for the game's Player Info */
     const struct pkt_property *props;
@@ -207,16 +211,22 @@ static inline void conn_send_pkt(conn *c)
 {
     conn_send_pkt_as(c, CONN_URGENT);
 }
-/* Queues raw bytes (already framed for c->proto, e.g. a cached chunk) to c:
- * copied, unless they lie in the frame pkt_frame_shared_for returned last,
- * which is referenced (invariant 5 aside). */
+/* Queues framed bytes to c: copied, unless they lie in the frame
+ * pkt_frame_shared_for returned last, which is referenced (invariant 5
+ * aside). The bytes are 1.20.1's (native frames; for a connection of
+ * another version each packet is translated, proto/protocol.h invariant
+ * 4), or that frame made for c's own version. */
 void conn_send_raw_as(conn *c, const void *p, size_t n, unsigned flags);
+/* The same for bytes framed for c's own protocol (a per-protocol cache,
+ * e.g. the world's chunk frames): never translated (protocol.h inv. 4). */
+void conn_send_raw_proto(conn *c, const void *p, size_t n, unsigned flags);
 static inline void conn_send_raw(conn *c, const void *p, size_t n)
 {
     conn_send_raw_as(c, p, n, CONN_URGENT);
 }
 /*
- * Queues b->data[off .. off + n) (framed for c->proto) to c as a shared
+ * Queues b->data[off .. off + n) (native frames; translated for a
+ * connection of another version, as conn_send_raw_as) to c as a shared
  * frame: the first call for b in a loop pass copies b once into a
  * refcounted frame, later calls in the same pass (for any connection)
  * reference that copy. b must not change until the end of the pass

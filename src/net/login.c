@@ -6,7 +6,7 @@
  *
  * Invariants:
  *  1. Login accepts only the protocols that proto/protocol.c supports (763
- *     today); any other gets a disconnect that names the versions we speak.
+ *     and 775); any other gets a disconnect that names the versions we speak.
  *     The handshake sets c->proto to a supported version's table; an
  *     unsupported one keeps protocol_native (Status still answers it, and
  *     its Login Start is read, and refused, with 763's layout).
@@ -60,7 +60,9 @@ static void adopt_address(conn *c, const char *ip, int port, const char *via)
  * client's Login Start would not even parse with our layout. */
 static void refuse_version(conn *c)
 {
-    bool old = c->protocol < protocol_oldest();
+    /* Older than the newest we speak (1.21.1 between 1.20.1 and 26.1
+     * too): the client should update; newer than all: the server is old. */
+    bool old = c->protocol < protocol_nearest(INT32_MAX)->version;
     char text[128], json[384];
     snprintf(text, sizeof text,
              old ? "Outdated client! Please use %s" : "Outdated server! I'm still on %s",
@@ -143,7 +145,9 @@ void handshake_dispatch(conn *c, int32_t id, rd_t *r)
  *                           |                  --auth thread answers OK--> finish
  *                           +--offline (or bungeecord)--> finish
  *   finish: duplicate-name kick, full check, [Set Compression], Login Success
- *           (UUID, name, properties) --> PLAY
+ *           (UUID, name, properties) --> PLAY (login_enter_play)
+ *           1.20.2+ (c->proto->configuration): LS_ACK --Login Acknowledged-->
+ *           the configuration state (net/configuration.c) --> PLAY
  *   any other packet in any step: kicked ("Unexpected packet during login")
  *
  * Invariants:
@@ -156,7 +160,7 @@ void handshake_dispatch(conn *c, int32_t id, rd_t *r)
  *     time; the shared secret is wiped from the stack after use.
  */
 
-enum login_step { LS_START, LS_KEY, LS_AUTH, LS_VELOCITY };
+enum login_step { LS_START, LS_KEY, LS_AUTH, LS_VELOCITY, LS_ACK };
 
 #define VERIFY_TOKEN_SIZE 4
 
@@ -288,6 +292,8 @@ void login_conn_free(conn *c)
     cipher_free(c->enc);
     cipher_free(c->dec);
     c->enc = c->dec = NULL;
+    free(c->client_info);
+    c->client_info = NULL;
     if (c->profile) {
         profile_clear(c->profile);
         free(c->profile);
@@ -329,10 +335,23 @@ static void finish_login(conn *c)
     pkt_write_properties(b, c->props, c->prop_count);
     conn_send_pkt(c);
     if (c->closed) return;
-    c->state = CS_PLAY;
-    conn_set_deadline(c, 0);
     memmove(c->name, name, nlen); /* name may be c->name itself */
     c->name[nlen] = 0;
+    if (c->proto->configuration) {
+        c->login_step = LS_ACK; /* the client acknowledges, then configuration */
+        return;
+    }
+    login_enter_play(c);
+}
+
+/* The name in c->name and the profile are final (finish_login ran). */
+void login_enter_play(conn *c)
+{
+    const char *name = c->name;
+    size_t nlen = strlen(name);
+    mc_uuid uuid = c->profile ? c->profile->uuid : uuid_offline(name, nlen);
+    c->state = CS_PLAY;
+    conn_set_deadline(c, 0);
     c->rate_window_ms = srv->loop->now_ms;
     srv->stats.logins++;
     limits_entered_play(c);
@@ -352,6 +371,7 @@ static void send_encryption_request(conn *c)
     buf_append(b, login.rsa.pub_der, login.rsa.pub_der_len);
     wr_varint(b, VERIFY_TOKEN_SIZE);
     buf_append(b, c->verify_token, VERIFY_TOKEN_SIZE);
+    if (c->proto->configuration) wr_bool(b, true); /* shouldAuthenticate: online mode */
     conn_send_pkt(c);
     c->login_step = LS_KEY;
 }
@@ -376,7 +396,7 @@ static void login_start(conn *c, rd_t *r)
 {
     size_t nlen;
     const char *name = rd_string(r, CONN_NAME_MAX, &nlen);
-    if (rd_bool(r)) rd_uuid(r);
+    if (c->proto->configuration || rd_bool(r)) rd_uuid(r); /* 1.20.2+: always there */
     if (r->err || rd_left(r) != 0) {
         conn_kick(c, "Malformed login packet");
         return;
@@ -567,6 +587,8 @@ void login_dispatch(conn *c, int32_t id, rd_t *r)
         encryption_response(c, r);
     else if (id == PKT_LOGIN_SB_LOGIN_PLUGIN_RESPONSE && c->login_step == LS_VELOCITY)
         plugin_response(c, r);
+    else if (id == PKT_LOGIN_SB_LOGIN_ACKNOWLEDGED && c->login_step == LS_ACK && rd_left(r) == 0)
+        configuration_begin(c);
     else
         conn_kick(c, "Unexpected packet during login");
 }

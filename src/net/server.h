@@ -150,6 +150,12 @@ void login_conn_free(conn *c);
 long login_proxy_header(conn *c, const uint8_t *p, size_t len);
 void handshake_dispatch(conn *c, int32_t id, rd_t *r);
 void login_dispatch(conn *c, int32_t id, rd_t *r);
+/* Login Success was acknowledged (1.20.2+): the configuration state. */
+void configuration_begin(conn *c);
+void configuration_dispatch(conn *c, int32_t id, rd_t *r);
+/* The identity is settled and the client is ready (Login Success, or the
+ * end of the configuration state): PLAY and the game's join. */
+void login_enter_play(conn *c);
 
 /* Server list (net/status.c). */
 void status_dispatch(conn *c, int32_t id, rd_t *r);

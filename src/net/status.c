@@ -8,6 +8,10 @@
  *     one status request and one ping per connection, then it is closed.
  *  2. The status JSON is built once and cached until status_invalidate (a
  *     join, a leave); player names in it are JSON-escaped.
+ *  3. Its version is the client's own when the server speaks it (each
+ *     client sees the server as compatible); otherwise the supported
+ *     version nearest to the client's (older clients see the oldest,
+ *     newer ones the newest), which the client shows as incompatible.
  */
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 #include "data/packet_ids.h"
 #include "data/version.h"
 #include "net/server.h"
+#include "proto/protocol.h"
 
 #define STATUS_SAMPLE_MAX 12
 #define FAVICON_MAX_BYTES (256u << 10)
@@ -38,10 +43,9 @@ static const char *status_json(void)
     buf_t b;
     buf_init(&b, 1u << 20);
     char tmp[160];
-    snprintf(tmp, sizeof tmp,
-             "{\"version\":{\"name\":\"%s\",\"protocol\":%d},\"players\":{\"max\":%d,"
-             "\"online\":%zu,\"sample\":[",
-             MC_VERSION_NAME, MC_PROTOCOL_VERSION, srv->cfg.max_players, srv->game->online());
+    /* The version object is put in front per client (invariant 3). */
+    snprintf(tmp, sizeof tmp, "{\"players\":{\"max\":%d,\"online\":%zu,\"sample\":[",
+             srv->cfg.max_players, srv->game->online());
     buf_append(&b, tmp, strlen(tmp));
     if (!srv->cfg.hide_online_players) {
         const char *names[STATUS_SAMPLE_MAX];
@@ -69,7 +73,7 @@ static const char *status_json(void)
     buf_append(&b, "", 1);
     if (b.failed) {
         buf_free(&b);
-        return "{}";
+        return "{\"description\":\"\"}";
     }
     srv->status_json = (char *)b.data; /* ownership moves to the cache */
     return srv->status_json;
@@ -124,8 +128,17 @@ void status_dispatch(conn *c, int32_t id, rd_t *r)
             return;
         }
         const char *json = status_json();
+        const struct mc_protocol *p = protocol_for(c->protocol);
+        if (!p) p = protocol_nearest(c->protocol);
+        char version[96];
+        int vn = snprintf(version, sizeof version,
+                          "{\"version\":{\"name\":\"%s\",\"protocol\":%d},", p->name, p->version);
+        size_t jn = strlen(json);
+        json++, jn--; /* its "{": the version comes first */
         buf_t *b = pkt_begin(0x00);
-        wr_string(b, json, strlen(json));
+        wr_varint(b, (int32_t)((size_t)vn + jn));
+        buf_append(b, version, (size_t)vn);
+        buf_append(b, json, jn);
         conn_send_pkt(c);
         c->status_step = 1;
         srv->stats.status_requests++;

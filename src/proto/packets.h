@@ -41,6 +41,7 @@ struct pkt_login {
     bool is_debug;
     bool is_flat;
     int32_t portal_cooldown;
+    int32_t sea_level; /* 26.1's SpawnInfo (63; a flat world -63, as vanilla) */
 };
 
 void pkt_cb_login(buf_t *b, const struct pkt_login *l);
@@ -206,6 +207,7 @@ struct pkt_respawn {
     const char *death_world;
     int32_t death_x, death_y, death_z;
     int32_t portal_cooldown;
+    int32_t sea_level; /* as pkt_login's */
 };
 void pkt_cb_respawn(buf_t *b, const struct pkt_respawn *r);
 

@@ -45,6 +45,7 @@
 
 #include <stdio.h>
 
+#include "data/packet_ids.h"
 #include "proto/frame.h"
 
 const struct mc_protocol protocol_763 = {
@@ -68,7 +69,28 @@ const struct mc_protocol protocol_763 = {
 };
 
 /* Oldest first; slot i is at index i. */
-static const struct mc_protocol *const supported[PROTO_VERSION_COUNT] = {&protocol_763};
+static const struct mc_protocol *const supported[PROTO_VERSION_COUNT] = {&protocol_763,
+                                                                         &protocol_775};
+
+/* Set Slot is not among them: game/inventory.c writes it in 763's layout
+ * (with its NBT), so 775's cb_set_slot is 763's and the translation does
+ * the rest. */
+bool protocol_routed(int32_t logical)
+{
+    switch (logical) {
+    case PKT_PLAY_CB_LOGIN:
+    case PKT_PLAY_CB_RESPAWN:
+    case PKT_PLAY_CB_POSITION:
+    case PKT_PLAY_CB_SPAWN_POSITION:
+    case PKT_PLAY_CB_UNLOAD_CHUNK:
+    case PKT_PLAY_CB_UPDATE_TIME:
+    case PKT_PLAY_CB_DEATH_COMBAT_EVENT:
+    case PKT_PLAY_CB_KICK_DISCONNECT:
+    case PKT_PLAY_CB_SYSTEM_CHAT:
+    case PKT_PLAY_CB_PLAYERLIST_HEADER: return true;
+    default: return false;
+    }
+}
 
 const struct mc_protocol *protocol_for(int version)
 {
@@ -92,6 +114,11 @@ const char *protocol_names(void)
 int protocol_oldest(void)
 {
     return supported[0]->version;
+}
+
+const struct mc_protocol *protocol_nearest(int version)
+{
+    return version < supported[0]->version ? supported[0] : supported[PROTO_VERSION_COUNT - 1];
 }
 
 int protocol_frame(const struct mc_protocol *p, int state, buf_t *out, const uint8_t *pkt,

@@ -1,9 +1,10 @@
 /*
  * protocol.h — the protocol-version seam: what differs between the client
  * versions the server speaks, reached through the connection's table
- * (conn->proto). Only 763 (1.20.1) today; a second version is an added
- * generated id table (tools/gen_data.js VERSIONS) and a few added encoders
- * here, not an edit of every call site.
+ * (conn->proto): 763 (1.20.1, the world's own version) and 775 (26.1). A
+ * version is a generated id table (tools/gen_data.js VERSIONS), generated
+ * id translations (data/translate_<N>.h), and its encoders here
+ * (proto/packets_<N>.c), not an edit of every call site.
  *
  * Ids. The PKT_* constants are logical ids: 763's numbering, plus ids after
  * it for packets only a later version has (data/packet_ids.h). Encoders
@@ -30,6 +31,12 @@
  *  2. identity: every wire id is its logical id, so framing and dispatch do
  *     no translation work (one branch per packet); 763 is the identity.
  *  3. Tables are const and shared by every connection of that version.
+ *  4. What a connection is sent is 1.20.1's layout unless it was made for
+ *     its version: net/conn.c passes 763 bytes through cb_translate, except
+ *     (a) packets written with this table's routed encoders and sent with
+ *     conn_send_pkt (their logical ids are protocol_routed()), (b) frames
+ *     of pkt_frame_shared_for(p) for p = its version, and (c) bytes sent
+ *     with conn_send_raw_proto (the world's per-protocol chunk frames).
  */
 #ifndef MC_PROTOCOL_H
 #define MC_PROTOCOL_H
@@ -40,6 +47,7 @@
 
 #include "core/buf.h"
 #include "data/protocol_ids.h"
+#include "data/translate_775.h"
 #include "proto/packets.h"
 #include "proto/wire.h"
 
@@ -72,6 +80,23 @@ struct mc_protocol {
     bool identity;    /* invariant 2 */
     const struct proto_ids *ids;
 
+    /* Since 1.20.2: Login Success is acknowledged and followed by the
+     * configuration state (registries there, not in Login (play)); the
+     * Login Start UUID is always present; Encryption Request says whether
+     * the client must authenticate. net/login.c. */
+    bool configuration;
+    /* 1.20.1's ids as this version's (NULL: the same ids, invariant 2's
+     * identity): data/translate_<N>.h. */
+    const uint16_t *block_state; /* [BLOCK_STATE_COUNT] */
+    const uint16_t *biome;       /* [BIOME_COUNT] */
+    const uint16_t *item;        /* [ITEM_COUNT] */
+    const uint16_t *entity_type; /* [ENTITY_TYPE_COUNT] */
+    uint8_t block_global_bits, biome_global_bits;
+    /* The configuration state's Registry Data payloads (configuration). */
+    const unsigned char *registry_data;
+    const struct registry_payload *registries;
+    int registry_count;
+
     /* clientbound encoders: append one packet (logical id, payload) to b */
     void (*cb_login)(buf_t *b, const struct pkt_login *l);
     void (*cb_respawn)(buf_t *b, const struct pkt_respawn *r);
@@ -90,12 +115,29 @@ struct mc_protocol {
 
     /* serverbound decoders: read the payload after the id; errors in r->err */
     void (*sb_settings)(rd_t *r, struct pkt_settings *out);
+    /* A serverbound PLAY packet (logical id *id, payload r) whose bytes
+     * differ from 1.20.1's, rewritten into them in out (the handlers read
+     * 763's layout): SB_REWRITTEN (*id may change; read out), SB_AS_IS (the
+     * same bytes, or not parsable: the handler reports it), SB_DROP
+     * (nothing to do). input: the connection's last Player Input flags.
+     * NULL for 763. */
+    int (*sb_play)(int32_t *id, rd_t *r, buf_t *out, uint8_t *input);
+    /* A clientbound PLAY packet in 1.20.1's layout (logical id + payload)
+     * as this version's, in out (logical id first): CB_SAME (the bytes
+     * are right, only the id is mapped), CB_REWRITTEN (send out), CB_DROP
+     * (not sent: no such packet, not translated, or malformed). Applied by
+     * net/conn.c to what is encoded with 763's encoders (invariant 4).
+     * NULL for 763. */
+    int (*cb_translate)(const uint8_t *pkt, size_t len, buf_t *out);
 };
 
-extern const struct mc_protocol protocol_763;
+extern const struct mc_protocol protocol_763, protocol_775;
 /* The version whose numbering the PKT_* constants are (and whose table a
  * connection has before its handshake). */
 #define protocol_native (&protocol_763)
+
+/* A PLAY logical id that the table's routed encoders write (invariant 4a). */
+bool protocol_routed(int32_t logical);
 
 /* The table for a protocol number, or NULL if the server does not speak it. */
 const struct mc_protocol *protocol_for(int version);
@@ -105,6 +147,9 @@ const char *protocol_names(void);
 /* The lowest supported protocol number: below it a client is outdated,
  * above it the server is. */
 int protocol_oldest(void);
+/* The supported version nearest to `version`: the oldest below it, the
+ * newest above (for a status answer to an unsupported client). */
+const struct mc_protocol *protocol_nearest(int version);
 
 /* Wire id of a clientbound logical id in `state` (enum proto_state), -1 if
  * the version has no such packet (or state < 0). */
@@ -122,6 +167,9 @@ static inline int32_t protocol_sb_logical(const struct mc_protocol *p, int state
     const struct proto_id_map *m = &p->ids->state[state];
     return wire >= 0 && wire < m->sb_count ? m->sb_logical[wire] : -1;
 }
+
+enum { SB_AS_IS, SB_REWRITTEN, SB_DROP };
+enum { CB_SAME, CB_REWRITTEN, CB_DROP };
 
 enum {
     PROTOCOL_E_OUTPUT = -1, /* `out` is full (as frame_encode) */

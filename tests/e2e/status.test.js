@@ -193,14 +193,15 @@ async function loginKickReason (port, version) {
   }
 }
 
-test('a newer (1.21.1) or older (1.19.4) client is refused at the handshake with vanilla\'s outdated key', { timeout: 30000 }, async () => {
+test('a 1.21.1 client (between the two spoken versions) or an older (1.19.4) one is refused at the handshake with vanilla\'s outdated key', { timeout: 30000 }, async () => {
   await h.withServer({ name: 'status-versions', props }, async (srv) => {
-    const newer = JSON.parse(await loginKickReason(srv.port, '1.21.1'))
-    assert.equal(newer.translate, 'multiplayer.disconnect.outdated_server')
-    assert.deepEqual(newer.with, ['1.20.1'])
-    assert.match(newer.fallback, /Outdated server! I'm still on 1\.20\.1/)
+    // Older than the newest version spoken (26.1): the client should update.
+    const between = JSON.parse(await loginKickReason(srv.port, '1.21.1'))
+    assert.equal(between.translate, 'multiplayer.disconnect.outdated_client')
+    assert.deepEqual(between.with, ['1.20.1, 26.1'])
+    assert.match(between.fallback, /Outdated client! Please use 1\.20\.1, 26\.1/)
     const older = JSON.parse(await loginKickReason(srv.port, '1.19.4'))
     assert.equal(older.translate, 'multiplayer.disconnect.outdated_client')
-    assert.deepEqual(older.with, ['1.20.1'])
+    assert.deepEqual(older.with, ['1.20.1, 26.1'])
   })
 })

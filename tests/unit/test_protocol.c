@@ -23,12 +23,13 @@ TEST(protocol_763_table_is_the_identity)
         [PROTO_STATE_STATUS] = PKT_STATUS_CB_COUNT,
         [PROTO_STATE_LOGIN] = PKT_LOGIN_CB_COUNT,
         [PROTO_STATE_PLAY] = PKT_PLAY_CB_COUNT,
+        [PROTO_STATE_CONFIGURATION] = PKT_CONFIGURATION_CB_COUNT,
     };
+    /* Serverbound: 763's own highest id + 1 (later versions' packets come
+     * after it in the logical numbering); 763 has no configuration state. */
     static const int sb_counts[PROTO_STATE_COUNT] = {
-        [PROTO_STATE_HANDSHAKE] = PKT_HANDSHAKE_SB_COUNT,
-        [PROTO_STATE_STATUS] = PKT_STATUS_SB_COUNT,
-        [PROTO_STATE_LOGIN] = PKT_LOGIN_SB_COUNT,
-        [PROTO_STATE_PLAY] = PKT_PLAY_SB_COUNT,
+        [PROTO_STATE_HANDSHAKE] = 0xff, [PROTO_STATE_STATUS] = 2,        [PROTO_STATE_LOGIN] = 3,
+        [PROTO_STATE_PLAY] = 0x33,      [PROTO_STATE_CONFIGURATION] = 0,
     };
     for (int st = 0; st < PROTO_STATE_COUNT; st++) {
         const struct proto_id_map *m = &p->ids->state[st];
@@ -54,17 +55,34 @@ TEST(protocol_763_table_is_the_identity)
     CHECK_EQ_INT(protocol_sb_logical(p, PROTO_STATE_COUNT, 0), -1);
 }
 
-TEST(protocol_for_knows_763_only)
+TEST(protocol_for_knows_763_and_775)
 {
     CHECK(protocol_for(763) == &protocol_763);
+    CHECK(protocol_for(775) == &protocol_775);
     CHECK(protocol_for(762) == NULL);
     CHECK(protocol_for(764) == NULL);
+    CHECK(protocol_for(776) == NULL);
+    CHECK(protocol_nearest(47) == &protocol_763);
+    CHECK(protocol_nearest(770) == &protocol_775);
+    CHECK(protocol_nearest(9999) == &protocol_775);
     CHECK(protocol_for(47) == NULL); /* minecraft-server-util's status ping */
     CHECK(protocol_for(0) == NULL);
     CHECK(protocol_for(-1) == NULL);
     CHECK_EQ_INT(protocol_oldest(), 763);
-    CHECK(strcmp(protocol_names(), "1.20.1") == 0);
+    CHECK(strcmp(protocol_names(), "1.20.1, 26.1") == 0);
     CHECK_EQ_INT(protocol_763.slot, 0);
+    CHECK_EQ_INT(protocol_775.slot, 1);
+    CHECK(!protocol_775.identity && protocol_775.configuration);
+    /* 26.1's numbering, from minecraft-data (pc/26.1/protocol.json). */
+    CHECK_EQ_INT(protocol_cb_wire(&protocol_775, PROTO_STATE_PLAY, PKT_PLAY_CB_LOGIN), 0x31);
+    CHECK_EQ_INT(protocol_cb_wire(&protocol_775, PROTO_STATE_PLAY, PKT_PLAY_CB_MAP_CHUNK), 0x2d);
+    CHECK_EQ_INT(protocol_cb_wire(&protocol_775, PROTO_STATE_PLAY, PKT_PLAY_CB_NAMED_ENTITY_SPAWN),
+                 -1);
+    CHECK_EQ_INT(protocol_sb_logical(&protocol_775, PROTO_STATE_PLAY, 0x1f),
+                 PKT_PLAY_SB_POSITION_LOOK);
+    CHECK_EQ_INT(protocol_cb_wire(&protocol_775, PROTO_STATE_CONFIGURATION,
+                                  PKT_CONFIGURATION_CB_REGISTRY_DATA),
+                 0x07);
     /* 763's encoders are packets.c's: the bytes the golden tests hold. */
     CHECK(protocol_763.cb_login == pkt_cb_login);
     CHECK(protocol_763.cb_position == pkt_cb_position);
