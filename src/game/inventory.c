@@ -172,7 +172,26 @@ static void send_slot(conn *c, int8_t window, int16_t slot, const struct inv_slo
 }
 
 /* vanilla broadcastChanges: every slot the client has wrong, and the cursor. */
+/* The crafting grid of the window (the result is slot 0): 2x2 or 3x3;
+ * 0 when the window has none. */
+static int grid_end(const struct win_menu *m)
+{
+    return m->kind == WIN_PLAYER ? 4 : m->kind == WIN_CRAFTING ? 9 : 0;
+}
+
+/* The slots that differ from what the client was last sent; `result`:
+ * the crafting result too, changed or not. Vanilla's
+ * CraftingMenu.slotChangedCraftingGrid sends the result after every change
+ * of the grid, taking the result included; mineflayer (since 4.3x) waits
+ * for it before its next click. */
+static void send_changes_result(conn *c, bool result);
+
 static void send_changes(conn *c)
+{
+    send_changes_result(c, false);
+}
+
+static void send_changes_result(conn *c, bool result)
 {
     player *p = c->player;
     struct win_menu m = menu_of(p);
@@ -190,7 +209,7 @@ static void send_changes(conn *c)
     }
     for (int i = 0; i < n; i++) {
         const struct inv_slot *s = win_slot(&m, i);
-        if (slot_eq(s, &p->win.remote[i])) continue;
+        if (slot_eq(s, &p->win.remote[i]) && !(result && i == 0)) continue;
         p->win.remote[i] = *s;
         send_slot(c, (int8_t)window_id(p), (int16_t)i, s);
     }
@@ -316,7 +335,12 @@ void inventory_sb_window_click(conn *c, rd_t *r)
     int32_t have = p->win.open_id ? p->win.state : p->inventory_state;
     bool stale = state != have;
     struct win_menu m = menu_of(p);
+    int grid = grid_end(&m);
+    struct inv_slot before[10];
+    for (int i = 0; i <= grid && grid; i++) before[i] = *win_slot(&m, i);
     int rc = win_click(&m, slot, button, mode);
+    bool grid_changed = false;
+    for (int i = 0; i <= grid && grid; i++) grid_changed |= !slot_eq(&before[i], win_slot(&m, i));
     if (m.kind == WIN_CONTAINER) container_store(p);
     throw_all(p, &m);
     if (rc < 0) {
@@ -349,7 +373,7 @@ void inventory_sb_window_click(conn *c, rd_t *r)
     if (lied)
         log_debug("%s: window click predicted differently (slot %d, mode %d); corrected", p->name,
                   slot, mode);
-    send_changes(c);
+    send_changes_result(c, grid_changed);
 }
 
 void inventory_sb_close_window(conn *c, rd_t *r)
